@@ -1,0 +1,132 @@
+/**
+ * Command definitions: one object per command holds everything every surface needs (MCP tools, the bridge,
+ * the CLI, scripts, confinement): schema, file-path declarations, enabled predicate, annotations, run function.
+ */
+import type { z } from 'zod';
+import type { Draft } from 'immer';
+import type { Project } from './model.js';
+import type { EnginePorts } from './ports.js';
+import type { ExecuteResult } from './engine.js';
+
+export type PathAccess = 'read' | 'write';
+
+/** MCP tool annotations, mirrored per command so `command_list` can tell agents what a command does. */
+export interface CommandAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a command can see of the session without running: enough to decide `enabled` and what it writes. */
+export interface SessionView {
+  readonly doc: Project;
+  readonly projectPath: string | null;
+  readonly canUndo: boolean;
+  readonly canRedo: boolean;
+}
+
+export interface HistoryControl {
+  /** Undoes one step; returns its label, or null when there was nothing to undo. */
+  undo(): string | null;
+  redo(): string | null;
+}
+
+/** What a running command gets. Only `update` changes the document, and all updates of one run are one undo step. */
+export interface CommandContext extends SessionView {
+  update(recipe: (draft: Draft<Project>) => void): void;
+  /** Replaces the whole project (new/open/close): clears undo history. */
+  replaceProject(doc: Project, path: string | null): void;
+  setProjectPath(path: string): void;
+  readonly history: HistoryControl;
+  readonly ports: EnginePorts;
+  readonly signal: AbortSignal;
+  progress(info: ProgressInfo): void;
+  warn(message: string): void;
+  /** Runs another command (used by scripts); each nested edit is its own undo step. */
+  execute(id: string, params: unknown): Promise<ExecuteResult>;
+}
+
+export interface ProgressInfo {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface CommandDefinition<P = unknown, R = unknown> {
+  id: string;
+  title: string;
+  category: string;
+  description: string;
+  params: z.ZodType<P>;
+  /** Params that are file paths. Keys are dotted paths; `[]` steps into arrays, e.g. `overflow[].dir`. */
+  pathParams: Readonly<Record<string, PathAccess>>;
+  /** Files this command writes that are not params (save targets, render outputs); checked before it runs. */
+  writesFiles?: (view: SessionView, params: P) => string[];
+  /** Files this command will read that are not params (e.g. footage read by a render). */
+  readsFiles?: (view: SessionView, params: P) => string[];
+  /** null when the command can run; otherwise why not, phrased as a remedy. */
+  enabled?: (view: SessionView) => string | null;
+  annotations: CommandAnnotations;
+  /** True when it changes the document (one undo step) and must not interleave with other edits. */
+  mutates: boolean;
+  /** Runs code or opens files outside the engine's model; refused while confined. */
+  unconfinable?: boolean;
+  run(ctx: CommandContext, params: P): Promise<R> | R;
+}
+
+// The catalog holds commands of many param types; `any` here is the erasure point of that heterogeneity.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCommand = CommandDefinition<any, unknown>;
+
+/** Identity helper that infers P from the schema, so each command's run function is fully typed. */
+export function defineCommand<S extends z.ZodType, R>(
+  def: Omit<CommandDefinition<z.infer<S>, R>, 'params'> & { params: S },
+): CommandDefinition<z.infer<S>, R> {
+  return def as CommandDefinition<z.infer<S>, R>;
+}
+
+export const READ_ONLY: CommandAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+export const EDIT: CommandAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+export const DESTRUCTIVE_EDIT: CommandAnnotations = { ...EDIT, destructiveHint: true };
+export const IDEMPOTENT_EDIT: CommandAnnotations = { ...EDIT, idempotentHint: true };
+
+export interface PathEntry {
+  /** Dotted param path with indices, e.g. `overflow.1.dir`. */
+  param: string;
+  path: string;
+  access: PathAccess;
+}
+
+/** The concrete file paths a command's declared path params hold, for checking before it runs. */
+export function declaredPaths(command: AnyCommand, params: unknown): PathEntry[] {
+  const out: PathEntry[] = [];
+  for (const [spec, access] of Object.entries(command.pathParams)) {
+    const walk = (value: unknown, steps: string[], at: string) => {
+      if (steps.length === 0) {
+        if (typeof value === 'string') out.push({ param: at, path: value, access });
+        return;
+      }
+      const [step, ...rest] = steps as [string, ...string[]];
+      if (step.endsWith('[]')) {
+        const list = (value as Record<string, unknown> | undefined)?.[step.slice(0, -2)];
+        if (Array.isArray(list))
+          list.forEach((v, i) => walk(v, rest, `${at ? at + '.' : ''}${step.slice(0, -2)}.${i}`));
+      } else if (value && typeof value === 'object') {
+        walk((value as Record<string, unknown>)[step], rest, `${at ? at + '.' : ''}${step}`);
+      }
+    };
+    walk(params, spec.split('.'), '');
+  }
+  return out;
+}

@@ -1,0 +1,182 @@
+/** Composition commands: create, activate, change settings, duplicate, delete. */
+import { z } from 'zod';
+import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT } from '../catalog.js';
+import { EngineError } from '../errors.js';
+import type { Composition } from '../model.js';
+import { compositions, draftComp, findComp, newId, uniqueName } from '../resolve.js';
+import { color, ColorInput, CompRef } from './params.js';
+
+const Size = z.number().int().min(1).max(16384);
+const FrameRate = z.number().positive().max(240);
+const Duration = z.number().positive().max(86400);
+
+export const compNew = defineCommand({
+  id: 'comp.new',
+  title: 'New Composition',
+  category: 'Composition',
+  description: 'Creates a composition and makes it active. Returns its id.',
+  params: z.strictObject({
+    name: z.string().min(1).optional(),
+    width: Size,
+    height: Size,
+    frameRate: FrameRate.optional().describe('Frames per second (default 30)'),
+    duration: Duration.optional().describe('Seconds (default 10)'),
+    backgroundColor: ColorInput.optional(),
+  }),
+  pathParams: {},
+  annotations: EDIT,
+  mutates: true,
+  run(ctx, p) {
+    let id = '';
+    const bg = p.backgroundColor === undefined ? '#000000' : color(p.backgroundColor, 'backgroundColor');
+    ctx.update((d) => {
+      id = newId(d, 'comp');
+      const comp: Composition = {
+        type: 'composition',
+        id,
+        name: p.name ?? uniqueName(compositions(ctx.doc), 'Comp'),
+        width: p.width,
+        height: p.height,
+        frameRate: p.frameRate ?? 30,
+        duration: p.duration ?? 10,
+        backgroundColor: bg,
+        layers: [],
+      };
+      d.items.push(comp);
+      d.activeComp = id;
+    });
+    return { id };
+  },
+});
+
+export const compSetActive = defineCommand({
+  id: 'comp.setActive',
+  title: 'Set Active Composition',
+  category: 'Composition',
+  description: 'Makes a composition the one commands act on when "comp" is omitted.',
+  params: z.strictObject({ comp: CompRef }),
+  pathParams: {},
+  annotations: IDEMPOTENT_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const comp = findComp(ctx.doc, p.comp);
+    if (ctx.doc.activeComp !== comp.id) ctx.update((d) => void (d.activeComp = comp.id));
+    return { id: comp.id };
+  },
+});
+
+export const compSetSettings = defineCommand({
+  id: 'comp.setSettings',
+  title: 'Composition Settings',
+  category: 'Composition',
+  description: 'Changes name, size, frame rate, duration or background colour of a composition.',
+  params: z.strictObject({
+    comp: CompRef.optional(),
+    name: z.string().min(1).optional(),
+    width: Size.optional(),
+    height: Size.optional(),
+    frameRate: FrameRate.optional(),
+    duration: Duration.optional(),
+    backgroundColor: ColorInput.optional(),
+  }),
+  pathParams: {},
+  annotations: IDEMPOTENT_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const comp = findComp(ctx.doc, p.comp);
+    const bg = p.backgroundColor === undefined ? undefined : color(p.backgroundColor, 'backgroundColor');
+    ctx.update((d) => {
+      const c = draftComp(d, comp.id);
+      if (p.name !== undefined) c.name = p.name;
+      if (p.width !== undefined) c.width = p.width;
+      if (p.height !== undefined) c.height = p.height;
+      if (p.frameRate !== undefined) c.frameRate = p.frameRate;
+      if (p.duration !== undefined) c.duration = p.duration;
+      if (bg !== undefined) c.backgroundColor = bg;
+    });
+    const c = findComp(ctx.doc, comp.id);
+    return {
+      id: c.id,
+      name: c.name,
+      width: c.width,
+      height: c.height,
+      frameRate: c.frameRate,
+      duration: c.duration,
+      backgroundColor: c.backgroundColor,
+    };
+  },
+});
+
+export const compDuplicate = defineCommand({
+  id: 'comp.duplicate',
+  title: 'Duplicate Composition',
+  category: 'Composition',
+  description: 'Copies a composition with all its layers (new ids). Returns the new id.',
+  params: z.strictObject({ comp: CompRef.optional(), name: z.string().min(1).optional() }),
+  pathParams: {},
+  annotations: EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const comp = findComp(ctx.doc, p.comp);
+    let id = '';
+    ctx.update((d) => {
+      id = newId(d, 'comp');
+      const copy = structuredClone(comp) as Composition;
+      copy.id = id;
+      copy.name = p.name ?? uniqueName(compositions(ctx.doc), `${comp.name} copy`);
+      // Layers get fresh ids; parent and matte links are remapped to the copies.
+      const map = new Map<string, string>();
+      for (const l of copy.layers) map.set(l.id, newId(d, 'layer'));
+      for (const l of copy.layers) {
+        l.id = map.get(l.id)!;
+        if (l.parent) l.parent = map.get(l.parent) ?? null;
+        if (l.trackMatte) l.trackMatte.layer = map.get(l.trackMatte.layer) ?? l.trackMatte.layer;
+        for (const e of l.effects) e.id = newId(d, 'fx');
+      }
+      d.items.push(copy);
+    });
+    return { id };
+  },
+});
+
+export const compDelete = defineCommand({
+  id: 'comp.delete',
+  title: 'Delete Composition',
+  category: 'Composition',
+  description:
+    'Deletes a composition. Refused while another composition uses it as a precomp layer or the render queue renders it.',
+  params: z.strictObject({ comp: CompRef }),
+  pathParams: {},
+  annotations: DESTRUCTIVE_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const comp = findComp(ctx.doc, p.comp);
+    const users = compositions(ctx.doc).flatMap((c) =>
+      c.layers
+        .filter((l) => l.source.kind === 'precomp' && l.source.comp === comp.id)
+        .map((l) => `${c.name}/${l.name}`),
+    );
+    if (users.length) {
+      throw new EngineError(
+        'bad_argument',
+        `Composition "${comp.name}" is used by precomp layers: ${users.join(', ')}.`,
+        'Delete those layers first.',
+      );
+    }
+    const queued = ctx.doc.renderQueue.filter((q) => q.comp === comp.id).map((q) => q.id);
+    if (queued.length) {
+      throw new EngineError(
+        'bad_argument',
+        `Composition "${comp.name}" is in the render queue: ${queued.join(', ')}.`,
+        'Remove those items with renderQueue.remove first.',
+      );
+    }
+    ctx.update((d) => {
+      d.items = d.items.filter((i) => i.id !== comp.id);
+      if (d.activeComp === comp.id) d.activeComp = d.items.find((i) => i.type === 'composition')?.id ?? null;
+    });
+    return { id: comp.id, deleted: true };
+  },
+});
+
+export const compCommands = [compNew, compSetActive, compSetSettings, compDuplicate, compDelete];

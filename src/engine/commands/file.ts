@@ -1,0 +1,109 @@
+/** Importing footage, running scripts, and handing files to the desktop. */
+import { basename, extname } from 'node:path';
+import { z } from 'zod';
+import { defineCommand, EDIT } from '../catalog.js';
+import { EngineError, fsError } from '../errors.js';
+import { newId, uniqueName } from '../resolve.js';
+import { runScriptCode } from '../scripting.js';
+import { AbsPath } from './params.js';
+
+export const IMPORTABLE = ['png', 'jpeg', 'webp', 'gif', 'svg'];
+
+export const fileImport = defineCommand({
+  id: 'file.import',
+  title: 'Import File',
+  category: 'File',
+  description:
+    'Imports a still image (PNG, JPEG, WebP, GIF, SVG) as a footage item. Returns its id; add it to a composition with layer.addFootage.',
+  params: z.strictObject({ path: AbsPath, name: z.string().min(1).optional() }),
+  pathParams: { path: 'read' },
+  annotations: EDIT,
+  mutates: true,
+  async run(ctx, p) {
+    let info;
+    try {
+      info = await ctx.ports.probeImage(p.path);
+    } catch (err) {
+      throw err instanceof EngineError ? err : fsError(err, p.path, 'import');
+    }
+    if (!IMPORTABLE.includes(info.format)) {
+      throw new EngineError(
+        'unsupported_format',
+        `"${basename(p.path)}" is ${info.format}; importable formats are ${IMPORTABLE.join(', ')}.`,
+        'Convert it to PNG, JPEG, WebP, GIF or SVG first.',
+      );
+    }
+    let id = '';
+    const footage = ctx.doc.items.filter((i) => i.type === 'footage');
+    ctx.update((d) => {
+      id = newId(d, 'footage');
+      d.items.push({
+        type: 'footage',
+        id,
+        name: p.name ?? uniqueName(footage, basename(p.path, extname(p.path)) || 'Footage'),
+        path: p.path,
+        width: info.width,
+        height: info.height,
+        format: info.format,
+      });
+    });
+    return { id, width: info.width, height: info.height, format: info.format };
+  },
+});
+
+export const fileRunScript = defineCommand({
+  id: 'file.runScript',
+  title: 'Run Script File',
+  category: 'File',
+  description:
+    'Runs a JavaScript file against the scripting API (app.run(id, params), app.document, app.log). Refused while confined.',
+  params: z.strictObject({ path: AbsPath }),
+  pathParams: { path: 'read' },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  mutates: false,
+  unconfinable: true,
+  async run(ctx, p) {
+    let code: string;
+    try {
+      code = (await ctx.ports.readFile(p.path)).toString('utf8');
+    } catch (err) {
+      throw fsError(err, p.path, 'read the script');
+    }
+    return runScriptCode(code, ctx, p.path);
+  },
+});
+
+function osOpenCommand(id: string, title: string, mode: 'open' | 'reveal', description: string) {
+  return defineCommand({
+    id,
+    title,
+    category: 'File',
+    description,
+    params: z.strictObject({ path: AbsPath }),
+    pathParams: { path: 'read' },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    mutates: false,
+    unconfinable: true,
+    async run(ctx, p) {
+      if (!(await ctx.ports.exists(p.path)))
+        throw fsError(Object.assign(new Error(), { code: 'ENOENT' }), p.path, mode);
+      await ctx.ports.openWithOs(p.path, mode);
+      return { path: p.path, opened: true };
+    },
+  });
+}
+
+export const fileExecuteFile = osOpenCommand(
+  'file.executeFile',
+  'Execute File',
+  'open',
+  "Opens a file with the desktop's default application (xdg-open/open). Refused while confined.",
+);
+export const fileRevealInFinder = osOpenCommand(
+  'file.revealInFinder',
+  'Reveal in Finder',
+  'reveal',
+  'Shows a file in the desktop file manager. Refused while confined.',
+);
+
+export const fileCommands = [fileImport, fileRunScript, fileExecuteFile, fileRevealInFinder];

@@ -1,0 +1,251 @@
+/** Commands that add layers of each kind; each returns `{id}` of the new layer, placed at the top. */
+import { z } from 'zod';
+import { defineCommand, EDIT, type SessionView } from '../catalog.js';
+import { EngineError } from '../errors.js';
+import { insertLayer } from '../layer-factory.js';
+import { staticProp, TEXT_ALIGNS, type Gradient, type LayerSource, type ShapeGeometry } from '../model.js';
+import { compositions, findComp, findFootage } from '../resolve.js';
+import { color, ColorInput, CompRef, Vec2Input } from './params.js';
+
+/** Layer commands need a composition to act on. */
+export function needsComp(view: SessionView): string | null {
+  return compositions(view.doc).length ? null : 'There is no composition; create one with comp.new.';
+}
+
+const common = { comp: CompRef.optional(), name: z.string().min(1).optional() };
+
+function addCommand<S extends z.ZodObject>(
+  id: string,
+  title: string,
+  description: string,
+  params: S,
+  base: string,
+  build: (p: z.infer<S>, view: SessionView, comp: ReturnType<typeof findComp>) => LayerSource,
+) {
+  return defineCommand({
+    id,
+    title,
+    category: 'Layer',
+    description,
+    params,
+    pathParams: {},
+    enabled: needsComp,
+    annotations: EDIT,
+    mutates: true,
+    run(ctx, p) {
+      const typed = p as z.infer<S> & { comp?: string; name?: string };
+      const comp = findComp(ctx.doc, typed.comp);
+      const source = build(typed, ctx, comp);
+      let newId = '';
+      ctx.update((d) => (newId = insertLayer(d, comp, source, base, typed.name)));
+      return { id: newId };
+    },
+  });
+}
+
+export const addSolid = addCommand(
+  'layer.addSolid',
+  'New Solid Layer',
+  'Adds a solid colour layer (comp-sized unless width/height are given).',
+  z.strictObject({
+    ...common,
+    color: ColorInput,
+    width: z.number().int().min(1).max(16384).optional(),
+    height: z.number().int().min(1).max(16384).optional(),
+  }),
+  'Solid',
+  (p, _v, comp) => ({
+    kind: 'solid',
+    color: staticProp(color(p.color, 'color')),
+    width: p.width ?? comp.width,
+    height: p.height ?? comp.height,
+  }),
+);
+
+export const addText = addCommand(
+  'layer.addText',
+  'New Text Layer',
+  'Adds a text layer; the text block is centred on the layer position. Fonts: see capabilities (bundled: Inter).',
+  z.strictObject({
+    ...common,
+    text: z.string(),
+    fontFamily: z.string().optional().describe('Default "Inter"'),
+    fontWeight: z
+      .number()
+      .int()
+      .min(100)
+      .max(900)
+      .optional()
+      .describe('400 (regular) or 700 (bold) are bundled'),
+    fontSize: z.number().min(1).max(2000).optional().describe('Pixels (default 72)'),
+    fill: ColorInput.optional().describe('Default white'),
+    strokeColor: ColorInput.optional(),
+    strokeWidth: z.number().min(0).max(500).optional(),
+    align: z.enum(TEXT_ALIGNS).optional(),
+    lineHeight: z.number().min(0.1).max(10).optional().describe('Multiple of the font size (default 1.2)'),
+    tracking: z.number().optional().describe('1/1000 em'),
+  }),
+  'Text',
+  (p) => ({
+    kind: 'text',
+    text: p.text,
+    fontFamily: p.fontFamily ?? 'Inter',
+    fontWeight: p.fontWeight ?? 400,
+    fontSize: staticProp(p.fontSize ?? 72),
+    fill: staticProp(color(p.fill ?? '#ffffff', 'fill')),
+    stroke:
+      p.strokeColor !== undefined || p.strokeWidth !== undefined
+        ? {
+            color: staticProp(color(p.strokeColor ?? '#000000', 'strokeColor')),
+            width: staticProp(p.strokeWidth ?? 2),
+          }
+        : null,
+    align: p.align ?? 'center',
+    lineHeight: p.lineHeight ?? 1.2,
+    tracking: staticProp(p.tracking ?? 0),
+  }),
+);
+
+const ShapeParam = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('rectangle'), size: Vec2Input, roundness: z.number().min(0).optional() }),
+  z.strictObject({ type: z.literal('ellipse'), size: Vec2Input }),
+  z.strictObject({
+    type: z.literal('polygon'),
+    points: z.number().int().min(3).max(100),
+    outerRadius: z.number().min(0),
+    innerRadius: z.number().min(0).optional().describe('Makes a star'),
+  }),
+  z.strictObject({
+    type: z.literal('star'),
+    points: z.number().int().min(3).max(100),
+    outerRadius: z.number().min(0),
+    innerRadius: z.number().min(0),
+  }),
+  z.strictObject({
+    type: z.literal('path'),
+    points: z.array(Vec2Input).min(2),
+    closed: z.boolean().optional(),
+  }),
+]);
+
+const GradientParam = z.strictObject({
+  type: z.enum(['linear', 'radial']),
+  start: Vec2Input.describe('Layer-space point (shapes are centred on 0,0)'),
+  end: Vec2Input,
+  stops: z.array(z.strictObject({ offset: z.number().min(0).max(1), color: ColorInput })).min(2),
+});
+
+function geometry(s: z.infer<typeof ShapeParam>): ShapeGeometry {
+  switch (s.type) {
+    case 'rectangle':
+      return { type: 'rectangle', size: staticProp(s.size), roundness: staticProp(s.roundness ?? 0) };
+    case 'ellipse':
+      return { type: 'ellipse', size: staticProp(s.size) };
+    case 'polygon':
+    case 'star':
+      return {
+        type: 'polygon',
+        points: s.points,
+        outerRadius: staticProp(s.outerRadius),
+        innerRadius: s.innerRadius === undefined ? null : staticProp(s.innerRadius),
+      };
+    case 'path':
+      return { type: 'path', points: s.points, closed: s.closed ?? true };
+  }
+}
+
+export const addShape = addCommand(
+  'layer.addShape',
+  'New Shape Layer',
+  'Adds a vector shape (rectangle, ellipse, polygon, star or path) centred on the layer position, with fill, gradient and stroke.',
+  z.strictObject({
+    ...common,
+    shape: ShapeParam,
+    fill: ColorInput.nullable().optional().describe('Fill colour (default white; null for none)'),
+    gradient: GradientParam.optional().describe('Gradient fill; replaces the solid fill'),
+    strokeColor: ColorInput.optional(),
+    strokeWidth: z.number().min(0).max(500).optional(),
+  }),
+  'Shape',
+  (p) => {
+    const gradient: Gradient | null = p.gradient
+      ? {
+          ...p.gradient,
+          stops: p.gradient.stops.map((s, i) => ({
+            offset: s.offset,
+            color: color(s.color, `gradient.stops.${i}.color`),
+          })),
+        }
+      : null;
+    return {
+      kind: 'shape',
+      shape: geometry(p.shape),
+      fill: p.fill === null || gradient ? null : { color: staticProp(color(p.fill ?? '#ffffff', 'fill')) },
+      gradient,
+      stroke:
+        p.strokeColor !== undefined || p.strokeWidth !== undefined
+          ? {
+              color: staticProp(color(p.strokeColor ?? '#000000', 'strokeColor')),
+              width: staticProp(p.strokeWidth ?? 2),
+            }
+          : null,
+    };
+  },
+);
+
+export const addFootage = addCommand(
+  'layer.addFootage',
+  'New Footage Layer',
+  'Adds a layer showing an imported footage item (import it first with file.import).',
+  z.strictObject({ ...common, footage: z.string().min(1).describe('Footage item id or unique name') }),
+  'Footage',
+  (p, view) => ({ kind: 'footage', footage: findFootage(view.doc, p.footage).id }),
+);
+
+export const addNull = addCommand(
+  'layer.addNull',
+  'New Null Object',
+  'Adds an invisible null layer, useful as a parent.',
+  z.strictObject({ ...common }),
+  'Null',
+  () => ({ kind: 'null' }),
+);
+
+export const addAdjustment = addCommand(
+  'layer.addAdjustment',
+  'New Adjustment Layer',
+  'Adds an adjustment layer: its effects apply to the composite of the layers below it.',
+  z.strictObject({ ...common }),
+  'Adjustment Layer',
+  () => ({ kind: 'adjustment' }),
+);
+
+export const addPrecomp = addCommand(
+  'layer.addPrecomp',
+  'New Precomp Layer',
+  'Adds a layer that shows another composition (nested). Refused when it would nest a composition in itself.',
+  z.strictObject({ ...common, source: CompRef.describe('The composition to nest') }),
+  'Precomp',
+  (p, view, comp) => {
+    const source = findComp(view.doc, p.source);
+    if (nests(view, source.id, comp.id)) {
+      throw new EngineError(
+        'bad_argument',
+        `Nesting "${source.name}" in "${comp.name}" would make a cycle.`,
+        'Pick a composition that does not contain this one.',
+      );
+    }
+    return { kind: 'precomp', comp: source.id };
+  },
+);
+
+/** Whether composition `outer` is, or contains (at any depth), composition `target`. */
+function nests(view: SessionView, outer: string, target: string, seen = new Set<string>()): boolean {
+  if (outer === target) return true;
+  if (seen.has(outer)) return false;
+  seen.add(outer);
+  const comp = compositions(view.doc).find((c) => c.id === outer);
+  return !!comp?.layers.some((l) => l.source.kind === 'precomp' && nests(view, l.source.comp, target, seen));
+}
+
+export const layerAddCommands = [addSolid, addText, addShape, addFootage, addNull, addAdjustment, addPrecomp];

@@ -1,0 +1,265 @@
+/** Commands that change a layer's place, links, timing and blending. */
+import { z } from 'zod';
+import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT } from '../catalog.js';
+import { EngineError } from '../errors.js';
+import { BlendMode, MATTE_MODES, type Composition, type Layer } from '../model.js';
+import { draftComp, draftLayer, findComp, findLayer, newId, uniqueName } from '../resolve.js';
+import { needsComp } from './layer-add.js';
+import { CompRef, LayerRef } from './params.js';
+
+const target = { comp: CompRef.optional(), layer: LayerRef };
+
+function locate(
+  doc: Parameters<typeof findComp>[0],
+  p: { comp?: string; layer: string },
+): { comp: Composition; layer: Layer } {
+  const comp = findComp(doc, p.comp);
+  return { comp, layer: findLayer(comp, p.layer) };
+}
+
+export const layerDelete = defineCommand({
+  id: 'layer.delete',
+  title: 'Delete Layer',
+  category: 'Layer',
+  description: 'Deletes a layer. Children are unparented and track mattes that used it are removed.',
+  params: z.strictObject(target),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: DESTRUCTIVE_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { comp, layer } = locate(ctx.doc, p);
+    ctx.update((d) => {
+      const c = draftComp(d, comp.id);
+      c.layers = c.layers.filter((l) => l.id !== layer.id);
+      for (const l of c.layers) {
+        if (l.parent === layer.id) l.parent = null;
+        if (l.trackMatte?.layer === layer.id) l.trackMatte = null;
+      }
+    });
+    return { id: layer.id, deleted: true };
+  },
+});
+
+export const layerDuplicate = defineCommand({
+  id: 'layer.duplicate',
+  title: 'Duplicate Layer',
+  category: 'Layer',
+  description: 'Copies a layer (with effects and keyframes) directly above the original. Returns the new id.',
+  params: z.strictObject({ ...target, name: z.string().min(1).optional() }),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { comp, layer } = locate(ctx.doc, p);
+    let id = '';
+    ctx.update((d) => {
+      const c = draftComp(d, comp.id);
+      const copy = structuredClone(layer) as Layer;
+      copy.id = id = newId(d, 'layer');
+      copy.name = p.name ?? uniqueName(comp.layers, layer.name);
+      for (const e of copy.effects) e.id = newId(d, 'fx');
+      c.layers.splice(
+        comp.layers.findIndex((l) => l.id === layer.id),
+        0,
+        copy,
+      );
+    });
+    return { id };
+  },
+});
+
+export const layerMove = defineCommand({
+  id: 'layer.move',
+  title: 'Move Layer in Stack',
+  category: 'Layer',
+  description: 'Moves a layer to a stack index: 0 is the top.',
+  params: z.strictObject({ ...target, index: z.number().int().min(0) }),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: IDEMPOTENT_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { comp, layer } = locate(ctx.doc, p);
+    if (p.index >= comp.layers.length) {
+      throw new EngineError(
+        'bad_argument',
+        `Index ${p.index} is out of range: "${comp.name}" has ${comp.layers.length} layers.`,
+        `Pass an index from 0 to ${comp.layers.length - 1}.`,
+      );
+    }
+    ctx.update((d) => {
+      const c = draftComp(d, comp.id);
+      const from = c.layers.findIndex((l) => l.id === layer.id);
+      const [moved] = c.layers.splice(from, 1);
+      c.layers.splice(p.index, 0, moved!);
+    });
+    return { id: layer.id, index: p.index };
+  },
+});
+
+export const layerSetParent = defineCommand({
+  id: 'layer.setParent',
+  title: 'Set Parent',
+  category: 'Layer',
+  description:
+    'Parents a layer to another (its transform then follows the parent), or unparents it with parent: null.',
+  params: z.strictObject({ ...target, parent: LayerRef.nullable() }),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: IDEMPOTENT_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { comp, layer } = locate(ctx.doc, p);
+    let parentId: string | null = null;
+    if (p.parent !== null) {
+      const parent = findLayer(comp, p.parent);
+      // Walk up from the new parent: reaching the layer itself means a cycle.
+      for (let cur: Layer | undefined = parent; cur; cur = comp.layers.find((l) => l.id === cur!.parent)) {
+        if (cur.id === layer.id) {
+          throw new EngineError(
+            'bad_argument',
+            `Parenting "${layer.name}" to "${parent.name}" would make a cycle.`,
+            'Pick a parent that is not the layer or one of its children.',
+          );
+        }
+      }
+      parentId = parent.id;
+    }
+    ctx.update((d) => void (draftLayer(d, comp.id, layer.id).parent = parentId));
+    return { id: layer.id, parent: parentId };
+  },
+});
+
+export const layerSetBlendMode = defineCommand({
+  id: 'layer.setBlendMode',
+  title: 'Set Blend Mode',
+  category: 'Layer',
+  description: 'Sets how a layer blends with the layers below it.',
+  params: z.strictObject({ ...target, mode: BlendMode }),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: IDEMPOTENT_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { comp, layer } = locate(ctx.doc, p);
+    ctx.update((d) => void (draftLayer(d, comp.id, layer.id).blendMode = p.mode));
+    return { id: layer.id, mode: p.mode };
+  },
+});
+
+export const layerSetTrackMatte = defineCommand({
+  id: 'layer.setTrackMatte',
+  title: 'Set Track Matte',
+  category: 'Layer',
+  description:
+    "Uses another layer of the same composition as this layer's matte (the matte layer itself is then hidden), or removes it with matte: null.",
+  params: z.strictObject({
+    ...target,
+    matte: LayerRef.nullable(),
+    mode: z.enum(MATTE_MODES).optional().describe('Default alpha'),
+  }),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: IDEMPOTENT_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { comp, layer } = locate(ctx.doc, p);
+    let matte: Layer['trackMatte'] = null;
+    if (p.matte !== null) {
+      const m = findLayer(comp, p.matte);
+      if (m.id === layer.id)
+        throw new EngineError(
+          'bad_argument',
+          'A layer cannot be its own track matte.',
+          'Pick another layer as the matte.',
+        );
+      matte = { layer: m.id, mode: p.mode ?? 'alpha' };
+    }
+    ctx.update((d) => void (draftLayer(d, comp.id, layer.id).trackMatte = matte));
+    return { id: layer.id, trackMatte: matte };
+  },
+});
+
+export const layerSetTiming = defineCommand({
+  id: 'layer.setTiming',
+  title: 'Set Layer Timing',
+  category: 'Layer',
+  description:
+    "Sets in point, out point (comp seconds) and start time (the comp time of the layer's time 0).",
+  params: z.strictObject({
+    ...target,
+    inPoint: z.number().optional(),
+    outPoint: z.number().optional(),
+    startTime: z.number().optional(),
+  }),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: IDEMPOTENT_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { comp, layer } = locate(ctx.doc, p);
+    const inPoint = p.inPoint ?? layer.inPoint;
+    const outPoint = p.outPoint ?? layer.outPoint;
+    if (outPoint <= inPoint)
+      throw new EngineError(
+        'bad_argument',
+        `outPoint (${outPoint}) must be after inPoint (${inPoint}).`,
+        'Pass an outPoint greater than the inPoint.',
+      );
+    ctx.update((d) => {
+      const l = draftLayer(d, comp.id, layer.id);
+      l.inPoint = inPoint;
+      l.outPoint = outPoint;
+      if (p.startTime !== undefined) l.startTime = p.startTime;
+    });
+    return { id: layer.id, inPoint, outPoint, startTime: p.startTime ?? layer.startTime };
+  },
+});
+
+export const layerSetEnabled = defineCommand({
+  id: 'layer.setEnabled',
+  title: 'Show/Hide Layer',
+  category: 'Layer',
+  description: "Turns a layer's video on or off.",
+  params: z.strictObject({ ...target, enabled: z.boolean() }),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: IDEMPOTENT_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { comp, layer } = locate(ctx.doc, p);
+    ctx.update((d) => void (draftLayer(d, comp.id, layer.id).enabled = p.enabled));
+    return { id: layer.id, enabled: p.enabled };
+  },
+});
+
+export const layerRename = defineCommand({
+  id: 'layer.rename',
+  title: 'Rename Layer',
+  category: 'Layer',
+  description: 'Renames a layer.',
+  params: z.strictObject({ ...target, name: z.string().min(1) }),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: IDEMPOTENT_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { comp, layer } = locate(ctx.doc, p);
+    ctx.update((d) => void (draftLayer(d, comp.id, layer.id).name = p.name));
+    return { id: layer.id, name: p.name };
+  },
+});
+
+export const layerEditCommands = [
+  layerDelete,
+  layerDuplicate,
+  layerMove,
+  layerSetParent,
+  layerSetBlendMode,
+  layerSetTrackMatte,
+  layerSetTiming,
+  layerSetEnabled,
+  layerRename,
+];

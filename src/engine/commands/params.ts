@@ -1,0 +1,30 @@
+/** Param schemas shared by several commands. */
+import { z } from 'zod';
+import { normalizeColor } from '../color.js';
+import { EngineError } from '../errors.js';
+
+export const CompRef = z
+  .string()
+  .min(1)
+  .describe('Composition id, or its name when unique; defaults to the active composition');
+export const LayerRef = z
+  .string()
+  .min(1)
+  .describe('Layer id, or its name when unique within the composition');
+export const ColorInput = z
+  .union([z.string(), z.array(z.number().min(0).max(1)).min(3).max(4)])
+  .describe('Colour: "#rrggbb", "#rrggbbaa", a basic CSS name, or [r, g, b, a?] in 0..1');
+export const Vec2Input = z.tuple([z.number(), z.number()]);
+export const AbsPath = z.string().min(1).describe('Absolute file path');
+
+/** Normalises a colour param or throws bad_argument naming the param. */
+export function color(value: unknown, param: string): string {
+  const c = normalizeColor(value);
+  if (!c)
+    throw new EngineError(
+      'bad_argument',
+      `Invalid colour for "${param}": ${JSON.stringify(value)}.`,
+      'Pass "#rrggbb", "#rrggbbaa", a CSS basic name or [r, g, b, a] in 0..1.',
+    );
+  return c;
+}

@@ -1,0 +1,165 @@
+/** Project lifecycle: new, open, save (atomic), increment-and-save, close, inspect. */
+import { basename, dirname, extname, join } from 'node:path';
+import { freeze } from 'immer';
+import { z } from 'zod';
+import { defineCommand, DESTRUCTIVE_EDIT, EDIT, READ_ONLY, type SessionView } from '../catalog.js';
+import { EngineError, fsError } from '../errors.js';
+import { inspectDocument } from '../inspect.js';
+import { emptyProject } from '../model.js';
+import { parseProject, serializeProject } from '../project-file.js';
+import { AbsPath } from './params.js';
+
+export const projectNew = defineCommand({
+  id: 'project.new',
+  title: 'New Project',
+  category: 'Project',
+  description:
+    'Replaces the open project with an empty one (clears undo history; unsaved changes are discarded).',
+  params: z.strictObject({ name: z.string().min(1).optional() }),
+  pathParams: {},
+  annotations: DESTRUCTIVE_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    ctx.replaceProject(freeze(emptyProject(p.name), true), null);
+    return { name: ctx.doc.name };
+  },
+});
+
+export const projectOpen = defineCommand({
+  id: 'project.open',
+  title: 'Open Project',
+  category: 'Project',
+  description:
+    'Opens an .ecproj file, replacing the open project. A malformed file is reported and the open project is left unchanged.',
+  params: z.strictObject({ path: AbsPath }),
+  pathParams: { path: 'read' },
+  annotations: DESTRUCTIVE_EDIT,
+  mutates: true,
+  async run(ctx, p) {
+    let text: string;
+    try {
+      text = (await ctx.ports.readFile(p.path)).toString('utf8');
+    } catch (err) {
+      throw err instanceof EngineError ? err : fsError(err, p.path, 'open the project');
+    }
+    const doc = parseProject(text, p.path);
+    ctx.replaceProject(freeze(doc, true), p.path);
+    const comps = doc.items.filter((i) => i.type === 'composition').length;
+    return { path: p.path, name: doc.name, compositions: comps, activeComp: doc.activeComp };
+  },
+});
+
+async function writeProject(ctx: Parameters<typeof projectOpen.run>[0], path: string) {
+  const text = serializeProject(ctx.doc);
+  try {
+    await ctx.ports.writeFileAtomic(path, text);
+  } catch (err) {
+    throw err instanceof EngineError ? err : fsError(err, path, 'save the project');
+  }
+  ctx.setProjectPath(path);
+  return { path, bytes: Buffer.byteLength(text) };
+}
+
+function checkExtension(path: string): void {
+  if (extname(path).toLowerCase() !== '.ecproj') {
+    throw new EngineError(
+      'bad_argument',
+      `Project files end in .ecproj; got "${basename(path)}".`,
+      'Pass a path ending in .ecproj.',
+    );
+  }
+}
+
+export const projectSave = defineCommand({
+  id: 'project.save',
+  title: 'Save Project',
+  category: 'Project',
+  description:
+    'Saves the project atomically (temporary file, fsync, rename). "path" is required when the project has never been saved.',
+  params: z.strictObject({ path: AbsPath.optional() }),
+  pathParams: { path: 'write' },
+  writesFiles: (view, p) => [p.path ?? view.projectPath].filter((x): x is string => !!x),
+  annotations: { ...EDIT, idempotentHint: true },
+  mutates: false,
+  async run(ctx, p) {
+    const path = p.path ?? ctx.projectPath;
+    if (!path)
+      throw new EngineError(
+        'bad_argument',
+        'The project has not been saved yet, so "path" is required.',
+        'Pass "path": an absolute path ending in .ecproj.',
+      );
+    checkExtension(path);
+    return writeProject(ctx, path);
+  },
+});
+
+/** `shot.ecproj` -> `shot_2.ecproj`, `shot_2.ecproj` -> `shot_3.ecproj`. */
+export function incrementedPath(path: string, step = 1): string {
+  const ext = extname(path);
+  const stem = basename(path, ext);
+  const m = /^(.*)_(\d+)$/.exec(stem);
+  const [base, n] = m ? [m[1]!, Number(m[2])] : [stem, 1];
+  return join(dirname(path), `${base}_${n + step}${ext}`);
+}
+
+function needsSavedProject(view: SessionView): string | null {
+  return view.projectPath ? null : 'The project has no file yet; save it once with project.save {path}.';
+}
+
+export const projectIncrementAndSave = defineCommand({
+  id: 'project.incrementAndSave',
+  title: 'Increment and Save',
+  category: 'Project',
+  description:
+    'Saves a numbered copy beside the current file (name_2.ecproj, name_3.ecproj, …; never overwrites) and continues in it.',
+  params: z.strictObject({}),
+  pathParams: {},
+  writesFiles: (view) => (view.projectPath ? [incrementedPath(view.projectPath)] : []),
+  enabled: needsSavedProject,
+  annotations: EDIT,
+  mutates: false,
+  async run(ctx) {
+    let path = incrementedPath(ctx.projectPath!);
+    for (let step = 2; await ctx.ports.exists(path); step++) path = incrementedPath(ctx.projectPath!, step);
+    return writeProject(ctx, path);
+  },
+});
+
+export const projectClose = defineCommand({
+  id: 'project.close',
+  title: 'Close Project',
+  category: 'Project',
+  description: 'Closes the project (unsaved changes are discarded) and leaves an empty one.',
+  params: z.strictObject({}),
+  pathParams: {},
+  annotations: DESTRUCTIVE_EDIT,
+  mutates: true,
+  run(ctx) {
+    const closed = ctx.projectPath;
+    ctx.replaceProject(freeze(emptyProject(), true), null);
+    return { closed };
+  },
+});
+
+export const projectInspect = defineCommand({
+  id: 'project.inspect',
+  title: 'Inspect Project',
+  category: 'Project',
+  description:
+    'Project overview and the active composition with its layers (the same data as the doc_inspect tool).',
+  params: z.strictObject({}),
+  pathParams: {},
+  annotations: READ_ONLY,
+  mutates: false,
+  run: (ctx) => inspectDocument(ctx),
+});
+
+export const projectCommands = [
+  projectNew,
+  projectOpen,
+  projectSave,
+  projectIncrementAndSave,
+  projectClose,
+  projectInspect,
+];

@@ -1,0 +1,158 @@
+/** Render queue items: what to render, where and how. Rendering itself lives in src/render. */
+import { z } from 'zod';
+import { defineCommand, DESTRUCTIVE_EDIT, EDIT, READ_ONLY } from '../catalog.js';
+import { EngineError } from '../errors.js';
+import { frameCount } from '../inspect.js';
+import { OutputFormat, type RenderQueueItem } from '../model.js';
+import { resolveOutputFormat } from '../output-template.js';
+import { findComp, newId } from '../resolve.js';
+import { AbsPath, CompRef } from './params.js';
+
+/** Live status of a queue item, kept by the render service (not in the document, so not an undo step). */
+export interface ItemStatus {
+  status: 'queued' | 'rendering' | 'done' | 'failed' | 'stopped';
+  framesDone: number;
+  framesTotal: number;
+  files: number;
+  error?: { code: string; message: string; remediation: string };
+}
+
+export type StatusSource = (itemId: string) => ItemStatus | undefined;
+
+export const renderQueueAdd = defineCommand({
+  id: 'renderQueue.add',
+  title: 'Add to Render Queue',
+  category: 'Render',
+  description:
+    'Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video and animated formats write one file. Formats: png (zlib 6), png-fast (zlib 1), jpeg, webp, gif, webp-anim, mp4 (H.264), webm (VP9), mov (ProRes); inferred from the extension when omitted.',
+  params: z.strictObject({
+    comp: CompRef,
+    output: AbsPath.describe('Absolute output path template'),
+    format: OutputFormat.optional(),
+    frameRange: z
+      .strictObject({ start: z.number().int().min(0), end: z.number().int().min(0) })
+      .optional()
+      .describe('Frames, inclusive (default: the whole composition)'),
+    scale: z
+      .number()
+      .positive()
+      .max(4)
+      .optional()
+      .describe('Output size factor: 1, 0.5, 0.25 or any number up to 4'),
+    skipExisting: z
+      .boolean()
+      .optional()
+      .describe('Leave frames whose file already exists (on any volume) untouched'),
+    overflow: z
+      .array(z.strictObject({ dir: AbsPath, minFreeBytes: z.number().int().min(0).optional() }))
+      .optional()
+      .describe('Directories to continue a sequence in when the output volume is full'),
+  }),
+  pathParams: { output: 'write', 'overflow[].dir': 'write' },
+  annotations: EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const comp = findComp(ctx.doc, p.comp);
+    const format = resolveOutputFormat(p.output, p.format);
+    const frames = frameCount(comp);
+    if (p.frameRange && (p.frameRange.end < p.frameRange.start || p.frameRange.end >= frames)) {
+      throw new EngineError(
+        'bad_argument',
+        `frameRange ${p.frameRange.start}-${p.frameRange.end} is not within frames 0-${frames - 1} of "${comp.name}".`,
+        `Pass start <= end <= ${frames - 1}.`,
+      );
+    }
+    if (p.overflow?.length && !['png', 'png-fast', 'jpeg', 'webp'].includes(format)) {
+      throw new EngineError(
+        'bad_argument',
+        'Overflow directories apply to image sequences only.',
+        'Remove "overflow", or render a sequence.',
+      );
+    }
+    let id = '';
+    ctx.update((d) => {
+      id = newId(d, 'rq');
+      const item: RenderQueueItem = {
+        id,
+        comp: comp.id,
+        output: p.output,
+        format,
+        frameRange: p.frameRange ?? null,
+        scale: p.scale ?? 1,
+        skipExisting: p.skipExisting ?? false,
+        overflow: (p.overflow ?? []).map((o) => ({ dir: o.dir, minFreeBytes: o.minFreeBytes ?? 0 })),
+      };
+      d.renderQueue.push(item);
+    });
+    return { id, format };
+  },
+});
+
+export const renderQueueRemove = defineCommand({
+  id: 'renderQueue.remove',
+  title: 'Remove from Render Queue',
+  category: 'Render',
+  description:
+    "Removes an item from the render queue. An item removed while rendering is left out of the job's result and counted as failed.",
+  params: z.strictObject({ id: z.string().min(1) }),
+  pathParams: {},
+  annotations: DESTRUCTIVE_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    if (!ctx.doc.renderQueue.some((q) => q.id === p.id)) {
+      throw new EngineError(
+        'not_found',
+        `No render queue item "${p.id}". Items: ${ctx.doc.renderQueue.map((q) => q.id).join(', ') || 'none'}.`,
+        'Pass an id from renderQueue.list.',
+      );
+    }
+    ctx.update((d) => void (d.renderQueue = d.renderQueue.filter((q) => q.id !== p.id)));
+    return { id: p.id, removed: true };
+  },
+});
+
+export const renderQueueClear = defineCommand({
+  id: 'renderQueue.clear',
+  title: 'Clear Render Queue',
+  category: 'Render',
+  description: 'Removes every item from the render queue.',
+  params: z.strictObject({}),
+  pathParams: {},
+  annotations: DESTRUCTIVE_EDIT,
+  mutates: true,
+  run(ctx) {
+    const removed = ctx.doc.renderQueue.length;
+    if (removed) ctx.update((d) => void (d.renderQueue = []));
+    return { removed };
+  },
+});
+
+/** renderQueue.list merges the document's items with live statuses from the render service. */
+export function renderQueueList(statusOf: StatusSource) {
+  return defineCommand({
+    id: 'renderQueue.list',
+    title: 'List Render Queue',
+    category: 'Render',
+    description:
+      'Lists queue items with status (queued, rendering, done, failed, stopped), frames done/total, files written and error.',
+    params: z.strictObject({}),
+    pathParams: {},
+    annotations: READ_ONLY,
+    mutates: false,
+    run(ctx) {
+      const items = ctx.doc.renderQueue.map((q) => {
+        const comp = ctx.doc.items.find((i) => i.id === q.comp);
+        const total = q.frameRange
+          ? q.frameRange.end - q.frameRange.start + 1
+          : comp?.type === 'composition'
+            ? frameCount(comp)
+            : 0;
+        return {
+          ...q,
+          ...(statusOf(q.id) ?? { status: 'queued', framesDone: 0, framesTotal: total, files: 0 }),
+        };
+      });
+      return { items };
+    },
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * The closed set of error codes every EffectCraft surface speaks (engine, MCP, bridge, CLI).
+ * Clients branch on `code`; `message` says what happened and `remediation` what to do next.
+ */
+export const ErrorCodes = {
+  bad_argument: 'bad_argument',
+  unknown_command: 'unknown_command',
+  not_found: 'not_found',
+  ambiguous_name: 'ambiguous_name',
+  command_disabled: 'command_disabled',
+  no_such_file: 'no_such_file',
+  unsupported_format: 'unsupported_format',
+  invalid_project: 'invalid_project',
+  io_error: 'io_error',
+  missing_dependency: 'missing_dependency',
+  not_configured: 'not_configured',
+  timeout: 'timeout',
+  cancelled: 'cancelled',
+  refused_while_confined: 'refused_while_confined',
+  path_outside_roots: 'path_outside_roots',
+  render_in_progress: 'render_in_progress',
+  render_failed: 'render_failed',
+  tool_failed: 'tool_failed',
+} as const;
+
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+/** The wire shape of an error: what a client sees, never a stack trace. */
+export interface ErrorInfo {
+  code: ErrorCode;
+  message: string;
+  remediation: string;
+}
+
+/** An expected failure raised inside a command; `execute` turns it into an `ErrorInfo` value. */
+export class EngineError extends Error {
+  readonly code: ErrorCode;
+  readonly remediation: string;
+
+  constructor(code: ErrorCode, message: string, remediation: string) {
+    super(message);
+    this.name = 'EngineError';
+    this.code = code;
+    this.remediation = remediation;
+  }
+
+  toInfo(): ErrorInfo {
+    return { code: this.code, message: this.message, remediation: this.remediation };
+  }
+}
+
+export function isEngineError(value: unknown): value is EngineError {
+  return value instanceof EngineError;
+}
+
+/** Shorthand for the most common expected failure. */
+export function badArgument(message: string, remediation: string): EngineError {
+  return new EngineError('bad_argument', message, remediation);
+}
+
+/** Maps a Node fs error on `path` to a client-facing error; unknown errors become io_error. */
+export function fsError(err: unknown, path: string, action: string): EngineError {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return new EngineError(
+      'no_such_file',
+      `Cannot ${action} "${path}": no such file or directory.`,
+      'Check the path; it must be an absolute path to an existing file.',
+    );
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new EngineError(
+      'io_error',
+      `Cannot ${action} "${path}": permission denied.`,
+      'Choose a location you can read or write.',
+    );
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new EngineError(
+      'io_error',
+      `Cannot ${action} "${path}": the disk is full.`,
+      'Free space on that volume or write somewhere else.',
+    );
+  }
+  if (code === 'EISDIR') {
+    return new EngineError(
+      'bad_argument',
+      `Cannot ${action} "${path}": it is a directory.`,
+      'Give the path of a file.',
+    );
+  }
+  if (code === 'ELOOP') {
+    return new EngineError(
+      'path_outside_roots',
+      `Cannot ${action} "${path}": it is a symbolic link.`,
+      'Write to a real file path, not a symbolic link.',
+    );
+  }
+  return new EngineError(
+    'io_error',
+    `Cannot ${action} "${path}" (${code ?? 'unknown error'}).`,
+    'Check the path and try again.',
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * A compact, agent-friendly view of the document: the project overview plus the active composition's layers.
+ * Animated properties are summarised (keyframe times and values) rather than dumped raw.
+ */
+import type { SessionView } from './catalog.js';
+import type { AnimatableProperty, Composition, Layer, Project } from './model.js';
+
+type PropSummary = unknown;
+
+function prop(p: AnimatableProperty): PropSummary {
+  if (!p.keyframes.length) return p.value;
+  return {
+    animated: true,
+    keyframes: p.keyframes.map((k) => ({ time: k.time, value: k.value, interpolation: k.interpolation })),
+  };
+}
+
+function sourceSummary(layer: Layer): Record<string, unknown> {
+  const s = layer.source;
+  switch (s.kind) {
+    case 'solid':
+      return { color: prop(s.color), width: s.width, height: s.height };
+    case 'text':
+      return {
+        text: s.text,
+        fontFamily: s.fontFamily,
+        fontWeight: s.fontWeight,
+        fontSize: prop(s.fontSize),
+        fill: prop(s.fill),
+        stroke: s.stroke ? { color: prop(s.stroke.color), width: prop(s.stroke.width) } : null,
+        align: s.align,
+        lineHeight: s.lineHeight,
+        tracking: prop(s.tracking),
+      };
+    case 'shape': {
+      const g = s.shape;
+      const geometry: Record<string, unknown> = { type: g.type };
+      if (g.type === 'rectangle')
+        Object.assign(geometry, { size: prop(g.size), roundness: prop(g.roundness) });
+      if (g.type === 'ellipse') Object.assign(geometry, { size: prop(g.size) });
+      if (g.type === 'polygon')
+        Object.assign(geometry, {
+          points: g.points,
+          outerRadius: prop(g.outerRadius),
+          innerRadius: g.innerRadius ? prop(g.innerRadius) : null,
+        });
+      if (g.type === 'path') Object.assign(geometry, { points: g.points, closed: g.closed });
+      return {
+        shape: geometry,
+        fill: s.fill ? prop(s.fill.color) : null,
+        gradient: s.gradient,
+        stroke: s.stroke ? { color: prop(s.stroke.color), width: prop(s.stroke.width) } : null,
+      };
+    }
+    case 'footage':
+      return { footage: s.footage };
+    case 'precomp':
+      return { comp: s.comp };
+    default:
+      return {};
+  }
+}
+
+export function inspectLayer(layer: Layer): Record<string, unknown> {
+  const t = layer.transform;
+  return {
+    id: layer.id,
+    name: layer.name,
+    kind: layer.source.kind,
+    enabled: layer.enabled,
+    inPoint: layer.inPoint,
+    outPoint: layer.outPoint,
+    startTime: layer.startTime,
+    blendMode: layer.blendMode,
+    parent: layer.parent,
+    trackMatte: layer.trackMatte,
+    transform: {
+      anchorPoint: prop(t.anchorPoint),
+      position: prop(t.position),
+      scale: prop(t.scale),
+      rotation: prop(t.rotation),
+      opacity: prop(t.opacity),
+    },
+    effects: layer.effects.map((e) => ({
+      id: e.id,
+      type: e.type,
+      enabled: e.enabled,
+      params: Object.fromEntries(Object.entries(e.params).map(([k, v]) => [k, prop(v)])),
+    })),
+    source: sourceSummary(layer),
+  };
+}
+
+function compSummary(c: Composition) {
+  return {
+    id: c.id,
+    name: c.name,
+    width: c.width,
+    height: c.height,
+    frameRate: c.frameRate,
+    duration: c.duration,
+    frames: frameCount(c),
+    backgroundColor: c.backgroundColor,
+    layers: c.layers.length,
+  };
+}
+
+/** Number of frames in a composition: frames 0 .. frames-1. */
+export function frameCount(c: Pick<Composition, 'duration' | 'frameRate'>): number {
+  return Math.max(1, Math.round(c.duration * c.frameRate));
+}
+
+export function inspectDocument(view: SessionView): Record<string, unknown> {
+  const doc: Project = view.doc;
+  const active = doc.items.find((i): i is Composition => i.type === 'composition' && i.id === doc.activeComp);
+  return {
+    project: {
+      name: doc.name,
+      path: view.projectPath,
+      canUndo: view.canUndo,
+      canRedo: view.canRedo,
+      compositions: doc.items.filter((i): i is Composition => i.type === 'composition').map(compSummary),
+      footage: doc.items.filter((i) => i.type === 'footage'),
+      renderQueue: doc.renderQueue,
+      activeComp: doc.activeComp,
+    },
+    activeComposition: active ? { ...compSummary(active), layers: active.layers.map(inspectLayer) } : null,
+  };
+}

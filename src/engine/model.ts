@@ -1,0 +1,277 @@
+/**
+ * The document model. A project is immutable plain JSON data; these zod schemas are the single definition
+ * of its shape: TypeScript types are inferred from them and `.ecproj` files are validated against them.
+ *
+ * Units follow After Effects: times in seconds, position/anchor in comp pixels, scale and opacity in percent,
+ * rotation in degrees. Keyframe times are in layer time (comp time minus the layer's start time).
+ */
+import { z } from 'zod';
+
+export const PROJECT_FORMAT = 'effectcraft-project';
+export const PROJECT_VERSION = 1;
+
+export const Vec2 = z.tuple([z.number(), z.number()]);
+export type Vec2 = z.infer<typeof Vec2>;
+export const ColorHex = z
+  .string()
+  .regex(/^#([0-9a-f]{6}|[0-9a-f]{8})$/, 'a colour in #rrggbb or #rrggbbaa form');
+
+export const Interpolation = z.enum(['linear', 'hold', 'bezier']);
+export type Interpolation = z.infer<typeof Interpolation>;
+
+/** A cubic-bezier handle as in CSS `cubic-bezier(x1, y1, x2, y2)`: x in 0..1 (time), y free (value). */
+export const EaseHandle = z.tuple([z.number().min(0).max(1), z.number()]);
+export type EaseHandle = z.infer<typeof EaseHandle>;
+
+export type PropertyValue = number | Vec2 | string;
+
+function keyframe<T extends z.ZodType>(value: T) {
+  return z.strictObject({
+    time: z.number(),
+    value,
+    interpolation: Interpolation,
+    easeIn: EaseHandle.optional(),
+    easeOut: EaseHandle.optional(),
+  });
+}
+
+/** A static value, or keyframes (sorted by time) when `keyframes` is non-empty. */
+function animatable<T extends z.ZodType>(value: T) {
+  return z.strictObject({ value, keyframes: z.array(keyframe(value)) });
+}
+
+export const NumberProp = animatable(z.number());
+export const Vec2Prop = animatable(Vec2);
+export const ColorProp = animatable(ColorHex);
+export type NumberProp = z.infer<typeof NumberProp>;
+export type Vec2Prop = z.infer<typeof Vec2Prop>;
+export type ColorProp = z.infer<typeof ColorProp>;
+export type AnimatableProperty = NumberProp | Vec2Prop | ColorProp;
+export type Keyframe = AnimatableProperty['keyframes'][number];
+
+export const Transform = z.strictObject({
+  anchorPoint: Vec2Prop,
+  position: Vec2Prop,
+  scale: Vec2Prop,
+  rotation: NumberProp,
+  opacity: NumberProp,
+});
+export type Transform = z.infer<typeof Transform>;
+
+export const BLEND_MODES = [
+  'normal',
+  'multiply',
+  'screen',
+  'overlay',
+  'darken',
+  'lighten',
+  'color-dodge',
+  'color-burn',
+  'hard-light',
+  'soft-light',
+  'difference',
+  'exclusion',
+  'hue',
+  'saturation',
+  'color',
+  'luminosity',
+  'add',
+] as const;
+export const BlendMode = z.enum(BLEND_MODES);
+export type BlendMode = z.infer<typeof BlendMode>;
+
+export const MATTE_MODES = ['alpha', 'alphaInverted', 'luma', 'lumaInverted'] as const;
+export const TrackMatte = z.strictObject({ layer: z.string(), mode: z.enum(MATTE_MODES) });
+export type TrackMatte = z.infer<typeof TrackMatte>;
+
+export const Effect = z.strictObject({
+  id: z.string(),
+  type: z.string(),
+  enabled: z.boolean(),
+  params: z.record(z.string(), z.union([NumberProp, Vec2Prop, ColorProp])),
+});
+export type Effect = z.infer<typeof Effect>;
+
+export const Stroke = z.strictObject({ color: ColorProp, width: NumberProp });
+export type Stroke = z.infer<typeof Stroke>;
+
+export const GradientStop = z.strictObject({ offset: z.number().min(0).max(1), color: ColorHex });
+export const Gradient = z.strictObject({
+  type: z.enum(['linear', 'radial']),
+  start: Vec2,
+  end: Vec2,
+  stops: z.array(GradientStop).min(2),
+});
+export type Gradient = z.infer<typeof Gradient>;
+
+export const ShapeGeometry = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('rectangle'), size: Vec2Prop, roundness: NumberProp }),
+  z.strictObject({ type: z.literal('ellipse'), size: Vec2Prop }),
+  z.strictObject({
+    type: z.literal('polygon'),
+    points: z.number().int().min(3).max(100),
+    outerRadius: NumberProp,
+    /** When set, the polygon is a star with this inner radius. */
+    innerRadius: NumberProp.nullable(),
+  }),
+  z.strictObject({ type: z.literal('path'), points: z.array(Vec2).min(2), closed: z.boolean() }),
+]);
+export type ShapeGeometry = z.infer<typeof ShapeGeometry>;
+
+export const TEXT_ALIGNS = ['left', 'center', 'right'] as const;
+
+export const SolidSource = z.strictObject({
+  kind: z.literal('solid'),
+  color: ColorProp,
+  width: z.number(),
+  height: z.number(),
+});
+export const TextSource = z.strictObject({
+  kind: z.literal('text'),
+  text: z.string(),
+  fontFamily: z.string(),
+  fontWeight: z.number().int().min(100).max(900),
+  fontSize: NumberProp,
+  fill: ColorProp,
+  stroke: Stroke.nullable(),
+  align: z.enum(TEXT_ALIGNS),
+  /** Line height as a multiple of the font size. */
+  lineHeight: z.number().positive(),
+  /** Extra space between characters in 1/1000 em, as After Effects' tracking. */
+  tracking: NumberProp,
+});
+export const ShapeSource = z.strictObject({
+  kind: z.literal('shape'),
+  shape: ShapeGeometry,
+  fill: z.strictObject({ color: ColorProp }).nullable(),
+  gradient: Gradient.nullable(),
+  stroke: Stroke.nullable(),
+});
+export const FootageSource = z.strictObject({ kind: z.literal('footage'), footage: z.string() });
+export const PrecompSource = z.strictObject({ kind: z.literal('precomp'), comp: z.string() });
+export const NullSource = z.strictObject({ kind: z.literal('null') });
+export const AdjustmentSource = z.strictObject({ kind: z.literal('adjustment') });
+
+export const LayerSource = z.discriminatedUnion('kind', [
+  SolidSource,
+  TextSource,
+  ShapeSource,
+  FootageSource,
+  PrecompSource,
+  NullSource,
+  AdjustmentSource,
+]);
+export type LayerSource = z.infer<typeof LayerSource>;
+export type LayerKind = LayerSource['kind'];
+export const LAYER_KINDS = ['solid', 'text', 'shape', 'footage', 'null', 'adjustment', 'precomp'] as const;
+
+export const Layer = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  enabled: z.boolean(),
+  inPoint: z.number(),
+  outPoint: z.number(),
+  startTime: z.number(),
+  blendMode: BlendMode,
+  parent: z.string().nullable(),
+  trackMatte: TrackMatte.nullable(),
+  transform: Transform,
+  effects: z.array(Effect),
+  source: LayerSource,
+});
+export type Layer = z.infer<typeof Layer>;
+
+export const Composition = z.strictObject({
+  type: z.literal('composition'),
+  id: z.string(),
+  name: z.string(),
+  width: z.number().int().min(1).max(16384),
+  height: z.number().int().min(1).max(16384),
+  frameRate: z.number().positive().max(240),
+  duration: z.number().positive(),
+  backgroundColor: ColorHex,
+  /** Top to bottom, as in the After Effects timeline. */
+  layers: z.array(Layer),
+});
+export type Composition = z.infer<typeof Composition>;
+
+export const FootageItem = z.strictObject({
+  type: z.literal('footage'),
+  id: z.string(),
+  name: z.string(),
+  path: z.string(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  format: z.string(),
+});
+export type FootageItem = z.infer<typeof FootageItem>;
+
+export const FolderItem = z.strictObject({ type: z.literal('folder'), id: z.string(), name: z.string() });
+
+export const ProjectItem = z.discriminatedUnion('type', [Composition, FootageItem, FolderItem]);
+export type ProjectItem = z.infer<typeof ProjectItem>;
+
+export const OUTPUT_FORMATS = [
+  'png',
+  'png-fast',
+  'jpeg',
+  'webp',
+  'gif',
+  'webp-anim',
+  'mp4',
+  'webm',
+  'mov',
+] as const;
+export const OutputFormat = z.enum(OUTPUT_FORMATS);
+export type OutputFormat = z.infer<typeof OutputFormat>;
+
+export const OverflowVolume = z.strictObject({ dir: z.string(), minFreeBytes: z.number().int().min(0) });
+export type OverflowVolume = z.infer<typeof OverflowVolume>;
+
+export const RenderQueueItem = z.strictObject({
+  id: z.string(),
+  comp: z.string(),
+  output: z.string(),
+  format: OutputFormat,
+  frameRange: z.strictObject({ start: z.number().int().min(0), end: z.number().int().min(0) }).nullable(),
+  scale: z.number().positive().max(4),
+  skipExisting: z.boolean(),
+  overflow: z.array(OverflowVolume),
+});
+export type RenderQueueItem = z.infer<typeof RenderQueueItem>;
+
+export const Project = z.strictObject({
+  format: z.literal(PROJECT_FORMAT),
+  version: z.literal(PROJECT_VERSION),
+  name: z.string(),
+  items: z.array(ProjectItem),
+  renderQueue: z.array(RenderQueueItem),
+  activeComp: z.string().nullable(),
+  /** Ids are `kind_N` from this counter, so replaying the same commands gives the same ids. */
+  nextId: z.number().int().min(1),
+});
+export type Project = z.infer<typeof Project>;
+
+export function emptyProject(name = 'Untitled'): Project {
+  return {
+    format: PROJECT_FORMAT,
+    version: PROJECT_VERSION,
+    name,
+    items: [],
+    renderQueue: [],
+    activeComp: null,
+    nextId: 1,
+  };
+}
+
+export function staticProp<T extends PropertyValue>(value: T): { value: T; keyframes: [] } {
+  return { value, keyframes: [] };
+}
+
+export function isComposition(item: ProjectItem): item is Composition {
+  return item.type === 'composition';
+}
+
+export function isFootage(item: ProjectItem): item is FootageItem {
+  return item.type === 'footage';
+}

@@ -1,0 +1,109 @@
+/** The Node.js implementation of the engine's ports: real files, sharp for image headers, xdg-open. */
+import { constants, promises as fs } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { EngineError, fsError } from './errors.js';
+import type { EnginePorts, ImageInfo } from './ports.js';
+
+/**
+ * Writes `data` to a temporary file in the target's directory (created exclusively and without following
+ * links), fsyncs it, renames it over the target and fsyncs the directory: readers see the old file or the
+ * new one, never half of one. On failure the temporary is removed.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(
+      tmp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o644,
+    );
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fs.rename(tmp, path);
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw fsError(err, path, 'write');
+  }
+  await syncDir(dir);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const h = await fs.open(dir, constants.O_RDONLY).catch(() => undefined);
+  await h?.sync().catch(() => undefined);
+  await h?.close().catch(() => undefined);
+}
+
+async function probeImage(path: string): Promise<ImageInfo> {
+  const data = await fs.readFile(path).catch((err) => {
+    throw fsError(err, path, 'read');
+  });
+  const { default: sharp } = await import('sharp');
+  try {
+    const meta = await sharp(data, { animated: false }).metadata();
+    if (!meta.width || !meta.height || !meta.format) throw new Error('no size');
+    return {
+      width: meta.width,
+      height: meta.height,
+      format: String(meta.format) === 'jpg' ? 'jpeg' : meta.format,
+    };
+  } catch {
+    throw new EngineError(
+      'unsupported_format',
+      `"${basename(path)}" is not an image EffectCraft can read.`,
+      'Import a PNG, JPEG, WebP, GIF or SVG file.',
+    );
+  }
+}
+
+function which(cmd: string): Promise<boolean> {
+  return new Promise((resolve) => execFile('which', [cmd], (err) => resolve(!err)));
+}
+
+async function openWithOs(path: string, mode: 'open' | 'reveal'): Promise<void> {
+  const mac = process.platform === 'darwin';
+  const opener = mac ? 'open' : 'xdg-open';
+  if (!(await which(opener))) {
+    throw new EngineError(
+      'missing_dependency',
+      `No desktop handler to ${mode === 'open' ? 'open' : 'reveal'} files: "${opener}" is not installed.`,
+      mac
+        ? 'Run on a macOS desktop session.'
+        : 'Install xdg-utils (apt-get install xdg-utils) in a desktop session.',
+    );
+  }
+  const args = mac && mode === 'reveal' ? ['-R', path] : [mode === 'reveal' ? dirname(path) : path];
+  await new Promise<void>((resolve, reject) =>
+    execFile(opener, args, { timeout: 10_000 }, (err) =>
+      err
+        ? reject(
+            new EngineError(
+              'tool_failed',
+              `${opener} failed: ${err.message}`,
+              'Check that a desktop session is running.',
+            ),
+          )
+        : resolve(),
+    ),
+  );
+}
+
+export function createNodePorts(): EnginePorts {
+  return {
+    readFile: (path) => fs.readFile(path),
+    writeFileAtomic,
+    exists: (path) =>
+      fs.access(path).then(
+        () => true,
+        () => false,
+      ),
+    probeImage,
+    openWithOs,
+  };
+}

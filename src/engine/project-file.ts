@@ -1,0 +1,110 @@
+/**
+ * The `.ecproj` format: JSON with `format` and `version`, validated fully on open so a bad file is reported
+ * precisely and never half-loaded.
+ */
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { EngineError } from './errors.js';
+import {
+  isComposition,
+  Project,
+  PROJECT_FORMAT,
+  PROJECT_VERSION,
+  type Project as ProjectT,
+} from './model.js';
+
+export function serializeProject(doc: ProjectT): string {
+  return JSON.stringify(doc, null, 2) + '\n';
+}
+
+function invalid(
+  path: string,
+  what: string,
+  remedy = 'Open a valid .ecproj file, or restore it from a backup.',
+): EngineError {
+  return new EngineError('invalid_project', `Cannot open "${path}": ${what}`, remedy);
+}
+
+/** Parses and validates project text; relative footage paths are resolved against the file's folder. */
+export function parseProject(text: string, path: string): ProjectT {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : 'not JSON';
+    throw invalid(
+      path,
+      `it is not valid JSON (${text.trim().length === 0 ? 'the file is empty' : detail}); it may be truncated.`,
+    );
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw invalid(path, 'it is not a JSON object.');
+  const head = raw as { format?: unknown; version?: unknown };
+  if (head.format !== PROJECT_FORMAT)
+    throw invalid(
+      path,
+      `"format" is ${JSON.stringify(head.format)}, not "${PROJECT_FORMAT}"; this is not an EffectCraft project.`,
+    );
+  if (typeof head.version !== 'number') throw invalid(path, '"version" is missing.');
+  if (head.version > PROJECT_VERSION) {
+    throw invalid(
+      path,
+      `it was saved by a newer EffectCraft (project version ${head.version}; this one reads up to ${PROJECT_VERSION}).`,
+      'Upgrade effectcraft-cli to open it.',
+    );
+  }
+  const parsed = Project.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw invalid(path, `it does not match the project schema (${issues.join('; ')}).`);
+  }
+  const doc = parsed.data;
+  checkReferences(doc, path);
+  const base = dirname(path);
+  for (const item of doc.items)
+    if (item.type === 'footage' && !isAbsolute(item.path)) item.path = resolve(base, item.path);
+  return doc;
+}
+
+/** Ids must be unique and every link (parent, matte, precomp, footage, active comp, queue) must resolve. */
+function checkReferences(doc: ProjectT, path: string): void {
+  const ids = new Set<string>();
+  const dup = (id: string) => {
+    if (ids.has(id)) throw invalid(path, `the id "${id}" is used twice.`);
+    ids.add(id);
+  };
+  const comps = new Set(doc.items.filter(isComposition).map((c) => c.id));
+  const footage = new Set(doc.items.filter((i) => i.type === 'footage').map((i) => i.id));
+  for (const item of doc.items) {
+    dup(item.id);
+    if (!isComposition(item)) continue;
+    const layerIds = new Set(item.layers.map((l) => l.id));
+    for (const l of item.layers) {
+      dup(l.id);
+      for (const e of l.effects) dup(e.id);
+      const where = `layer "${l.name}" of "${item.name}"`;
+      if (l.parent && !layerIds.has(l.parent))
+        throw invalid(path, `${where} has a parent "${l.parent}" that does not exist.`);
+      if (l.trackMatte && !layerIds.has(l.trackMatte.layer))
+        throw invalid(path, `${where} has a track matte "${l.trackMatte.layer}" that does not exist.`);
+      if (l.source.kind === 'precomp' && !comps.has(l.source.comp))
+        throw invalid(path, `${where} nests a composition "${l.source.comp}" that does not exist.`);
+      if (l.source.kind === 'footage' && !footage.has(l.source.footage))
+        throw invalid(path, `${where} shows a footage item "${l.source.footage}" that does not exist.`);
+    }
+  }
+  if (doc.activeComp !== null && !comps.has(doc.activeComp))
+    throw invalid(path, `the active composition "${doc.activeComp}" does not exist.`);
+  for (const q of doc.renderQueue) {
+    dup(q.id);
+    if (!comps.has(q.comp))
+      throw invalid(
+        path,
+        `render queue item "${q.id}" renders a composition "${q.comp}" that does not exist.`,
+      );
+  }
+  // Ids are allocated from nextId; a file whose counter is behind its ids would hand out duplicates.
+  const maxN = Math.max(0, ...[...ids].map((id) => Number(/_(\d+)$/.exec(id)?.[1] ?? 0)));
+  if (doc.nextId <= maxN) doc.nextId = maxN + 1;
+}

@@ -1,0 +1,38 @@
+/** Turns zod failures into one clear bad_argument error that names the key and what is accepted. */
+import { z } from 'zod';
+import { EngineError } from './errors.js';
+
+/** The keys a strict object schema accepts, or [] for non-object schemas. */
+export function acceptedKeys(schema: z.ZodType): string[] {
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+export function parseParams<T>(schema: z.ZodType<T>, raw: unknown, where: string): T {
+  const result = schema.safeParse(raw ?? {});
+  if (result.success) return result.data;
+  throw paramsError(result.error, schema, where);
+}
+
+export function paramsError(error: z.ZodError, schema: z.ZodType, where: string): EngineError {
+  const issue = error.issues[0];
+  const accepted = acceptedKeys(schema);
+  const acceptedText = accepted.length ? accepted.join(', ') : '(none)';
+  if (issue?.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+    const at = issue.path.length ? ` in ${issue.path.join('.')}` : '';
+    return new EngineError(
+      'bad_argument',
+      `Unknown parameter ${keys}${at} for ${where}. Accepted parameters: ${at ? 'see the schema' : acceptedText}.`,
+      `Remove ${keys}; list the command with schemas (command_list) to see every accepted parameter.`,
+    );
+  }
+  const path = issue?.path.length ? issue.path.join('.') : '(params)';
+  const missing = issue?.code === 'invalid_type' && issue.message.includes('undefined');
+  return new EngineError(
+    'bad_argument',
+    missing
+      ? `Missing required parameter "${path}" for ${where}. Accepted parameters: ${acceptedText}.`
+      : `Invalid parameter "${path}" for ${where}: ${issue?.message ?? 'invalid value'}.`,
+    `Fix "${path}" to match the command's schema (command_list with schemas shows it).`,
+  );
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Renders use worker threads and child processes; forks keep native state (Skia, sharp) apart per file.
+    pool: 'forks',
+  },
+});
