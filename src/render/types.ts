@@ -1,0 +1,41 @@
+/**
+ * The contract between the compositor and its users (frame.preview, frame.save, the render queue's workers).
+ * Kept apart from the implementation so the render queue and the MCP server build against a stable shape.
+ */
+import type { Project } from '../engine/index.js';
+
+export interface RenderOptions {
+  /** Output size factor (1 = comp size). */
+  scale?: number;
+  /** false flattens onto the comp background colour; true keeps the background transparent. */
+  transparent?: boolean;
+  /**
+   * Missing or unreadable footage: 'placeholder' draws a visible placeholder and adds a warning (previews);
+   * 'fail' throws EngineError('no_such_file') naming the item and path (final renders).
+   */
+  missingFootage: 'placeholder' | 'fail';
+}
+
+export interface RenderedFrame {
+  width: number;
+  height: number;
+  /** RGBA pixels, width*height*4 bytes, row-major. */
+  rgba: Buffer;
+  /** true when rgba is premultiplied by alpha (Skia's native form); encoders un-premultiply for output. */
+  premultiplied: boolean;
+  warnings: string[];
+}
+
+export interface FrameRenderer {
+  /** Renders composition `compId` of `doc` at `time` seconds (comp time). Throws EngineError on bad input. */
+  renderFrame(doc: Project, compId: string, time: number, options: RenderOptions): Promise<RenderedFrame>;
+  /** Frees cached footage and surfaces. */
+  dispose(): void;
+}
+
+export interface FrameRendererOptions {
+  /** How footage bytes are read (through the engine's ports, so confinement applies). */
+  readFile(path: string): Promise<Buffer>;
+  /** Decoded-footage cache budget in bytes. */
+  footageCacheBytes?: number;
+}
