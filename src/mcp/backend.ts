@@ -1,0 +1,17 @@
+/**
+ * What the MCP tools talk to. Headless mode uses the local engine; bridge mode (`mcp --bridge PORT`)
+ * forwards to a running app over the control channel. Tools never know which.
+ */
+import type { CatalogEntry, ExecuteOptions, ExecuteResult, ListOptions } from '../engine/index.js';
+
+export interface Backend {
+  readonly kind: 'headless' | 'bridge';
+  /** Runs an engine command. Bridge backends ignore onProgress/signal (bridge calls stay polling). */
+  execute(id: string, params: unknown, options?: ExecuteOptions): Promise<ExecuteResult>;
+  list(options: ListOptions): Promise<CatalogEntry[]>;
+  /** UI-driving calls (ui_click, …): forwarded in bridge mode; headless answers not_configured. */
+  ui(method: string, params: unknown): Promise<ExecuteResult>;
+  /** Runs a function so all its edits are one undo step; rolled back when it returns false. */
+  group(label: string, fn: () => Promise<boolean>): Promise<boolean>;
+  close(): Promise<void>;
+}
