@@ -221,6 +221,7 @@ export class Engine {
   async group(label: string, fn: () => Promise<boolean>, rollback = true): Promise<boolean> {
     const startDepth = this.#undo.length;
     const startDoc = this.#doc;
+    const startRedo = this.#redo;
     this.#groupDepth++;
     let ok = false;
     try {
@@ -230,6 +231,7 @@ export class Engine {
       const entries = this.#undo.splice(startDepth);
       if (!ok && rollback) {
         this.#doc = startDoc;
+        this.#redo = startRedo;
         if (entries.length) this.#emit(`${label} (rolled back)`);
       } else if (entries.length) {
         this.#undo.push({

@@ -21,6 +21,8 @@ export const ErrorCodes = {
   render_in_progress: 'render_in_progress',
   render_failed: 'render_failed',
   tool_failed: 'tool_failed',
+  /** The app behind `mcp --bridge` is not running, refused the connection, or went away mid-call. */
+  app_unavailable: 'app_unavailable',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -73,6 +73,20 @@ export const fileRunScript = defineCommand({
   },
 });
 
+export const scriptRun = defineCommand({
+  id: 'script.run',
+  title: 'Run Script',
+  category: 'File',
+  description:
+    'Runs JavaScript source (the body of an async function) against the scripting API (app.run(id, params), app.document, app.log). Refused while confined.',
+  params: z.strictObject({ code: z.string().min(1) }),
+  pathParams: {},
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  mutates: false,
+  unconfinable: true,
+  run: (ctx, p) => runScriptCode(p.code, ctx, 'script.js'),
+});
+
 function osOpenCommand(id: string, title: string, mode: 'open' | 'reveal', description: string) {
   return defineCommand({
     id,
@@ -106,4 +120,4 @@ export const fileRevealInFinder = osOpenCommand(
   'Shows a file in the desktop file manager. Refused while confined.',
 );
 
-export const fileCommands = [fileImport, fileRunScript, fileExecuteFile, fileRevealInFinder];
+export const fileCommands = [fileImport, fileRunScript, scriptRun, fileExecuteFile, fileRevealInFinder];

@@ -1,0 +1,218 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_VERSION } from '../../../src/engine/index.js';
+import { fails, newEngine, run } from '../../helpers/engine.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { canMount, mountTmpfs } from '../../helpers/tmpfs.js';
+
+async function richEngine() {
+  const engine = newEngine();
+  await run(engine, 'comp.new', { name: 'Inner', width: 100, height: 100 });
+  await run(engine, 'comp.new', { name: 'Main', width: 320, height: 180, backgroundColor: '#112233' });
+  await run(engine, 'layer.addSolid', { color: 'red', name: 'Bg' });
+  await run(engine, 'layer.addText', { text: 'Hello', name: 'Title', strokeColor: 'black' });
+  await run(engine, 'layer.addShape', {
+    shape: {
+      type: 'path',
+      points: [
+        [0, 0],
+        [10, 10],
+        [0, 20],
+      ],
+    },
+  });
+  await run(engine, 'layer.addPrecomp', { source: 'Inner' });
+  await run(engine, 'layer.setParent', { layer: 'Title', parent: 'Bg' });
+  await run(engine, 'layer.setTrackMatte', { layer: 'Bg', matte: 'Title', mode: 'luma' });
+  await run(engine, 'property.setKeyframe', {
+    layer: 'Title',
+    property: 'position',
+    time: 1,
+    value: [5, 5],
+    easeIn: [0.2, 1],
+  });
+  await run(engine, 'effect.add', { layer: 'Bg', effect: 'glow' });
+  await run(engine, 'renderQueue.add', {
+    comp: 'Main',
+    output: '/tmp/ec/out_[####].png',
+    frameRange: { start: 0, end: 9 },
+  });
+  return engine;
+}
+
+describe('project files', () => {
+  it('round trip: save then open gives the same document', async () => {
+    const dir = await tempDir();
+    const engine = await richEngine();
+    const path = join(dir, 'shot.ecproj');
+    const saved = await run<{ path: string; bytes: number }>(engine, 'project.save', { path });
+    expect(saved.path).toBe(path);
+    const text = await readFile(path, 'utf8');
+    expect(JSON.parse(text)).toMatchObject({ format: 'effectcraft-project', version: PROJECT_VERSION });
+    expect(saved.bytes).toBe(Buffer.byteLength(text));
+    const other = newEngine();
+    await run(other, 'project.open', { path });
+    expect(other.document).toEqual(engine.document);
+    expect(other.projectPath).toBe(path);
+    expect(other.view.canUndo).toBe(false);
+    // Saving the re-opened project writes identical bytes.
+    await run(other, 'project.save', {});
+    expect(await readFile(path, 'utf8')).toBe(text);
+  });
+
+  it('save needs a path the first time and an .ecproj extension', async () => {
+    const engine = newEngine();
+    expect(await fails(engine, 'project.save', {})).toBe('bad_argument');
+    const dir = await tempDir();
+    expect(await fails(engine, 'project.save', { path: join(dir, 'x.json') })).toBe('bad_argument');
+    expect(await fails(engine, 'project.save', { path: join(dir, 'missing-dir', 'x.ecproj') })).toBe(
+      'no_such_file',
+    );
+  });
+
+  it('saves atomically: no temporary left behind and the old file survives a failed save', async () => {
+    const dir = await tempDir();
+    const engine = await richEngine();
+    const path = join(dir, 'p.ecproj');
+    await run(engine, 'project.save', { path });
+    const first = await readFile(path, 'utf8');
+    await run(engine, 'layer.addNull');
+    await run(engine, 'project.save', {});
+    expect(await readdir(dir)).toEqual(['p.ecproj']);
+    expect(await readFile(path, 'utf8')).not.toBe(first);
+  });
+
+  it.skipIf(!canMount)(
+    'a full disk fails the save with io_error, keeps the previous file and leaves no temporary',
+    async () => {
+      const fs = await mountTmpfs('64k');
+      if (!fs) return expect.fail('mount failed although running as root');
+      try {
+        const engine = await richEngine();
+        const path = join(fs.dir, 'p.ecproj');
+        await run(engine, 'project.save', { path });
+        const first = await readFile(path, 'utf8');
+        for (let i = 0; i < 60; i++) await run(engine, 'layer.addText', { text: 'x'.repeat(1000) });
+        expect(await fails(engine, 'project.save', {})).toBe('io_error');
+        expect(await readFile(path, 'utf8')).toBe(first);
+        expect(await readdir(fs.dir)).toEqual(['p.ecproj']);
+      } finally {
+        await fs.unmount();
+      }
+    },
+  );
+
+  it('incrementAndSave writes name_2, name_3 … beside the file and never overwrites', async () => {
+    const dir = await tempDir();
+    const engine = await richEngine();
+    expect(await fails(engine, 'project.incrementAndSave')).toBe('command_disabled');
+    await run(engine, 'project.save', { path: join(dir, 'shot.ecproj') });
+    await writeFile(join(dir, 'shot_3.ecproj'), 'keep me');
+    expect((await run<{ path: string }>(engine, 'project.incrementAndSave')).path).toBe(
+      join(dir, 'shot_2.ecproj'),
+    );
+    expect((await run<{ path: string }>(engine, 'project.incrementAndSave')).path).toBe(
+      join(dir, 'shot_4.ecproj'),
+    );
+    expect(engine.projectPath).toBe(join(dir, 'shot_4.ecproj'));
+    expect(await readFile(join(dir, 'shot_3.ecproj'), 'utf8')).toBe('keep me');
+    expect((await readdir(dir)).sort()).toEqual([
+      'shot.ecproj',
+      'shot_2.ecproj',
+      'shot_3.ecproj',
+      'shot_4.ecproj',
+    ]);
+  });
+
+  it('corrupt, truncated, foreign and newer files are refused and the open document is unchanged', async () => {
+    const dir = await tempDir();
+    const engine = await richEngine();
+    const good = join(dir, 'good.ecproj');
+    await run(engine, 'project.save', { path: good });
+    const text = await readFile(good, 'utf8');
+    const doc = JSON.parse(text);
+    const layers = doc.items[1].layers;
+    const cases: Record<string, string> = {
+      empty: '',
+      truncated: text.slice(0, Math.floor(text.length / 2)),
+      notJson: 'hello',
+      array: '[]',
+      foreign: JSON.stringify({ ...doc, format: 'aep' }),
+      newer: JSON.stringify({ ...doc, version: PROJECT_VERSION + 1 }),
+      noVersion: JSON.stringify({ ...doc, version: undefined }),
+      badField: JSON.stringify({ ...doc, items: [{ ...doc.items[0], width: -5 }, doc.items[1]] }),
+      unknownKey: JSON.stringify({ ...doc, extra: true }),
+      danglingParent: JSON.stringify({
+        ...doc,
+        items: [
+          doc.items[0],
+          {
+            ...doc.items[1],
+            layers: layers.map((l: { parent: unknown }) => ({ ...l, parent: 'layer_999' })),
+          },
+        ],
+      }),
+      duplicateIds: JSON.stringify({
+        ...doc,
+        items: [doc.items[0], { ...doc.items[1], id: doc.items[0].id }],
+      }),
+      badActive: JSON.stringify({ ...doc, activeComp: 'comp_404' }),
+    };
+    const other = newEngine();
+    await run(other, 'project.open', { path: good });
+    const before = other.document;
+    for (const [name, content] of Object.entries(cases)) {
+      const path = join(dir, `${name}.ecproj`);
+      await writeFile(path, content);
+      const r = await other.execute('project.open', { path });
+      expect(r, name).toMatchObject({ ok: false, error: { code: 'invalid_project' } });
+      if (!r.ok) expect(r.error.message, name).toContain(path);
+      expect(other.document, name).toBe(before);
+      expect(other.projectPath).toBe(good);
+    }
+    expect(await fails(other, 'project.open', { path: join(dir, 'nope.ecproj') })).toBe('no_such_file');
+    const newer = await other.execute('project.open', { path: join(dir, 'newer.ecproj') });
+    if (!newer.ok) expect(newer.error.remediation).toMatch(/upgrade/i);
+  });
+
+  it('resolves relative footage paths against the project folder', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'media'));
+    const doc = {
+      format: 'effectcraft-project',
+      version: 1,
+      name: 'rel',
+      items: [
+        {
+          type: 'footage',
+          id: 'footage_1',
+          name: 'logo',
+          path: 'media/logo.png',
+          width: 4,
+          height: 4,
+          format: 'png',
+        },
+      ],
+      renderQueue: [],
+      activeComp: null,
+      nextId: 1,
+    };
+    await writeFile(join(dir, 'rel.ecproj'), JSON.stringify(doc));
+    const engine = newEngine();
+    await run(engine, 'project.open', { path: join(dir, 'rel.ecproj') });
+    expect(engine.document.items[0]).toMatchObject({ path: join(dir, 'media/logo.png') });
+    // nextId is repaired so new ids never collide with stored ones.
+    expect(engine.document.nextId).toBe(2);
+  });
+
+  it('project.new and project.close reset the document and history', async () => {
+    const engine = await richEngine();
+    await run(engine, 'project.new', { name: 'Fresh' });
+    expect(engine.document).toMatchObject({ name: 'Fresh', items: [], renderQueue: [] });
+    expect(engine.view.canUndo).toBe(false);
+    await run(engine, 'comp.new', { width: 1, height: 1 });
+    await run(engine, 'project.close');
+    expect(engine.document.items).toEqual([]);
+  });
+});
