@@ -1,0 +1,178 @@
+/**
+ * Single-frame commands: `frame.preview` (a small PNG for a model's eyes, with frame information) and
+ * `frame.save` (one full-size still, written atomically). The renderer is passed in lazily and the Skia
+ * and sharp modules are only loaded on first use, so creating a session stays cheap.
+ */
+import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
+import { z } from 'zod';
+import {
+  defineCommand,
+  EngineError,
+  frameCount,
+  READ_ONLY,
+  type AnyCommand,
+  type Composition,
+} from '../engine/index.js';
+import { AbsPath, CompRef } from '../engine/commands/params.js';
+import { needsComp } from '../engine/commands/layer-add.js';
+import { findComp } from '../engine/resolve.js';
+import type { FrameRenderer } from './types.js';
+
+/** Default longest side of a preview: small enough for a model's context, big enough to judge a layout. */
+export const PREVIEW_DEFAULT_SIDE = 768;
+/** Hard cap; larger values are rejected by the schema. */
+export const PREVIEW_MAX_SIDE = 2048;
+
+const Time = z
+  .number()
+  .min(0)
+  .optional()
+  .describe('Comp time in seconds (default 0); must be < the duration');
+
+/** Checks `time` against the comp: 0 <= time < duration. Returns the frame number it falls in. */
+function frameAt(comp: Composition, time: number): number {
+  if (time >= comp.duration) {
+    throw new EngineError(
+      'bad_argument',
+      `Time ${time}s is outside composition "${comp.name}" (0 to ${comp.duration}s, end excluded).`,
+      `Pass a time from 0 to less than ${comp.duration}.`,
+    );
+  }
+  return Math.min(frameCount(comp) - 1, Math.floor(time * comp.frameRate + 1e-9));
+}
+
+function sha256(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+const FORMAT_BY_EXT: Record<string, 'png' | 'jpeg' | 'webp'> = {
+  '.png': 'png',
+  '.jpg': 'jpeg',
+  '.jpeg': 'jpeg',
+  '.webp': 'webp',
+};
+
+/** The frame commands, rendering with the renderer `getRenderer` gives (created on first use). */
+export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCommand[] {
+  const preview = defineCommand({
+    id: 'frame.preview',
+    title: 'Preview Frame',
+    category: 'Render',
+    description: `Renders one frame of a composition as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information.`,
+    params: z.strictObject({
+      comp: CompRef.optional(),
+      time: Time,
+      max_side: z
+        .number()
+        .int()
+        .min(16)
+        .max(PREVIEW_MAX_SIDE)
+        .optional()
+        .describe(`Longest side in pixels (default ${PREVIEW_DEFAULT_SIDE})`),
+      transparent: z
+        .boolean()
+        .optional()
+        .describe('Keep the background transparent (default false: flattened on the comp background colour)'),
+    }),
+    pathParams: {},
+    enabled: needsComp,
+    annotations: READ_ONLY,
+    mutates: false,
+    async run(ctx, p) {
+      const doc = ctx.doc;
+      const comp = findComp(doc, p.comp);
+      const time = p.time ?? 0;
+      const frame = frameAt(comp, time);
+      const maxSide = p.max_side ?? PREVIEW_DEFAULT_SIDE;
+      const scale = Math.min(1, maxSide / Math.max(comp.width, comp.height));
+      const renderer = await getRenderer();
+      const rendered = await renderer.renderFrame(doc, comp.id, time, {
+        scale,
+        transparent: p.transparent ?? false,
+        missingFootage: 'placeholder',
+      });
+      const { encodeStill } = await import('./encode.js');
+      // Level 6: previews are small, so the better compression costs little and keeps base64 short.
+      const png = await encodeStill(rendered, 'png', { pngLevel: 6 });
+      return {
+        png: png.toString('base64'),
+        comp: { id: comp.id, name: comp.name },
+        time,
+        frame,
+        sourceSize: { width: comp.width, height: comp.height },
+        size: { width: rendered.width, height: rendered.height },
+        bytes: png.length,
+        sha256: sha256(png),
+        warnings: rendered.warnings,
+      };
+    },
+  });
+
+  const save = defineCommand({
+    id: 'frame.save',
+    title: 'Save Frame',
+    category: 'Render',
+    description:
+      'Renders one full-size frame of a composition to a PNG, JPEG or WebP file (format from the extension unless given), written atomically. Missing footage fails with no_such_file.',
+    params: z.strictObject({
+      comp: CompRef.optional(),
+      time: Time,
+      path: AbsPath.describe('Absolute output path (.png, .jpg, .jpeg or .webp)'),
+      format: z.enum(['png', 'jpeg', 'webp']).optional(),
+      transparent: z
+        .boolean()
+        .optional()
+        .describe('PNG/WebP only: keep the background transparent (default false)'),
+    }),
+    pathParams: { path: 'write' },
+    enabled: needsComp,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    mutates: false,
+    async run(ctx, p) {
+      const doc = ctx.doc;
+      const comp = findComp(doc, p.comp);
+      const time = p.time ?? 0;
+      frameAt(comp, time);
+      const format = p.format ?? FORMAT_BY_EXT[extname(p.path).toLowerCase()];
+      if (!format) {
+        throw new EngineError(
+          'unsupported_format',
+          `Cannot tell the image format of "${p.path}" from its extension.`,
+          'Use a .png, .jpg or .webp path, or pass format.',
+        );
+      }
+      const transparent = (p.transparent ?? false) && format !== 'jpeg';
+      const renderer = await getRenderer();
+      const rendered = await renderer.renderFrame(doc, comp.id, time, {
+        scale: 1,
+        transparent,
+        missingFootage: 'fail',
+      });
+      const { encodeStill } = await import('./encode.js');
+      const data = await encodeStill(rendered, format);
+      await ctx.ports.writeFileAtomic(p.path, data);
+      return {
+        path: p.path,
+        width: rendered.width,
+        height: rendered.height,
+        bytes: data.length,
+        sha256: sha256(data),
+      };
+    },
+  });
+
+  return [preview, save] as AnyCommand[];
+}
+
+/**
+ * A lazy renderer getter for a session: the Skia module loads and the renderer is created on the first
+ * frame command, with footage read through `readFile` (the session's ports, so confinement applies).
+ */
+export function lazyRenderer(readFile: (path: string) => Promise<Buffer>): () => Promise<FrameRenderer> {
+  let pending: Promise<FrameRenderer> | undefined;
+  return () => {
+    pending ??= import('./renderer.js').then((m) => m.createFrameRenderer({ readFile }));
+    return pending;
+  };
+}

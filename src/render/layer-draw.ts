@@ -1,0 +1,159 @@
+/**
+ * Drawing one layer onto a target: directly with its transform when its content is a single paint operation
+ * and it has no effects (the fast path), otherwise through a layer-space surface where effects run first.
+ */
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { valueAt, type Composition, type FootageItem, type Layer } from '../engine/index.js';
+import { inflate, type Rect } from './bounds.js';
+import { applyEffects, effectPadding } from './effects.js';
+import type { ComposeEnv } from './env.js';
+import { drawPlaceholder } from './footage.js';
+import { mul, pixelScale, scaling, translate, type Mat } from './matrix.js';
+import { css, resetState, type GlobalCompositeOperation } from './paint.js';
+import { drawShape, shapeBounds, shapeIsLayered } from './shape.js';
+import type { Surface } from './surfaces.js';
+import { drawText, layoutText } from './text.js';
+import { layerTime } from './transform.js';
+
+/** Largest side and area of a layer surface; beyond them it is rendered at a lower resolution. */
+const MAX_LAYER_SIDE = 8192;
+const MAX_LAYER_PIXELS = 32_000_000;
+/** Largest side a nested composition is rendered at, unless its own size is larger. */
+const MAX_NESTED_SIDE = 4096;
+
+function footageItem(env: ComposeEnv, id: string): FootageItem | undefined {
+  return env.doc.items.find((i): i is FootageItem => i.type === 'footage' && i.id === id);
+}
+
+function nestedComp(env: ComposeEnv, id: string): Composition | undefined {
+  return env.doc.items.find((i): i is Composition => i.type === 'composition' && i.id === id);
+}
+
+/** The layer's content rectangle in layer units, or null when it draws nothing. */
+export function contentBounds(env: ComposeEnv, layer: Layer, lt: number): Rect | null {
+  const src = layer.source;
+  switch (src.kind) {
+    case 'solid':
+      return { x: 0, y: 0, w: src.width, h: src.height };
+    case 'footage': {
+      const item = footageItem(env, src.footage);
+      return item ? { x: 0, y: 0, w: item.width, h: item.height } : null;
+    }
+    case 'precomp': {
+      const c = nestedComp(env, src.comp);
+      return c ? { x: 0, y: 0, w: c.width, h: c.height } : null;
+    }
+    case 'text':
+      return layoutText(env.measure, layer, src, lt).bounds;
+    case 'shape':
+      return shapeBounds(src, lt);
+    default:
+      return null;
+  }
+}
+
+/** Draws the layer's content in layer units with ctx's current transform; `k` = device pixels per unit. */
+export function drawContent(env: ComposeEnv, ctx: SKRSContext2D, layer: Layer, lt: number, k: number): void {
+  const src = layer.source;
+  switch (src.kind) {
+    case 'solid':
+      ctx.fillStyle = css(valueAt<string>(src.color, lt));
+      ctx.fillRect(0, 0, src.width, src.height);
+      return;
+    case 'footage': {
+      const item = footageItem(env, src.footage);
+      if (!item) return;
+      const image = env.footage.get(item.id);
+      if (image) ctx.drawImage(image, 0, 0, item.width, item.height);
+      else drawPlaceholder(ctx, item.width, item.height);
+      return;
+    }
+    case 'text':
+      drawText(ctx, layoutText(env.measure, layer, src, lt));
+      return;
+    case 'shape':
+      drawShape(ctx, src, lt);
+      return;
+    case 'precomp': {
+      const c = nestedComp(env, src.comp);
+      if (!c) return;
+      // The nested comp is rendered at the resolution it is shown at (bounded), then drawn at its own size.
+      const kk = Math.min(k, Math.max(1, MAX_NESTED_SIDE / Math.max(c.width, c.height)));
+      const w = Math.max(1, Math.round(c.width * kk));
+      const h = Math.max(1, Math.round(c.height * kk));
+      const nested = env.compose(c, lt, w, h, scaling(w / c.width, h / c.height));
+      ctx.drawImage(nested.canvas, 0, 0, c.width, c.height);
+      env.pool.release(nested);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Whether the content is one paint operation, so opacity and blending can apply while drawing it. */
+function drawsDirect(layer: Layer): boolean {
+  const src = layer.source;
+  if (src.kind === 'text') return src.stroke === null;
+  if (src.kind === 'shape') return !shapeIsLayered(src);
+  return true;
+}
+
+export interface LayerSurface {
+  surface: Surface;
+  /** Layer-space rectangle the surface covers. */
+  rect: Rect;
+  /** Surface pixels per layer unit. */
+  k: number;
+}
+
+/** Renders the layer's content and effects into a surface covering its bounds plus effect padding. */
+export function layerSurface(env: ComposeEnv, layer: Layer, lt: number, m: Mat): LayerSurface | null {
+  const effects = layer.effects.filter((e) => e.enabled);
+  const bounds = contentBounds(env, layer, lt);
+  if (!bounds || bounds.w <= 0 || bounds.h <= 0) return null;
+  const rect = inflate(bounds, effectPadding(effects, lt));
+  let k = Math.min(8, pixelScale(m));
+  const side = Math.max(rect.w, rect.h) * k;
+  if (side > MAX_LAYER_SIDE) k *= MAX_LAYER_SIDE / side;
+  const area = rect.w * rect.h * k * k;
+  if (area > MAX_LAYER_PIXELS) k *= Math.sqrt(MAX_LAYER_PIXELS / area);
+  if (!(k > 0)) return null;
+  const s = env.pool.acquire(rect.w * k, rect.h * k);
+  s.ctx.setTransform(k, 0, 0, k, -rect.x * k, -rect.y * k);
+  drawContent(env, s.ctx, layer, lt, k);
+  resetState(s.ctx);
+  return { surface: applyEffects(env.pool, s, effects, lt, k, env.warn), rect, k };
+}
+
+/** Draws `layer` (with layer->device matrix `m`) onto `ctx` at `opacity` with composite operation `op`. */
+export function drawLayer(
+  env: ComposeEnv,
+  ctx: SKRSContext2D,
+  layer: Layer,
+  m: Mat,
+  opacity: number,
+  op: GlobalCompositeOperation,
+  t: number,
+): void {
+  const lt = layerTime(layer, t);
+  const k = pixelScale(m);
+  if (!(k > 0)) return;
+  ctx.save();
+  ctx.globalAlpha = opacity;
+  ctx.globalCompositeOperation = op;
+  try {
+    if (drawsDirect(layer) && !layer.effects.some((e) => e.enabled)) {
+      ctx.setTransform(...m);
+      drawContent(env, ctx, layer, lt, k);
+      return;
+    }
+    const ls = layerSurface(env, layer, lt, m);
+    if (!ls) return;
+    ctx.setTransform(...mul(m, mul(translate(ls.rect.x, ls.rect.y), scaling(1 / ls.k, 1 / ls.k))));
+    ctx.drawImage(ls.surface.canvas, 0, 0);
+    env.pool.release(ls.surface);
+  } finally {
+    ctx.restore();
+  }
+}

@@ -1,0 +1,100 @@
+/** createFrameRenderer: the FrameRenderer of types.ts on Skia. One per thread; safe to call concurrently. */
+import { createCanvas } from '@napi-rs/canvas';
+import { EngineError, type Composition, type Project } from '../engine/index.js';
+import { backdropPlan, fillBackdrop } from './backdrop.js';
+import { composeComp } from './compositor.js';
+import type { ComposeEnv } from './env.js';
+import { ensureFonts } from './fonts.js';
+import { FootageCache } from './footage.js';
+import { scaling } from './matrix.js';
+import { MAX_SURFACE_SIDE, SurfacePool } from './surfaces.js';
+import type { FrameRenderer, FrameRendererOptions, RenderedFrame, RenderOptions } from './types.js';
+
+const DEFAULT_FOOTAGE_CACHE = 256 * 1024 * 1024;
+
+function findComposition(doc: Project, compId: string): Composition {
+  const comp = doc.items.find((i): i is Composition => i.type === 'composition' && i.id === compId);
+  if (!comp) {
+    throw new EngineError(
+      'not_found',
+      `No composition "${compId}".`,
+      'Pass a composition id; doc_inspect lists them.',
+    );
+  }
+  return comp;
+}
+
+/** Output size for `scale`, at least 1 × 1 and at most the largest surface Skia is asked for. */
+export function outputSize(comp: Composition, scale: number): { width: number; height: number } {
+  if (!(scale > 0) || !Number.isFinite(scale)) {
+    throw new EngineError(
+      'bad_argument',
+      `Render scale ${scale} is not a positive number.`,
+      'Pass a scale such as 0.5, 1 or 2.',
+    );
+  }
+  const width = Math.max(1, Math.round(comp.width * scale));
+  const height = Math.max(1, Math.round(comp.height * scale));
+  if (width > MAX_SURFACE_SIDE || height > MAX_SURFACE_SIDE) {
+    throw new EngineError(
+      'bad_argument',
+      `A ${width}x${height} frame is larger than the renderer's limit of ${MAX_SURFACE_SIDE} pixels a side.`,
+      'Lower the scale.',
+    );
+  }
+  return { width, height };
+}
+
+/**
+ * Creates a renderer. Registers the bundled fonts for this thread (idempotent), and keeps a footage cache
+ * and a pool of scratch surfaces until `dispose`.
+ */
+export function createFrameRenderer(options: FrameRendererOptions): FrameRenderer {
+  ensureFonts();
+  const pool = new SurfacePool();
+  const footage = new FootageCache(options.readFile, options.footageCacheBytes ?? DEFAULT_FOOTAGE_CACHE);
+  const measure = createCanvas(1, 1).getContext('2d');
+  measure.lang = 'en';
+
+  return {
+    async renderFrame(
+      doc: Project,
+      compId: string,
+      time: number,
+      opts: RenderOptions,
+    ): Promise<RenderedFrame> {
+      const comp = findComposition(doc, compId);
+      const { width, height } = outputSize(comp, opts.scale ?? 1);
+      if (!Number.isFinite(time))
+        throw new EngineError('bad_argument', `Time ${time} is not a number.`, 'Pass seconds.');
+      const warnings = new Set<string>();
+      const warn = (message: string) => void warnings.add(message);
+      const frameFootage = await footage.prepare(doc, comp, opts.missingFootage, warn);
+      // From here on everything is synchronous, so concurrent calls never share a surface mid-frame.
+      const env: ComposeEnv = {
+        doc,
+        pool,
+        footage: frameFootage,
+        measure,
+        warn,
+        stack: [],
+        compose: (c, t, w, h, base) => composeComp(env, c, t, w, h, base),
+      };
+      const transparent = opts.transparent ?? false;
+      const plan = transparent ? 'none' : backdropPlan(comp, time);
+      const base = scaling(width / comp.width, height / comp.height);
+      const surface = composeComp(env, comp, time, width, height, base, (s) => {
+        if (plan === 'first') fillBackdrop(s.ctx, comp, width, height, false);
+      });
+      if (plan === 'after') fillBackdrop(surface.ctx, comp, width, height, true);
+      const rgba = surface.canvas.data();
+      pool.release(surface);
+      // An opaque frame is the same premultiplied or not; saying "straight" spares encoders a pass.
+      return { width, height, rgba, premultiplied: transparent, warnings: [...warnings] };
+    },
+    dispose() {
+      pool.clear();
+      footage.clear();
+    },
+  };
+}
