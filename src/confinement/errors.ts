@@ -1,0 +1,75 @@
+/**
+ * The refusals confinement produces. Each names what was refused (the parameter, or the file a command
+ * would write) and the flag that would allow it. Real paths of symlink targets are never echoed: they would
+ * tell the agent about the filesystem outside its roots.
+ */
+import { dirname } from 'node:path';
+import type { ErrorInfo } from '../engine/index.js';
+import type { ResolveFailure } from './path-resolve.js';
+import { READ_FLAG, WRITE_FLAG } from './roots.js';
+
+const BOTH_FLAGS = `${READ_FLAG} / ${WRITE_FLAG}`;
+
+function shown(path: string): string {
+  return JSON.stringify(path.replace(/\0/g, '\\0'));
+}
+
+const WHY: Record<ResolveFailure, string> = {
+  relative: 'is not an absolute path',
+  dot_dot: 'contains a ".." segment',
+  nul: 'contains a NUL byte',
+  loop: 'goes through a symbolic link loop',
+  dangling: 'goes through a symbolic link whose target does not exist',
+  unresolvable: 'cannot be resolved (permission denied or changed while checking)',
+};
+
+/** A path that breaks the syntactic rules or cannot be resolved safely. */
+export function unusablePath(param: string, path: string, reason: ResolveFailure): ErrorInfo {
+  return {
+    code: 'path_outside_roots',
+    message: `"${param}": ${shown(path)} ${WHY[reason]}; while confined, paths must be absolute real locations inside the roots.`,
+    remediation:
+      reason === 'loop' || reason === 'dangling'
+        ? 'Use a path inside the roots that does not go through a broken or looping symbolic link.'
+        : 'Pass an absolute path without ".." segments inside the roots (see doc_inspect or capabilities).',
+  };
+}
+
+/** A path that resolves outside the roots its access needs. */
+export function outsideRoots(
+  param: string,
+  path: string,
+  access: 'read' | 'write',
+  roots: { readRoots: readonly string[]; writeRoots: readonly string[] },
+  viaLink: boolean,
+): ErrorInfo {
+  const where = viaLink ? ' (through a symbolic link)' : '';
+  const dir = dirname(path) === path ? path : dirname(path);
+  if (access === 'write') {
+    const none = roots.writeRoots.length === 0;
+    return {
+      code: 'path_outside_roots',
+      message: none
+        ? `"${param}": cannot write ${shown(path)}: no write root is set, so nothing may be written.`
+        : `"${param}": ${shown(path)} is outside the write roots${where} (${roots.writeRoots.join(', ')}).`,
+      remediation: none
+        ? `Restart the server with ${WRITE_FLAG} ${dir} (or another directory to write in).`
+        : `Write below ${roots.writeRoots.join(' or ')}, or restart the server with ${WRITE_FLAG} ${dir}.`,
+    };
+  }
+  const all = [...roots.readRoots, ...roots.writeRoots];
+  return {
+    code: 'path_outside_roots',
+    message: `"${param}": ${shown(path)} is outside the read and write roots${where} (${all.join(', ') || 'none'}).`,
+    remediation: `Read files below ${all.join(' or ') || 'a root'}, or restart the server with ${READ_FLAG} ${dir}.`,
+  };
+}
+
+/** Something that cannot be confined at all (scripts, opening files with the desktop, UI driving). */
+export function refusedWhileConfined(what: string, why: string): ErrorInfo {
+  return {
+    code: 'refused_while_confined',
+    message: `${what} is refused while the server is confined (${BOTH_FLAGS}): ${why}`,
+    remediation: `Do it another way with engine commands, or restart the server without ${READ_FLAG} and ${WRITE_FLAG} to allow it.`,
+  };
+}

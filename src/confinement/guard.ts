@@ -1,0 +1,73 @@
+/**
+ * The engine's CommandGuard under confinement: runs after params validate and before the command, so a
+ * refused command leaves the document exactly as it was.
+ */
+import { declaredPaths, type AnyCommand, type CommandGuard, type ErrorInfo } from '../engine/index.js';
+import { scanPaths } from './deep-scan.js';
+import { refusedWhileConfined } from './errors.js';
+import type { Access, Policy } from './policy.js';
+
+interface Wanted {
+  param: string;
+  path: string;
+  access: Access;
+}
+
+/**
+ * Every file the command will touch, in check order: declared path params, files it writes or reads that
+ * are not params (save targets, render outputs, footage), then every other absolute path in the params.
+ */
+function wantedFiles(command: AnyCommand, params: unknown, view: Parameters<CommandGuard>[2]): Wanted[] {
+  const out: Wanted[] = declaredPaths(command, params).map((e) => ({ ...e }));
+  const writes = command.writesFiles?.(view, params) ?? [];
+  writes.forEach((path, i) =>
+    out.push({ param: `${command.id} writes${writes.length > 1 ? ` [${i}]` : ''}`, path, access: 'write' }),
+  );
+  const reads = command.readsFiles?.(view, params) ?? [];
+  reads.forEach((path, i) =>
+    out.push({ param: `${command.id} reads${reads.length > 1 ? ` [${i}]` : ''}`, path, access: 'read' }),
+  );
+  return out;
+}
+
+/** Builds the guard; without roots it allows everything (confinement is off). */
+export function createGuard(policy: Policy): CommandGuard {
+  return (command, params, view): ErrorInfo | null => {
+    if (!policy.confined) return null;
+    // Security: scripts, Execute File and Reveal in Finder act outside the engine's model, where no path
+    // check can follow them; refuse them whatever their arguments.
+    if (command.unconfinable) {
+      return refusedWhileConfined(
+        command.id,
+        'it runs code or hands files to other programs, which confinement cannot follow.',
+      );
+    }
+    let wanted: Wanted[];
+    try {
+      wanted = wantedFiles(command, params, view);
+    } catch {
+      // Security: if we cannot tell what a command touches, we do not run it.
+      return refusedWhileConfined(command.id, 'the files it would touch could not be determined.');
+    }
+    const checked = new Set<string>();
+    for (const w of wanted) {
+      const r = policy.check(w.path, w.access, w.param);
+      if (!r.ok) return r.error;
+      checked.add(`${w.param}\0${w.path}`);
+    }
+    for (const found of scanPaths(params)) {
+      if (checked.has(`${found.param}\0${found.raw}`)) continue;
+      if (found.path === null) {
+        return {
+          code: 'path_outside_roots',
+          message: `"${found.param}": ${JSON.stringify(found.raw)} is a file URL that does not name a local path.`,
+          remediation: 'Pass an absolute path inside the roots.',
+        };
+      }
+      // Any absolute path must at least be readable; declared writes were checked for writing above.
+      const r = policy.check(found.path, 'read', found.param);
+      if (!r.ok) return r.error;
+    }
+    return null;
+  };
+}

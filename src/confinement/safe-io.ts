@@ -1,0 +1,170 @@
+/**
+ * The final open, where a check made earlier could have gone stale: somebody may have swapped a directory
+ * or file for a symlink out of the roots between the check and the open (TOCTOU).
+ *
+ * Linux: a directory is opened once and every later step goes through `/proc/self/fd/N/…`, which the kernel
+ * resolves to that very directory inode, like openat/renameat. We then ask the kernel where the opened
+ * file or directory really is (readlink of the fd) and refuse when that is outside the roots.
+ * Elsewhere: the same steps by path, with the directory's realpath and inode re-verified right before the
+ * rename, and the opened file's inode compared with what the checked path holds now.
+ */
+import { constants, existsSync, promises as fs, realpathSync, type Stats } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { EngineError, fsError } from '../engine/index.js';
+import { isInside } from './path-resolve.js';
+
+/** How the final open reaches the kernel; tests pass `{ procFd: null }` to exercise the portable path. */
+export interface SafeIoOptions {
+  /** `/proc/self/fd` where it exists (Linux), else null. */
+  procFd: string | null;
+}
+
+export const DEFAULT_IO: SafeIoOptions = {
+  procFd: existsSync('/proc/self/fd') ? '/proc/self/fd' : null,
+};
+
+/** Where the kernel says an open fd is, or null when it cannot say (no /proc). */
+async function fdPath(fd: number, io: SafeIoOptions): Promise<string | null> {
+  if (!io.procFd) return null;
+  return fs.readlink(`${io.procFd}/${fd}`);
+}
+
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+function swapped(path: string, param: string): EngineError {
+  return new EngineError(
+    'path_outside_roots',
+    `"${param}": ${JSON.stringify(path)} changed while it was being opened (a symbolic link was swapped in); refused.`,
+    'Use a path inside the roots that is not being replaced while the command runs.',
+  );
+}
+
+/**
+ * Reads `real` (a path already checked and resolved) and proves the opened file is inside `roots`.
+ * `shownPath` is the path as the agent gave it, for messages.
+ */
+export async function readConfined(
+  real: string,
+  roots: readonly string[],
+  shownPath: string,
+  param: string,
+  io: SafeIoOptions = DEFAULT_IO,
+): Promise<Buffer> {
+  let handle: fs.FileHandle;
+  try {
+    // Security: O_NOFOLLOW refuses a final component swapped for a symlink after the check; O_NONBLOCK keeps
+    // a FIFO planted in a root from hanging the server (regular files ignore it).
+    handle = await fs.open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    throw (err as NodeJS.ErrnoException).code === 'ELOOP'
+      ? swapped(shownPath, param)
+      : fsError(err, shownPath, 'read');
+  }
+  try {
+    const at = await fdPath(handle.fd, io);
+    if (at !== null) {
+      if (!roots.some((root) => isInside(at, root))) throw swapped(shownPath, param);
+    } else if (!sameFile(await handle.stat(), await fs.stat(real)) || realpathSync.native(real) !== real) {
+      throw swapped(shownPath, param);
+    }
+    // Devices and FIFOs (an endless /dev/zero) are not files an agent's project needs.
+    if (!(await handle.stat()).isFile()) {
+      throw new EngineError(
+        'bad_argument',
+        `"${param}": ${JSON.stringify(shownPath)} is not a regular file.`,
+        'Read a regular file.',
+      );
+    }
+    return await handle.readFile();
+  } catch (err) {
+    throw err instanceof EngineError ? err : fsError(err, shownPath, 'read');
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Writes `data` to `real` atomically: a temporary created with O_EXCL|O_NOFOLLOW in the checked directory,
+ * fsync, rename over the target (a symlink at the target is replaced, never followed), fsync the directory.
+ */
+export async function writeConfined(
+  real: string,
+  roots: readonly string[],
+  data: string | Uint8Array,
+  shownPath: string,
+  param: string,
+  io: SafeIoOptions = DEFAULT_IO,
+): Promise<void> {
+  const dir = dirname(real);
+  const name = basename(real);
+  let dirHandle: fs.FileHandle;
+  try {
+    dirHandle = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (err) {
+    // Linux reports a symlink opened with O_DIRECTORY|O_NOFOLLOW as ENOTDIR, others as ELOOP.
+    const isLink = await fs.lstat(dir).then(
+      (st) => st.isSymbolicLink(),
+      () => false,
+    );
+    throw isLink || (err as NodeJS.ErrnoException).code === 'ELOOP'
+      ? swapped(shownPath, param)
+      : fsError(err, shownPath, 'write');
+  }
+  const dirStat = await dirHandle.stat();
+  // The directory as the kernel will reach it for the rest of this write.
+  const base = io.procFd ? `${io.procFd}/${dirHandle.fd}` : dir;
+  const tmpName = `.${name}.${randomBytes(6).toString('hex')}.tmp`;
+  let tmpCreated = false;
+  try {
+    await verifyDir(dirHandle, dir, dirStat, roots, shownPath, param, io);
+    const handle = await fs.open(
+      join(base, tmpName),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o644,
+    );
+    tmpCreated = true;
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    // Security: re-verify right before the rename; on Linux the rename goes through the fd anyway.
+    await verifyDir(dirHandle, dir, dirStat, roots, shownPath, param, io);
+    await fs.rename(join(base, tmpName), join(base, name));
+    tmpCreated = false;
+    await dirHandle.sync().catch(() => undefined);
+  } catch (err) {
+    if (tmpCreated) await fs.rm(join(base, tmpName), { force: true }).catch(() => undefined);
+    throw err instanceof EngineError ? err : fsError(err, shownPath, 'write');
+  } finally {
+    await dirHandle.close().catch(() => undefined);
+  }
+}
+
+async function verifyDir(
+  dirHandle: fs.FileHandle,
+  dir: string,
+  opened: Stats,
+  roots: readonly string[],
+  shownPath: string,
+  param: string,
+  io: SafeIoOptions,
+): Promise<void> {
+  const at = await fdPath(dirHandle.fd, io);
+  if (at !== null) {
+    if (!roots.some((root) => isInside(at, root))) throw swapped(shownPath, param);
+    return;
+  }
+  let now: Stats;
+  try {
+    if (realpathSync.native(dir) !== dir) throw swapped(shownPath, param);
+    now = await fs.stat(dir);
+  } catch (err) {
+    throw err instanceof EngineError ? err : swapped(shownPath, param);
+  }
+  if (!sameFile(now, opened)) throw swapped(shownPath, param);
+}

@@ -1,0 +1,186 @@
+import { existsSync, renameSync, symlinkSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { createConfinement } from '../../../src/confinement/index.js';
+import type { AnyCommand } from '../../../src/engine/index.js';
+import { createSession } from '../../../src/session.js';
+import { layout, type Layout } from './fixture.js';
+
+const codeOf = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? 'ok' : r.error?.code);
+
+/** Saves (unconfined) a 1-frame project in the write root with a footage layer and one queue item. */
+async function project(l: Layout, footage: string, output: string): Promise<string> {
+  const free = createSession().engine;
+  await free.execute('comp.new', { width: 16, height: 16, duration: 1, frameRate: 1 });
+  const imported = await free.execute<{ id: string }>('file.import', { path: footage });
+  if (!imported.ok) throw new Error(JSON.stringify(imported.error));
+  await free.execute('layer.addFootage', { footage: imported.result.id });
+  const added = await free.execute('renderQueue.add', { comp: 'comp_1', output });
+  if (!added.ok) throw new Error(JSON.stringify(added.error));
+  const path = join(l.root, 'render.ecproj');
+  await free.execute('project.save', { path });
+  return path;
+}
+
+function confined(l: Layout, confinement = createConfinement({ readRoots: [l.ro], writeRoots: [l.root] })) {
+  const session = createSession({ confinement });
+  return session.engine;
+}
+
+describe('renderQueue.render while confined', () => {
+  it('renders footage and output inside the roots', async () => {
+    const l = await layout();
+    await mkdir(join(l.root, 'out'));
+    const path = await project(l, join(l.root, 'in.png'), join(l.root, 'out', 'shot_[##].png'));
+    const engine = confined(l);
+    expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
+    const r = await engine.execute('renderQueue.render', {});
+    expect(codeOf(r)).toBe('ok');
+    expect(await readdir(join(l.root, 'out'))).toEqual(['shot_00.png']);
+  });
+
+  it('refuses a queued output outside the write roots in a project opened inside a root', async () => {
+    const l = await layout();
+    const path = await project(l, join(l.root, 'in.png'), join(l.outside, 'shot_[##].png'));
+    const engine = confined(l);
+    expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
+    expect(codeOf(await engine.execute('renderQueue.render', {}))).toBe('path_outside_roots');
+    expect(await readdir(l.outside)).toEqual(['secret.png']);
+  });
+
+  it('refuses a render whose output directory became a symlink out after it was queued', async () => {
+    const l = await layout();
+    await mkdir(join(l.root, 'renders'));
+    const engine = confined(l);
+    await engine.execute('comp.new', { width: 16, height: 16, duration: 1, frameRate: 1 });
+    const output = join(l.root, 'renders', 'shot_[##].png');
+    expect(codeOf(await engine.execute('renderQueue.add', { comp: 'comp_1', output }))).toBe('ok');
+    renameSync(join(l.root, 'renders'), join(l.root, 'renders-old'));
+    symlinkSync(l.outside, join(l.root, 'renders'));
+    expect(codeOf(await engine.execute('renderQueue.render', {}))).toBe('path_outside_roots');
+    expect(await readdir(l.outside)).toEqual(['secret.png']);
+  });
+
+  it('refuses a render whose footage is outside the roots', async () => {
+    const l = await layout();
+    const path = await project(l, join(l.outside, 'secret.png'), join(l.root, 'shot_[##].png'));
+    const engine = confined(l);
+    expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
+    expect(codeOf(await engine.execute('renderQueue.render', {}))).toBe('path_outside_roots');
+    expect(existsSync(join(l.root, 'shot_00.png'))).toBe(false);
+  });
+
+  it('does not read footage that became a symlink out after the check', async () => {
+    const l = await layout();
+    const path = await project(l, join(l.root, 'in.png'), join(l.root, 'shot_[##].png'));
+    const c = createConfinement({ readRoots: [l.ro], writeRoots: [l.root] });
+    const guard = (command: AnyCommand, params: unknown, view: Parameters<typeof c.guard>[2]) => {
+      const r = c.guard(command, params, view);
+      if (!r && command.id === 'renderQueue.render') {
+        renameSync(join(l.root, 'in.png'), join(l.root, 'was-in.png'));
+        symlinkSync(join(l.outside, 'secret.png'), join(l.root, 'in.png'));
+      }
+      return r;
+    };
+    const engine = confined(l, { ...c, guard });
+    expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
+    const r = await engine.execute('renderQueue.render', {});
+    // The job reports the refused read (as a failed item, or as the command's error), never the pixels.
+    expect(JSON.stringify(r)).toContain('path_outside_roots');
+    expect(existsSync(join(l.root, 'shot_00.png'))).toBe(false);
+  });
+});
+
+describe('known gap: render outputs are not re-verified at the final open', () => {
+  // The render queue writes frames through its own FileTracker (O_EXCL|O_NOFOLLOW temporaries renamed by
+  // path), not through the confined ports, so an output directory swapped for a symlink *after* the guard
+  // passed redirects the frames. Expected to fail until the tracker verifies its directory (see the
+  // confinement report); then turn `it.fails` into `it`.
+  it.fails(
+    'does not write frames outside when the output directory becomes a symlink out mid-flight',
+    async () => {
+      const l = await layout();
+      await mkdir(join(l.root, 'out'));
+      const c = createConfinement({ readRoots: [], writeRoots: [l.root] });
+      const guard = (command: AnyCommand, params: unknown, view: Parameters<typeof c.guard>[2]) => {
+        const r = c.guard(command, params, view);
+        if (!r && command.id === 'renderQueue.render') {
+          renameSync(join(l.root, 'out'), join(l.root, 'out-old'));
+          symlinkSync(l.outside, join(l.root, 'out'));
+        }
+        return r;
+      };
+      const engine = confined(l, { ...c, guard });
+      await engine.execute('comp.new', { width: 16, height: 16, duration: 1, frameRate: 1 });
+      await engine.execute('renderQueue.add', { comp: 'comp_1', output: join(l.root, 'out', 'f_[##].png') });
+      await engine.execute('renderQueue.render', {});
+      expect(await readdir(l.outside)).toEqual(['secret.png']);
+    },
+  );
+});
+
+describe('frame.preview and frame.save while confined', () => {
+  /** How many pixels of a PNG are the outside file's pure blue. */
+  async function bluePixels(pngBase64: string): Promise<number> {
+    const { data, info } = await sharp(Buffer.from(pngBase64, 'base64'))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    let n = 0;
+    for (let i = 0; i < data.length; i += info.channels)
+      if (data[i] === 0 && data[i + 1] === 0 && data[i + 2] === 255) n++;
+    return n;
+  }
+
+  it('previews footage inside the roots', async () => {
+    const l = await layout();
+    const path = await project(l, join(l.root, 'in.png'), join(l.root, 'shot_[##].png'));
+    const engine = confined(l);
+    await engine.execute('project.open', { path });
+    const r = await engine.execute<{ png: string; warnings: string[] }>('frame.preview', {});
+    expect(codeOf(r)).toBe('ok');
+    if (r.ok) expect(r.result.warnings).toEqual([]);
+  });
+
+  it('never shows the pixels of footage outside the roots, and refuses to save a frame of it', async () => {
+    const l = await layout();
+    const path = await project(l, join(l.outside, 'secret.png'), join(l.root, 'shot_[##].png'));
+    // Unconfined, the blue outside footage is visible: the check below can fail.
+    const free = createSession().engine;
+    await free.execute('project.open', { path });
+    const shown = await free.execute<{ png: string }>('frame.preview', {});
+    if (!shown.ok) throw new Error(JSON.stringify(shown.error));
+    expect(await bluePixels(shown.result.png)).toBeGreaterThan(0);
+
+    const engine = confined(l);
+    expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
+    const preview = await engine.execute<{ png: string; warnings: string[] }>('frame.preview', {});
+    // A preview draws a placeholder for unreadable footage (or fails); either way no outside pixel shows.
+    if (preview.ok) {
+      expect(await bluePixels(preview.result.png)).toBe(0);
+      expect(preview.result.warnings.length).toBeGreaterThan(0);
+    } else {
+      expect(preview.error.code).toBe('path_outside_roots');
+    }
+    const saved = await engine.execute('frame.save', { path: join(l.root, 'still.png') });
+    expect(codeOf(saved)).toBe('path_outside_roots');
+    expect(existsSync(join(l.root, 'still.png'))).toBe(false);
+  });
+
+  it('refuses frame.save to a path outside or through a symlinked directory out', async () => {
+    const l = await layout();
+    symlinkSync(l.outside, join(l.root, 'stills'));
+    const engine = confined(l);
+    await engine.execute('comp.new', { width: 16, height: 16, duration: 1 });
+    expect(codeOf(await engine.execute('frame.save', { path: join(l.outside, 'a.png') }))).toBe(
+      'path_outside_roots',
+    );
+    expect(codeOf(await engine.execute('frame.save', { path: join(l.root, 'stills', 'a.png') }))).toBe(
+      'path_outside_roots',
+    );
+    expect(await readdir(l.outside)).toEqual(['secret.png']);
+    expect(codeOf(await engine.execute('frame.save', { path: join(l.root, 'a.png') }))).toBe('ok');
+    expect(existsSync(join(l.root, 'a.png'))).toBe(true);
+  });
+});

@@ -1,0 +1,162 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createConfinement } from '../../../src/confinement/index.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+/** A base dir with `read/`, `write/`, `outside/` and a prefix sibling `read-evil/`. */
+async function layout() {
+  const dir = realpathSync.native(await tempDir('ec-conf-'));
+  for (const d of ['read', 'write', 'outside', 'read-evil', 'read/sub']) await mkdir(join(dir, d));
+  await writeFile(join(dir, 'outside', 'secret.txt'), 'secret');
+  await writeFile(join(dir, 'read', 'in.txt'), 'in');
+  return {
+    dir,
+    read: join(dir, 'read'),
+    write: join(dir, 'write'),
+    outside: join(dir, 'outside'),
+  };
+}
+
+const code = (e: { code: string } | null) => e?.code ?? null;
+
+describe('checkPath', () => {
+  it('allows reads under read and write roots, writes only under write roots', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
+    expect(c.checkPath(join(l.read, 'in.txt'), 'read', 'path')).toBeNull();
+    expect(c.checkPath(join(l.write, 'new.ecproj'), 'read', 'path')).toBeNull();
+    expect(c.checkPath(join(l.write, 'new.ecproj'), 'write', 'path')).toBeNull();
+    expect(code(c.checkPath(join(l.read, 'in.txt'), 'write', 'path'))).toBe('path_outside_roots');
+    expect(code(c.checkPath(join(l.outside, 'secret.txt'), 'read', 'path'))).toBe('path_outside_roots');
+  });
+
+  it('names the parameter and the flag that would allow it', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
+    const w = c.checkPath(join(l.outside, 'x.png'), 'write', 'output');
+    expect(w?.message).toContain('"output"');
+    expect(w?.remediation).toContain(`--automation-write-root ${l.outside}`);
+    const r = c.checkPath(join(l.outside, 'secret.txt'), 'read', 'path');
+    expect(r?.remediation).toContain(`--automation-read-root ${l.outside}`);
+  });
+
+  it('refuses relative paths, .. segments (also /root/../etc) and NUL bytes', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
+    expect(code(c.checkPath('in.txt', 'read', 'path'))).toBe('path_outside_roots');
+    expect(code(c.checkPath(`${l.read}/../outside/secret.txt`, 'read', 'path'))).toBe('path_outside_roots');
+    expect(code(c.checkPath(`${l.read}/../read/in.txt`, 'read', 'path'))).toBe('path_outside_roots');
+    expect(code(c.checkPath(`${l.read}/in\0.txt`, 'read', 'path'))).toBe('path_outside_roots');
+  });
+
+  it('counts the root itself as inside, accepts trailing slashes, refuses prefix siblings', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
+    expect(c.checkPath(l.read, 'read', 'path')).toBeNull();
+    expect(c.checkPath(l.write, 'write', 'path')).toBeNull();
+    expect(c.checkPath(`${l.read}/`, 'read', 'path')).toBeNull();
+    expect(c.checkPath(`${l.write}/sub/`, 'write', 'path')).toBeNull();
+    expect(code(c.checkPath(`${l.read}-evil`, 'read', 'path'))).toBe('path_outside_roots');
+    expect(code(c.checkPath(`${l.read}-evil/x.txt`, 'read', 'path'))).toBe('path_outside_roots');
+  });
+
+  it('is case-sensitive', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [] });
+    expect(code(c.checkPath(join(l.dir, 'READ', 'in.txt'), 'read', 'path'))).toBe('path_outside_roots');
+    expect(code(c.checkPath(join(l.dir, 'Read'), 'read', 'path'))).toBe('path_outside_roots');
+  });
+
+  it('refuses symlinked directories and files that point out of the roots', async () => {
+    const l = await layout();
+    await symlink(l.outside, join(l.write, 'out-dir'));
+    await symlink(join(l.outside, 'secret.txt'), join(l.read, 'secret-link.txt'));
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
+    expect(code(c.checkPath(join(l.write, 'out-dir', 'x.png'), 'write', 'output'))).toBe(
+      'path_outside_roots',
+    );
+    expect(code(c.checkPath(join(l.write, 'out-dir', 'secret.txt'), 'read', 'path'))).toBe(
+      'path_outside_roots',
+    );
+    expect(code(c.checkPath(join(l.read, 'secret-link.txt'), 'read', 'path'))).toBe('path_outside_roots');
+    // The message does not reveal where the link leads.
+    expect(c.checkPath(join(l.read, 'secret-link.txt'), 'read', 'path')?.message).not.toContain(l.outside);
+  });
+
+  it('allows symlinks that stay inside a root', async () => {
+    const l = await layout();
+    await symlink(join(l.read, 'in.txt'), join(l.read, 'alias.txt'));
+    await symlink(l.write, join(l.read, 'to-write'));
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
+    expect(c.checkPath(join(l.read, 'alias.txt'), 'read', 'path')).toBeNull();
+    expect(c.checkPath(join(l.read, 'to-write', 'x.png'), 'write', 'path')).toBeNull();
+  });
+
+  it('refuses a symlink loop and a dangling symlink', async () => {
+    const l = await layout();
+    await symlink(join(l.write, 'b'), join(l.write, 'a'));
+    await symlink(join(l.write, 'a'), join(l.write, 'b'));
+    await symlink(join(l.outside, 'not-yet'), join(l.write, 'dangling'));
+    const c = createConfinement({ readRoots: [], writeRoots: [l.write] });
+    expect(code(c.checkPath(join(l.write, 'a', 'x.png'), 'write', 'path'))).toBe('path_outside_roots');
+    expect(code(c.checkPath(join(l.write, 'dangling'), 'write', 'path'))).toBe('path_outside_roots');
+    expect(code(c.checkPath(join(l.write, 'dangling', 'x.png'), 'write', 'path'))).toBe('path_outside_roots');
+  });
+
+  it('handles a write root inside a read root, and a read root inside a write root', async () => {
+    const l = await layout();
+    const inner = join(l.read, 'sub');
+    const a = createConfinement({ readRoots: [l.read], writeRoots: [inner] });
+    expect(a.checkPath(join(inner, 'x.png'), 'write', 'path')).toBeNull();
+    expect(code(a.checkPath(join(l.read, 'x.png'), 'write', 'path'))).toBe('path_outside_roots');
+    expect(a.checkPath(join(l.read, 'in.txt'), 'read', 'path')).toBeNull();
+    const b = createConfinement({ readRoots: [inner], writeRoots: [l.read] });
+    expect(b.checkPath(join(inner, 'x.png'), 'write', 'path')).toBeNull();
+    expect(b.checkPath(join(l.read, 'in.txt'), 'read', 'path')).toBeNull();
+    expect(code(b.checkPath(join(l.write, 'x.png'), 'read', 'path'))).toBe('path_outside_roots');
+  });
+
+  it('writes nothing without a write root', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [] });
+    expect(c.info.confined).toBe(true);
+    const e = c.checkPath(join(l.read, 'new.ecproj'), 'write', 'path');
+    expect(code(e)).toBe('path_outside_roots');
+    expect(e?.remediation).toContain('--automation-write-root');
+  });
+
+  it('checks output templates by directory and file name, refusing a frame field in a directory', async () => {
+    const l = await layout();
+    await symlink(l.outside, join(l.write, 'out-dir'));
+    const c = createConfinement({ readRoots: [], writeRoots: [l.write] });
+    expect(c.checkPath(join(l.write, 'shot_[####].png'), 'write', 'output')).toBeNull();
+    expect(code(c.checkPath(join(l.write, 'out-dir', 'shot_[####].png'), 'write', 'output'))).toBe(
+      'path_outside_roots',
+    );
+    expect(code(c.checkPath(join(l.write, '[##]', 'shot.png'), 'write', 'output'))).toBe(
+      'path_outside_roots',
+    );
+  });
+});
+
+describe('checkTool', () => {
+  it('refuses scripts and UI-driving tools while confined, allows the rest', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [] });
+    for (const t of [
+      'run_script',
+      'ui_click',
+      'ui_key',
+      'ui_type',
+      'ui_drag',
+      'ui_set',
+      'script_ui',
+      'control',
+    ])
+      expect(code(c.checkTool(t))).toBe('refused_while_confined');
+    expect(c.checkTool('execute_command')).toBeNull();
+    expect(c.checkTool('toString')).toBeNull();
+  });
+});
