@@ -6,27 +6,45 @@
 import type { Confinement } from './confinement/types.js';
 import { Engine, engineCommands, type AnyCommand, type EnginePorts } from './engine/index.js';
 import { createNodePorts } from './engine/node-ports.js';
+import { lazyRenderer, renderCommands } from './render/commands.js';
+import { renderQueueCommands } from './render/queue/commands.js';
+import { RenderQueueService, type RenderQueueServiceOptions } from './render/queue/service.js';
 
 export interface SessionOptions {
   ports?: EnginePorts;
   confinement?: Confinement;
   logError?: (message: string) => void;
   extraCommands?: AnyCommand[];
+  /** Render queue settings (tests pass a stand-in renderer module or fewer workers). */
+  renderQueue?: Omit<RenderQueueServiceOptions, 'liveDocument'>;
 }
 
 export interface Session {
   engine: Engine;
   confinement?: Confinement;
+  /** The render queue's job runner (renderQueue.render/stop; statuses for renderQueue.list). */
+  renderQueue: RenderQueueService;
 }
 
 export function createSession(options: SessionOptions = {}): Session {
   const base = options.ports ?? createNodePorts();
   const ports = options.confinement ? options.confinement.wrapPorts(base) : base;
-  const engine = new Engine({
-    commands: [...engineCommands(), ...(options.extraCommands ?? [])],
+  // The service reads the live document at report time (items removed mid-render); the engine exists by then.
+  const renderQueue = new RenderQueueService({
+    ...options.renderQueue,
+    liveDocument: () => engine.document,
+  });
+  const engine: Engine = new Engine({
+    commands: [
+      ...engineCommands({ renderStatus: renderQueue.statusOf }),
+      ...renderQueueCommands(renderQueue),
+      // frame.preview / frame.save: Skia loads on the first frame, footage is read through the (confined) ports.
+      ...renderCommands(lazyRenderer((path) => ports.readFile(path))),
+      ...(options.extraCommands ?? []),
+    ],
     ports,
     guard: options.confinement?.guard,
     logError: options.logError,
   });
-  return { engine, confinement: options.confinement };
+  return { engine, confinement: options.confinement, renderQueue };
 }

@@ -24,7 +24,7 @@ function invalid(
   return new EngineError('invalid_project', `Cannot open "${path}": ${what}`, remedy);
 }
 
-/** Parses and validates project text; relative footage paths are resolved against the file's folder. */
+/** Parses and validates project text; relative footage and render output paths resolve against the file's folder. */
 export function parseProject(text: string, path: string): ProjectT {
   let raw: unknown;
   try {
@@ -64,6 +64,11 @@ export function parseProject(text: string, path: string): ProjectT {
   const base = dirname(path);
   for (const item of doc.items)
     if (item.type === 'footage' && !isAbsolute(item.path)) item.path = resolve(base, item.path);
+  // Render outputs may be relative too (a bundled project renders next to itself), as may overflow folders.
+  for (const q of doc.renderQueue) {
+    if (!isAbsolute(q.output)) q.output = resolve(base, q.output);
+    for (const o of q.overflow) if (!isAbsolute(o.dir)) o.dir = resolve(base, o.dir);
+  }
   return doc;
 }
 

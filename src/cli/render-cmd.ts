@@ -1,0 +1,162 @@
+/**
+ * `effectcraft-cli render PROJECT`: renders a project's render queue headless (or one comp with --comp and
+ * --output), with progress on stderr, Ctrl-C to cancel with exact cleanup, and a summary on stdout.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ErrorInfo } from '../engine/index.js';
+import type { JobResult } from '../render/queue/service.js';
+import { createSession } from '../session.js';
+import { ProgressView } from './render-progress.js';
+import { EXIT, UsageError } from './usage.js';
+
+export const renderHelp = `Usage: effectcraft-cli render PROJECT [--item ID ...]
+       effectcraft-cli render PROJECT --comp NAME --output TEMPLATE [--format F] [--frames A-B]
+                              [--scale S] [--skip-existing]
+
+Renders the project's render queue (or only the --item ids). With --comp and --output it renders that
+composition instead, as a temporary queue item (the project file is not changed). Relative paths are
+resolved against the current directory; relative outputs stored in the project against its folder.
+  --item ID        render only this queue item (repeatable)
+  --comp NAME      composition name or id to render
+  --output T       output path template: shot_[#####].png for sequences, out.mp4 for video
+  --format F       png, png-fast, jpeg, webp, gif, webp-anim, mp4, webm, mov (default: from the extension)
+  --frames A-B     inclusive frame range
+  --scale S        output size factor (1, 0.5, 0.25, ...)
+  --skip-existing  leave frames whose file already exists untouched
+  --json           print the result as JSON
+Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files (exit 130).
+Exit codes: 0 all items rendered, 1 an item failed or was stopped, 2 usage error, 130 interrupted.`;
+
+interface Args {
+  project: string;
+  items?: string[];
+  comp?: string;
+  output?: string;
+  format?: string;
+  frames?: { start: number; end: number };
+  scale?: number;
+  skipExisting: boolean;
+  json: boolean;
+}
+
+function parse(args: string[]): Args | null {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      item: { type: 'string', multiple: true },
+      comp: { type: 'string' },
+      output: { type: 'string' },
+      format: { type: 'string' },
+      frames: { type: 'string' },
+      scale: { type: 'string' },
+      'skip-existing': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) return null;
+  if (positionals.length !== 1) throw new UsageError('expected exactly one PROJECT file.');
+  if (Boolean(values.comp) !== Boolean(values.output))
+    throw new UsageError('--comp and --output go together.');
+  const single = values.format ?? values.frames ?? values.scale ?? values['skip-existing'];
+  if (!values.comp && single !== undefined)
+    throw new UsageError('--format, --frames, --scale and --skip-existing need --comp and --output.');
+  if (values.comp && values.item) throw new UsageError('use either --item or --comp/--output, not both.');
+  let frames: Args['frames'];
+  if (values.frames !== undefined) {
+    const m = /^(\d+)-(\d+)$/.exec(values.frames);
+    if (!m || Number(m[1]) > Number(m[2]))
+      throw new UsageError(`--frames wants A-B with A <= B, got "${values.frames}".`);
+    frames = { start: Number(m[1]), end: Number(m[2]) };
+  }
+  const scale = values.scale === undefined ? undefined : Number(values.scale);
+  if (scale !== undefined && !(scale > 0))
+    throw new UsageError(`--scale wants a positive number, got "${values.scale}".`);
+  return {
+    project: resolve(positionals[0]!),
+    items: values.item,
+    comp: values.comp,
+    output: values.output === undefined ? undefined : resolve(values.output),
+    format: values.format,
+    frames,
+    scale,
+    skipExisting: values['skip-existing'] ?? false,
+    json: values.json ?? false,
+  };
+}
+
+function fail(error: ErrorInfo): number {
+  process.stderr.write(`effectcraft-cli render: ${error.message}\n  ${error.remediation}\n`);
+  return error.code === 'bad_argument' || error.code === 'not_found' ? EXIT.usage : EXIT.failed;
+}
+
+export async function renderCommand(argv: string[]): Promise<number> {
+  const args = parse(argv);
+  if (!args) {
+    process.stdout.write(renderHelp + '\n');
+    return EXIT.ok;
+  }
+  const session = createSession();
+  const { engine } = session;
+  const opened = await engine.execute('project.open', { path: args.project });
+  if (!opened.ok) return fail(opened.error);
+  let items = args.items;
+  if (args.comp && args.output) {
+    const added = await engine.execute<{ id: string }>('renderQueue.add', {
+      comp: args.comp,
+      output: args.output,
+      ...(args.format ? { format: args.format } : {}),
+      ...(args.frames ? { frameRange: args.frames } : {}),
+      ...(args.scale ? { scale: args.scale } : {}),
+      ...(args.skipExisting ? { skipExisting: true } : {}),
+    });
+    if (!added.ok) return fail(added.error);
+    items = [added.result.id];
+  }
+  const view = new ProgressView(process.stderr);
+  const off = session.renderQueue.onProgress((p) => view.update(p));
+  const controller = new AbortController();
+  const onSigint = () => {
+    process.stderr.write('\nStopping: removing unfinished files...\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const r = await engine.execute<JobResult>('renderQueue.render', items ? { items } : {}, {
+      signal: controller.signal,
+    });
+    view.done();
+    if (!r.ok) return fail(r.error);
+    printSummary(r.result, args.json, view.elapsedSeconds);
+    if (controller.signal.aborted) return EXIT.cancelled;
+    return r.result.failed || r.result.stopped ? EXIT.failed : EXIT.ok;
+  } finally {
+    off();
+    process.off('SIGINT', onSigint);
+  }
+}
+
+function printSummary(result: JobResult, json: boolean, seconds: number): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return;
+  }
+  for (const item of result.items) {
+    const files = item.files
+      ? item.files.count > 1
+        ? `${item.files.first} .. ${item.files.last} (${item.files.count} files)`
+        : item.files.first
+      : 'no files';
+    const skipped = item.skipped_frames ? `, ${item.skipped_frames} skipped` : '';
+    const error = item.error ? `: ${item.error.message}` : '';
+    process.stdout.write(
+      `${item.id}  ${item.status}  ${item.frames} frames${skipped}  ${files}  ${item.bytes} bytes${error}\n`,
+    );
+  }
+  process.stdout.write(
+    `${result.completed} done, ${result.failed} failed, ${result.stopped} stopped, ${result.skipped_frames} frames skipped in ${seconds.toFixed(1)}s\n`,
+  );
+}

@@ -1,0 +1,116 @@
+/** renderQueue.render and renderQueue.stop: engine commands backed by the session's RenderQueueService. */
+import { z } from 'zod';
+import {
+  defineCommand,
+  EngineError,
+  type AnyCommand,
+  type Project,
+  type RenderQueueItem,
+} from '../../engine/index.js';
+import { footagePaths } from './footage.js';
+import type { RenderQueueService } from './service.js';
+
+const RenderParams = z.strictObject({
+  wait: z
+    .boolean()
+    .optional()
+    .describe(
+      'true (default): return when the job ends; false: return the ids at once and poll renderQueue.list',
+    ),
+  items: z.array(z.string().min(1)).optional().describe('Render only these queue item ids (default: all)'),
+});
+
+function selected(doc: Project, ids: string[] | undefined): RenderQueueItem[] {
+  if (!ids) return [...doc.renderQueue];
+  return ids.map((id) => {
+    const item = doc.renderQueue.find((q) => q.id === id);
+    if (!item)
+      throw new EngineError(
+        'not_found',
+        `No render queue item "${id}". Items: ${doc.renderQueue.map((q) => q.id).join(', ') || 'none'}.`,
+        'Pass ids from renderQueue.list.',
+      );
+    return item;
+  });
+}
+
+/** The engine commands of the render queue, bound to one service. */
+export function renderQueueCommands(service: RenderQueueService): AnyCommand[] {
+  const render = defineCommand({
+    id: 'renderQueue.render',
+    title: 'Render Queue',
+    category: 'Render',
+    description:
+      'Renders the queued items from a snapshot of the document (edits during the render do not affect it). One job at a time: a second render is refused with render_in_progress. wait:false returns the ids at once; poll renderQueue.list and stop with renderQueue.stop. The result lists per item the files (first/last/count), bytes and sha256 of each file.',
+    params: RenderParams,
+    pathParams: {},
+    writesFiles: (view, p) =>
+      safe(() => selected(view.doc, p.items).flatMap((q) => [q.output, ...q.overflow.map((o) => o.dir)])),
+    readsFiles: (view, p) =>
+      safe(() =>
+        footagePaths(
+          view.doc,
+          selected(view.doc, p.items).map((q) => q.comp),
+        ),
+      ),
+    enabled: (view) =>
+      view.doc.renderQueue.length ? null : 'The render queue is empty: add an item with renderQueue.add.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    // Not `mutates`: edits must keep working while a job renders its snapshot.
+    mutates: false,
+    async run(ctx, p) {
+      const doc = ctx.doc;
+      const items = selected(doc, p.items);
+      const job = service.start(doc, items, ctx.ports);
+      if (p.wait === false) return { started: true, ids: job.ids };
+      let last = -1;
+      const off = service.onProgress((e) => {
+        const value = e.itemsDone + (e.framesTotal ? e.framesDone / e.framesTotal : 0);
+        // Progress must strictly increase (MCP); repeated values are dropped.
+        if (value <= last) return;
+        last = value;
+        ctx.progress({
+          progress: value,
+          total: e.itemsTotal,
+          message: `${e.itemId}: frame ${e.framesDone}/${e.framesTotal}, item ${e.itemsDone + 1}/${e.itemsTotal}`,
+        });
+      });
+      const onAbort = () => service.stop();
+      ctx.signal.addEventListener('abort', onAbort);
+      if (ctx.signal.aborted) service.stop();
+      try {
+        return await job.done;
+      } finally {
+        off();
+        ctx.signal.removeEventListener('abort', onAbort);
+      }
+    },
+  });
+
+  const stop = defineCommand({
+    id: 'renderQueue.stop',
+    title: 'Stop Render',
+    category: 'Render',
+    description:
+      'Stops the running render job: files of the unfinished item are removed, finished items and skipped frames stay.',
+    params: z.strictObject({}),
+    pathParams: {},
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    mutates: false,
+    async run() {
+      const stopped = service.stop();
+      await service.idle();
+      return { stopped };
+    },
+  });
+  return [render, stop] as AnyCommand[];
+}
+
+// A declaration must not throw (it runs before the command); the command itself reports bad ids.
+function safe(fn: () => string[]): string[] {
+  try {
+    return fn();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Image sequences (PNG, JPEG, WebP): one file per frame, written atomically through the tracker, continuing
+ * on overflow volumes when the current one is low on space or a write fails with ENOSPC/EDQUOT.
+ */
+import { promises as fs } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { framePath, fsError } from '../../../engine/index.js';
+import type { FramePayload } from '../encode.js';
+import { sha256 } from './hash.js';
+import type { Exporter, ExporterContext, OutputFile } from './types.js';
+
+interface Volume {
+  dir: string;
+  /** Move on to the next volume when writing a frame would leave less than this free. */
+  minFreeBytes: number;
+}
+
+/**
+ * The volumes of an item in order: the output folder, then each overflow folder. An overflow entry's
+ * minFreeBytes says when to move on to it: once the volume before it would keep less than that free
+ * ("overflow to /mnt/b when the output volume has less than 1 GB free"). The last volume is used until a
+ * write fails with ENOSPC/EDQUOT; any volume is left on such a failure.
+ */
+export function volumesOf(ctx: ExporterContext): Volume[] {
+  const dirs = [dirname(ctx.item.output), ...ctx.item.overflow.map((o) => o.dir)];
+  return dirs.map((dir, i) => ({ dir, minFreeBytes: ctx.item.overflow[i]?.minFreeBytes ?? 0 }));
+}
+
+async function freeBytes(dir: string): Promise<number> {
+  const s = await fs.statfs(dir);
+  return Number(s.bavail) * Number(s.bsize);
+}
+
+const isFull = (err: unknown) => ['ENOSPC', 'EDQUOT'].includes((err as NodeJS.ErrnoException)?.code ?? '');
+
+export class SequenceExporter implements Exporter {
+  readonly ordered = false;
+  readonly payload: FramePayload;
+  readonly #ctx: ExporterContext;
+  readonly #volumes: Volume[];
+  #current = 0;
+  readonly #written = new Map<number, OutputFile>();
+
+  constructor(ctx: ExporterContext, payload: FramePayload) {
+    this.#ctx = ctx;
+    this.payload = payload;
+    this.#volumes = volumesOf(ctx);
+  }
+
+  /** With skipExisting, a frame whose final name exists on any volume is skipped (and never touched). */
+  async prepare(): Promise<ReadonlySet<number>> {
+    const skip = new Set<number>();
+    if (!this.#ctx.item.skipExisting) return skip;
+    for (const frame of this.#ctx.frames) {
+      const name = basename(framePath(this.#ctx.item.output, frame));
+      for (const v of this.#volumes) {
+        if (
+          await fs.lstat(join(v.dir, name)).then(
+            () => true,
+            () => false,
+          )
+        ) {
+          skip.add(frame);
+          break;
+        }
+      }
+    }
+    return skip;
+  }
+
+  async writeFrame(frame: number, data: Uint8Array): Promise<void> {
+    const name = basename(framePath(this.#ctx.item.output, frame));
+    for (;;) {
+      const volume = this.#volumes[this.#current]!;
+      const last = this.#current === this.#volumes.length - 1;
+      const path = join(volume.dir, name);
+      await this.#ctx.tracker.ensureDir(volume.dir).catch((err: unknown) => {
+        throw fsError(err, volume.dir, 'create the folder');
+      });
+      if (!last && (await freeBytes(volume.dir)) - data.byteLength < volume.minFreeBytes) {
+        this.#current++;
+        continue;
+      }
+      try {
+        await this.#ctx.tracker.writeFile(path, data);
+      } catch (err) {
+        if (isFull(err) && !last) {
+          this.#current++;
+          continue;
+        }
+        throw fsError(err, path, 'write');
+      }
+      this.#written.set(frame, { path, bytes: data.byteLength, sha256: sha256(data) });
+      return;
+    }
+  }
+
+  async finish(): Promise<OutputFile[]> {
+    // Workers finish out of order; report files in frame order.
+    return [...this.#written].sort((a, b) => a[0] - b[0]).map(([, f]) => f);
+  }
+
+  async abort(): Promise<void> {}
+}

@@ -1,0 +1,55 @@
+/**
+ * The exporter interface: how rendered frames become files. Built-in exporters cover image sequences and
+ * ffmpeg-encoded video; a custom exporter implements `Exporter` and is registered for an output format with
+ * `RenderQueueService.registerExporter` (see docs/exporters.md).
+ */
+import type { OutputFormat, RenderQueueItem } from '../../../engine/index.js';
+import type { FramePayload } from '../encode.js';
+import type { FileTracker } from '../tracker.js';
+
+/** One file an item wrote, with what a pipeline needs to check it without trusting the renderer. */
+export interface OutputFile {
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface ExporterContext {
+  /** The queue item (its output template is absolute). */
+  item: RenderQueueItem;
+  /** Frames of the item in order (inclusive range). */
+  frames: readonly number[];
+  frameRate: number;
+  /**
+   * Every file the exporter creates must go through this tracker (temporary beside the final name, O_EXCL |
+   * O_NOFOLLOW, renamed on completion): on cancellation or failure exactly the tracked paths are removed.
+   */
+  tracker: FileTracker;
+  /** Absolute path of ffmpeg, or null when it is not installed (probed once per job). */
+  ffmpeg: string | null;
+}
+
+export interface FrameSize {
+  width: number;
+  height: number;
+}
+
+export interface Exporter {
+  /** What each worker delivers per frame: encoded image bytes or straight-alpha RGBA. */
+  readonly payload: FramePayload;
+  /** true when writeFrame must be called in frame order (streaming encoders); the job reorders for it. */
+  readonly ordered: boolean;
+  /** Called before rendering: frames that must not be rendered (e.g. they exist and skipExisting is on). */
+  prepare(): Promise<ReadonlySet<number>>;
+  /** Writes one frame's data (payload form). Awaited: this is where backpressure comes from. */
+  writeFrame(frame: number, data: Uint8Array, size: FrameSize): Promise<void>;
+  /** Completes the output (renames temporaries) and reports every file this item wrote. */
+  finish(): Promise<OutputFile[]>;
+  /** Stops any child process; the job then removes the tracked files. Must be safe to call at any time. */
+  abort(): Promise<void>;
+}
+
+/** Creates an exporter for one queue item; throw EngineError (e.g. missing_dependency) to fail the item. */
+export type ExporterFactory = (ctx: ExporterContext) => Exporter;
+
+export type ExporterRegistry = Map<OutputFormat | string, ExporterFactory>;

@@ -1,0 +1,181 @@
+/**
+ * Renders one queue item: plan frames, ask the exporter which to skip, read footage through the engine's
+ * ports, hand contiguous batches to worker threads (p-queue, AbortSignal-aware), write frames through the
+ * exporter, and on failure or cancellation kill the encoder and remove exactly the files it tracked.
+ */
+import { availableParallelism } from 'node:os';
+import PQueue from 'p-queue';
+import {
+  EngineError,
+  frameCount,
+  fsError,
+  type EnginePorts,
+  type ErrorInfo,
+  type Project,
+  type RenderQueueItem,
+} from '../../engine/index.js';
+import type { FramePayload } from './encode.js';
+import type { ExporterRegistry, OutputFile } from './exporters/types.js';
+import { footagePaths } from './footage.js';
+import { RenderPool } from './pool.js';
+import { FileTracker } from './tracker.js';
+import { FrameWriter } from './writer.js';
+
+export interface ItemEnv {
+  doc: Project;
+  ports: EnginePorts;
+  signal: AbortSignal;
+  exporters: ExporterRegistry;
+  ffmpeg: string | null;
+  workerUrl: URL;
+  rendererModule: string;
+  /** Upper bound on worker threads (default: os.availableParallelism()). */
+  maxWorkers?: number;
+  /** Frames written so far (including skipped) out of the item's total, and files completed. */
+  onFrames(done: number, total: number, files: number): void;
+}
+
+export interface ItemOutcome {
+  status: 'done' | 'failed' | 'stopped';
+  frames: number;
+  skipped: number;
+  files: OutputFile[];
+  error?: ErrorInfo;
+}
+
+export function itemFrames(doc: Project, item: RenderQueueItem): { compFps: number; frames: number[] } {
+  const comp = doc.items.find((i) => i.id === item.comp);
+  if (comp?.type !== 'composition')
+    throw new EngineError(
+      'not_found',
+      `Composition "${item.comp}" no longer exists.`,
+      'Re-add the queue item.',
+    );
+  const start = item.frameRange?.start ?? 0;
+  const end = item.frameRange?.end ?? frameCount(comp) - 1;
+  return { compFps: comp.frameRate, frames: Array.from({ length: end - start + 1 }, (_, i) => start + i) };
+}
+
+const stopped = () => new EngineError('cancelled', 'The render was stopped.', 'Render again to finish it.');
+
+function toInfo(err: unknown): ErrorInfo {
+  if (err instanceof EngineError) return err.toInfo();
+  return {
+    code: 'render_failed',
+    message: `Rendering failed: ${err instanceof Error ? err.message : String(err)}`,
+    remediation: 'Render again; if it keeps failing, check the output folder and the composition.',
+  };
+}
+
+export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<ItemOutcome> {
+  const tracker = new FileTracker();
+  let exporter: ReturnType<NonNullable<ReturnType<ExporterRegistry['get']>>> | undefined;
+  let pool: RenderPool | undefined;
+  let skipped = 0;
+  let writer: FrameWriter | undefined;
+  const onAbort = () => void pool?.destroy();
+  env.signal.addEventListener('abort', onAbort);
+  try {
+    const { compFps, frames } = itemFrames(env.doc, item);
+    const factory = env.exporters.get(item.format);
+    if (!factory)
+      throw new EngineError(
+        'unsupported_format',
+        `No exporter for "${item.format}".`,
+        'Pick another format.',
+      );
+    exporter = factory({ item, frames, frameRate: compFps, tracker, ffmpeg: env.ffmpeg });
+    const skip = await exporter.prepare();
+    const todo = frames.filter((f) => !skip.has(f));
+    skipped = frames.length - todo.length;
+    env.onFrames(skipped, frames.length, 0);
+    const w = new FrameWriter(exporter, todo, (n) =>
+      env.onFrames(skipped + n, frames.length, tracker.committed),
+    );
+    writer = w;
+    if (todo.length) {
+      if (env.signal.aborted) throw stopped();
+      const footage: Array<[string, Uint8Array]> = [];
+      for (const path of footagePaths(env.doc, [item.comp])) {
+        // Read through the engine's ports so confinement applies; workers only ever see bytes.
+        const bytes = await env.ports.readFile(path).catch((err: unknown) => {
+          throw err instanceof EngineError ? err : fsError(err, path, 'read footage');
+        });
+        footage.push([path, bytes]);
+      }
+      const workers = Math.max(1, Math.min(env.maxWorkers ?? availableParallelism(), todo.length));
+      pool = await RenderPool.start({
+        workers,
+        workerUrl: env.workerUrl,
+        init: { doc: env.doc, footage, rendererModule: env.rendererModule },
+      });
+      if (env.signal.aborted) throw stopped();
+      await dispatch(pool, w, todo, item, compFps, exporter.payload, exporter.ordered, env.signal);
+    }
+    await w.flush();
+    const files = await exporter.finish();
+    tracker.release();
+    return { status: 'done', frames: todo.length, skipped, files };
+  } catch (err) {
+    await pool?.destroy();
+    await exporter?.abort().catch(() => undefined);
+    await writer?.flush().catch(() => undefined);
+    await tracker.removeAll();
+    const cancelled = env.signal.aborted;
+    return {
+      status: cancelled ? 'stopped' : 'failed',
+      frames: 0,
+      skipped,
+      files: [],
+      error: cancelled ? stopped().toInfo() : toInfo(err),
+    };
+  } finally {
+    env.signal.removeEventListener('abort', onAbort);
+    await pool?.destroy();
+  }
+}
+
+async function dispatch(
+  pool: RenderPool,
+  writer: FrameWriter,
+  todo: number[],
+  item: RenderQueueItem,
+  frameRate: number,
+  payload: FramePayload,
+  ordered: boolean,
+  signal: AbortSignal,
+): Promise<void> {
+  // Raw frames are large (8 MB at 1080p): smaller batches and a tight window keep memory flat for video.
+  const batchSize = payload.kind === 'rgba' ? 2 : Math.min(8, Math.ceil(todo.length / (pool.size * 4)));
+  const window = pool.size * batchSize * 2;
+  const queue = new PQueue({ concurrency: pool.size });
+  let failure: unknown = null;
+  let wake: () => void = () => undefined;
+  const failed = new Promise<void>((resolve) => (wake = resolve));
+  const tasks: Promise<void>[] = [];
+  for (let i = 0; i < todo.length && !failure; i += batchSize) {
+    const frames = todo.slice(i, i + batchSize);
+    // Bounded frames in flight: wait for earlier frames to be written before rendering more.
+    if (ordered) await Promise.race([writer.waitUntilWritten(i + frames.length - window), failed]);
+    else await Promise.race([queue.onSizeLessThan(pool.size), failed]);
+    if (failure || writer.error) break;
+    if (signal.aborted) throw stopped();
+    const task = queue
+      .add(
+        () =>
+          pool.run({ compId: item.comp, frameRate, frames, scale: item.scale, payload }, (f, d, wdt, h) =>
+            writer.push(f, d, { width: wdt, height: h }),
+          ),
+        { signal },
+      )
+      .catch((err: unknown) => {
+        failure ??= err;
+        wake();
+      });
+    tasks.push(task);
+  }
+  await Promise.all(tasks);
+  if (signal.aborted) throw stopped();
+  if (failure) throw failure;
+  if (writer.error) throw writer.error;
+}

@@ -1,0 +1,99 @@
+/** One render job: the queued items of a document snapshot, rendered one after another. */
+import type { EnginePorts, ErrorInfo, ItemStatus, Project, RenderQueueItem } from '../../engine/index.js';
+import type { ExporterRegistry, OutputFile } from './exporters/types.js';
+import { renderItem, type ItemOutcome } from './item.js';
+
+/** Progress of a job, as the CLI and the MCP layer show it. */
+export interface JobProgress {
+  itemId: string;
+  framesDone: number;
+  framesTotal: number;
+  itemsDone: number;
+  itemsTotal: number;
+}
+
+export interface JobEnv {
+  doc: Project;
+  items: RenderQueueItem[];
+  ports: EnginePorts;
+  signal: AbortSignal;
+  exporters: ExporterRegistry;
+  ffmpeg: string | null;
+  workerUrl: URL;
+  rendererModule: string;
+  maxWorkers?: number;
+  setStatus(id: string, status: ItemStatus): void;
+  onProgress(p: JobProgress): void;
+}
+
+export interface JobItemOutcome extends ItemOutcome {
+  id: string;
+}
+
+/** What an item wrote, as reported to clients: sequences by first/last/count, every file's sha256. */
+export interface ItemReport {
+  id: string;
+  status: ItemOutcome['status'];
+  frames: number;
+  skipped_frames: number;
+  files: { first: string; last: string; count: number } | null;
+  bytes: number;
+  sha256: Record<string, string>;
+  error?: ErrorInfo;
+}
+
+export function reportItem(o: JobItemOutcome): ItemReport {
+  const files: OutputFile[] = o.files;
+  const report: ItemReport = {
+    id: o.id,
+    status: o.status,
+    frames: o.frames,
+    skipped_frames: o.skipped,
+    files: files.length ? { first: files[0]!.path, last: files.at(-1)!.path, count: files.length } : null,
+    bytes: files.reduce((n, f) => n + f.bytes, 0),
+    sha256: Object.fromEntries(files.map((f) => [f.path, f.sha256])),
+  };
+  if (o.error) report.error = o.error;
+  return report;
+}
+
+export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
+  const outcomes: JobItemOutcome[] = [];
+  for (const [index, item] of env.items.entries()) {
+    if (env.signal.aborted) {
+      const error = {
+        code: 'cancelled',
+        message: 'The render was stopped before this item.',
+        remediation: 'Render again.',
+      } as const;
+      env.setStatus(item.id, { status: 'stopped', framesDone: 0, framesTotal: 0, files: 0, error });
+      outcomes.push({ id: item.id, status: 'stopped', frames: 0, skipped: 0, files: [], error });
+      continue;
+    }
+    let total = 0;
+    const outcome = await renderItem(item, {
+      ...env,
+      onFrames(done, framesTotal, files) {
+        total = framesTotal;
+        env.setStatus(item.id, { status: 'rendering', framesDone: done, framesTotal, files });
+        env.onProgress({
+          itemId: item.id,
+          framesDone: done,
+          framesTotal,
+          itemsDone: index,
+          itemsTotal: env.items.length,
+        });
+      },
+    });
+    const status: ItemStatus = {
+      status: outcome.status,
+      framesDone: outcome.frames + outcome.skipped,
+      framesTotal: total,
+      files: outcome.files.length,
+    };
+    if (outcome.error) status.error = outcome.error;
+    env.setStatus(item.id, status);
+    outcomes.push({ id: item.id, ...outcome });
+  }
+  return outcomes;
+}

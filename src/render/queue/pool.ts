@@ -1,0 +1,117 @@
+/**
+ * The worker threads of one render: each holds its own FrameRenderer and renders one contiguous batch at a
+ * time. A crashed worker fails the batch it held with `render_failed`; `destroy()` terminates all of them.
+ */
+import { Worker } from 'node:worker_threads';
+import { EngineError } from '../../engine/index.js';
+import type { BatchRequest, WorkerInit, WorkerMessage } from './protocol.js';
+
+export type FrameSink = (frame: number, data: Uint8Array, width: number, height: number) => void;
+
+interface Slot {
+  worker: Worker;
+  onMessage?: (m: WorkerMessage) => void;
+  onExit?: (reason: string) => void;
+}
+
+export interface PoolOptions {
+  workers: number;
+  workerUrl: URL;
+  init: WorkerInit;
+}
+
+let nextBatch = 1;
+
+export class RenderPool {
+  readonly #slots: Slot[];
+  readonly #idle: Slot[];
+  #destroyed = false;
+
+  private constructor(slots: Slot[]) {
+    this.#slots = slots;
+    this.#idle = [...slots];
+  }
+
+  get size(): number {
+    return this.#slots.length;
+  }
+
+  /** Starts the workers and waits until each has loaded its renderer (or one fails). */
+  static async start(options: PoolOptions): Promise<RenderPool> {
+    const slots: Slot[] = [];
+    const ready: Promise<void>[] = [];
+    for (let i = 0; i < options.workers; i++) {
+      const worker = new Worker(options.workerUrl, { workerData: options.init });
+      const slot: Slot = { worker };
+      slots.push(slot);
+      ready.push(
+        new Promise<void>((resolve, reject) => {
+          slot.onMessage = (m) =>
+            m.type === 'ready'
+              ? resolve()
+              : m.type === 'error' &&
+                reject(new EngineError(m.error.code, m.error.message, m.error.remediation));
+          slot.onExit = (reason) => reject(workerDied(reason));
+        }),
+      );
+      worker.on('message', (m: WorkerMessage) => slot.onMessage?.(m));
+      worker.on('error', (err) => slot.onExit?.(err.message));
+      worker.on('exit', (code) => slot.onExit?.(`it exited with code ${code}`));
+    }
+    const pool = new RenderPool(slots);
+    try {
+      await Promise.all(ready);
+    } catch (err) {
+      await pool.destroy();
+      throw err;
+    }
+    return pool;
+  }
+
+  /**
+   * Renders one batch on an idle worker; `sink` receives each frame as it arrives (in frame order within the
+   * batch). Resolves when the worker reports the batch done.
+   */
+  async run(req: Omit<BatchRequest, 'type' | 'batch'>, sink: FrameSink): Promise<void> {
+    const slot = this.#idle.pop();
+    if (!slot || this.#destroyed)
+      throw new EngineError('cancelled', 'The render was stopped.', 'Render again.');
+    const batch = nextBatch++;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        slot.onMessage = (m) => {
+          if (m.type === 'frame' && m.batch === batch) sink(m.frame, m.data, m.width, m.height);
+          else if (m.type === 'done' && m.batch === batch) resolve();
+          else if (m.type === 'error')
+            reject(new EngineError(m.error.code, m.error.message, m.error.remediation));
+        };
+        slot.onExit = (reason) =>
+          reject(
+            this.#destroyed
+              ? new EngineError('cancelled', 'The render was stopped.', 'Render again.')
+              : workerDied(reason),
+          );
+        slot.worker.postMessage({ type: 'batch', batch, ...req } satisfies BatchRequest);
+      });
+    } finally {
+      slot.onMessage = undefined;
+      slot.onExit = undefined;
+    }
+    this.#idle.push(slot);
+  }
+
+  /** Terminates every worker; a batch still running rejects with `cancelled`. Safe to call twice. */
+  async destroy(): Promise<void> {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    await Promise.all(this.#slots.map((s) => s.worker.terminate().catch(() => undefined)));
+  }
+}
+
+function workerDied(reason: string): EngineError {
+  return new EngineError(
+    'render_failed',
+    `A render worker stopped unexpectedly (${reason}).`,
+    'Render again; if it keeps failing, simplify the composition or lower "scale".',
+  );
+}

@@ -1,0 +1,27 @@
+/** Messages between the render job (main thread) and its worker threads. */
+import type { ErrorInfo, Project } from '../../engine/index.js';
+import type { FramePayload } from './encode.js';
+
+export interface WorkerInit {
+  doc: Project;
+  /** Footage bytes read by the main thread through the engine's ports: workers never read files. */
+  footage: Array<[string, Uint8Array]>;
+  /** Module exporting createFrameRenderer (default: the compositor, src/render/index.ts). */
+  rendererModule: string;
+}
+
+export interface BatchRequest {
+  type: 'batch';
+  batch: number;
+  compId: string;
+  frameRate: number;
+  frames: number[];
+  scale: number;
+  payload: FramePayload;
+}
+
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'frame'; batch: number; frame: number; width: number; height: number; data: Uint8Array }
+  | { type: 'done'; batch: number }
+  | { type: 'error'; batch: number; error: ErrorInfo };

@@ -1,0 +1,156 @@
+/**
+ * The render queue service owned by a session: one job at a time, live per-item status for renderQueue.list,
+ * progress listeners, stop. A job renders the document reference it was started with (its snapshot).
+ */
+import {
+  EngineError,
+  type EnginePorts,
+  type ItemStatus,
+  type Project,
+  type RenderQueueItem,
+} from '../../engine/index.js';
+import { builtinExporters } from './exporters/index.js';
+import { findFfmpeg } from './exporters/ffmpeg.js';
+import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
+import { reportItem, runJob, type ItemReport, type JobItemOutcome, type JobProgress } from './job.js';
+import { builtModuleUrl } from './worker-url.js';
+
+export interface RenderQueueServiceOptions {
+  /** The engine's live document, read when a job reports (items removed mid-render count as failed). */
+  liveDocument: () => Project;
+  /** Module URL exporting createFrameRenderer (default: the compositor from the build). */
+  rendererModule?: string;
+  /** Upper bound on worker threads (default: one per core). */
+  maxWorkers?: number;
+  /** How ffmpeg is found (default: probing PATH when a job starts). */
+  findFfmpeg?: () => Promise<string | null>;
+}
+
+export interface JobResult {
+  completed: number;
+  failed: number;
+  stopped: number;
+  skipped_frames: number;
+  items: ItemReport[];
+}
+
+export interface StartedJob {
+  ids: string[];
+  /** Settles when the job ends; never rejects. */
+  done: Promise<JobResult>;
+}
+
+export class RenderQueueService {
+  readonly #options: RenderQueueServiceOptions;
+  readonly #exporters: ExporterRegistry = builtinExporters();
+  readonly #status = new Map<string, ItemStatus>();
+  readonly #listeners = new Set<(p: JobProgress) => void>();
+  #job: { controller: AbortController; done: Promise<JobResult> } | null = null;
+
+  constructor(options: RenderQueueServiceOptions) {
+    this.#options = options;
+  }
+
+  /** Live status of a queue item (undefined: never rendered in this session, i.e. queued). */
+  readonly statusOf = (itemId: string): ItemStatus | undefined => this.#status.get(itemId);
+
+  get running(): boolean {
+    return this.#job !== null;
+  }
+
+  /** Registers (or replaces) the exporter for an output format. */
+  registerExporter(format: string, factory: ExporterFactory): void {
+    this.#exporters.set(format, factory);
+  }
+
+  /** Subscribes to job progress; returns the unsubscribe function. */
+  onProgress(listener: (p: JobProgress) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Throws render_in_progress while a job runs: every way of starting a render goes through here. */
+  assertIdle(): void {
+    if (this.#job) {
+      throw new EngineError(
+        'render_in_progress',
+        'A render is already running; only one render job runs at a time.',
+        'Wait for it to finish (poll renderQueue.list) or stop it with renderQueue.stop, then render again.',
+      );
+    }
+  }
+
+  /** Starts a job on `doc` (the snapshot) for `items`. Synchronously claims the service before any await. */
+  start(doc: Project, items: RenderQueueItem[], ports: EnginePorts): StartedJob {
+    this.assertIdle();
+    const controller = new AbortController();
+    for (const item of items)
+      this.#status.set(item.id, { status: 'queued', framesDone: 0, framesTotal: 0, files: 0 });
+    const done = this.#run(doc, items, ports, controller.signal).finally(() => (this.#job = null));
+    this.#job = { controller, done };
+    return { ids: items.map((i) => i.id), done };
+  }
+
+  /** Stops the running job (its items report `stopped`); false when nothing was running. */
+  stop(): boolean {
+    if (!this.#job) return false;
+    this.#job.controller.abort();
+    return true;
+  }
+
+  /** Resolves when the running job (if any) has ended. */
+  async idle(): Promise<void> {
+    await this.#job?.done;
+  }
+
+  async #run(
+    doc: Project,
+    items: RenderQueueItem[],
+    ports: EnginePorts,
+    signal: AbortSignal,
+  ): Promise<JobResult> {
+    let outcomes: JobItemOutcome[];
+    try {
+      const workerUrl = builtModuleUrl('./worker.js');
+      const rendererModule = this.#options.rendererModule ?? builtModuleUrl('../index.js').href;
+      const ffmpeg = await (this.#options.findFfmpeg ?? findFfmpeg)();
+      outcomes = await runJob({
+        doc,
+        items,
+        ports,
+        signal,
+        exporters: this.#exporters,
+        ffmpeg,
+        workerUrl,
+        rendererModule,
+        maxWorkers: this.#options.maxWorkers,
+        setStatus: (id, s) => this.#status.set(id, s),
+        onProgress: (p) => this.#listeners.forEach((l) => l(p)),
+      });
+    } catch (err) {
+      // Setup failed (worker not built): every item fails with the reason, and the service stays usable.
+      const error =
+        err instanceof EngineError
+          ? err.toInfo()
+          : { code: 'render_failed' as const, message: String(err), remediation: 'Render again.' };
+      outcomes = items.map((i) => ({ id: i.id, status: 'failed', frames: 0, skipped: 0, files: [], error }));
+      for (const i of items)
+        this.#status.set(i.id, { status: 'failed', framesDone: 0, framesTotal: 0, files: 0, error });
+    }
+    return this.#report(outcomes);
+  }
+
+  /** Matches outcomes to the live document by id: items removed mid-render are left out and count as failed. */
+  #report(outcomes: JobItemOutcome[]): JobResult {
+    const live = new Set(this.#options.liveDocument().renderQueue.map((q) => q.id));
+    const kept = outcomes.filter((o) => live.has(o.id));
+    const removed = outcomes.length - kept.length;
+    return {
+      completed: kept.filter((o) => o.status === 'done').length,
+      failed: kept.filter((o) => o.status === 'failed').length + removed,
+      stopped: kept.filter((o) => o.status === 'stopped').length,
+      skipped_frames: kept.reduce((n, o) => n + o.skipped, 0),
+      items: kept.map(reportItem),
+    };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * A render worker thread: owns one FrameRenderer (its own Skia surface), renders the contiguous frame batches
+ * the job hands it, encodes them and posts the bytes back (transferred, not copied). It never touches the
+ * filesystem: footage arrives as bytes with the init data.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ErrorInfo } from '../../engine/index.js';
+import type { FrameRenderer, FrameRendererOptions } from '../types.js';
+import { encodeFrame } from './encode.js';
+import type { BatchRequest, WorkerInit, WorkerMessage } from './protocol.js';
+
+type RendererModule = { createFrameRenderer(options: FrameRendererOptions): FrameRenderer };
+
+const init = workerData as WorkerInit;
+const port = parentPort!;
+const footage = new Map(init.footage.map(([path, bytes]) => [path, Buffer.from(bytes)]));
+
+function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
+}
+
+function toErrorInfo(err: unknown): ErrorInfo {
+  const e = err as { code?: unknown; message?: unknown; remediation?: unknown };
+  if (typeof e?.code === 'string' && typeof e.remediation === 'string' && typeof e.message === 'string')
+    return { code: e.code as ErrorInfo['code'], message: e.message, remediation: e.remediation };
+  return {
+    code: 'render_failed',
+    message: `Rendering failed: ${err instanceof Error ? err.message : String(err)}`,
+    remediation: 'Check the composition (effects, footage) and render again.',
+  };
+}
+
+/** A Buffer that owns its whole ArrayBuffer can be transferred; pooled slices are copied first. */
+function transferable(buf: Buffer): Uint8Array {
+  if (buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength) return buf;
+  return new Uint8Array(buf);
+}
+
+async function main(): Promise<void> {
+  const mod = (await import(init.rendererModule)) as RendererModule;
+  const renderer = mod.createFrameRenderer({
+    async readFile(path) {
+      const bytes = footage.get(path);
+      if (!bytes) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+      return bytes;
+    },
+  });
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', (req: BatchRequest) => {
+    queue = queue.then(() => runBatch(renderer, req));
+  });
+  post({ type: 'ready' });
+}
+
+async function runBatch(renderer: FrameRenderer, req: BatchRequest): Promise<void> {
+  try {
+    for (const frame of req.frames) {
+      const out = await renderer.renderFrame(init.doc, req.compId, frame / req.frameRate, {
+        scale: req.scale,
+        transparent: false,
+        missingFootage: 'fail',
+      });
+      const data = transferable(
+        await encodeFrame(out.rgba, out.width, out.height, out.premultiplied, req.payload),
+      );
+      post({ type: 'frame', batch: req.batch, frame, width: out.width, height: out.height, data }, [
+        data.buffer as ArrayBuffer,
+      ]);
+      // Native pixel buffers are released only when the event loop turns: yield between frames.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    post({ type: 'done', batch: req.batch });
+  } catch (err) {
+    post({ type: 'error', batch: req.batch, error: toErrorInfo(err) });
+  }
+}
+
+main().catch((err: unknown) => post({ type: 'error', batch: -1, error: toErrorInfo(err) }));

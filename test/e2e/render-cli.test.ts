@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { copyFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cliPath, repoRoot } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { probeVideo } from '../helpers/probe.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI; `onStderr` may act on the output as it streams (e.g. send SIGINT). */
+function cli(args: string[], cwd: string, onStderr?: (text: string, kill: () => void) => void): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      onStderr?.(stderr, () => child.kill('SIGINT'));
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function sampleCopy(): Promise<string> {
+  const dir = await tempDir();
+  await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+  return dir;
+}
+
+describe('effectcraft-cli render', () => {
+  it('renders the bundled sample next to the project, with plain progress lines when not a terminal', async () => {
+    const dir = await sampleCopy();
+    const r = await cli(['render', 'sample.ecproj'], dir);
+    expect(r.code).toBe(0);
+    const files = await readdir(join(dir, 'out'));
+    expect(files).toHaveLength(75);
+    expect(files[0]).toBe('sample_000.png');
+    expect(r.stderr).toMatch(/^render: .* 75\/75 frames/m);
+    expect(r.stdout).toMatch(/1 done, 0 failed/);
+  });
+
+  it('renders one comp with --comp/--output (relative to the cwd) as MP4', async () => {
+    const dir = await sampleCopy();
+    const r = await cli(
+      [
+        'render',
+        'sample.ecproj',
+        '--comp',
+        'Sample',
+        '--output',
+        'clip.mp4',
+        '--frames',
+        '0-14',
+        '--scale',
+        '0.5',
+        '--json',
+      ],
+      dir,
+    );
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout) as {
+      completed: number;
+      items: Array<{ sha256: Record<string, string> }>;
+    };
+    expect(result.completed).toBe(1);
+    expect(Object.keys(result.items[0]!.sha256)).toEqual([join(dir, 'clip.mp4')]);
+    expect(await probeVideo(join(dir, 'clip.mp4'))).toMatchObject({ frames: 15, width: 320, height: 180 });
+    expect((await readdir(dir)).sort()).toEqual(['clip.mp4', 'sample.ecproj']);
+  });
+
+  it.each([
+    [[]],
+    [['a.ecproj', 'b.ecproj']],
+    [['sample.ecproj', '--comp', 'Sample']],
+    [['sample.ecproj', '--scale', '2']],
+    [['sample.ecproj', '--comp', 'Sample', '--output', 'x_[##].png', '--frames', '9-2']],
+    [['sample.ecproj', '--bogus']],
+  ])('exits 2 on usage errors: %j', async (args) => {
+    const dir = await sampleCopy();
+    const r = await cli(['render', ...args], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('exits 1 when an item fails', async () => {
+    const dir = await sampleCopy();
+    await writeFile(join(dir, 'blocker'), 'a file where a folder should be');
+    const r = await cli(
+      ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'blocker/f_[##].png', '--frames', '0-1'],
+      dir,
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/0 done, 1 failed/);
+  });
+
+  it('Ctrl-C stops the render, exits 130 and removes exactly the unfinished files', async () => {
+    const dir = await sampleCopy();
+    await writeFile(join(dir, 'f_003.png'), 'existing frame');
+    let sent = false;
+    let renderedBeforeStop: string[] = [];
+    const r = await cli(
+      [
+        'render',
+        'sample.ecproj',
+        '--comp',
+        'Sample',
+        '--output',
+        'f_[###].png',
+        '--scale',
+        '3',
+        '--skip-existing',
+      ],
+      dir,
+      (_text, kill) => {
+        if (sent) return;
+        sent = true;
+        // Interrupt once the render has written frames of its own (not just started).
+        const poll = setInterval(() => {
+          void readdir(dir).then((names) => {
+            const own = names.filter((n) => /^f_\d+\.png$/.test(n) && n !== 'f_003.png');
+            if (own.length < 3) return;
+            clearInterval(poll);
+            renderedBeforeStop = own;
+            kill();
+          });
+        }, 20);
+      },
+    );
+    expect(renderedBeforeStop.length).toBeGreaterThanOrEqual(3);
+    expect(r.code).toBe(130);
+    expect((await readdir(dir)).sort()).toEqual(['f_003.png', 'sample.ecproj']);
+  });
+});

@@ -1,0 +1,59 @@
+/** Render queue test helpers: sessions with the stand-in renderer, command shorthands, file listings. */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createSession, type Session, type SessionOptions } from '../../src/session.js';
+import { repoRoot } from './cli.js';
+
+/** The stand-in renderer (solid colour per frame) that unit tests load into the render workers. */
+export const colorRendererUrl = pathToFileURL(join(repoRoot, 'test/helpers/color-renderer.mjs')).href;
+
+export function queueSession(options: SessionOptions['renderQueue'] = {}): Session {
+  return createSession({ renderQueue: { rendererModule: colorRendererUrl, maxWorkers: 2, ...options } });
+}
+
+/** Runs a command and returns its result; a failure throws with the error code in the message. */
+export async function run<R = Record<string, unknown>>(
+  s: Session,
+  id: string,
+  params: unknown = {},
+): Promise<R> {
+  const r = await s.engine.execute<R>(id, params);
+  if (!r.ok) throw new Error(`${id} failed: ${r.error.code}: ${r.error.message}`);
+  return r.result;
+}
+
+/** Runs a command expecting failure; returns the error code. */
+export async function failCode(s: Session, id: string, params: unknown = {}): Promise<string> {
+  const r = await s.engine.execute(id, params);
+  if (r.ok) throw new Error(`${id} unexpectedly succeeded`);
+  return r.error.code;
+}
+
+/** A composition with `layers` solid layers; returns its id. */
+export async function addComp(
+  s: Session,
+  opts: {
+    name: string;
+    width?: number;
+    height?: number;
+    frameRate?: number;
+    duration?: number;
+    layers?: number;
+  },
+): Promise<string> {
+  const { id } = await run<{ id: string }>(s, 'comp.new', {
+    name: opts.name,
+    width: opts.width ?? 32,
+    height: opts.height ?? 18,
+    frameRate: opts.frameRate ?? 10,
+    duration: opts.duration ?? 1,
+  });
+  for (let i = 0; i < (opts.layers ?? 1); i++) await run(s, 'layer.addSolid', { comp: id, color: '#336699' });
+  return id;
+}
+
+/** Every entry in `dir`, hidden ones included, sorted (to prove exact cleanup). */
+export async function listDir(dir: string): Promise<string[]> {
+  return (await readdir(dir)).sort();
+}

@@ -1,0 +1,84 @@
+// renderQueue.render under confinement: its declared outputs, overflow folders and footage are checked
+// before the job starts.
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { createConfinement } from '../../../src/confinement/index.js';
+import { createSession } from '../../../src/session.js';
+import { colorRendererUrl, listDir } from '../../helpers/queue.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+type Ok = (id: string, params: unknown) => Promise<{ id: string }>;
+
+async function confinedSession(readRoots: string[], writeRoots: string[]) {
+  const confinement = createConfinement({ readRoots, writeRoots });
+  const s = createSession({ confinement, renderQueue: { rendererModule: colorRendererUrl, maxWorkers: 1 } });
+  const ok = async (id: string, params: unknown) => {
+    const r = await s.engine.execute<{ id: string }>(id, params);
+    if (!r.ok) throw new Error(`${id}: ${r.error.code}`);
+    return r.result;
+  };
+  await ok('comp.new', { name: 'c', width: 16, height: 16, frameRate: 5, duration: 1 });
+  return { s, ok };
+}
+
+describe('render queue under confinement', () => {
+  it('renders inside the write root', async () => {
+    const root = await tempDir();
+    const { s, ok } = await confinedSession([root], [root]);
+    await ok('renderQueue.add', { comp: 'c', output: join(root, 'f_[##].png') });
+    const r = await s.engine.execute('renderQueue.render', {});
+    expect(r.ok).toBe(true);
+    expect(await listDir(root)).toHaveLength(5);
+  });
+
+  /** Saves a project built without confinement (the queue item may point anywhere), opens it confined. */
+  async function openConfined(root: string, build: (ok: Ok) => Promise<void>) {
+    const free = createSession();
+    const ok: Ok = async (id, params) => {
+      const r = await free.engine.execute<{ id: string }>(id, params);
+      if (!r.ok) throw new Error(`${id}: ${r.error.code}`);
+      return r.result;
+    };
+    await ok('comp.new', { name: 'c', width: 8, height: 8, frameRate: 5, duration: 1 });
+    await build(ok);
+    await ok('project.save', { path: join(root, 'p.ecproj') });
+    const { s } = await confinedSession([root], [root]);
+    const opened = await s.engine.execute('project.open', { path: join(root, 'p.ecproj') });
+    expect(opened.ok).toBe(true);
+    return s;
+  }
+
+  it('refuses a queued overflow folder outside the write roots before rendering anything', async () => {
+    const root = await tempDir();
+    const outside = await tempDir();
+    const s = await openConfined(root, async (ok) => {
+      await ok('renderQueue.add', {
+        comp: 'c',
+        output: join(root, 'f_[##].png'),
+        overflow: [{ dir: outside }],
+      });
+    });
+    const r = await s.engine.execute('renderQueue.render', {});
+    expect(r.ok ? 'ok' : r.error.code).toBe('path_outside_roots');
+    expect(await listDir(root)).toEqual(['p.ecproj']);
+    expect(await listDir(outside)).toEqual([]);
+  });
+
+  it('refuses footage outside the read roots', async () => {
+    const root = await tempDir();
+    const elsewhere = await tempDir();
+    const logo = join(elsewhere, 'logo.png');
+    await sharp({ create: { width: 4, height: 4, channels: 4, background: '#00ff00' } })
+      .png()
+      .toFile(logo);
+    const s = await openConfined(root, async (ok) => {
+      const f = await ok('file.import', { path: logo });
+      await ok('layer.addFootage', { footage: f.id });
+      await ok('renderQueue.add', { comp: 'c', output: join(root, 'f_[##].png') });
+    });
+    const r = await s.engine.execute('renderQueue.render', {});
+    expect(r.ok ? 'ok' : r.error.code).toBe('path_outside_roots');
+    expect(await listDir(root)).toEqual(['p.ecproj']);
+  });
+});

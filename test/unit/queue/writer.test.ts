@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { FrameWriter } from '../../../src/render/queue/writer.js';
+import type { Exporter } from '../../../src/render/queue/exporters/types.js';
+
+function recorder(ordered: boolean, failAt = -1) {
+  const written: number[] = [];
+  const exporter: Exporter = {
+    payload: { kind: 'rgba' },
+    ordered,
+    prepare: async () => new Set(),
+    async writeFrame(frame) {
+      await new Promise((r) => setImmediate(r));
+      if (frame === failAt) throw new Error('boom');
+      written.push(frame);
+    },
+    finish: async () => [],
+    abort: async () => undefined,
+  };
+  return { exporter, written };
+}
+
+const size = { width: 1, height: 1 };
+const data = new Uint8Array(4);
+
+describe('FrameWriter', () => {
+  it('writes frames in order for ordered exporters even when they arrive out of order', async () => {
+    const { exporter, written } = recorder(true);
+    const w = new FrameWriter(exporter, [3, 4, 5, 6, 7], () => undefined);
+    for (const f of [6, 7, 3, 5, 4]) w.push(f, data, size);
+    await w.flush();
+    expect(written).toEqual([3, 4, 5, 6, 7]);
+    expect(w.written).toBe(5);
+  });
+
+  it('holds frames until the gap is filled', async () => {
+    const { exporter, written } = recorder(true);
+    const w = new FrameWriter(exporter, [0, 1, 2], () => undefined);
+    w.push(1, data, size);
+    w.push(2, data, size);
+    await w.flush();
+    expect(written).toEqual([]);
+    w.push(0, data, size);
+    await w.waitUntilWritten(3);
+    expect(written).toEqual([0, 1, 2]);
+  });
+
+  it('reports the first write error and stops writing', async () => {
+    const { exporter, written } = recorder(false, 1);
+    const w = new FrameWriter(exporter, [0, 1, 2], () => undefined);
+    [0, 1, 2].forEach((f) => w.push(f, data, size));
+    await expect(w.flush()).rejects.toThrow('boom');
+    expect(written).toEqual([0]);
+  });
+});
