@@ -1,0 +1,123 @@
+/**
+ * Our `tools/list` and `tools/call` handlers, generated from the tool table. We replace the SDK's because
+ * it strips unknown argument keys (z.object) or reports them as isError results (z.strictObject); here
+ * arguments are checked first and unknown keys are JSON-RPC -32602 naming the key and the accepted ones.
+ */
+import { z } from 'zod';
+import type { CallToolResult, ServerContext, Tool } from '@modelcontextprotocol/server';
+import type { Confinement } from '../confinement/types.js';
+import type { Backend } from './backend.js';
+import type { CapabilityProbe } from './capabilities.js';
+import { createProgressReporter } from './progress.js';
+import {
+  argumentsNotObject,
+  errorResult,
+  toCallToolResult,
+  unexpectedFailure,
+  unknownArguments,
+  unknownTool,
+} from './results.js';
+import { isPlainObject, type ToolContext, type ToolSpec } from './tools/types.js';
+
+export interface DispatchOptions {
+  backend: Backend;
+  confinement?: Confinement;
+  capabilities: CapabilityProbe;
+  log: (message: string) => void;
+}
+
+// JSON Schemas are derived once per tool spec, not per server instance (factories must stay cheap).
+const schemaCache = new WeakMap<ToolSpec, Tool['inputSchema']>();
+
+function inputSchema(spec: ToolSpec): Tool['inputSchema'] {
+  let schema = schemaCache.get(spec);
+  if (!schema) {
+    const { $schema: _ignored, ...json } = z.toJSONSchema(spec.input, { unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >;
+    schema = { ...json, type: 'object' } as Tool['inputSchema'];
+    schemaCache.set(spec, schema);
+  }
+  return schema;
+}
+
+/** The `tools/list` entries of a table. */
+export function listTools(table: readonly ToolSpec[]): Tool[] {
+  return table.map((spec) => ({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: inputSchema(spec),
+    annotations: { title: spec.title, ...spec.hints },
+  }));
+}
+
+/** Checks a tools/call's arguments: throws ProtocolError for protocol-level faults, else parsed args or an error result. */
+export function checkArguments(
+  spec: ToolSpec,
+  raw: unknown,
+): { ok: true; args: Record<string, unknown> } | { ok: false; result: CallToolResult } {
+  if (raw !== undefined && raw !== null && !isPlainObject(raw)) throw argumentsNotObject(spec.name);
+  const given = (raw ?? {}) as Record<string, unknown>;
+  const accepted = Object.keys(spec.input.shape);
+  const unknown = Object.keys(given).filter((k) => !accepted.includes(k));
+  if (unknown.length) throw unknownArguments(spec.name, unknown, accepted);
+  const parsed = spec.input.safeParse(given);
+  if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
+  // Wrong types and missing values are tool errors (isError) so a model can read them and retry.
+  return {
+    ok: false,
+    result: errorResult({
+      code: 'bad_argument',
+      message: `${spec.name}: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`,
+      remediation: `See the inputSchema of ${spec.name} in tools/list.`,
+    }),
+  };
+}
+
+/** Handles one tools/call. Never throws for tool failures; only for protocol errors. */
+export async function callTool(
+  table: ReadonlyMap<string, ToolSpec>,
+  request: { params: { name: string; arguments?: unknown } },
+  reqCtx: ServerContext,
+  options: DispatchOptions,
+): Promise<CallToolResult> {
+  const { name } = request.params;
+  const spec = table.get(name);
+  if (!spec) throw unknownTool(name, [...table.keys()]);
+  const checked = checkArguments(spec, request.params.arguments);
+  if (!checked.ok) return checked.result;
+
+  // Progress and cancellation are for blocking headless calls only; bridge calls stay polling.
+  const streams = spec.longRunning === true && options.backend.kind === 'headless';
+  const token = reqCtx.mcpReq._meta?.progressToken;
+  const signal = streams ? reqCtx.mcpReq.signal : new AbortController().signal;
+  const reporter =
+    streams && (typeof token === 'string' || typeof token === 'number')
+      ? createProgressReporter({
+          token,
+          signal,
+          send: (params) => {
+            reqCtx.mcpReq
+              .notify({ method: 'notifications/progress', params: { ...params } })
+              .catch((err: unknown) => options.log(`progress notification failed: ${String(err)}`));
+          },
+        })
+      : undefined;
+  const ctx: ToolContext = {
+    backend: options.backend,
+    confinement: options.confinement,
+    capabilities: options.capabilities,
+    signal,
+    onProgress: reporter ? (info) => reporter.report(info) : undefined,
+    log: options.log,
+  };
+  try {
+    return toCallToolResult(await spec.run(checked.args, ctx));
+  } catch (err) {
+    return unexpectedFailure(name, err, options.log);
+  } finally {
+    reporter?.stop();
+  }
+}

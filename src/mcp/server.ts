@@ -1,0 +1,73 @@
+/**
+ * The MCP server factory: one McpServer per connection (or per HTTP request) over a shared Backend.
+ * Cheap and side-effect free: clients start a stdio server twice to probe it, and the HTTP entry calls the
+ * factory per request. Host probing (capabilities) is shared and lazy.
+ */
+import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
+import type { Confinement } from '../confinement/types.js';
+import type { Backend } from './backend.js';
+import { CapabilityProbe } from './capabilities.js';
+import { callTool, listTools, type DispatchOptions } from './dispatch.js';
+import { registerResources } from './resources.js';
+import { toolTable } from './tools/index.js';
+import { SERVER_NAME } from './tools/info-tools.js';
+import type { ToolContext, ToolSpec } from './tools/types.js';
+
+export interface McpServerOptions {
+  /** Package version reported in serverInfo and by the capabilities tool. */
+  version: string;
+  confinement?: Confinement;
+  /** Adds the UI tools that drive the app (bridge mode). */
+  bridge?: boolean;
+  /** Shared host probe; one per process. */
+  capabilities?: CapabilityProbe;
+  /** Diagnostics (stderr); never sent to clients. */
+  log?: (message: string) => void;
+}
+
+const INSTRUCTIONS = `EffectCraft: a headless motion-graphics engine (compositions, layers, keyframes, effects, render queue).
+Start with doc_inspect and command_list (schemas: true for params), change things with command_run or command_batch,
+look at the result with render_preview. Errors carry {code, message, remediation}.`;
+
+/** Builds one server instance. */
+export function createMcpServer(backend: Backend, options: McpServerOptions): McpServer {
+  const table = toolTable({ version: options.version, bridge: options.bridge });
+  const byName = new Map<string, ToolSpec>(table.map((t) => [t.name, t]));
+  const dispatch: DispatchOptions = {
+    backend,
+    confinement: options.confinement,
+    capabilities: options.capabilities ?? new CapabilityProbe(),
+    log: options.log ?? (() => undefined),
+  };
+  const server = new McpServer(
+    { name: SERVER_NAME, title: 'EffectCraft', version: options.version },
+    {
+      instructions: INSTRUCTIONS,
+      cacheHints: {
+        'tools/list': { ttlMs: 3_600_000, cacheScope: 'private' },
+        'resources/list': { ttlMs: 3_600_000, cacheScope: 'private' },
+      },
+    },
+  );
+  // Our own tools handlers (see dispatch.ts); McpServer would install its own if we registered tools with it.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
+  server.server.setRequestHandler('tools/list', () => ({ tools: listTools(table) }));
+  server.server.setRequestHandler('tools/call', (request, ctx) => callTool(byName, request, ctx, dispatch));
+  const resourceCtx = (): ToolContext => ({
+    backend,
+    confinement: options.confinement,
+    capabilities: dispatch.capabilities,
+    signal: new AbortController().signal,
+    log: dispatch.log,
+  });
+  registerResources(server, resourceCtx);
+  // McpServer advertises resources.listChanged; our two resources never change, so say so.
+  server.server.registerCapabilities({ resources: { listChanged: false } });
+  return server;
+}
+
+/** The factory both serving entries (stdio, HTTP) call. */
+export function createServerFactory(backend: Backend, options: McpServerOptions): McpServerFactory {
+  const shared = { ...options, capabilities: options.capabilities ?? new CapabilityProbe() };
+  return () => createMcpServer(backend, shared);
+}

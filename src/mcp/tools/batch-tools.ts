@@ -1,0 +1,115 @@
+/**
+ * Many commands in one call. `command_batch`: each step is its own undo step, stops at the first failure
+ * unless stop_on_error is false. `batch` (older): the whole batch is one undo step, rolled back when a step
+ * fails, and step params may reference earlier results ("$N", "$N.field").
+ */
+import { z } from 'zod';
+import type { ErrorInfo } from '../../engine/index.js';
+import { resolveRefs } from './refs.js';
+import { COMMAND_TOOL, defineTool, type ToolContext } from './types.js';
+
+const MAX_STEPS = 10_000;
+
+const step = z.strictObject({
+  id: z.string().min(1).describe('Command id.'),
+  params: z.record(z.string(), z.unknown()).optional().describe("The command's params."),
+});
+
+export type StepResult =
+  | { index: number; id: string; ok: true; result: unknown; warnings?: string[] }
+  | { index: number; id: string; ok: false; error: ErrorInfo };
+
+async function runStep(ctx: ToolContext, index: number, id: string, params: unknown): Promise<StepResult> {
+  const r = await ctx.backend.execute(id, params ?? {});
+  if (!r.ok) return { index, id, ok: false, error: r.error };
+  return r.warnings?.length
+    ? { index, id, ok: true, result: r.result, warnings: r.warnings }
+    : { index, id, ok: true, result: r.result };
+}
+
+export const commandBatch = defineTool({
+  name: 'command_batch',
+  title: 'Run Command Batch',
+  description:
+    'Runs engine commands in order; each edit is its own undo step. Stops at the first failure unless stop_on_error is false. Returns {completed, failed, skipped, results}; any failed step makes the result an error.',
+  hints: COMMAND_TOOL,
+  input: z.strictObject({
+    steps: z.array(step).min(1).max(MAX_STEPS).describe('Commands to run, in order.'),
+    stop_on_error: z.boolean().optional().describe('Stop at the first failing step (default true).'),
+  }),
+  async run(args, ctx) {
+    const stopOnError = args.stop_on_error ?? true;
+    const results: StepResult[] = [];
+    let failed = 0;
+    for (const [index, s] of args.steps.entries()) {
+      const r = await runStep(ctx, index, s.id, s.params);
+      results.push(r);
+      if (!r.ok) {
+        failed++;
+        if (stopOnError) break;
+      }
+    }
+    const completed = results.length - failed;
+    return {
+      kind: 'json',
+      value: { completed, failed, skipped: args.steps.length - results.length, results },
+    };
+  },
+});
+
+export const batch = defineTool({
+  name: 'batch',
+  title: 'Run Atomic Batch (older)',
+  description:
+    'Older batch tool, kept for existing workflows: runs the steps as ONE undo step and rolls the document back if any step fails. Step params may reference earlier results: "$N" (result of step N, 0-based) or "$N.field".',
+  hints: COMMAND_TOOL,
+  input: z.strictObject({
+    steps: z.array(step).min(1).max(MAX_STEPS).describe('Commands to run, in order.'),
+  }),
+  async run(args, ctx) {
+    const results: StepResult[] = [];
+    const values: unknown[] = [];
+    const confined = ctx.confinement?.info.confined ?? false;
+    const ok = await ctx.backend.group('Batch', async () => {
+      for (const [index, s] of args.steps.entries()) {
+        const resolved = resolveRefs(s.params ?? {}, values, index);
+        if (!resolved.ok) {
+          results.push({ index, id: s.id, ok: false, error: resolved.error });
+          return false;
+        }
+        // Security: a path computed from an earlier result cannot be vetted by the caller before the call,
+        // so while confined references may not supply paths at all.
+        const pathRef = confined ? resolved.refs.find((r) => r.startsWith('/')) : undefined;
+        if (pathRef !== undefined) {
+          results.push({ index, id: s.id, ok: false, error: refusedPathRef(index) });
+          return false;
+        }
+        const r = await runStep(ctx, index, s.id, resolved.value);
+        results.push(r);
+        values.push(r.ok ? r.result : undefined);
+        if (!r.ok) return false;
+      }
+      return true;
+    });
+    const failed = results.filter((r) => !r.ok).length;
+    return {
+      kind: 'json',
+      value: {
+        completed: ok ? results.length : 0,
+        failed,
+        skipped: args.steps.length - results.length,
+        rolled_back: !ok,
+        results,
+      },
+    };
+  },
+});
+
+function refusedPathRef(index: number): ErrorInfo {
+  return {
+    code: 'refused_while_confined',
+    message: `Step ${index} uses a result reference as a file path, which is refused while confined.`,
+    remediation:
+      'Write the path literally in the step (it is then checked against --automation-read-root/--automation-write-root), or run the server without confinement.',
+  };
+}

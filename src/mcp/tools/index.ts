@@ -1,0 +1,36 @@
+/**
+ * The tool table. Each entry is one ToolSpec; `tools/list` and `tools/call` are generated from it.
+ * Bridge mode appends the UI tools (see ui-tools.ts), one entry each.
+ */
+import { batch, commandBatch } from './batch-tools.js';
+import { commandList, commandRun, executeCommand, listCommands } from './command-tools.js';
+import { capabilitiesTool, docInspect } from './info-tools.js';
+import { renderPreview } from './render-preview.js';
+import { runScript } from './run-script.js';
+import type { ToolSpec } from './types.js';
+import { uiTools } from './ui-tools.js';
+
+export interface ToolTableOptions {
+  version: string;
+  /** Adds the app-driving UI tools (bridge mode). */
+  bridge?: boolean;
+}
+
+export function toolTable(options: ToolTableOptions): ToolSpec[] {
+  const table: ToolSpec[] = [
+    commandList,
+    commandRun,
+    commandBatch,
+    docInspect,
+    renderPreview,
+    capabilitiesTool(() => table.map((t) => t.name), options.version),
+    listCommands,
+    executeCommand,
+    batch,
+    runScript,
+    ...(options.bridge ? uiTools : []),
+  ];
+  return table;
+}
+
+export type { ToolSpec, ToolContext, ToolOutcome } from './types.js';

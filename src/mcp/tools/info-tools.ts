@@ -1,0 +1,51 @@
+/** Read-only views: doc_inspect (the project and active composition) and capabilities (this host). */
+import { z } from 'zod';
+import type { ConfinementInfo } from '../../confinement/types.js';
+import { describeTools } from '../capabilities.js';
+import { READ_ONLY_TOOL, defineTool, isPlainObject, type ToolContext } from './types.js';
+
+export const SERVER_NAME = 'effectcraft-cli';
+
+export function confinementInfo(ctx: Pick<ToolContext, 'confinement'>): ConfinementInfo {
+  return ctx.confinement?.info ?? { confined: false, readRoots: [], writeRoots: [] };
+}
+
+export const docInspect = defineTool({
+  name: 'doc_inspect',
+  title: 'Inspect Document',
+  description:
+    'Project overview and the active composition with its layers, plus the confinement in force (read/write roots). Same JSON as the effectcraft://document resource.',
+  hints: READ_ONLY_TOOL,
+  input: z.strictObject({}),
+  async run(_args, ctx) {
+    const r = await ctx.backend.execute('project.inspect', {});
+    if (!r.ok) return { kind: 'error', error: r.error };
+    const doc = isPlainObject(r.result) ? r.result : { project: r.result };
+    return { kind: 'json', value: { ...doc, confinement: confinementInfo(ctx) } };
+  },
+});
+
+/** Built per server: it lists the tool table it belongs to and the package version. */
+export function capabilitiesTool(toolNames: () => string[], version: string) {
+  return defineTool({
+    name: 'capabilities',
+    title: 'Server Capabilities',
+    description:
+      'What this server can do on this host, probed (ffmpeg on PATH, native modules, bundled font): per tool, whether it is available, why not and the remedy, its time limit, and what it works without.',
+    hints: READ_ONLY_TOOL,
+    input: z.strictObject({}),
+    async run(_args, ctx) {
+      const facts = await ctx.capabilities.facts();
+      return {
+        kind: 'json',
+        value: {
+          server: SERVER_NAME,
+          version,
+          backend: ctx.backend.kind,
+          confinement: confinementInfo(ctx),
+          tools: describeTools(toolNames(), facts),
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * Result references in `batch` step params: "$N" is the whole result of step N (0-based) and "$N.a.b"
+ * a field of it. Only whole-string values are references; anything else passes through unchanged.
+ */
+import type { ErrorInfo } from '../../engine/index.js';
+
+const REF = /^\$(\d+)((?:\.[A-Za-z0-9_-]+)*)$/;
+
+export type Resolved = { ok: true; value: unknown; refs: string[] } | { ok: false; error: ErrorInfo };
+
+/** Replaces references in `value` using the results of earlier steps. `refs` lists every value substituted. */
+export function resolveRefs(value: unknown, results: readonly unknown[], step: number): Resolved {
+  const refs: string[] = [];
+  let error: ErrorInfo | null = null;
+  const walk = (v: unknown): unknown => {
+    if (error) return v;
+    if (typeof v === 'string') {
+      const m = REF.exec(v);
+      if (!m) return v;
+      const index = Number(m[1]);
+      if (index >= step) {
+        error = badRef(v, `step ${index} has not run before step ${step}`);
+        return v;
+      }
+      let out: unknown = results[index];
+      for (const key of (m[2] ?? '').split('.').filter(Boolean)) {
+        if (out === null || typeof out !== 'object' || !(key in out)) {
+          error = badRef(v, `the result of step ${index} has no field "${key}"`);
+          return v;
+        }
+        out = (out as Record<string, unknown>)[key];
+      }
+      if (typeof out === 'string') refs.push(out);
+      return out;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  const resolved = walk(value);
+  return error ? { ok: false, error } : { ok: true, value: resolved, refs };
+}
+
+function badRef(ref: string, why: string): ErrorInfo {
+  return {
+    code: 'bad_argument',
+    message: `Reference "${ref}": ${why}.`,
+    remediation: 'Use "$N" or "$N.field" where N is the 0-based index of an earlier step.',
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * render_preview: one frame as MCP image content, through the engine's `frame.preview` command
+ * (so confinement, footage reads and missing-footage placeholders behave as everywhere else).
+ */
+import { z } from 'zod';
+import { defineTool, isPlainObject } from './types.js';
+
+export const renderPreview = defineTool({
+  name: 'render_preview',
+  title: 'Render Preview Frame',
+  description:
+    'Renders one frame of a composition (default: the active one at its current time) and returns it as a PNG image, with the frame information (comp, time, frame, sizes, sha256, warnings) as JSON. Look at pixels with this; render finals with renderQueue.render.',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    comp: z.string().min(1).optional().describe('Composition id or name (default: the active composition).'),
+    time: z.number().min(0).optional().describe('Comp time in seconds.'),
+    max_side: z.number().int().min(16).max(8192).optional().describe('Longest side of the PNG in pixels.'),
+    transparent: z
+      .boolean()
+      .optional()
+      .describe('Keep the background transparent instead of the comp colour.'),
+  }),
+  async run(args, ctx) {
+    const params: Record<string, unknown> = {};
+    if (args.comp !== undefined) params.comp = args.comp;
+    if (args.time !== undefined) params.time = args.time;
+    if (args.max_side !== undefined) params.max_side = args.max_side;
+    if (args.transparent !== undefined) params.transparent = args.transparent;
+    const r = await ctx.backend.execute('frame.preview', params, { signal: ctx.signal });
+    if (!r.ok) return { kind: 'error', error: r.error };
+    if (!isPlainObject(r.result) || typeof r.result.png !== 'string') {
+      ctx.log(`frame.preview returned no png: ${JSON.stringify(r.result)?.slice(0, 200)}`);
+      return {
+        kind: 'error',
+        error: {
+          code: 'tool_failed',
+          message: 'frame.preview returned no image.',
+          remediation: 'Report it with the server log (stderr).',
+        },
+      };
+    }
+    const { png, ...info } = r.result;
+    const warnings = [...((info.warnings as string[] | undefined) ?? []), ...(r.warnings ?? [])];
+    return { kind: 'image', png, info: { ...info, warnings } };
+  },
+});

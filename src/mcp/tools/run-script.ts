@@ -1,0 +1,38 @@
+/**
+ * run_script: runs JavaScript against the scripting API (`app.run(id, params)`, a read-only
+ * `app.document`, `app.log`), given inline (`script.run`) or as a file (`file.runScript`).
+ * Refused while confined: a script can do anything the process can.
+ */
+import { z } from 'zod';
+import { defineTool, fromExecute } from './types.js';
+
+export const runScript = defineTool({
+  name: 'run_script',
+  title: 'Run Script',
+  description:
+    'Runs JavaScript (the body of an async function) with `app.run(id, params)`, a read-only `app.document` and `app.log`. Pass `code` or an absolute `path`. Returns {result, logs, commands}. Refused while confined.',
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  input: z.strictObject({
+    code: z.string().min(1).optional().describe('Script source.'),
+    path: z.string().min(1).optional().describe('Absolute path of a .js script file.'),
+  }),
+  async run(args, ctx) {
+    if ((args.code === undefined) === (args.path === undefined)) {
+      return {
+        kind: 'error',
+        error: {
+          code: 'bad_argument',
+          message: 'run_script needs exactly one of "code" or "path".',
+          remediation: 'Pass the script inline as code, or an absolute path to a script file.',
+        },
+      };
+    }
+    const refused = ctx.confinement?.checkTool('run_script') ?? null;
+    if (refused) return { kind: 'error', error: refused };
+    const r =
+      args.code !== undefined
+        ? await ctx.backend.execute('script.run', { code: args.code })
+        : await ctx.backend.execute('file.runScript', { path: args.path });
+    return fromExecute(r);
+  },
+});

@@ -1,0 +1,88 @@
+/**
+ * The shape of one MCP tool: name, title, hints, a strict zod input schema and a run function.
+ * The server builds `tools/list` and `tools/call` from a table of these, so adding a tool is one entry.
+ */
+import type { z } from 'zod';
+import type { ErrorInfo, ProgressInfo } from '../../engine/index.js';
+import type { Confinement } from '../../confinement/types.js';
+import type { Backend } from '../backend.js';
+import type { CapabilityProbe } from '../capabilities.js';
+
+export interface ToolHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a running tool gets from the server. */
+export interface ToolContext {
+  readonly backend: Backend;
+  readonly confinement?: Confinement;
+  readonly capabilities: CapabilityProbe;
+  /** Aborted when the client cancels this request (only wired for long-running headless tools). */
+  readonly signal: AbortSignal;
+  /** Set when the client asked for progress and this tool streams it (headless, blocking calls only). */
+  readonly onProgress?: (info: ProgressInfo) => void;
+  /** Diagnostics for the server log (stderr), never shown to the client. */
+  log(message: string): void;
+}
+
+/** A tool's answer before it becomes an MCP CallToolResult (see results.ts). */
+export type ToolOutcome =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'error'; error: ErrorInfo }
+  | { kind: 'image'; png: string; info: Record<string, unknown> };
+
+export interface ToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  hints: ToolHints;
+  /** A z.strictObject: its keys are the accepted arguments, anything else is -32602. */
+  input: z.ZodObject;
+  /** Streams MCP progress and honours notifications/cancelled (headless only). */
+  longRunning?: boolean;
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export const READ_ONLY_TOOL: ToolHints = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** Runs engine commands: may edit, save or render, so it is the widest annotation that is still honest. */
+export const COMMAND_TOOL: ToolHints = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
+/** Helper so each tool's run function sees its parsed, typed arguments. */
+export function defineTool<S extends z.ZodObject>(
+  spec: Omit<ToolSpec, 'input' | 'run'> & {
+    input: S;
+    run(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  },
+): ToolSpec {
+  return spec as unknown as ToolSpec;
+}
+
+/** Converts an engine ExecuteResult into a tool outcome. */
+export function fromExecute(
+  r: { ok: true; result: unknown; warnings?: string[] } | { ok: false; error: ErrorInfo },
+): ToolOutcome {
+  if (!r.ok) return { kind: 'error', error: r.error };
+  if (!r.warnings?.length) return { kind: 'json', value: r.result };
+  const value = isPlainObject(r.result)
+    ? { ...r.result, warnings: r.warnings }
+    : { result: r.result, warnings: r.warnings };
+  return { kind: 'json', value };
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { resolveRefs } from '../../../src/mcp/tools/refs.js';
+
+describe('resolveRefs', () => {
+  const results = [{ id: 'comp_1', size: { w: 10 } }, 'plain', ['a']];
+
+  it('replaces whole-string $N and $N.field references, deep in objects and arrays', () => {
+    const r = resolveRefs(
+      { comp: '$0.id', w: '$0.size.w', all: ['$1', { x: '$0' }], keep: 'x $0' },
+      results,
+      3,
+    );
+    expect(r).toEqual({
+      ok: true,
+      value: { comp: 'comp_1', w: 10, all: ['plain', { x: results[0] }], keep: 'x $0' },
+      refs: ['comp_1', 'plain'],
+    });
+  });
+
+  it('refuses a reference to a step that has not run', () => {
+    const r = resolveRefs({ a: '$2' }, results, 2);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.code).toBe('bad_argument');
+  });
+
+  it('refuses a missing field', () => {
+    const r = resolveRefs({ a: '$0.nope' }, results, 3);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.code).toBe('bad_argument');
+  });
+});
