@@ -1,5 +1,8 @@
 /** Dispatches `effectcraft-cli <subcommand>`; maps usage errors to exit 2 with a message, never a stack. */
+import { appCommand } from './app-cmd.js';
 import { commandsCommand } from './commands-cmd.js';
+import { mcpCommand } from './mcp-cmd.js';
+import { renderCommand } from './render-cmd.js';
 import { EXIT, UsageError } from './usage.js';
 import { packageVersion } from './version.js';
 
@@ -8,6 +11,9 @@ type Sub = { summary: string; run: (args: string[]) => Promise<number> };
 /** Subcommands; each lives in its own file so a feature adds one line here. */
 const SUBCOMMANDS: Record<string, Sub> = {
   commands: { summary: 'print the command catalog', run: commandsCommand },
+  mcp: { summary: 'run the MCP server for agents (stdio, or --http PORT)', run: mcpCommand },
+  app: { summary: 'serve a session over the control channel (for mcp --bridge)', run: appCommand },
+  render: { summary: "render a project's render queue (progress, Ctrl-C cancels)", run: renderCommand },
 };
 
 export function registerSubcommand(name: string, sub: Sub): void {

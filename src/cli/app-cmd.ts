@@ -1,0 +1,162 @@
+/**
+ * `effectcraft-cli app`: a headless stand-in for the EffectCraft desktop app. It keeps one session open and
+ * serves it over the control channel (docs/control-channel.md) until SIGINT/SIGTERM.
+ */
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultTokenPath, newToken, removeTokenFile, writeTokenFile } from '../bridge/auth.js';
+import { startBridgeHost } from '../bridge/host.js';
+import { DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION } from '../bridge/protocol.js';
+import { tryCreateConfinement } from '../confinement/index.js';
+import { createSession } from '../session.js';
+import { EXIT, UsageError } from './usage.js';
+import { packageVersion } from './version.js';
+
+export const appHelp = `Usage: effectcraft-cli app [--port ${DEFAULT_PORT}] [--token-file PATH] [--project FILE] [options]
+
+Serves an EffectCraft session over the control channel (JSON-RPC 2.0 over WebSocket) so that
+\`effectcraft-cli mcp --bridge PORT\` can drive it. Logs go to stderr. Stop with Ctrl-C (SIGINT) or SIGTERM.
+  --port N              port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free port)
+  --token-file PATH     where to write the access token (default: $XDG_RUNTIME_DIR/effectcraft/bridge-PORT.token,
+                        else ~/.config/effectcraft/bridge-PORT.token); created with mode 0600, removed on exit
+  --project FILE        open this .ecproj at start-up
+  --host ADDRESS        listen on another interface (default ${DEFAULT_HOST}); anyone who can reach it and
+                        read the token can drive the app
+  --allow-origin ORIGIN a browser Origin allowed to connect (repeatable); by default every Origin is refused
+  --automation-read-root DIR / --automation-write-root DIR
+                        confine the app itself (repeatable), as for \`mcp\`: checked again at each file open,
+                        whatever the connected client checks`;
+
+function parsePort(text: string | undefined, flag: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`${flag} must be a port number 0-65535; got "${text}".`);
+  return n;
+}
+
+function parseMs(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 10)
+    throw new UsageError(`${flag} must be a whole number of milliseconds >= 10.`);
+  return n;
+}
+
+export async function appCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'token-file': { type: 'string' },
+      project: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
+      'automation-read-root': { type: 'string', multiple: true },
+      'automation-write-root': { type: 'string', multiple: true },
+      // Undocumented test knobs: keepalive interval and how long an open group may last.
+      'ping-interval': { type: 'string' },
+      'group-timeout': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(appHelp + '\n');
+    return EXIT.ok;
+  }
+  const port = parsePort(values.port, '--port', DEFAULT_PORT);
+  const log = (message: string) => process.stderr.write(`effectcraft-cli app: ${message}\n`);
+  const readRoots = values['automation-read-root'] ?? [];
+  const writeRoots = values['automation-write-root'] ?? [];
+  let confinement;
+  if (readRoots.length || writeRoots.length) {
+    const r = tryCreateConfinement({ readRoots, writeRoots });
+    if (!r.ok) throw new UsageError(r.message);
+    confinement = r.confinement;
+  }
+  const session = createSession({ confinement, logError: log });
+  const { engine } = session;
+
+  if (values.project !== undefined) {
+    const opened = await engine.execute('project.open', { path: resolve(values.project) });
+    if (!opened.ok) {
+      log(`${opened.error.message} ${opened.error.remediation}`);
+      return EXIT.failed;
+    }
+  }
+
+  const token = newToken();
+  let host;
+  try {
+    host = await startBridgeHost({
+      engine,
+      token,
+      port,
+      host: values.host ?? DEFAULT_HOST,
+      allowedOrigins: values['allow-origin'] ?? [],
+      pingIntervalMs: parseMs(values['ping-interval'], '--ping-interval'),
+      groupTimeoutMs: parseMs(values['group-timeout'], '--group-timeout'),
+      onRenderProgress: (listener) => session.renderQueue.onProgress(listener),
+      identity: {
+        app: 'effectcraft-cli app',
+        version: packageVersion(),
+        capabilities: {
+          ui: false,
+          commands: true,
+          render: engine.command('renderQueue.render') !== undefined,
+        },
+      },
+      log,
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    log(
+      code === 'EADDRINUSE'
+        ? `port ${port} is already in use (another app running?). Choose another with --port.`
+        : `cannot listen on ${values.host ?? DEFAULT_HOST}:${port}: ${(err as Error).message}`,
+    );
+    return EXIT.failed;
+  }
+
+  const tokenPath = resolve(
+    values['token-file'] ??
+      defaultTokenPath(host.port, { runtimeDir: process.env.XDG_RUNTIME_DIR || undefined, home: homedir() }),
+  );
+  try {
+    await writeTokenFile(tokenPath, token);
+  } catch (err) {
+    log(`cannot write the token file ${tokenPath}: ${(err as Error).message}`);
+    await host.close();
+    return EXIT.failed;
+  }
+  if (host.host !== '127.0.0.1' && host.host !== '::1' && host.host !== 'localhost')
+    log(`warning: listening on ${host.host}, not only loopback; protect the token file.`);
+  log(`control channel (protocol ${PROTOCOL_VERSION}) listening on ws://${host.host}:${host.port}`);
+  log(`token file: ${tokenPath}`);
+  log(
+    `connect an agent with: effectcraft-cli mcp --bridge ${host.port}${values['token-file'] ? ` --bridge-token-file ${tokenPath}` : ''}`,
+  );
+
+  await new Promise<void>((done) => {
+    const stop = (signal: NodeJS.Signals) => {
+      log(`${signal}: closing`);
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await host.close();
+  await removeTokenFile(tokenPath, token);
+  // A background render has no one left to report to: stop it so its exporter removes partial files.
+  session.renderQueue.stop();
+  await session.renderQueue.idle().catch(() => undefined);
+  log('closed');
+  // If a stray handle (a worker pool) keeps the loop alive, do not hang the shutdown.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
+  return EXIT.ok;
+}

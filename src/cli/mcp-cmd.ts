@@ -1,0 +1,102 @@
+/**
+ * `effectcraft-cli mcp`: the MCP server over stdio (default) or streamable HTTP on 127.0.0.1 (--http PORT).
+ * stdout carries protocol messages only; every diagnostic goes to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { tryCreateConfinement } from '../confinement/index.js';
+import { createHeadlessBackend } from '../mcp/headless-backend.js';
+import { bridgeBackendFromFlags, bridgeHelp, bridgeOptions } from './bridge-backend.js';
+import { createServerFactory } from '../mcp/server.js';
+import { serveMcpHttp } from '../mcp/http.js';
+import { serveMcpStdio } from '../mcp/stdio.js';
+import { createSession } from '../session.js';
+import { EXIT, UsageError } from './usage.js';
+import { packageVersion } from './version.js';
+
+export const mcpHelp = `Usage: effectcraft-cli mcp [--http PORT] [--automation-read-root DIR]... [--automation-write-root DIR]...
+
+Runs the MCP server for agents: stdio by default (add it to your MCP client's config), or streamable HTTP
+on 127.0.0.1 with --http. Serves both the 2025-11-25 (initialize) and 2026-07-28 (per-request _meta) eras.
+  --http PORT                   serve http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port)
+  --automation-read-root DIR    confine reads to DIR (repeatable); scripts are then refused
+  --automation-write-root DIR   confine writes to DIR (repeatable; also readable)
+${bridgeHelp}
+Docs: docs/mcp.md, docs/bridge.md`;
+
+function log(message: string): void {
+  process.stderr.write(`effectcraft-cli mcp: ${message}\n`);
+}
+
+export async function mcpCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      http: { type: 'string' },
+      'automation-read-root': { type: 'string', multiple: true },
+      'automation-write-root': { type: 'string', multiple: true },
+      ...bridgeOptions,
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(mcpHelp + '\n');
+    return EXIT.ok;
+  }
+  let port: number | undefined;
+  if (values.http !== undefined) {
+    port = Number(values.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--http needs a port number (0-65535), got "${values.http}".`);
+  }
+  const readRoots = values['automation-read-root'] ?? [];
+  const writeRoots = values['automation-write-root'] ?? [];
+  let confinement;
+  if (readRoots.length || writeRoots.length) {
+    const r = tryCreateConfinement({ readRoots, writeRoots });
+    if (!r.ok) throw new UsageError(r.message);
+    confinement = r.confinement;
+  }
+
+  const session = createSession({ confinement, logError: log });
+  // Bridge mode: the local session only supplies command definitions for checks before forwarding.
+  const bridged = bridgeBackendFromFlags(values, {
+    commands: session.engine.commands(),
+    confinement,
+    version: packageVersion(),
+    log,
+  });
+  const backend = bridged ?? createHeadlessBackend(session.engine);
+  const factory = createServerFactory(backend, {
+    version: packageVersion(),
+    confinement,
+    log,
+    bridge: bridged !== null,
+  });
+
+  if (port !== undefined) {
+    const http = await serveMcpHttp(factory, { port, log });
+    log(`listening on ${http.url}`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await http.close();
+    await backend.close();
+    return EXIT.ok;
+  }
+
+  const serving = serveMcpStdio(factory, { log });
+  const stop = () => void serving.close();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  await serving.closed;
+  await backend.close();
+  // A background (wait:false) render has no one left to report to: stop it so its exporter cleans up.
+  session.renderQueue.stop();
+  await session.renderQueue.idle().catch(() => undefined);
+  // Replies are written; if a stray handle (a worker pool) keeps the loop alive, do not hang the client.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
+  return EXIT.ok;
+}
