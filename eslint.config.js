@@ -3,13 +3,23 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-output/**'] },
+  { ignores: ['dist/**', '.dist-*/**', 'node_modules/**', 'coverage/**', 'test-output/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.mjs', '**/*.js'],
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+      },
     },
     rules: {
       'no-console': 'error',
@@ -17,5 +27,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  { files: ['src/cli/**', 'src/cli.ts', 'bench/**', 'test/**', 'scripts/**'], rules: { 'no-console': 'off' } },
+  {
+    files: ['src/cli/**', 'src/cli.ts', 'bench/**', 'test/**', 'scripts/**'],
+    rules: { 'no-console': 'off' },
+  },
 );
