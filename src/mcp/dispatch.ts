@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { CallToolResult, ServerContext, Tool } from '@modelcontextprotocol/server';
 import type { Confinement } from '../confinement/types.js';
 import type { Backend } from './backend.js';
+import type { CallOrder } from './call-order.js';
 import type { CapabilityProbe } from './capabilities.js';
 import { createProgressReporter } from './progress.js';
 import {
@@ -21,6 +22,8 @@ import { isPlainObject, type ToolContext, type ToolSpec } from './tools/types.js
 
 export interface DispatchOptions {
   backend: Backend;
+  /** Runs this connection's tool calls in arrival order (see call-order.ts). */
+  order?: CallOrder;
   confinement?: Confinement;
   capabilities: CapabilityProbe;
   log: (message: string) => void;
@@ -105,7 +108,19 @@ export async function callTool(
           },
         })
       : undefined;
+  const release = (await options.order?.enter()) ?? (() => undefined);
+  if (reqCtx.mcpReq.signal.aborted) {
+    // Cancelled while waiting its turn: it never runs (the SDK sends no response for a cancelled request).
+    release();
+    reporter?.stop();
+    return errorResult({
+      code: 'cancelled',
+      message: `${name} was cancelled before it started.`,
+      remediation: 'Call it again if you still need it.',
+    });
+  }
   const ctx: ToolContext = {
+    release,
     backend: options.backend,
     confinement: options.confinement,
     capabilities: options.capabilities,
@@ -118,6 +133,7 @@ export async function callTool(
   } catch (err) {
     return unexpectedFailure(name, err, options.log);
   } finally {
+    release();
     reporter?.stop();
   }
 }

@@ -6,6 +6,7 @@
 import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { Confinement } from '../confinement/types.js';
 import type { Backend } from './backend.js';
+import { CallOrder } from './call-order.js';
 import { CapabilityProbe } from './capabilities.js';
 import { callTool, listTools, type DispatchOptions } from './dispatch.js';
 import { registerResources } from './resources.js';
@@ -35,6 +36,7 @@ export function createMcpServer(backend: Backend, options: McpServerOptions): Mc
   const byName = new Map<string, ToolSpec>(table.map((t) => [t.name, t]));
   const dispatch: DispatchOptions = {
     backend,
+    order: new CallOrder(),
     confinement: options.confinement,
     capabilities: options.capabilities ?? new CapabilityProbe(),
     log: options.log ?? (() => undefined),

@@ -43,11 +43,13 @@ function runTool(name: string, title: string, description: string): ToolSpec {
     input: runInput,
     longRunning: true,
     async run(args, ctx) {
-      const r = await ctx.backend.execute(args.id, args.params ?? {}, {
+      const running = ctx.backend.execute(args.id, args.params ?? {}, {
         signal: ctx.signal,
         onProgress: ctx.onProgress,
       });
-      return fromExecute(r);
+      // A render takes its snapshot as it starts: later calls (edits, inspection) may go on meanwhile.
+      if (args.id === 'renderQueue.render') ctx.release?.();
+      return fromExecute(await running);
     },
   });
 }

@@ -9,12 +9,18 @@ export const renderPreview = defineTool({
   name: 'render_preview',
   title: 'Render Preview Frame',
   description:
-    'Renders one frame of a composition (default: the active one at its current time) and returns it as a PNG image, with the frame information (comp, time, frame, sizes, sha256, warnings) as JSON. Look at pixels with this; render finals with renderQueue.render.',
+    'Renders one frame of a composition (default: the active one at time 0) and returns it as a PNG image, with the frame information (comp, time, frame, sizes, sha256, warnings) as JSON. Look at pixels with this; render finals with renderQueue.render.',
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     comp: z.string().min(1).optional().describe('Composition id or name (default: the active composition).'),
-    time: z.number().min(0).optional().describe('Comp time in seconds.'),
-    max_side: z.number().int().min(16).max(8192).optional().describe('Longest side of the PNG in pixels.'),
+    time: z.number().min(0).optional().describe('Comp time in seconds (default 0).'),
+    max_side: z
+      .number()
+      .int()
+      .min(16)
+      .max(2048)
+      .optional()
+      .describe('Longest side of the PNG in pixels (default 768, at most 2048; never upscaled).'),
     transparent: z
       .boolean()
       .optional()

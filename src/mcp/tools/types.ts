@@ -26,6 +26,8 @@ export interface ToolContext {
   readonly onProgress?: (info: ProgressInfo) => void;
   /** Diagnostics for the server log (stderr), never shown to the client. */
   log(message: string): void;
+  /** Lets later tool calls start before this one ends (a blocking render, once it has its snapshot). */
+  release?: () => void;
 }
 
 /** A tool's answer before it becomes an MCP CallToolResult (see results.ts). */
