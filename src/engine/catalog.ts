@@ -40,6 +40,8 @@ export interface CommandContext extends SessionView {
   setProjectPath(path: string): void;
   readonly history: HistoryControl;
   readonly ports: EnginePorts;
+  /** Font families text layers may use, or null when the session has no renderer to ask. */
+  readonly fontFamilies: readonly string[] | null;
   readonly signal: AbortSignal;
   progress(info: ProgressInfo): void;
   warn(message: string): void;

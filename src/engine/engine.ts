@@ -34,6 +34,8 @@ export type CommandGuard = (command: AnyCommand, params: unknown, view: SessionV
 export interface EngineOptions {
   commands: readonly AnyCommand[];
   ports: EnginePorts;
+  /** Font families the renderer has; text commands refuse others at edit time instead of at render time. */
+  fontFamilies?: readonly string[];
   guard?: CommandGuard;
   /** Where unexpected failures are described; never shown to clients. */
   logError?: (message: string) => void;
@@ -294,6 +296,7 @@ export class Engine {
         redo: () => engine.#step(engine.#redo, engine.#undo, 'patches'),
       },
       ports: this.#options.ports,
+      fontFamilies: this.#options.fontFamilies ?? null,
       signal,
       progress: (info) => options.onProgress?.(info),
       warn: (message) => warnings.push(message),

@@ -11,16 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { GlobalFonts } from '@napi-rs/canvas';
 import { EngineError } from '../engine/index.js';
 
-interface BundledFont {
-  family: string;
-  weight: number;
-  file: string;
-}
-
-const BUNDLED: readonly BundledFont[] = [
-  { family: 'Inter', weight: 400, file: 'inter-latin-400-normal.woff2' },
-  { family: 'Inter', weight: 700, file: 'inter-latin-700-normal.woff2' },
-];
+import { BUNDLED_FONTS as BUNDLED } from './font-list.js';
 
 let registered: ReadonlySet<string> | null = null;
 

@@ -1,11 +1,23 @@
 /** Commands that add layers of each kind; each returns `{id}` of the new layer, placed at the top. */
 import { z } from 'zod';
-import { defineCommand, EDIT, type SessionView } from '../catalog.js';
+import { defineCommand, EDIT, type CommandContext, type SessionView } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { insertLayer } from '../layer-factory.js';
 import { staticProp, TEXT_ALIGNS, type Gradient, type LayerSource, type ShapeGeometry } from '../model.js';
 import { compositions, findComp, findFootage } from '../resolve.js';
 import { color, ColorInput, CompRef, Vec2Input } from './params.js';
+
+/** Refuses a font family the renderer does not have, listing the ones it has. */
+export function checkFontFamily(family: string, ctx: CommandContext): string {
+  if (ctx.fontFamilies && !ctx.fontFamilies.includes(family)) {
+    throw new EngineError(
+      'bad_argument',
+      `Font family "${family}" is not available. Available: ${ctx.fontFamilies.join(', ')}.`,
+      `Use one of: ${ctx.fontFamilies.join(', ')}.`,
+    );
+  }
+  return family;
+}
 
 /** Layer commands need a composition to act on. */
 export function needsComp(view: SessionView): string | null {
@@ -20,7 +32,7 @@ function addCommand<S extends z.ZodObject>(
   description: string,
   params: S,
   base: string,
-  build: (p: z.infer<S>, view: SessionView, comp: ReturnType<typeof findComp>) => LayerSource,
+  build: (p: z.infer<S>, view: CommandContext, comp: ReturnType<typeof findComp>) => LayerSource,
 ) {
   return defineCommand({
     id,
@@ -86,10 +98,10 @@ export const addText = addCommand(
     tracking: z.number().optional().describe('1/1000 em'),
   }),
   'Text',
-  (p) => ({
+  (p, view) => ({
     kind: 'text',
     text: p.text,
-    fontFamily: p.fontFamily ?? 'Inter',
+    fontFamily: checkFontFamily(p.fontFamily ?? 'Inter', view),
     fontWeight: p.fontWeight ?? 400,
     fontSize: staticProp(p.fontSize ?? 72),
     fill: staticProp(color(p.fill ?? '#ffffff', 'fill')),

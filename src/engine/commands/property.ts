@@ -6,7 +6,7 @@ import { valueAt } from '../keyframes.js';
 import { EaseHandle, Interpolation, type AnimatableProperty, type Keyframe } from '../model.js';
 import { coerceValue, PROPERTY_PATHS, resolveProperty } from '../properties.js';
 import { draftLayer, findComp, findLayer } from '../resolve.js';
-import { needsComp } from './layer-add.js';
+import { checkFontFamily, needsComp } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
 
 const Path = z
@@ -33,6 +33,7 @@ export const propertySet = defineCommand({
     const layer = findLayer(comp, p.layer);
     const ref = resolveProperty(layer, p.property);
     const value = coerceValue(ref, p.value, p.property);
+    if (p.property === 'text.fontFamily') checkFontFamily(value as string, ctx);
     if (ref.animatable) {
       if (ref.get(layer)?.keyframes.length) {
         throw new EngineError(

@@ -187,3 +187,24 @@ describe('effect commands', () => {
     expect(layer('S').effects.map((e) => e.type)).toEqual(EFFECT_TYPE_NAMES);
   });
 });
+
+describe('font families', () => {
+  it('text commands refuse a family the renderer lacks, listing the available ones', async () => {
+    const { Engine, engineCommands } = await import('../../../src/engine/index.js');
+    const { createNodePorts } = await import('../../../src/engine/node-ports.js');
+    const engine = new Engine({
+      commands: engineCommands(),
+      ports: createNodePorts(),
+      fontFamilies: ['Inter'],
+    });
+    await run(engine, 'comp.new', { width: 10, height: 10 });
+    const r = await engine.execute('layer.addText', { text: 'x', fontFamily: 'Comic Sans' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+    if (!r.ok) expect(r.error.remediation).toContain('Inter');
+    await run(engine, 'layer.addText', { text: 'x', fontFamily: 'Inter', name: 'T' });
+    expect(
+      await fails(engine, 'property.set', { layer: 'T', property: 'text.fontFamily', value: 'Papyrus' }),
+    ).toBe('bad_argument');
+    await run(engine, 'property.set', { layer: 'T', property: 'text.fontFamily', value: 'Inter' });
+  });
+});
