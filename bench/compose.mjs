@@ -5,6 +5,7 @@
 // Runs against the built dist (EFFECTCRAFT_DIST=.dist-x to use another build directory).
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { buildComp8 } from './_comp8.mjs';
 import { fmt, median, sample } from './stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -20,55 +21,7 @@ const ok = async (id, params) => {
   if (!r.ok) throw new Error(`${id}: ${r.error.message}`);
   return r.result;
 };
-const set = (layer, property, value) => ok('property.set', { layer, property, value });
-const key = (layer, property, time, value) => ok('property.setKeyframe', { layer, property, time, value });
-
-const comp = await ok('comp.new', { name: 'Bench', width: 1920, height: 1080, duration: 10, frameRate: 30 });
-await ok('layer.addSolid', { color: '#1d2b3a', name: 'Background' });
-const a = await ok('layer.addSolid', { color: '#e04050', width: 600, height: 400, name: 'A' });
-await set(a.id, 'transform.rotation', 15);
-await set(a.id, 'transform.opacity', 70);
-await key(a.id, 'transform.position', 0, [500, 400]);
-await key(a.id, 'transform.position', 10, [1400, 600]);
-const b = await ok('layer.addShape', {
-  shape: { type: 'rectangle', size: [500, 300], roundness: 40 },
-  fill: '#40c0a0',
-  name: 'B',
-});
-await set(b.id, 'transform.scale', [140, 80]);
-await set(b.id, 'transform.opacity', 60);
-await key(b.id, 'transform.rotation', 0, -30);
-await key(b.id, 'transform.rotation', 10, 330);
-const c = await ok('layer.addShape', {
-  shape: { type: 'ellipse', size: [700, 500] },
-  fill: '#f0c040',
-  name: 'C',
-});
-await set(c.id, 'transform.position', [1300, 300]);
-await set(c.id, 'transform.scale', [80, 120]);
-await set(c.id, 'transform.rotation', 40);
-await set(c.id, 'transform.opacity', 50);
-const blur = await ok('layer.addShape', {
-  shape: { type: 'star', points: 5, outerRadius: 200, innerRadius: 90 },
-  fill: '#8060ff',
-  name: 'Blurred',
-});
-await set(blur.id, 'transform.position', [400, 800]);
-await ok('effect.add', { layer: blur.id, effect: 'gaussianBlur', params: { radius: 12 } });
-const mul = await ok('layer.addSolid', { color: '#a0a0ff', width: 900, height: 400, name: 'Multiply' });
-await set(mul.id, 'transform.position', [1200, 800]);
-await ok('layer.setBlendMode', { layer: mul.id, mode: 'multiply' });
-const t1 = await ok('layer.addText', { text: 'EffectCraft', fontSize: 160, fontWeight: 700, name: 'Title' });
-await key(t1.id, 'transform.position', 0, [960, 200]);
-await key(t1.id, 'transform.position', 10, [960, 260]);
-const t2 = await ok('layer.addText', {
-  text: 'Skia compositor benchmark\n1920 x 1080, 8 layers',
-  fontSize: 56,
-  strokeColor: '#000000',
-  strokeWidth: 3,
-  name: 'Subtitle',
-});
-await set(t2.id, 'transform.position', [960, 960]);
+const compId = await buildComp8(ok);
 
 const renderer = createFrameRenderer({ readFile: createNodePorts().readFile });
 const doc = engine.document;
@@ -77,7 +30,7 @@ const time = (i) => (i % 300) / 30;
 // Yield to the event loop after each frame, as the render queue does: native buffers are freed only then.
 const tick = () => new Promise((r) => setImmediate(r));
 const render = async (i) => {
-  const f = await renderer.renderFrame(doc, comp.id, time(i), { missingFootage: 'fail' });
+  const f = await renderer.renderFrame(doc, compId, time(i), { missingFootage: 'fail' });
   await tick();
   return f;
 };

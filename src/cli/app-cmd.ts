@@ -8,9 +8,9 @@ import { parseArgs } from 'node:util';
 import { defaultTokenPath, newToken, removeTokenFile, writeTokenFile } from '../bridge/auth.js';
 import { startBridgeHost } from '../bridge/host.js';
 import { DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION } from '../bridge/protocol.js';
-import { tryCreateConfinement } from '../confinement/index.js';
 import { createSession } from '../session.js';
-import { EXIT, UsageError } from './usage.js';
+import { confinementFromFlags, confinementOptions } from './confinement-flags.js';
+import { EXIT, parseMs, parsePort } from './usage.js';
 import { packageVersion } from './version.js';
 
 export const appHelp = `Usage: effectcraft-cli app [--port ${DEFAULT_PORT}] [--token-file PATH] [--project FILE] [options]
@@ -28,22 +28,6 @@ Serves an EffectCraft session over the control channel (JSON-RPC 2.0 over WebSoc
                         confine the app itself (repeatable), as for \`mcp\`: checked again at each file open,
                         whatever the connected client checks`;
 
-function parsePort(text: string | undefined, flag: string, fallback: number): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new UsageError(`${flag} must be a port number 0-65535; got "${text}".`);
-  return n;
-}
-
-function parseMs(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 10)
-    throw new UsageError(`${flag} must be a whole number of milliseconds >= 10.`);
-  return n;
-}
-
 export async function appCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -53,8 +37,7 @@ export async function appCommand(args: string[]): Promise<number> {
       'token-file': { type: 'string' },
       project: { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
-      'automation-read-root': { type: 'string', multiple: true },
-      'automation-write-root': { type: 'string', multiple: true },
+      ...confinementOptions,
       // Undocumented test knobs: keepalive interval and how long an open group may last.
       'ping-interval': { type: 'string' },
       'group-timeout': { type: 'string' },
@@ -69,14 +52,7 @@ export async function appCommand(args: string[]): Promise<number> {
   }
   const port = parsePort(values.port, '--port', DEFAULT_PORT);
   const log = (message: string) => process.stderr.write(`effectcraft-cli app: ${message}\n`);
-  const readRoots = values['automation-read-root'] ?? [];
-  const writeRoots = values['automation-write-root'] ?? [];
-  let confinement;
-  if (readRoots.length || writeRoots.length) {
-    const r = tryCreateConfinement({ readRoots, writeRoots });
-    if (!r.ok) throw new UsageError(r.message);
-    confinement = r.confinement;
-  }
+  const confinement = confinementFromFlags(values);
   const session = createSession({ confinement, logError: log });
   const { engine } = session;
 

@@ -3,14 +3,14 @@
  * stdout carries protocol messages only; every diagnostic goes to stderr.
  */
 import { parseArgs } from 'node:util';
-import { tryCreateConfinement } from '../confinement/index.js';
 import { createHeadlessBackend } from '../mcp/headless-backend.js';
 import { bridgeBackendFromFlags, bridgeHelp, bridgeOptions } from './bridge-backend.js';
 import { createServerFactory } from '../mcp/server.js';
 import { serveMcpHttp } from '../mcp/http.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
 import { createSession } from '../session.js';
-import { EXIT, UsageError } from './usage.js';
+import { confinementFromFlags, confinementOptions } from './confinement-flags.js';
+import { EXIT, parsePort } from './usage.js';
 import { packageVersion } from './version.js';
 
 export const mcpHelp = `Usage: effectcraft-cli mcp [--http PORT] [--automation-read-root DIR]... [--automation-write-root DIR]...
@@ -32,8 +32,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
     args,
     options: {
       http: { type: 'string' },
-      'automation-read-root': { type: 'string', multiple: true },
-      'automation-write-root': { type: 'string', multiple: true },
+      ...confinementOptions,
       ...bridgeOptions,
       help: { type: 'boolean', short: 'h' },
     },
@@ -44,20 +43,8 @@ export async function mcpCommand(args: string[]): Promise<number> {
     process.stdout.write(mcpHelp + '\n');
     return EXIT.ok;
   }
-  let port: number | undefined;
-  if (values.http !== undefined) {
-    port = Number(values.http);
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
-      throw new UsageError(`--http needs a port number (0-65535), got "${values.http}".`);
-  }
-  const readRoots = values['automation-read-root'] ?? [];
-  const writeRoots = values['automation-write-root'] ?? [];
-  let confinement;
-  if (readRoots.length || writeRoots.length) {
-    const r = tryCreateConfinement({ readRoots, writeRoots });
-    if (!r.ok) throw new UsageError(r.message);
-    confinement = r.confinement;
-  }
+  const port = values.http === undefined ? undefined : parsePort(values.http, '--http', 0);
+  const confinement = confinementFromFlags(values);
 
   const session = createSession({ confinement, logError: log });
   // Bridge mode: the local session only supplies command definitions for checks before forwarding.

@@ -7,3 +7,21 @@ export class UsageError extends Error {
 }
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+/** A port flag: a whole number 0-65535 (0 picks a free port), or the fallback when absent. */
+export function parsePort(text: string | undefined, flag: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`${flag} must be a port number 0-65535; got "${text}".`);
+  return n;
+}
+
+/** A millisecond flag: a whole number >= 10, or undefined when absent. */
+export function parseMs(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 10)
+    throw new UsageError(`${flag} must be a whole number of milliseconds >= 10.`);
+  return n;
+}

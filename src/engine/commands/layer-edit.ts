@@ -132,21 +132,41 @@ export const layerSetParent = defineCommand({
   },
 });
 
-export const layerSetBlendMode = defineCommand({
+/** A command that sets one plain field of a layer from one param (blend mode, visibility, name). */
+function layerFieldCommand<F extends 'blendMode' | 'enabled' | 'name'>(spec: {
+  id: string;
+  title: string;
+  description: string;
+  param: string;
+  field: F;
+  schema: z.ZodType<Layer[F]>;
+}) {
+  return defineCommand({
+    id: spec.id,
+    title: spec.title,
+    category: 'Layer',
+    description: spec.description,
+    params: z.strictObject({ ...target, [spec.param]: spec.schema }),
+    pathParams: {},
+    enabled: needsComp,
+    annotations: IDEMPOTENT_EDIT,
+    mutates: true,
+    run(ctx, p) {
+      const { comp, layer } = locate(ctx.doc, p as { comp?: string; layer: string });
+      const value = (p as Record<string, unknown>)[spec.param] as Layer[F];
+      ctx.update((d) => void (draftLayer(d, comp.id, layer.id)[spec.field] = value));
+      return { id: layer.id, [spec.param]: value };
+    },
+  });
+}
+
+export const layerSetBlendMode = layerFieldCommand({
   id: 'layer.setBlendMode',
   title: 'Set Blend Mode',
-  category: 'Layer',
   description: 'Sets how a layer blends with the layers below it.',
-  params: z.strictObject({ ...target, mode: BlendMode }),
-  pathParams: {},
-  enabled: needsComp,
-  annotations: IDEMPOTENT_EDIT,
-  mutates: true,
-  run(ctx, p) {
-    const { comp, layer } = locate(ctx.doc, p);
-    ctx.update((d) => void (draftLayer(d, comp.id, layer.id).blendMode = p.mode));
-    return { id: layer.id, mode: p.mode };
-  },
+  param: 'mode',
+  field: 'blendMode',
+  schema: BlendMode,
 });
 
 export const layerSetTrackMatte = defineCommand({
@@ -218,38 +238,22 @@ export const layerSetTiming = defineCommand({
   },
 });
 
-export const layerSetEnabled = defineCommand({
+export const layerSetEnabled = layerFieldCommand({
   id: 'layer.setEnabled',
   title: 'Show/Hide Layer',
-  category: 'Layer',
   description: "Turns a layer's video on or off.",
-  params: z.strictObject({ ...target, enabled: z.boolean() }),
-  pathParams: {},
-  enabled: needsComp,
-  annotations: IDEMPOTENT_EDIT,
-  mutates: true,
-  run(ctx, p) {
-    const { comp, layer } = locate(ctx.doc, p);
-    ctx.update((d) => void (draftLayer(d, comp.id, layer.id).enabled = p.enabled));
-    return { id: layer.id, enabled: p.enabled };
-  },
+  param: 'enabled',
+  field: 'enabled',
+  schema: z.boolean(),
 });
 
-export const layerRename = defineCommand({
+export const layerRename = layerFieldCommand({
   id: 'layer.rename',
   title: 'Rename Layer',
-  category: 'Layer',
   description: 'Renames a layer.',
-  params: z.strictObject({ ...target, name: z.string().min(1) }),
-  pathParams: {},
-  enabled: needsComp,
-  annotations: IDEMPOTENT_EDIT,
-  mutates: true,
-  run(ctx, p) {
-    const { comp, layer } = locate(ctx.doc, p);
-    ctx.update((d) => void (draftLayer(d, comp.id, layer.id).name = p.name));
-    return { id: layer.id, name: p.name };
-  },
+  param: 'name',
+  field: 'name',
+  schema: z.string().min(1),
 });
 
 export const layerEditCommands = [

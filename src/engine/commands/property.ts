@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { valueAt } from '../keyframes.js';
-import { EaseHandle, Interpolation, type AnimatableProperty, type Keyframe } from '../model.js';
+import { EaseHandle, Interpolation, type AnimatableProperty, type Keyframe, type Project } from '../model.js';
 import { coerceValue, PROPERTY_PATHS, resolveProperty } from '../properties.js';
 import { draftLayer, findComp, findLayer } from '../resolve.js';
 import { checkFontFamily, needsComp } from './layer-add.js';
@@ -16,6 +16,21 @@ const Path = z
 const Value = z.unknown().describe('A number, [x, y], a colour, or a string, depending on the property');
 // Keyframes closer than this are the same keyframe (half a frame at 1000 fps).
 const SAME_TIME = 5e-4;
+
+/** Resolves comp, layer and an animatable property; a static property is bad_argument naming the remedy. */
+function animatable(doc: Project, p: { comp?: string; layer: string; property: string }) {
+  const comp = findComp(doc, p.comp);
+  const layer = findLayer(comp, p.layer);
+  const ref = resolveProperty(layer, p.property);
+  if (!ref.animatable) {
+    throw new EngineError(
+      'bad_argument',
+      `"${p.property}" is not animatable, so it has no keyframes.`,
+      'Set it with property.set.',
+    );
+  }
+  return { comp, layer, ref };
+}
 
 export const propertySet = defineCommand({
   id: 'property.set',
@@ -73,15 +88,7 @@ export const propertySetKeyframe = defineCommand({
   annotations: IDEMPOTENT_EDIT,
   mutates: true,
   run(ctx, p) {
-    const comp = findComp(ctx.doc, p.comp);
-    const layer = findLayer(comp, p.layer);
-    const ref = resolveProperty(layer, p.property);
-    if (!ref.animatable)
-      throw new EngineError(
-        'bad_argument',
-        `"${p.property}" cannot be animated.`,
-        'Set it with property.set.',
-      );
+    const { comp, layer, ref } = animatable(ctx.doc, p);
     const value = coerceValue(ref, p.value, p.property);
     const interpolation = p.interpolation ?? (p.easeIn || p.easeOut ? 'bezier' : 'linear');
     const key: Keyframe = { time: p.time, value, interpolation } as Keyframe;
@@ -120,15 +127,7 @@ export const propertyRemoveKeyframe = defineCommand({
   annotations: DESTRUCTIVE_EDIT,
   mutates: true,
   run(ctx, p) {
-    const comp = findComp(ctx.doc, p.comp);
-    const layer = findLayer(comp, p.layer);
-    const ref = resolveProperty(layer, p.property);
-    if (!ref.animatable)
-      throw new EngineError(
-        'bad_argument',
-        `"${p.property}" has no keyframes.`,
-        'Only animatable properties have keyframes.',
-      );
+    const { comp, layer, ref } = animatable(ctx.doc, p);
     const existing = ref.get(layer).keyframes;
     const at = existing.findIndex((k) => Math.abs(k.time - p.time) < SAME_TIME);
     if (at < 0) {
@@ -164,15 +163,7 @@ export const propertyClearKeyframes = defineCommand({
   annotations: DESTRUCTIVE_EDIT,
   mutates: true,
   run(ctx, p) {
-    const comp = findComp(ctx.doc, p.comp);
-    const layer = findLayer(comp, p.layer);
-    const ref = resolveProperty(layer, p.property);
-    if (!ref.animatable)
-      throw new EngineError(
-        'bad_argument',
-        `"${p.property}" has no keyframes.`,
-        'Only animatable properties have keyframes.',
-      );
+    const { comp, layer, ref } = animatable(ctx.doc, p);
     const kept = valueAt(ref.get(layer), p.keepValueAt ?? 0);
     ctx.update((d) => {
       const prop = ref.get(draftLayer(d, comp.id, layer.id)) as { value: unknown; keyframes: Keyframe[] };

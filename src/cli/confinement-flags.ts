@@ -1,0 +1,22 @@
+/** The confinement flags shared by `mcp` and `app`: parsed once, turned into a Confinement or a usage error. */
+import { tryCreateConfinement } from '../confinement/index.js';
+import type { Confinement } from '../confinement/types.js';
+import { UsageError } from './usage.js';
+
+export const confinementOptions = {
+  'automation-read-root': { type: 'string', multiple: true },
+  'automation-write-root': { type: 'string', multiple: true },
+} as const;
+
+/** Builds the confinement from repeatable root flags; undefined when neither flag was given. */
+export function confinementFromFlags(values: {
+  'automation-read-root'?: string[];
+  'automation-write-root'?: string[];
+}): Confinement | undefined {
+  const readRoots = values['automation-read-root'] ?? [];
+  const writeRoots = values['automation-write-root'] ?? [];
+  if (!readRoots.length && !writeRoots.length) return undefined;
+  const r = tryCreateConfinement({ readRoots, writeRoots });
+  if (!r.ok) throw new UsageError(r.message);
+  return r.confinement;
+}
