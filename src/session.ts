@@ -30,8 +30,14 @@ export function createSession(options: SessionOptions = {}): Session {
   const base = options.ports ?? createNodePorts();
   const ports = options.confinement ? options.confinement.wrapPorts(base) : base;
   // The service reads the live document at report time (items removed mid-render); the engine exists by then.
+  const { confinement } = options;
   const renderQueue = new RenderQueueService({
     ...options.renderQueue,
+    // Confined: render outputs go through folders the confinement opened and verified, so a folder swapped
+    // for a symlink after the guard's check cannot redirect frames out of the roots.
+    ...(confinement?.info.confined && {
+      openWriteDir: (dir: string) => confinement.openWriteDir(dir, 'renderQueue.render writes'),
+    }),
     liveDocument: () => engine.document,
   });
   const engine: Engine = new Engine({

@@ -13,8 +13,9 @@ import { wrapPortsWith } from './ports.js';
 import { resolveRoots, type RootOptions } from './roots.js';
 import { checkToolName } from './tools.js';
 import type { Confinement } from './types.js';
+import { openWriteDir } from './write-dir.js';
 
-export type { Confinement, ConfinementInfo } from './types.js';
+export type { Confinement, ConfinementInfo, WriteDir } from './types.js';
 export { READ_FLAG, WRITE_FLAG, type RootOptions } from './roots.js';
 export { UNCONFINABLE_TOOLS } from './tools.js';
 
@@ -50,6 +51,7 @@ export function tryCreateConfinement(options: RootOptions): ConfinementResult {
       const r = policy.check(path, access, param);
       return r.ok ? null : r.error;
     },
+    openWriteDir: (dir, param) => openWriteDir(policy, dir, param),
   };
   return { ok: true, confinement };
 }

@@ -8,21 +8,14 @@
  * Elsewhere: the same steps by path, with the directory's realpath and inode re-verified right before the
  * rename, and the opened file's inode compared with what the checked path holds now.
  */
-import { constants, existsSync, promises as fs, realpathSync, type Stats } from 'node:fs';
+import { constants, promises as fs, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { EngineError, fsError } from '../engine/index.js';
+import { CheckedDir, DEFAULT_IO, swapped, type SafeIoOptions } from './checked-dir.js';
 import { isInside } from './path-resolve.js';
 
-/** How the final open reaches the kernel; tests pass `{ procFd: null }` to exercise the portable path. */
-export interface SafeIoOptions {
-  /** `/proc/self/fd` where it exists (Linux), else null. */
-  procFd: string | null;
-}
-
-export const DEFAULT_IO: SafeIoOptions = {
-  procFd: existsSync('/proc/self/fd') ? '/proc/self/fd' : null,
-};
+export { DEFAULT_IO, type SafeIoOptions } from './checked-dir.js';
 
 /** Where the kernel says an open fd is, or null when it cannot say (no /proc). */
 async function fdPath(fd: number, io: SafeIoOptions): Promise<string | null> {
@@ -32,14 +25,6 @@ async function fdPath(fd: number, io: SafeIoOptions): Promise<string | null> {
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
-}
-
-function swapped(path: string, param: string): EngineError {
-  return new EngineError(
-    'path_outside_roots',
-    `"${param}": ${JSON.stringify(path)} changed while it was being opened (a symbolic link was swapped in); refused.`,
-    'Use a path inside the roots that is not being replaced while the command runs.',
-  );
 }
 
 /**
@@ -98,30 +83,18 @@ export async function writeConfined(
   param: string,
   io: SafeIoOptions = DEFAULT_IO,
 ): Promise<void> {
-  const dir = dirname(real);
   const name = basename(real);
-  let dirHandle: fs.FileHandle;
-  try {
-    dirHandle = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-  } catch (err) {
-    // Linux reports a symlink opened with O_DIRECTORY|O_NOFOLLOW as ENOTDIR, others as ELOOP.
-    const isLink = await fs.lstat(dir).then(
-      (st) => st.isSymbolicLink(),
-      () => false,
-    );
-    throw isLink || (err as NodeJS.ErrnoException).code === 'ELOOP'
-      ? swapped(shownPath, param)
-      : fsError(err, shownPath, 'write');
-  }
-  const dirStat = await dirHandle.stat();
-  // The directory as the kernel will reach it for the rest of this write.
-  const base = io.procFd ? `${io.procFd}/${dirHandle.fd}` : dir;
+  const dir = await CheckedDir.open(dirname(real), {
+    inside: (p) => roots.some((root) => isInside(p, root)),
+    shownPath,
+    param,
+    io,
+  });
   const tmpName = `.${name}.${randomBytes(6).toString('hex')}.tmp`;
   let tmpCreated = false;
   try {
-    await verifyDir(dirHandle, dir, dirStat, roots, shownPath, param, io);
     const handle = await fs.open(
-      join(base, tmpName),
+      join(dir.base, tmpName),
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
       0o644,
     );
@@ -133,38 +106,14 @@ export async function writeConfined(
       await handle.close();
     }
     // Security: re-verify right before the rename; on Linux the rename goes through the fd anyway.
-    await verifyDir(dirHandle, dir, dirStat, roots, shownPath, param, io);
-    await fs.rename(join(base, tmpName), join(base, name));
+    await dir.verify();
+    await fs.rename(join(dir.base, tmpName), join(dir.base, name));
     tmpCreated = false;
-    await dirHandle.sync().catch(() => undefined);
+    await dir.sync();
   } catch (err) {
-    if (tmpCreated) await fs.rm(join(base, tmpName), { force: true }).catch(() => undefined);
+    if (tmpCreated) await fs.rm(join(dir.base, tmpName), { force: true }).catch(() => undefined);
     throw err instanceof EngineError ? err : fsError(err, shownPath, 'write');
   } finally {
-    await dirHandle.close().catch(() => undefined);
+    await dir.close();
   }
-}
-
-async function verifyDir(
-  dirHandle: fs.FileHandle,
-  dir: string,
-  opened: Stats,
-  roots: readonly string[],
-  shownPath: string,
-  param: string,
-  io: SafeIoOptions,
-): Promise<void> {
-  const at = await fdPath(dirHandle.fd, io);
-  if (at !== null) {
-    if (!roots.some((root) => isInside(at, root))) throw swapped(shownPath, param);
-    return;
-  }
-  let now: Stats;
-  try {
-    if (realpathSync.native(dir) !== dir) throw swapped(shownPath, param);
-    now = await fs.stat(dir);
-  } catch (err) {
-    throw err instanceof EngineError ? err : swapped(shownPath, param);
-  }
-  if (!sameFile(now, opened)) throw swapped(shownPath, param);
 }

@@ -18,6 +18,7 @@ import type { FramePayload } from './encode.js';
 import type { ExporterRegistry, OutputFile } from './exporters/types.js';
 import { footagePaths } from './footage.js';
 import { RenderPool } from './pool.js';
+import type { OpenWriteDir } from './plain-dir.js';
 import { FileTracker } from './tracker.js';
 import { FrameWriter } from './writer.js';
 
@@ -31,6 +32,8 @@ export interface ItemEnv {
   rendererModule: string;
   /** Upper bound on worker threads (default: os.availableParallelism()). */
   maxWorkers?: number;
+  /** How output folders are opened: through the confinement when confined (default: by path). */
+  openWriteDir?: OpenWriteDir;
   /** Frames written so far (including skipped) out of the item's total, and files completed. */
   onFrames(done: number, total: number, files: number): void;
 }
@@ -68,7 +71,7 @@ function toInfo(err: unknown): ErrorInfo {
 }
 
 export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<ItemOutcome> {
-  const tracker = new FileTracker();
+  const tracker = new FileTracker(env.openWriteDir);
   let exporter: ReturnType<NonNullable<ReturnType<ExporterRegistry['get']>>> | undefined;
   let pool: RenderPool | undefined;
   let skipped = 0;
@@ -114,7 +117,7 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
     }
     await w.flush();
     const files = await exporter.finish();
-    tracker.release();
+    await tracker.release();
     return { status: 'done', frames: todo.length, skipped, files };
   } catch (err) {
     await pool?.destroy();

@@ -2,6 +2,7 @@
 import type { EnginePorts, ErrorInfo, ItemStatus, Project, RenderQueueItem } from '../../engine/index.js';
 import type { ExporterRegistry, OutputFile } from './exporters/types.js';
 import { renderItem, type ItemOutcome } from './item.js';
+import type { OpenWriteDir } from './plain-dir.js';
 
 /** Progress of a job, as the CLI and the MCP layer show it. */
 export interface JobProgress {
@@ -22,6 +23,7 @@ export interface JobEnv {
   workerUrl: URL;
   rendererModule: string;
   maxWorkers?: number;
+  openWriteDir?: OpenWriteDir;
   setStatus(id: string, status: ItemStatus): void;
   onProgress(p: JobProgress): void;
 }

@@ -12,6 +12,7 @@ import {
 import { builtinExporters } from './exporters/index.js';
 import { findFfmpeg } from './exporters/ffmpeg.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
+import type { OpenWriteDir } from './plain-dir.js';
 import { reportItem, runJob, type ItemReport, type JobItemOutcome, type JobProgress } from './job.js';
 import { builtModuleUrl } from './worker-url.js';
 
@@ -24,6 +25,11 @@ export interface RenderQueueServiceOptions {
   maxWorkers?: number;
   /** How ffmpeg is found (default: probing PATH when a job starts). */
   findFfmpeg?: () => Promise<string | null>;
+  /**
+   * How output and overflow folders are opened (default: by path). A confined session passes the
+   * confinement's verified handles, so a folder swapped for a symlink after the check redirects nothing.
+   */
+  openWriteDir?: OpenWriteDir;
 }
 
 export interface JobResult {
@@ -124,6 +130,7 @@ export class RenderQueueService {
         workerUrl,
         rendererModule,
         maxWorkers: this.#options.maxWorkers,
+        openWriteDir: this.#options.openWriteDir,
         setStatus: (id, s) => this.#status.set(id, s),
         onProgress: (p) => this.#listeners.forEach((l) => l(p)),
       });

@@ -93,32 +93,35 @@ describe('renderQueue.render while confined', () => {
   });
 });
 
-describe('known gap: render outputs are not re-verified at the final open', () => {
-  // The render queue writes frames through its own FileTracker (O_EXCL|O_NOFOLLOW temporaries renamed by
-  // path), not through the confined ports, so an output directory swapped for a symlink *after* the guard
-  // passed redirects the frames. Expected to fail until the tracker verifies its directory (see the
-  // confinement report); then turn `it.fails` into `it`.
-  it.fails(
-    'does not write frames outside when the output directory becomes a symlink out mid-flight',
-    async () => {
-      const l = await layout();
-      await mkdir(join(l.root, 'out'));
-      const c = createConfinement({ readRoots: [], writeRoots: [l.root] });
-      const guard = (command: AnyCommand, params: unknown, view: Parameters<typeof c.guard>[2]) => {
-        const r = c.guard(command, params, view);
-        if (!r && command.id === 'renderQueue.render') {
-          renameSync(join(l.root, 'out'), join(l.root, 'out-old'));
-          symlinkSync(l.outside, join(l.root, 'out'));
-        }
-        return r;
-      };
-      const engine = confined(l, { ...c, guard });
-      await engine.execute('comp.new', { width: 16, height: 16, duration: 1, frameRate: 1 });
-      await engine.execute('renderQueue.add', { comp: 'comp_1', output: join(l.root, 'out', 'f_[##].png') });
-      await engine.execute('renderQueue.render', {});
-      expect(await readdir(l.outside)).toEqual(['secret.png']);
-    },
-  );
+describe('render outputs swapped after the check', () => {
+  // The guard passes, then the output directory is swapped for a symlink out before the job opens it: the job
+  // opens output folders through the confinement, which refuses. More races: render-swap.test.ts.
+  it('does not write frames outside when the output directory becomes a symlink out mid-flight', async () => {
+    const l = await layout();
+    await mkdir(join(l.root, 'out'));
+    const c = createConfinement({ readRoots: [], writeRoots: [l.root] });
+    const guard = (command: AnyCommand, params: unknown, view: Parameters<typeof c.guard>[2]) => {
+      const r = c.guard(command, params, view);
+      if (!r && command.id === 'renderQueue.render') {
+        renameSync(join(l.root, 'out'), join(l.root, 'out-old'));
+        symlinkSync(l.outside, join(l.root, 'out'));
+      }
+      return r;
+    };
+    const engine = confined(l, { ...c, guard });
+    await engine.execute('comp.new', { width: 16, height: 16, duration: 1, frameRate: 1 });
+    await engine.execute('renderQueue.add', { comp: 'comp_1', output: join(l.root, 'out', 'f_[##].png') });
+    const r = await engine.execute<{ items: Array<{ status: string; error?: { code: string } }> }>(
+      'renderQueue.render',
+      {},
+    );
+    expect(r.ok && r.result.items[0]).toMatchObject({
+      status: 'failed',
+      error: { code: 'path_outside_roots' },
+    });
+    expect(await readdir(l.outside)).toEqual(['secret.png']);
+    expect(await readdir(join(l.root, 'out-old'))).toEqual([]);
+  });
 });
 
 describe('frame.preview and frame.save while confined', () => {

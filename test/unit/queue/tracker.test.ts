@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, symlink, writeFile } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { listDir } from '../../helpers/queue.js';
+import { createConfinement } from '../../../src/confinement/index.js';
 import { FileTracker } from '../../../src/render/queue/tracker.js';
 
 describe('FileTracker', () => {
@@ -43,5 +45,28 @@ describe('FileTracker', () => {
       FileTracker.tempFor = original;
     }
     expect(await readFile(join(dir, 'victim'), 'utf8')).toBe('safe');
+  });
+
+  it('through a confined folder handle: records real paths, cleans up through the handle after a swap', async () => {
+    const dir = realpathSync.native(await tempDir());
+    const root = join(dir, 'root');
+    const outside = join(dir, 'outside');
+    await mkdir(join(root, 'real-out'), { recursive: true });
+    await mkdir(outside);
+    await symlink(join(root, 'real-out'), join(root, 'out'));
+    const c = createConfinement({ readRoots: [], writeRoots: [root] });
+    const t = new FileTracker((d) => c.openWriteDir(d, 'output'));
+    await t.writeFile(join(root, 'out', 'a.png'), Buffer.from('a'));
+    const pending = await t.create(join(root, 'out', 'b.mp4'));
+    // Real paths, through the in-root link: what cleanup removes is known exactly.
+    expect(t.paths.sort()).toEqual([join(root, 'real-out', 'a.png'), pending.tempPath].sort());
+    expect(pending.tempPath.startsWith(join(root, 'real-out', '.b.mp4.'))).toBe(true);
+    // Linux: a child (ffmpeg) reaches the temporary through our descriptor on the checked folder.
+    if (existsSync('/proc/self/fd'))
+      expect(pending.childPath.startsWith(`/proc/${process.pid}/fd/`)).toBe(true);
+    await rename(join(root, 'real-out'), join(root, 'moved'));
+    await t.removeAll();
+    expect(await readdir(join(root, 'moved'))).toEqual([]);
+    expect(await readdir(outside)).toEqual([]);
   });
 });

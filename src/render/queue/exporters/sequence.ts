@@ -4,7 +4,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { framePath, fsError } from '../../../engine/index.js';
+import { EngineError, framePath, fsError } from '../../../engine/index.js';
 import type { FramePayload } from '../encode.js';
 import { sha256 } from './hash.js';
 import type { Exporter, ExporterContext, OutputFile } from './types.js';
@@ -74,10 +74,11 @@ export class SequenceExporter implements Exporter {
       const volume = this.#volumes[this.#current]!;
       const last = this.#current === this.#volumes.length - 1;
       const path = join(volume.dir, name);
-      await this.#ctx.tracker.ensureDir(volume.dir).catch((err: unknown) => {
-        throw fsError(err, volume.dir, 'create the folder');
+      const dir = await this.#ctx.tracker.ensureDir(volume.dir).catch((err: unknown) => {
+        throw err instanceof EngineError ? err : fsError(err, volume.dir, 'create the folder');
       });
-      if (!last && (await freeBytes(volume.dir)) - data.byteLength < volume.minFreeBytes) {
+      // Through the opened folder: a folder swapped for a link must not tell us about another volume.
+      if (!last && (await freeBytes(dir.base)) - data.byteLength < volume.minFreeBytes) {
         this.#current++;
         continue;
       }
@@ -88,7 +89,8 @@ export class SequenceExporter implements Exporter {
           this.#current++;
           continue;
         }
-        throw fsError(err, path, 'write');
+        // A refusal (the folder was swapped for a link out of the roots) keeps its own code.
+        throw err instanceof EngineError ? err : fsError(err, path, 'write');
       }
       this.#written.set(frame, { path, bytes: data.byteLength, sha256: sha256(data) });
       return;

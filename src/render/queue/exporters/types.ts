@@ -23,6 +23,8 @@ export interface ExporterContext {
   /**
    * Every file the exporter creates must go through this tracker (temporary beside the final name, O_EXCL |
    * O_NOFOLLOW, renamed on completion): on cancellation or failure exactly the tracked paths are removed.
+   * Reach tracked files only through it (`TrackedFile.childPath` for a child process, `readPath` to read one
+   * back): when confined, those go through a verified folder handle, never by path.
    */
   tracker: FileTracker;
   /** Absolute path of ffmpeg, or null when it is not installed (probed once per job). */

@@ -121,7 +121,9 @@ export class VideoExporter implements Exporter {
         'pipe:0',
       ];
       const output = encoderArgs(this.#format, size, this.#ctx.frames.length);
-      this.#child = new FfmpegProcess(this.#ffmpeg, [...input, ...output, '-y', this.#file.tempPath]);
+      // childPath reaches the temporary through our handle on the checked folder, so ffmpeg cannot be
+      // redirected by a folder swapped for a symlink after the check (see FileTracker).
+      this.#child = new FfmpegProcess(this.#ffmpeg, [...input, ...output, '-y', this.#file.childPath]);
     }
     await this.#child.write(data);
   }
@@ -130,9 +132,9 @@ export class VideoExporter implements Exporter {
     if (!this.#child || !this.#file) return [];
     await this.#child.end();
     await this.#ctx.tracker.commit(this.#file);
-    const path = this.#file.finalPath;
-    const { size } = await fs.stat(path);
-    return [{ path, bytes: size, sha256: await sha256File(path) }];
+    const { finalPath: path, readPath } = this.#file;
+    const { size } = await fs.stat(readPath);
+    return [{ path, bytes: size, sha256: await sha256File(readPath) }];
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */
