@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { cliPath, repoRoot } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { probeVideo } from '../helpers/probe.js';
+import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 
 interface Run {
   code: number | null;
@@ -45,7 +46,7 @@ describe('effectcraft-cli render', () => {
     expect(r.stdout).toMatch(/1 done, 0 failed/);
   });
 
-  it('renders one comp with --comp/--output (relative to the cwd) as MP4', async () => {
+  itWithFfmpeg('renders one comp with --comp/--output (relative to the cwd) as MP4', async () => {
     const dir = await sampleCopy();
     const r = await cli(
       [

@@ -13,6 +13,7 @@ import { createSession, type Session } from '../../../src/session.js';
 import { probeImage, probeVideo } from '../../helpers/probe.js';
 import { colorRendererUrl, run } from '../../helpers/queue.js';
 import { layout, type Layout } from './fixture.js';
+import { describeWithFfmpeg } from '../../helpers/ffmpeg.js';
 
 interface ItemReport {
   status: string;
@@ -150,7 +151,7 @@ describe('render outputs swapped for a symlink out after the check', () => {
   });
 });
 
-describe('ffmpeg outputs while confined', () => {
+describeWithFfmpeg('ffmpeg outputs while confined', () => {
   const mp4 = (ctx: ExporterContext) => new VideoExporter(ctx, 'mp4');
 
   // ffmpeg opens its output through our descriptor (/proc/<pid>/fd/N/…): it must still seek (MP4's

@@ -10,6 +10,7 @@ import { tempDir } from '../../helpers/tmp.js';
 import { listDir, run } from '../../helpers/queue.js';
 import { probeImage, probeVideo } from '../../helpers/probe.js';
 import type { JobResult } from '../../../src/render/queue/service.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 
 async function scene(s: Session, width = 160, height = 90): Promise<{ comp: string; layers: string[] }> {
   const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
@@ -77,17 +78,7 @@ describe('render queue with the real renderer', () => {
     renderer.dispose();
   });
 
-  it.each([
-    ['png', 'p_[##].png', 24],
-    ['png-fast', 'q_[##].png', 24],
-    ['jpeg', 'j_[##].jpg', 24],
-    ['webp', 'w_[##].webp', 24],
-    ['gif', 'a.gif', 1],
-    ['webp-anim', 'a.webp', 1],
-    ['mp4', 'v.mp4', 1],
-    ['webm', 'v.webm', 1],
-    ['mov', 'v.mov', 1],
-  ])('%s: decodes with the right frame count and size', async (format, name, files) => {
+  const decodes = async (format: string, name: string, files: number) => {
     const dir = await tempDir();
     const s = createSession({ renderQueue: { maxWorkers: 2 } });
     const { comp } = await scene(s, 160, 90);
@@ -101,5 +92,18 @@ describe('render queue with the real renderer', () => {
     // 90 * 0.5 = 45 rows; H.264 and VP9 (yuv420p) pad to an even 46.
     const height = video && format !== 'mov' ? 46 : 45;
     expect(d).toMatchObject({ frames: files > 1 ? 1 : 24, width: 80, height });
-  });
+  };
+  it.each([
+    ['png', 'p_[##].png', 24],
+    ['png-fast', 'q_[##].png', 24],
+    ['jpeg', 'j_[##].jpg', 24],
+    ['webp', 'w_[##].webp', 24],
+  ])('%s: decodes with the right frame count and size', decodes);
+  itWithFfmpeg.each([
+    ['gif', 'a.gif', 1],
+    ['webp-anim', 'a.webp', 1],
+    ['mp4', 'v.mp4', 1],
+    ['webm', 'v.webm', 1],
+    ['mov', 'v.mov', 1],
+  ])('%s: decodes with the right frame count and size', decodes);
 });

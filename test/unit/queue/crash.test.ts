@@ -5,6 +5,7 @@ import { tempDir } from '../../helpers/tmp.js';
 import { addComp, listDir, queueSession, run } from '../../helpers/queue.js';
 import type { JobResult } from '../../../src/render/queue/service.js';
 import type { FileTracker } from '../../../src/render/queue/tracker.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 
 describe('crash recovery', () => {
   it.each(['throw-at-6', 'exit-at-6'])(
@@ -26,7 +27,7 @@ describe('crash recovery', () => {
     },
   );
 
-  it('ffmpeg killed mid-render fails the item and removes its temporary', async () => {
+  itWithFfmpeg('ffmpeg killed mid-render fails the item and removes its temporary', async () => {
     const dir = await tempDir();
     const s = queueSession();
     const comp = await addComp(s, { name: 'slow', duration: 4, width: 64, height: 36 });

@@ -4,9 +4,10 @@ import { tempDir } from '../../helpers/tmp.js';
 import { addComp, failCode, listDir, queueSession, run } from '../../helpers/queue.js';
 import { probeImage, probeVideo } from '../../helpers/probe.js';
 import type { JobResult } from '../../../src/render/queue/service.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 
 describe('exporters (stand-in renderer)', () => {
-  it.each([
+  itWithFfmpeg.each([
     ['mp4', 'h264'],
     ['webm', 'vp9'],
     ['mov', 'prores'],
@@ -26,7 +27,7 @@ describe('exporters (stand-in renderer)', () => {
     expect([v.width, v.height]).toEqual(format === 'mov' ? [33, 19] : [34, 20]);
   });
 
-  it.each([
+  itWithFfmpeg.each([
     ['gif', 'anim.gif', 'gif'],
     ['webp-anim', 'anim.webp', 'webp'],
   ])('%s decodes with the right frame count and size', async (format, name, codec) => {

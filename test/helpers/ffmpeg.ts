@@ -1,0 +1,28 @@
+/**
+ * Video tests need ffmpeg and ffprobe (Debian's ffmpeg package). Where they are missing those tests skip with
+ * this reason, so `npm test` passes on a machine without them; CI installs ffmpeg and sets
+ * EFFECTCRAFT_REQUIRE_FFMPEG=1, which turns a missing ffmpeg into a failure instead of a skip.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, it } from 'vitest';
+
+function onPath(cmd: string): boolean {
+  try {
+    execFileSync('which', [cmd], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const hasFfmpeg = onPath('ffmpeg') && onPath('ffprobe');
+
+if (!hasFfmpeg && process.env.EFFECTCRAFT_REQUIRE_FFMPEG === '1') {
+  throw new Error(
+    'EFFECTCRAFT_REQUIRE_FFMPEG=1 but ffmpeg/ffprobe are not on PATH: install them (apt-get install ffmpeg).',
+  );
+}
+
+/** `it` for tests that encode or decode video: skipped (not failed) without ffmpeg. */
+export const itWithFfmpeg = it.skipIf(!hasFfmpeg);
+export const describeWithFfmpeg = describe.skipIf(!hasFfmpeg);
