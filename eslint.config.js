@@ -28,7 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli/**', 'src/cli.ts', 'bench/**', 'test/**', 'scripts/**'],
+    files: ['src/cli/**', 'src/cli.ts', 'bench/**', 'test/**', 'scripts/**', '.ci/**'],
     rules: { 'no-console': 'off' },
   },
 );
