@@ -12,7 +12,7 @@ import { EXIT, UsageError } from './usage.js';
 
 export const renderHelp = `Usage: effectcraft-cli render PROJECT [--item ID ...]
        effectcraft-cli render PROJECT --comp NAME --output TEMPLATE [--format F] [--frames A-B]
-                              [--scale S] [--skip-existing]
+                              [--scale S] [--skip-existing] [--alpha]
 
 Renders the project's render queue (or only the --item ids). With --comp and --output it renders that
 composition instead, as a temporary queue item (the project file is not changed). Relative paths are
@@ -24,6 +24,8 @@ resolved against the current directory; relative outputs stored in the project a
   --frames A-B     inclusive frame range
   --scale S        output size factor (1, 0.5, 0.25, ...)
   --skip-existing  leave frames whose file already exists untouched
+  --alpha          RGB + Alpha: transparent background, straight alpha (png, png-fast, webp, webp-anim,
+                   gif 1-bit, webm VP9, mov ProRes 4444; refused for jpeg and mp4)
   --json           print the result as JSON
 Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files (exit 130).
 Exit codes: 0 all items rendered, 1 an item failed or was stopped, 2 usage error, 130 interrupted.`;
@@ -37,6 +39,7 @@ interface Args {
   frames?: { start: number; end: number };
   scale?: number;
   skipExisting: boolean;
+  alpha: boolean;
   json: boolean;
 }
 
@@ -51,6 +54,7 @@ function parse(args: string[]): Args | null {
       frames: { type: 'string' },
       scale: { type: 'string' },
       'skip-existing': { type: 'boolean' },
+      alpha: { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -61,9 +65,11 @@ function parse(args: string[]): Args | null {
   if (positionals.length !== 1) throw new UsageError('expected exactly one PROJECT file.');
   if (Boolean(values.comp) !== Boolean(values.output))
     throw new UsageError('--comp and --output go together.');
-  const single = values.format ?? values.frames ?? values.scale ?? values['skip-existing'];
+  const single = values.format ?? values.frames ?? values.scale ?? values['skip-existing'] ?? values.alpha;
   if (!values.comp && single !== undefined)
-    throw new UsageError('--format, --frames, --scale and --skip-existing need --comp and --output.');
+    throw new UsageError(
+      '--format, --frames, --scale, --skip-existing and --alpha need --comp and --output.',
+    );
   if (values.comp && values.item) throw new UsageError('use either --item or --comp/--output, not both.');
   let frames: Args['frames'];
   if (values.frames !== undefined) {
@@ -84,6 +90,7 @@ function parse(args: string[]): Args | null {
     frames,
     scale,
     skipExisting: values['skip-existing'] ?? false,
+    alpha: values.alpha ?? false,
     json: values.json ?? false,
   };
 }
@@ -112,6 +119,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
       ...(args.frames ? { frameRange: args.frames } : {}),
       ...(args.scale ? { scale: args.scale } : {}),
       ...(args.skipExisting ? { skipExisting: true } : {}),
+      ...(args.alpha ? { alpha: true } : {}),
     });
     if (!added.ok) return fail(added.error);
     items = [added.result.id];
@@ -152,8 +160,9 @@ function printSummary(result: JobResult, json: boolean, seconds: number): void {
       : 'no files';
     const skipped = item.skipped_frames ? `, ${item.skipped_frames} skipped` : '';
     const error = item.error ? `: ${item.error.message}` : '';
+    const alpha = item.alpha ? '  RGB+Alpha' : '';
     process.stdout.write(
-      `${item.id}  ${item.status}  ${item.frames} frames${skipped}  ${files}  ${item.bytes} bytes${error}\n`,
+      `${item.id}  ${item.status}  ${item.frames} frames${skipped}  ${files}  ${item.bytes} bytes${alpha}${error}\n`,
     );
   }
   process.stdout.write(

@@ -225,6 +225,17 @@ export const OUTPUT_FORMATS = [
 export const OutputFormat = z.enum(OUTPUT_FORMATS);
 export type OutputFormat = z.infer<typeof OutputFormat>;
 
+/** Output formats that carry an alpha channel (GIF: 1-bit), i.e. those a queue item may render with alpha. */
+export const ALPHA_FORMATS: readonly OutputFormat[] = [
+  'png',
+  'png-fast',
+  'webp',
+  'webp-anim',
+  'gif',
+  'webm',
+  'mov',
+];
+
 export const OverflowVolume = z.strictObject({ dir: z.string(), minFreeBytes: z.number().int().min(0) });
 export type OverflowVolume = z.infer<typeof OverflowVolume>;
 
@@ -237,6 +248,11 @@ export const RenderQueueItem = z.strictObject({
   scale: z.number().positive().max(4),
   skipExisting: z.boolean(),
   overflow: z.array(OverflowVolume),
+  /**
+   * RGB + Alpha: render on a transparent background and keep the alpha channel (straight alpha) in formats
+   * that carry one. Defaulted so project files written before the field existed still open (same version).
+   */
+  alpha: z.boolean().default(false),
 });
 export type RenderQueueItem = z.infer<typeof RenderQueueItem>;
 

@@ -4,8 +4,10 @@ import { copyFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliPath, repoRoot } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import sharp from 'sharp';
 import { probeVideo } from '../helpers/probe.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
+import { newEngine, run } from '../helpers/engine.js';
 
 interface Run {
   code: number | null;
@@ -82,6 +84,9 @@ describe('effectcraft-cli render', () => {
     [['sample.ecproj', '--scale', '2']],
     [['sample.ecproj', '--comp', 'Sample', '--output', 'x_[##].png', '--frames', '9-2']],
     [['sample.ecproj', '--bogus']],
+    [['sample.ecproj', '--alpha']],
+    [['sample.ecproj', '--comp', 'Sample', '--output', 'x_[##].jpg', '--alpha']],
+    [['sample.ecproj', '--comp', 'Sample', '--output', 'x.mp4', '--alpha']],
   ])('exits 2 on usage errors: %j', async (args) => {
     const dir = await sampleCopy();
     const r = await cli(['render', ...args], dir);
@@ -136,5 +141,43 @@ describe('effectcraft-cli render', () => {
     expect(renderedBeforeStop.length).toBeGreaterThanOrEqual(3);
     expect(r.code).toBe(130);
     expect((await readdir(dir)).sort()).toEqual(['f_003.png', 'sample.ecproj']);
+  });
+
+  it('--alpha renders RGB + Alpha: straight alpha PNGs, transparent where nothing is drawn', async () => {
+    const dir = await tempDir();
+    // A 40x20 comp on an opaque background with a centred 20x20 red solid at 50% opacity.
+    const engine = newEngine();
+    await run(engine, 'comp.new', {
+      name: 'Overlay',
+      width: 40,
+      height: 20,
+      frameRate: 10,
+      duration: 1,
+      backgroundColor: '#00ff00',
+    });
+    const { id } = await run<{ id: string }>(engine, 'layer.addSolid', {
+      color: '#ff0000',
+      width: 20,
+      height: 20,
+    });
+    await run(engine, 'property.set', { layer: id, property: 'transform.opacity', value: 50 });
+    await run(engine, 'project.save', { path: join(dir, 'o.ecproj') });
+    const args = ['render', 'o.ecproj', '--comp', 'Overlay', '--frames', '0-1', '--json'];
+    const r = await cli([...args, '--output', 'a_[#].png', '--alpha'], dir);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout) as { completed: number; items: Array<{ alpha: boolean }> };
+    expect(result.items[0]!.alpha).toBe(true);
+    const { data, info } = await sharp(join(dir, 'a_1.png')).raw().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(4);
+    const px = (x: number, y: number) => [...data.subarray((y * 40 + x) * 4, (y * 40 + x) * 4 + 4)];
+    expect(px(20, 10)).toEqual([255, 0, 0, 128]);
+    expect(px(2, 10)[3]).toBe(0);
+    // Without --alpha the same comp is flattened onto its background.
+    const flat = await cli([...args, '--output', 'b_[#].png'], dir);
+    expect(flat.code).toBe(0);
+    expect((JSON.parse(flat.stdout) as { items: Array<{ alpha: boolean }> }).items[0]!.alpha).toBe(false);
+    const b = await sharp(join(dir, 'b_1.png')).ensureAlpha().raw().toBuffer();
+    expect([...b.subarray((10 * 40 + 2) * 4, (10 * 40 + 2) * 4 + 4)]).toEqual([0, 255, 0, 255]);
+    expect((await readdir(dir)).sort()).toEqual(['a_0.png', 'a_1.png', 'b_0.png', 'b_1.png', 'o.ecproj']);
   });
 });

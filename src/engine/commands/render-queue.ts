@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, READ_ONLY } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { frameCount } from '../inspect.js';
-import { OutputFormat, type RenderQueueItem } from '../model.js';
+import { ALPHA_FORMATS, OutputFormat, type RenderQueueItem } from '../model.js';
 import { resolveOutputFormat } from '../output-template.js';
 import { findComp, newId } from '../resolve.js';
 import { AbsPath, CompRef } from './params.js';
@@ -24,7 +24,7 @@ export const renderQueueAdd = defineCommand({
   title: 'Add to Render Queue',
   category: 'Render',
   description:
-    'Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video and animated formats write one file. Formats: png (zlib 6), png-fast (zlib 1), jpeg, webp, gif, webp-anim, mp4 (H.264), webm (VP9), mov (ProRes); inferred from the extension when omitted.',
+    'Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video and animated formats write one file. Formats: png (zlib 6), png-fast (zlib 1), jpeg, webp, gif, webp-anim, mp4 (H.264), webm (VP9), mov (ProRes); inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in png, png-fast, webp, webp-anim, gif (1-bit), webm (VP9 with alpha) and mov (ProRes 4444).',
   params: z.strictObject({
     comp: CompRef,
     output: AbsPath.describe('Absolute output path template'),
@@ -47,6 +47,12 @@ export const renderQueueAdd = defineCommand({
       .array(z.strictObject({ dir: AbsPath, minFreeBytes: z.number().int().min(0).optional() }))
       .optional()
       .describe('Directories to continue a sequence in when the output volume is full'),
+    alpha: z
+      .boolean()
+      .optional()
+      .describe(
+        'RGB + Alpha: keep the background transparent and write straight alpha (default false: flattened on the comp background). Not for jpeg or mp4',
+      ),
   }),
   pathParams: { output: 'write', 'overflow[].dir': 'write' },
   annotations: EDIT,
@@ -69,6 +75,13 @@ export const renderQueueAdd = defineCommand({
         'Remove "overflow", or render a sequence.',
       );
     }
+    if (p.alpha && !ALPHA_FORMATS.includes(format)) {
+      throw new EngineError(
+        'bad_argument',
+        `Format "${format}" has no alpha channel, so it cannot render RGB + Alpha.`,
+        'Pick a format that carries alpha: png, png-fast, webp, webp-anim, gif (1-bit), webm (VP9 with alpha) or mov (ProRes 4444); or leave out "alpha".',
+      );
+    }
     let id = '';
     ctx.update((d) => {
       id = newId(d, 'rq');
@@ -81,6 +94,7 @@ export const renderQueueAdd = defineCommand({
         scale: p.scale ?? 1,
         skipExisting: p.skipExisting ?? false,
         overflow: (p.overflow ?? []).map((o) => ({ dir: o.dir, minFreeBytes: o.minFreeBytes ?? 0 })),
+        alpha: p.alpha ?? false,
       };
       d.renderQueue.push(item);
     });
@@ -134,7 +148,7 @@ export function renderQueueList(statusOf: StatusSource) {
     title: 'List Render Queue',
     category: 'Render',
     description:
-      'Lists queue items with status (queued, rendering, done, failed, stopped), frames done/total, files written and error.',
+      'Lists queue items (comp, output, format, alpha, frame range, ...) with status (queued, rendering, done, failed, stopped), frames done/total, files written and error.',
     params: z.strictObject({}),
     pathParams: {},
     annotations: READ_ONLY,

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import PQueue from 'p-queue';
 import {
+  ALPHA_FORMATS,
   EngineError,
   frameCount,
   fsError,
@@ -80,6 +81,13 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   env.signal.addEventListener('abort', onAbort);
   try {
     const { compFps, frames } = itemFrames(env.doc, item);
+    // renderQueue.add refuses this; a hand-edited project file may still ask for it.
+    if (item.alpha && !ALPHA_FORMATS.includes(item.format))
+      throw new EngineError(
+        'bad_argument',
+        `Format "${item.format}" has no alpha channel, so item "${item.id}" cannot render RGB + Alpha.`,
+        'Re-add the item with png, png-fast, webp, webp-anim, gif, webm or mov, or without alpha.',
+      );
     const factory = env.exporters.get(item.format);
     if (!factory)
       throw new EngineError(
@@ -166,8 +174,9 @@ async function dispatch(
     const task = queue
       .add(
         () =>
-          pool.run({ compId: item.comp, frameRate, frames, scale: item.scale, payload }, (f, d, wdt, h) =>
-            writer.push(f, d, { width: wdt, height: h }),
+          pool.run(
+            { compId: item.comp, frameRate, frames, scale: item.scale, transparent: item.alpha, payload },
+            (f, d, wdt, h) => writer.push(f, d, { width: wdt, height: h }),
           ),
         { signal },
       )

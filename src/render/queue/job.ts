@@ -30,11 +30,14 @@ export interface JobEnv {
 
 export interface JobItemOutcome extends ItemOutcome {
   id: string;
+  /** Whether the item rendered RGB + Alpha (reported so a pipeline can tell a matte-ready output). */
+  alpha: boolean;
 }
 
 /** What an item wrote, as reported to clients: sequences by first/last/count, every file's sha256. */
 export interface ItemReport {
   id: string;
+  alpha: boolean;
   status: ItemOutcome['status'];
   frames: number;
   skipped_frames: number;
@@ -48,6 +51,7 @@ export function reportItem(o: JobItemOutcome): ItemReport {
   const files: OutputFile[] = o.files;
   const report: ItemReport = {
     id: o.id,
+    alpha: o.alpha,
     status: o.status,
     frames: o.frames,
     skipped_frames: o.skipped,
@@ -69,7 +73,15 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
         remediation: 'Render again.',
       } as const;
       env.setStatus(item.id, { status: 'stopped', framesDone: 0, framesTotal: 0, files: 0, error });
-      outcomes.push({ id: item.id, status: 'stopped', frames: 0, skipped: 0, files: [], error });
+      outcomes.push({
+        id: item.id,
+        alpha: item.alpha,
+        status: 'stopped',
+        frames: 0,
+        skipped: 0,
+        files: [],
+        error,
+      });
       continue;
     }
     let total = 0;
@@ -95,7 +107,7 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
     };
     if (outcome.error) status.error = outcome.error;
     env.setStatus(item.id, status);
-    outcomes.push({ id: item.id, ...outcome });
+    outcomes.push({ id: item.id, alpha: item.alpha, ...outcome });
   }
   return outcomes;
 }

@@ -17,6 +17,8 @@ export interface BatchRequest {
   frameRate: number;
   frames: number[];
   scale: number;
+  /** RGB + Alpha items render on a transparent background (frames come back premultiplied). */
+  transparent: boolean;
   payload: FramePayload;
 }
 

@@ -140,7 +140,15 @@ export class RenderQueueService {
         err instanceof EngineError
           ? err.toInfo()
           : { code: 'render_failed' as const, message: String(err), remediation: 'Render again.' };
-      outcomes = items.map((i) => ({ id: i.id, status: 'failed', frames: 0, skipped: 0, files: [], error }));
+      outcomes = items.map((i) => ({
+        id: i.id,
+        alpha: i.alpha,
+        status: 'failed',
+        frames: 0,
+        skipped: 0,
+        files: [],
+        error,
+      }));
       for (const i of items)
         this.#status.set(i.id, { status: 'failed', framesDone: 0, framesTotal: 0, files: 0, error });
     }

@@ -57,7 +57,7 @@ async function runBatch(renderer: FrameRenderer, req: BatchRequest): Promise<voi
     for (const frame of req.frames) {
       const out = await renderer.renderFrame(init.doc, req.compId, frame / req.frameRate, {
         scale: req.scale,
-        transparent: false,
+        transparent: req.transparent,
         missingFootage: 'fail',
       });
       const data = transferable(

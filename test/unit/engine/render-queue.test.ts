@@ -1,7 +1,10 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine, engineCommands } from '../../../src/engine/index.js';
 import { createNodePorts } from '../../../src/engine/node-ports.js';
 import { fails, newEngine, run } from '../../helpers/engine.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 async function withComp(engine = newEngine()) {
   await run(engine, 'comp.new', { name: 'Main', width: 64, height: 64, frameRate: 10, duration: 2 });
@@ -42,6 +45,7 @@ describe('render queue items', () => {
       scale: 0.5,
       skipExisting: true,
       overflow: [{ dir: '/spill', minFreeBytes: 1000 }],
+      alpha: false,
     });
   });
 
@@ -123,5 +127,77 @@ describe('render queue items', () => {
     await run(engine, 'renderQueue.add', { comp: 'Main', output: '/out/a_[###].png' });
     const list = await run<{ items: { status: string; framesDone: number }[] }>(engine, 'renderQueue.list');
     expect(list.items[0]).toMatchObject({ status: 'rendering', framesDone: 4 });
+  });
+
+  it('alpha: accepted for every format that carries alpha, stored on the item, listed', async () => {
+    const engine = await withComp();
+    const outputs: Array<[string, string]> = [
+      ['png', '/out/a_[##].png'],
+      ['png-fast', '/out/b_[##].png'],
+      ['webp', '/out/c_[##].webp'],
+      ['webp-anim', '/out/d.webp'],
+      ['gif', '/out/e.gif'],
+      ['webm', '/out/f.webm'],
+      ['mov', '/out/g.mov'],
+    ];
+    for (const [format, output] of outputs)
+      await run(engine, 'renderQueue.add', { comp: 'Main', output, format, alpha: true });
+    await run(engine, 'renderQueue.add', { comp: 'Main', output: '/out/h_[##].png', alpha: false });
+    await run(engine, 'renderQueue.add', { comp: 'Main', output: '/out/i_[##].png' });
+    expect(engine.document.renderQueue.map((q) => [q.format, q.alpha])).toEqual([
+      ...outputs.map(([f]) => [f, true]),
+      ['png', false],
+      ['png', false],
+    ]);
+    const list = await run<{ items: { format: string; alpha: boolean }[] }>(engine, 'renderQueue.list');
+    expect(list.items.map((i) => i.alpha)).toEqual([...outputs.map(() => true), false, false]);
+  });
+
+  it('alpha: refused for jpeg and mp4 (no alpha channel), leaving the document and history unchanged', async () => {
+    const engine = await withComp();
+    const before = engine.document;
+    const undoBefore = engine.view.canUndo;
+    for (const params of [
+      { comp: 'Main', output: '/out/a_[##].jpg', alpha: true },
+      { comp: 'Main', output: '/out/a_[##].png', format: 'jpeg', alpha: true },
+      { comp: 'Main', output: '/out/a.mp4', alpha: true },
+    ])
+      expect(await fails(engine, 'renderQueue.add', params)).toBe('bad_argument');
+    expect(engine.document).toBe(before);
+    expect(engine.view.canUndo).toBe(undoBefore);
+    // Without alpha the same outputs are fine.
+    await run(engine, 'renderQueue.add', { comp: 'Main', output: '/out/a.mp4', alpha: false });
+    expect(await fails(engine, 'renderQueue.add', { comp: 'Main', output: '/out/a.mp4', alpha: 'yes' })).toBe(
+      'bad_argument',
+    );
+  });
+
+  it('a project file written before "alpha" existed opens with alpha false and round-trips', async () => {
+    const dir = await tempDir();
+    const engine = await withComp();
+    await run(engine, 'renderQueue.add', { comp: 'Main', output: '/out/a_[##].png' });
+    await run(engine, 'renderQueue.add', { comp: 'Main', output: '/out/b.webm', alpha: true });
+    const path = join(dir, 'old.ecproj');
+    await run(engine, 'project.save', { path });
+    // Strip the field from the first item, as an older EffectCraft wrote it (same project version).
+    const saved = JSON.parse(await readFile(path, 'utf8')) as {
+      version: number;
+      renderQueue: Array<Record<string, unknown>>;
+    };
+    delete saved.renderQueue[0]!.alpha;
+    expect(saved.version).toBe(1);
+    expect(Object.keys(saved.renderQueue[0]!)).not.toContain('alpha');
+    await writeFile(path, JSON.stringify(saved, null, 2));
+
+    const reopened = newEngine();
+    await run(reopened, 'project.open', { path });
+    expect(reopened.document.renderQueue.map((q) => q.alpha)).toEqual([false, true]);
+    const again = join(dir, 'again.ecproj');
+    await run(reopened, 'project.save', { path: again });
+    const written = JSON.parse(await readFile(again, 'utf8')) as { renderQueue: Array<{ alpha: unknown }> };
+    expect(written.renderQueue.map((q) => q.alpha)).toEqual([false, true]);
+    const third = newEngine();
+    await run(third, 'project.open', { path: again });
+    expect(third.document).toEqual(reopened.document);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Single-file outputs encoded by ffmpeg: MP4 (H.264, yuv420p), WebM (VP9), MOV (ProRes 422 HQ), animated GIF
- * and animated WebP. ffmpeg writes to a tracked temporary that is renamed when it exits cleanly.
+ * and animated WebP; with RGB + Alpha, VP9 with alpha, ProRes 4444, transparent GIF and WebP (alpha.ts).
+ * ffmpeg writes to a tracked temporary that is renamed when it exits cleanly.
  */
 import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
 import type { OutputFormat } from '../../../engine/index.js';
 import type { FramePayload } from '../encode.js';
 import type { TrackedFile } from '../tracker.js';
+import { alphaEncoderArgs } from './alpha.js';
 import { FfmpegProcess, missingFfmpeg } from './ffmpeg.js';
 import { sha256File } from './hash.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
@@ -120,7 +122,11 @@ export class VideoExporter implements Exporter {
         '-i',
         'pipe:0',
       ];
-      const output = encoderArgs(this.#format, size, this.#ctx.frames.length);
+      const n = this.#ctx.frames.length;
+      const output =
+        this.#ctx.item.alpha && this.#format !== 'mp4'
+          ? alphaEncoderArgs(this.#format, size, n)
+          : encoderArgs(this.#format, size, n);
       // childPath reaches the temporary through our handle on the checked folder, so ffmpeg cannot be
       // redirected by a folder swapped for a symlink after the check (see FileTracker).
       this.#child = new FfmpegProcess(this.#ffmpeg, [...input, ...output, '-y', this.#file.childPath]);
