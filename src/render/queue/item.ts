@@ -128,6 +128,7 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
     await tracker.release();
     return { status: 'done', frames: todo.length, skipped, files };
   } catch (err) {
+    writer?.close();
     await pool?.destroy();
     await exporter?.abort().catch(() => undefined);
     await writer?.flush().catch(() => undefined);

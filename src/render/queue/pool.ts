@@ -26,6 +26,7 @@ export class RenderPool {
   readonly #slots: Slot[];
   readonly #idle: Slot[];
   #destroyed = false;
+  #terminated: Promise<void> | undefined;
 
   private constructor(slots: Slot[]) {
     this.#slots = slots;
@@ -80,6 +81,8 @@ export class RenderPool {
     try {
       await new Promise<void>((resolve, reject) => {
         slot.onMessage = (m) => {
+          // Messages a terminating worker had already posted must not start writes after cleanup began.
+          if (this.#destroyed) return;
           if (m.type === 'frame' && m.batch === batch) sink(m.frame, m.data, m.width, m.height);
           else if (m.type === 'done' && m.batch === batch) resolve();
           else if (m.type === 'error')
@@ -101,10 +104,13 @@ export class RenderPool {
   }
 
   /** Terminates every worker; a batch still running rejects with `cancelled`. Safe to call twice. */
-  async destroy(): Promise<void> {
-    if (this.#destroyed) return;
-    this.#destroyed = true;
-    await Promise.all(this.#slots.map((s) => s.worker.terminate().catch(() => undefined)));
+  destroy(): Promise<void> {
+    // Every caller waits for the same termination, so cleanup never starts while a worker still runs.
+    this.#terminated ??= (async () => {
+      this.#destroyed = true;
+      await Promise.all(this.#slots.map((s) => s.worker.terminate().catch(() => undefined)));
+    })();
+    return this.#terminated;
   }
 }
 

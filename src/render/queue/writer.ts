@@ -13,6 +13,7 @@ export class FrameWriter {
   #written = 0;
   #chain: Promise<void> = Promise.resolve();
   #error: unknown = null;
+  #closed = false;
   readonly #waiters: Array<() => void> = [];
   readonly #onWritten: (written: number) => void;
 
@@ -34,7 +35,7 @@ export class FrameWriter {
 
   /** Accepts a frame from a worker; writes are serialised so backpressure reaches the workers' dispatch. */
   push(frame: number, data: Uint8Array, size: FrameSize): void {
-    if (this.#error) return;
+    if (this.#error || this.#closed) return;
     if (!this.#exporter.ordered) {
       this.#enqueue(frame, data, size);
       return;
@@ -66,6 +67,12 @@ export class FrameWriter {
   /** Resolves once `count` frames are written or a write failed. */
   async waitUntilWritten(count: number): Promise<void> {
     while (this.#written < count && !this.#error) await new Promise<void>((r) => this.#waiters.push(r));
+  }
+
+  /** Accepts no more frames (a stopped or failed job): cleanup then sees every file that will ever be written. */
+  close(): void {
+    this.#closed = true;
+    this.#pending.clear();
   }
 
   /** Waits for every accepted write; throws the first write error. */

@@ -51,4 +51,21 @@ describe('FrameWriter', () => {
     await expect(w.flush()).rejects.toThrow('boom');
     expect(written).toEqual([0]);
   });
+
+  it('accepts no frames after close, so cleanup sees every file that will be written', async () => {
+    const { exporter, written } = recorder(false);
+    const w = new FrameWriter(exporter, [0, 1, 2, 3], () => undefined);
+    w.push(0, data, size);
+    w.close();
+    w.push(1, data, size);
+    await w.flush();
+    expect(written).toEqual([0]);
+    const ordered = recorder(true);
+    const o = new FrameWriter(ordered.exporter, [0, 1], () => undefined);
+    o.push(1, data, size);
+    o.close();
+    o.push(0, data, size);
+    await o.flush();
+    expect(ordered.written).toEqual([]);
+  });
 });
