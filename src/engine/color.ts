@@ -1,25 +1,17 @@
+import cssColors from 'color-name';
+
 /** Colours are stored as normalised lower-case hex (`#rrggbb` or `#rrggbbaa`) so project files stay readable. */
 export type Rgba = [number, number, number, number];
 
 const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
-const NAMED: Record<string, string> = {
-  black: '#000000',
-  white: '#ffffff',
-  red: '#ff0000',
-  green: '#00ff00',
-  blue: '#0000ff',
-  yellow: '#ffff00',
-  cyan: '#00ffff',
-  magenta: '#ff00ff',
-  gray: '#808080',
-  grey: '#808080',
-  orange: '#ffa500',
-  purple: '#800080',
-  transparent: '#00000000',
-};
+// All 148 CSS named colours (color-name), plus `transparent`.
+const NAMED: Readonly<Record<string, readonly number[]>> = { ...cssColors, transparent: [0, 0, 0, 0] };
 
-/** Parses `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, a CSS basic name, or `[r, g, b, a?]` in 0..1; null if invalid. */
+/** Every accepted colour name, for error messages. */
+export const COLOR_NAMES: readonly string[] = Object.keys(NAMED);
+
+/** Parses `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, a CSS colour name, or `[r, g, b, a?]` in 0..1; null if invalid. */
 export function parseColor(input: unknown): Rgba | null {
   if (Array.isArray(input)) {
     if (input.length < 3 || input.length > 4) return null;
@@ -27,8 +19,11 @@ export function parseColor(input: unknown): Rgba | null {
     return [input[0], input[1], input[2], input[3] ?? 1] as Rgba;
   }
   if (typeof input !== 'string') return null;
-  const named = NAMED[input.toLowerCase()];
-  const m = HEX.exec(named ?? input.trim());
+  const key = input.trim().toLowerCase();
+  // hasOwn: "constructor" and friends are not colours.
+  const named = Object.hasOwn(NAMED, key) ? NAMED[key] : undefined;
+  if (named) return [named[0]! / 255, named[1]! / 255, named[2]! / 255, named[3] ?? 1];
+  const m = HEX.exec(input.trim());
   if (!m || m[1] === undefined) return null;
   let hex = m[1];
   if (hex.length <= 4) hex = [...hex].map((c) => c + c).join('');

@@ -181,12 +181,18 @@ export const Layer = z.strictObject({
 });
 export type Layer = z.infer<typeof Layer>;
 
+/**
+ * The largest composition or solid side. A 8192x8192 RGBA frame is 256 MiB; larger ones exhaust memory on the
+ * machines this runs on and exceed what the encoders accept.
+ */
+export const MAX_SIDE = 8192;
+
 export const Composition = z.strictObject({
   type: z.literal('composition'),
   id: z.string(),
   name: z.string(),
-  width: z.number().int().min(1).max(16384),
-  height: z.number().int().min(1).max(16384),
+  width: z.number().int().min(1).max(MAX_SIDE),
+  height: z.number().int().min(1).max(MAX_SIDE),
   frameRate: z.number().positive().max(240),
   duration: z.number().positive(),
   backgroundColor: ColorHex,

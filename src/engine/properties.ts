@@ -222,7 +222,10 @@ export function coerceValue(
       throw fail('[x, y] (two finite numbers)');
     case 'color': {
       const c = normalizeColor(value);
-      if (!c) throw fail('a colour such as "#ff8800", "#ff880080" or [r, g, b, a] in 0..1');
+      if (!c)
+        throw fail(
+          'a colour such as "#ff8800", "#ff880080", a CSS colour name (teal, navy, gold, …) or [r, g, b, a] in 0..1',
+        );
       return c;
     }
     case 'string':

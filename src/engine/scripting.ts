@@ -1,11 +1,15 @@
 /**
  * The scripting API: a script is the body of an async function that gets `app` with
- * `app.run(id, params)` (throws on a failed command), `app.document` (the live, frozen document) and `app.log`.
- * vm keeps the script's globals apart from ours; it is not a security boundary (scripts are refused while confined).
+ * `app.run(id, params)` (throws on a failed command), `app.document` (the live document, read-only) and `app.log`.
+ * It runs in a worker thread (src/engine/script-worker.ts) so a wall-clock limit can stop it even in a tight
+ * synchronous loop: the worker is terminated, and the commands it already ran stay applied (each its own undo
+ * step). The worker is not a security boundary: scripts are refused while confined.
  */
-import vm from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import type { CommandContext } from './catalog.js';
 import { EngineError } from './errors.js';
+import type { ScriptHostMessage, ScriptWorkerData, ScriptWorkerMessage } from './script-protocol.js';
+import { builtModuleUrl } from './worker-url.js';
 
 export interface ScriptResult {
   result: unknown;
@@ -13,53 +17,164 @@ export interface ScriptResult {
   commands: number;
 }
 
+/** The default wall-clock limit for a whole script. */
+export const DEFAULT_SCRIPT_TIMEOUT_MS = 30_000;
+/** The largest limit a caller may ask for. */
+export const MAX_SCRIPT_TIMEOUT_MS = 600_000;
 const MAX_LOG_LINES = 1000;
 
+/** Runs `code` in a fresh worker; ends with its result, or an EngineError (timeout, cancelled, the script's own). */
 export async function runScriptCode(
   code: string,
   ctx: CommandContext,
   filename = 'script.js',
+  timeoutMs = DEFAULT_SCRIPT_TIMEOUT_MS,
 ): Promise<ScriptResult> {
+  if (ctx.signal.aborted) throw cancelled(0);
+  const workerData: ScriptWorkerData = { code, filename, document: ctx.doc, maxLogLines: MAX_LOG_LINES };
+  // stdout/stderr are captured so nothing the worker writes can reach `mcp`'s protocol channel.
+  const worker = new Worker(builtModuleUrl('./script-worker.js', import.meta.url), {
+    workerData,
+    stdout: true,
+    stderr: true,
+  });
+  worker.stdout.pipe(process.stderr);
+  worker.stderr.pipe(process.stderr);
+
   const logs: string[] = [];
   let commands = 0;
-  const app = Object.freeze({
-    run: async (id: string, params?: unknown) => {
-      commands++;
-      const r = await ctx.execute(id, params ?? {});
-      if (!r.ok) throw new EngineError(r.error.code, `${id}: ${r.error.message}`, r.error.remediation);
-      return r.result;
-    },
-    get document() {
-      return ctx.doc;
-    },
-    log: (...args: unknown[]) => {
-      if (logs.length < MAX_LOG_LINES)
-        logs.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
-    },
+  let lastSent = ctx.doc;
+  /** Commands the script is waiting on: a stop waits for them so the count of applied commands is exact. */
+  const inFlight = new Set<Promise<void>>();
+  let settled = false;
+
+  const ended = new Promise<ScriptResult>((resolve, reject) => {
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      outcome();
+    };
+    // Stops the script now; the error is reported once the command it is waiting on (if any) has finished.
+    const stop = (error: () => EngineError) =>
+      finish(() => void Promise.all(inFlight).then(() => reject(error())));
+    const timer = setTimeout(() => stop(() => timedOut(timeoutMs, commands)), timeoutMs);
+    const onAbort = () => stop(() => cancelled(commands));
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+    worker.on('message', (m: ScriptWorkerMessage) => {
+      if (settled) return;
+      switch (m.type) {
+        case 'log':
+          if (logs.length < MAX_LOG_LINES) logs.push(m.line);
+          return;
+        case 'run':
+          commands++;
+          track(runFor(m.seq, m.id, m.params));
+          return;
+        case 'done':
+          finish(() => resolve({ result: m.result ?? null, logs, commands }));
+          return;
+        case 'failed':
+          finish(() => reject(scriptError(m, logs.length)));
+          return;
+      }
+    });
+    worker.on('error', (err) =>
+      finish(() =>
+        reject(
+          new EngineError(
+            'tool_failed',
+            `The script failed: ${err.message}`,
+            `Fix the script (an unawaited app.run that fails counts too). Lines logged before it failed: ${logs.length}.`,
+          ),
+        ),
+      ),
+    );
+    worker.on('exit', () =>
+      finish(() =>
+        reject(new EngineError('tool_failed', 'The script stopped before it returned.', 'Run it again.')),
+      ),
+    );
   });
-  let fn: () => Promise<unknown>;
-  try {
-    const script = new vm.Script(`(async () => {\n${code}\n})`, { filename });
-    fn = script.runInNewContext(
-      { app, console: { log: app.log } },
-      { timeout: 5000 },
-    ) as () => Promise<unknown>;
-  } catch (err) {
-    throw new EngineError(
+
+  function track(p: Promise<void>): void {
+    inFlight.add(p);
+    void p.then(() => inFlight.delete(p));
+  }
+
+  /** Runs one app.run for the worker and answers it. Never rejects. */
+  async function runFor(seq: number, id: string, params: unknown): Promise<void> {
+    const r = await ctx.execute(id, params);
+    if (settled) return; // The script was stopped meanwhile: the edit stays, nobody is waiting for the answer.
+    const doc = ctx.doc;
+    const document = doc !== lastSent ? doc : undefined;
+    lastSent = doc;
+    const reply: ScriptHostMessage = r.ok
+      ? { type: 'reply', seq, ok: true, result: r.result, document }
+      : { type: 'reply', seq, ok: false, error: r.error, document };
+    try {
+      worker.postMessage(reply);
+    } catch {
+      // A result that is not structured-cloneable: send its JSON form (results are JSON for every other client).
+      try {
+        worker.postMessage({
+          ...reply,
+          result: JSON.parse(JSON.stringify(r.ok ? r.result : null) ?? 'null'),
+        });
+      } catch (err) {
+        const error = {
+          code: 'tool_failed' as const,
+          message: `${id}: its result cannot be sent to the script: ${(err as Error).message}`,
+          remediation: 'Run the command outside the script.',
+        };
+        worker.postMessage({ type: 'reply', seq, ok: false, error, document } satisfies ScriptHostMessage);
+      }
+    }
+  }
+
+  return ended;
+}
+
+function scriptError(m: Extract<ScriptWorkerMessage, { type: 'failed' }>, logged: number): EngineError {
+  if (m.kind === 'engine' && m.error) return new EngineError(m.error.code, m.message, m.error.remediation);
+  if (m.kind === 'compile') {
+    return new EngineError(
       'bad_argument',
-      `The script does not compile: ${(err as Error).message}`,
+      `The script does not compile: ${m.message}`,
       'Fix the syntax error; the script is the body of an async function.',
     );
   }
-  try {
-    const result = await fn();
-    return { result: result ?? null, logs, commands };
-  } catch (err) {
-    if (err instanceof EngineError) throw err;
-    throw new EngineError(
+  if (m.kind === 'result') {
+    return new EngineError(
       'tool_failed',
-      `The script threw: ${(err as Error)?.message ?? String(err)}`,
-      `Fix the script. Lines logged before it failed: ${logs.length}.`,
+      `The script's result cannot be returned: ${m.message}`,
+      'Return plain data (objects, arrays, strings, numbers, booleans, null).',
     );
   }
+  return new EngineError(
+    'tool_failed',
+    `The script threw: ${m.message}`,
+    `Fix the script. Lines logged before it failed: ${logged}.`,
+  );
+}
+
+function timedOut(ms: number, commands: number): EngineError {
+  return new EngineError(
+    'timeout',
+    `The script ran longer than ${ms} ms and was stopped after ${commands} command(s); ` +
+      'the edits those commands made stay applied, each its own undo step.',
+    `Make the script finish sooner, or raise the limit: timeoutMs on script.run/file.runScript ` +
+      `(timeout_ms on the MCP run_script tool), up to ${MAX_SCRIPT_TIMEOUT_MS} ms.`,
+  );
+}
+
+function cancelled(commands: number): EngineError {
+  return new EngineError(
+    'cancelled',
+    `The script was cancelled after ${commands} command(s); the edits those commands made stay applied.`,
+    'Run it again to finish it.',
+  );
 }

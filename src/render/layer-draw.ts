@@ -12,6 +12,7 @@ import { mul, pixelScale, scaling, translate, type Mat } from './matrix.js';
 import { css, resetState, type GlobalCompositeOperation } from './paint.js';
 import { drawShape, shapeBounds, shapeIsLayered } from './shape.js';
 import type { Surface } from './surfaces.js';
+import { uncoveredCharacters } from './font-list.js';
 import { drawText, layoutText } from './text.js';
 import { layerTime } from './transform.js';
 
@@ -68,9 +69,16 @@ export function drawContent(env: ComposeEnv, ctx: SKRSContext2D, layer: Layer, l
       else drawPlaceholder(ctx, item.width, item.height);
       return;
     }
-    case 'text':
+    case 'text': {
+      const missing = uncoveredCharacters(src.text);
+      if (missing.length) {
+        env.warn(
+          `Text layer "${layer.name}" has characters the bundled fonts cannot draw (${missing.slice(0, 12).join(' ')}); they show as boxes. Use Latin text, or replace those characters.`,
+        );
+      }
       drawText(ctx, layoutText(env.measure, layer, src, lt));
       return;
+    }
     case 'shape':
       drawShape(ctx, src, lt);
       return;

@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
-import type { Composition } from '../model.js';
+import { MAX_SIDE, type Composition } from '../model.js';
 import { compositions, draftComp, findComp, newId, uniqueName } from '../resolve.js';
 import { color, ColorInput, CompRef } from './params.js';
 
-const Size = z.number().int().min(1).max(16384);
+const Size = z.number().int().min(1).max(MAX_SIDE);
 const FrameRate = z.number().positive().max(240);
 const Duration = z.number().positive().max(86400);
 

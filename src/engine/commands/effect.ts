@@ -9,9 +9,11 @@ import { draftLayer, findComp, findEffect, findLayer, newId } from '../resolve.j
 import { needsComp } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
 
-const Params = z
-  .record(z.string(), z.unknown())
-  .describe('Static values by parameter name (see capabilities or docs/effects.md)');
+const Params = z.record(z.string(), z.unknown()).describe(
+  `Static values by parameter name: ${Object.entries(EFFECT_TYPES)
+    .map(([type, spec]) => `${type} {${Object.keys(spec.params).join(', ')}}`)
+    .join('; ')}. Details: docs/rendering.md`,
+);
 
 function staticParams(
   type: string,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineCommand, EDIT } from '../catalog.js';
 import { EngineError, fsError } from '../errors.js';
 import { newId, uniqueName } from '../resolve.js';
-import { runScriptCode } from '../scripting.js';
+import { MAX_SCRIPT_TIMEOUT_MS, runScriptCode } from '../scripting.js';
 import { AbsPath } from './params.js';
 
 export const IMPORTABLE = ['png', 'jpeg', 'webp', 'gif', 'svg'];
@@ -51,13 +51,22 @@ export const fileImport = defineCommand({
   },
 });
 
+/** The optional wall-clock limit both script commands take (the default is DEFAULT_SCRIPT_TIMEOUT_MS, 30 s). */
+const TimeoutMs = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_SCRIPT_TIMEOUT_MS)
+  .optional()
+  .describe('Wall-clock limit for the whole script in ms (default 30000); then it is stopped with code timeout.');
+
 export const fileRunScript = defineCommand({
   id: 'file.runScript',
   title: 'Run Script File',
   category: 'File',
   description:
-    'Runs a JavaScript file against the scripting API (app.run(id, params), app.document, app.log). Refused while confined.',
-  params: z.strictObject({ path: AbsPath }),
+    'Runs a JavaScript file against the scripting API (app.run(id, params), app.document, app.log), stopped with code timeout after timeoutMs (default 30 s). Refused while confined.',
+  params: z.strictObject({ path: AbsPath, timeoutMs: TimeoutMs }),
   pathParams: { path: 'read' },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   mutates: false,
@@ -69,7 +78,7 @@ export const fileRunScript = defineCommand({
     } catch (err) {
       throw fsError(err, p.path, 'read the script');
     }
-    return runScriptCode(code, ctx, p.path);
+    return runScriptCode(code, ctx, p.path, p.timeoutMs);
   },
 });
 
@@ -78,13 +87,13 @@ export const scriptRun = defineCommand({
   title: 'Run Script',
   category: 'File',
   description:
-    'Runs JavaScript source (the body of an async function) against the scripting API (app.run(id, params), app.document, app.log). Refused while confined.',
-  params: z.strictObject({ code: z.string().min(1) }),
+    'Runs JavaScript source (the body of an async function) against the scripting API (app.run(id, params), app.document, app.log), stopped with code timeout after timeoutMs (default 30 s). Refused while confined.',
+  params: z.strictObject({ code: z.string().min(1), timeoutMs: TimeoutMs }),
   pathParams: {},
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   mutates: false,
   unconfinable: true,
-  run: (ctx, p) => runScriptCode(p.code, ctx, 'script.js'),
+  run: (ctx, p) => runScriptCode(p.code, ctx, 'script.js', p.timeoutMs),
 });
 
 function osOpenCommand(id: string, title: string, mode: 'open' | 'reveal', description: string) {

@@ -3,7 +3,14 @@ import { z } from 'zod';
 import { defineCommand, EDIT, type CommandContext, type SessionView } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { insertLayer } from '../layer-factory.js';
-import { staticProp, TEXT_ALIGNS, type Gradient, type LayerSource, type ShapeGeometry } from '../model.js';
+import {
+  MAX_SIDE,
+  staticProp,
+  TEXT_ALIGNS,
+  type Gradient,
+  type LayerSource,
+  type ShapeGeometry,
+} from '../model.js';
 import { compositions, findComp, findFootage } from '../resolve.js';
 import { color, ColorInput, CompRef, Vec2Input } from './params.js';
 
@@ -62,8 +69,8 @@ export const addSolid = addCommand(
   z.strictObject({
     ...common,
     color: ColorInput,
-    width: z.number().int().min(1).max(16384).optional(),
-    height: z.number().int().min(1).max(16384).optional(),
+    width: z.number().int().min(1).max(MAX_SIDE).optional(),
+    height: z.number().int().min(1).max(MAX_SIDE).optional(),
   }),
   'Solid',
   (p, _v, comp) => ({

@@ -13,7 +13,9 @@ export const LayerRef = z
   .describe('Layer id, or its name when unique within the composition');
 export const ColorInput = z
   .union([z.string(), z.array(z.number().min(0).max(1)).min(3).max(4)])
-  .describe('Colour: "#rrggbb", "#rrggbbaa", a basic CSS name, or [r, g, b, a?] in 0..1');
+  .describe(
+    'Colour: "#rrggbb", "#rrggbbaa", a CSS colour name ("teal", "navy", …), or [r, g, b, a?] in 0..1',
+  );
 export const Vec2Input = z.tuple([z.number(), z.number()]);
 export const AbsPath = z.string().min(1).describe('Absolute file path');
 
@@ -24,7 +26,7 @@ export function color(value: unknown, param: string): string {
     throw new EngineError(
       'bad_argument',
       `Invalid colour for "${param}": ${JSON.stringify(value)}.`,
-      'Pass "#rrggbb", "#rrggbbaa", a CSS basic name or [r, g, b, a] in 0..1.',
+      'Pass "#rrggbb", "#rrggbbaa", [r, g, b, a] in 0..1, or a CSS colour name such as red, teal, navy, orange, gold, skyblue.',
     );
   return c;
 }

@@ -37,7 +37,7 @@ export const propertySet = defineCommand({
   title: 'Set Property Value',
   category: 'Property',
   description:
-    'Sets a property. On an animated property it sets the keyframe at the current time if one exists; otherwise, use property.setKeyframe or property.clearKeyframes.',
+    'Sets a static property value. An animated property (one with keyframes) is refused: change its keyframes with property.setKeyframe, or remove them with property.clearKeyframes first.',
   params: z.strictObject({ comp: CompRef.optional(), layer: LayerRef, property: Path, value: Value }),
   pathParams: {},
   enabled: needsComp,

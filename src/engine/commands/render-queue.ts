@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, READ_ONLY } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { frameCount } from '../inspect.js';
-import { ALPHA_FORMATS, OutputFormat, type RenderQueueItem } from '../model.js';
+import { ALPHA_FORMATS, MAX_SIDE, OutputFormat, type RenderQueueItem } from '../model.js';
 import { resolveOutputFormat } from '../output-template.js';
 import { findComp, newId } from '../resolve.js';
 import { AbsPath, CompRef } from './params.js';
@@ -26,7 +26,7 @@ export const renderQueueAdd = defineCommand({
   description:
     'Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video and animated formats write one file. Formats: png (zlib 6), png-fast (zlib 1), jpeg, webp, gif, webp-anim, mp4 (H.264), webm (VP9), mov (ProRes); inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in png, png-fast, webp, webp-anim, gif (1-bit), webm (VP9 with alpha) and mov (ProRes 4444).',
   params: z.strictObject({
-    comp: CompRef,
+    comp: CompRef.describe('Composition id, or its name when unique (required)'),
     output: AbsPath.describe('Absolute output path template'),
     format: OutputFormat.optional(),
     frameRange: z
@@ -68,6 +68,15 @@ export const renderQueueAdd = defineCommand({
         `Pass start <= end <= ${frames - 1}.`,
       );
     }
+    const scale = p.scale ?? 1;
+    const [w, h] = [Math.round(comp.width * scale), Math.round(comp.height * scale)];
+    if (w > MAX_SIDE || h > MAX_SIDE) {
+      throw new EngineError(
+        'bad_argument',
+        `scale ${scale} makes ${w}x${h} frames; outputs are at most ${MAX_SIDE} pixels a side.`,
+        `Pass a scale of at most ${Math.floor((MAX_SIDE / Math.max(comp.width, comp.height)) * 1000) / 1000}.`,
+      );
+    }
     if (p.overflow?.length && !['png', 'png-fast', 'jpeg', 'webp'].includes(format)) {
       throw new EngineError(
         'bad_argument',
@@ -91,7 +100,7 @@ export const renderQueueAdd = defineCommand({
         output: p.output,
         format,
         frameRange: p.frameRange ?? null,
-        scale: p.scale ?? 1,
+        scale,
         skipExisting: p.skipExisting ?? false,
         overflow: (p.overflow ?? []).map((o) => ({ dir: o.dir, minFreeBytes: o.minFreeBytes ?? 0 })),
         alpha: p.alpha ?? false,

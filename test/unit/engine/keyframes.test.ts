@@ -103,3 +103,25 @@ describe('lerpValue', () => {
     expect(lerpValue('#ff000000', '#ff0000ff', 0.5)).toBe('#ff000080');
   });
 });
+
+describe('colours', () => {
+  it('accepts hex forms, every CSS colour name and 0..1 arrays; refuses the rest', async () => {
+    const { normalizeColor, COLOR_NAMES } = await import('../../../src/engine/color.js');
+    expect(normalizeColor('#F80')).toBe('#ff8800');
+    expect(normalizeColor('#ff880080')).toBe('#ff880080');
+    for (const [name, hex] of [
+      ['teal', '#008080'],
+      ['Navy', '#000080'],
+      ['silver', '#c0c0c0'],
+      ['fuchsia', '#ff00ff'],
+      ['rebeccapurple', '#663399'],
+      [' gold ', '#ffd700'],
+      ['transparent', '#00000000'],
+    ])
+      expect(normalizeColor(name), name).toBe(hex);
+    expect(COLOR_NAMES.length).toBe(149);
+    expect(normalizeColor([1, 0, 0, 0.5])).toBe('#ff000080');
+    for (const bad of ['constructor', 'toString', 'reddish', '#12345', [2, 0, 0], 'rgb(1,2,3)', 42, null])
+      expect(normalizeColor(bad), String(bad)).toBe(null);
+  });
+});

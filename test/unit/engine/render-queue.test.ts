@@ -93,6 +93,16 @@ describe('render queue items', () => {
     expect(engine.document.renderQueue).toEqual([]);
   });
 
+  it('refuses outputs larger than 8192 pixels a side', async () => {
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'Big', width: 4096, height: 2160 });
+    expect(
+      await fails(engine, 'renderQueue.add', { comp: 'Big', output: '/out/a_[#].png', scale: 2.5 }),
+    ).toBe('bad_argument');
+    expect(await fails(engine, 'comp.new', { width: 8193, height: 10 })).toBe('bad_argument');
+    await run(engine, 'renderQueue.add', { comp: 'Big', output: '/out/a_[#].png', scale: 2 });
+  });
+
   it('lists items with status, removes and clears', async () => {
     const engine = await withComp();
     await run(engine, 'renderQueue.add', { comp: 'Main', output: '/out/a_[###].png' });

@@ -74,6 +74,19 @@ describe('renderer errors and determinism', () => {
     );
   });
 
+  it('warns about characters the bundled fonts cannot draw, and only then', async () => {
+    const s = new Scene();
+    await s.cmd('comp.new', { width: 200, height: 60 });
+    await s.cmd('layer.addText', { text: 'Café – “ok” €', name: 'Latin' });
+    const latin = await newRenderer().renderFrame(s.doc, s.doc.activeComp!, 0, { missingFootage: 'fail' });
+    expect(latin.warnings).toEqual([]);
+    await s.cmd('layer.addText', { text: '中文 😀', name: 'Wide' });
+    const wide = await newRenderer().renderFrame(s.doc, s.doc.activeComp!, 0, { missingFootage: 'fail' });
+    expect(wide.warnings).toHaveLength(1);
+    expect(wide.warnings[0]).toContain('Wide');
+    expect(wide.warnings[0]).toContain('中');
+  });
+
   it('the same text frame is byte-identical across renderers', async () => {
     const s = new Scene();
     await s.cmd('comp.new', { width: 320, height: 120 });
