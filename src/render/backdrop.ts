@@ -7,7 +7,7 @@ import type { SKRSContext2D } from '@napi-rs/canvas';
 import { valueAt, type Composition, type Layer, type Vec2 } from '../engine/index.js';
 import { parseColor } from '../engine/color.js';
 import { css } from './paint.js';
-import { layerTime } from './transform.js';
+import { layerTime } from '../engine/layer-transform.js';
 
 function visible(layer: Layer, t: number): boolean {
   return layer.enabled && layer.source.kind !== 'null' && t >= layer.inPoint && t < layer.outPoint;

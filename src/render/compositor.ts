@@ -6,11 +6,11 @@ import { EngineError, valueAt, type Composition, type Layer, type MATTE_MODES } 
 import type { ComposeEnv } from './env.js';
 import { applyEffects } from './effects.js';
 import { drawLayer } from './layer-draw.js';
-import { mul, pixelScale, type Mat } from './matrix.js';
+import { mul, pixelScale, type Mat } from '../engine/affine.js';
 import { lumaToAlpha } from './pixels.js';
 import { compositeOp } from './paint.js';
 import type { Surface } from './surfaces.js';
-import { layerTime, worldMatrices } from './transform.js';
+import { layerTime, worldMatrices } from '../engine/layer-transform.js';
 
 type MatteMode = (typeof MATTE_MODES)[number];
 

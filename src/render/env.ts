@@ -2,7 +2,7 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { Composition, Project } from '../engine/index.js';
 import type { FrameFootage } from './footage.js';
-import type { Mat } from './matrix.js';
+import type { Mat } from '../engine/affine.js';
 import type { Surface, SurfacePool } from './surfaces.js';
 
 export interface ComposeEnv {

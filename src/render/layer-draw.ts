@@ -8,13 +8,13 @@ import { inflate, type Rect } from './bounds.js';
 import { applyEffects, effectPadding } from './effects.js';
 import type { ComposeEnv } from './env.js';
 import { drawPlaceholder } from './footage.js';
-import { mul, pixelScale, scaling, translate, type Mat } from './matrix.js';
+import { mul, pixelScale, scaling, translate, type Mat } from '../engine/affine.js';
 import { css, resetState, type GlobalCompositeOperation } from './paint.js';
 import { drawShape, shapeBounds, shapeIsLayered } from './shape.js';
 import type { Surface } from './surfaces.js';
 import { uncoveredCharacters } from './font-list.js';
 import { drawText, layoutText } from './text.js';
-import { layerTime } from './transform.js';
+import { layerTime } from '../engine/layer-transform.js';
 
 /** Largest side and area of a layer surface; beyond them it is rendered at a lower resolution. */
 const MAX_LAYER_SIDE = 8192;

@@ -6,7 +6,7 @@ import { composeComp } from './compositor.js';
 import type { ComposeEnv } from './env.js';
 import { ensureFonts } from './fonts.js';
 import { FootageCache } from './footage.js';
-import { scaling } from './matrix.js';
+import { scaling } from '../engine/affine.js';
 import { MAX_SURFACE_SIDE, SurfacePool } from './surfaces.js';
 import type { FrameRenderer, FrameRendererOptions, RenderedFrame, RenderOptions } from './types.js';
 

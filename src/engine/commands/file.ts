@@ -58,7 +58,9 @@ const TimeoutMs = z
   .min(1)
   .max(MAX_SCRIPT_TIMEOUT_MS)
   .optional()
-  .describe('Wall-clock limit for the whole script in ms (default 30000); then it is stopped with code timeout.');
+  .describe(
+    'Wall-clock limit for the whole script in ms (default 30000); then it is stopped with code timeout.',
+  );
 
 export const fileRunScript = defineCommand({
   id: 'file.runScript',

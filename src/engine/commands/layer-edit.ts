@@ -1,6 +1,8 @@
 /** Commands that change a layer's place, links, timing and blending. */
 import { z } from 'zod';
-import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT } from '../catalog.js';
+import { decompose, IDENTITY, invert, mul } from '../affine.js';
+import { worldMatrices } from '../layer-transform.js';
+import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT, type CommandContext } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { BlendMode, MATTE_MODES, type Composition, type Layer } from '../model.js';
 import { draftComp, draftLayer, findComp, findLayer, newId, uniqueName } from '../resolve.js';
@@ -99,13 +101,54 @@ export const layerMove = defineCommand({
   },
 });
 
+type Kept = { position: [number, number]; scale: [number, number]; rotation: number };
+
+/**
+ * The transform that keeps `layer` where it is on screen at comp time `time` once its parent is `parentId`
+ * (After Effects' parenting). Null when its transform is keyframed (values are left alone, with a warning).
+ */
+function keepInPlace(
+  ctx: CommandContext,
+  comp: Composition,
+  layer: Layer,
+  parentId: string | null,
+  time: number,
+): Kept | null {
+  const tr = layer.transform;
+  if ([tr.position, tr.scale, tr.rotation, tr.anchorPoint].some((prop) => prop.keyframes.length)) {
+    ctx.warn(
+      `"${layer.name}" has a keyframed transform; its values are now relative to the new parent and were not changed.`,
+    );
+    return null;
+  }
+  const world = worldMatrices(comp, time);
+  const parent = parentId ? comp.layers.find((l) => l.id === parentId) : undefined;
+  const inverse = invert(parent ? world(parent) : IDENTITY);
+  if (!inverse) {
+    ctx.warn('The new parent has a zero scale, so the layer could not keep its place.');
+    return null;
+  }
+  const d = decompose(mul(inverse, world(layer)), tr.anchorPoint.value);
+  const round = (v: number) => Math.round(v * 1e6) / 1e6;
+  return {
+    position: [round(d.position[0]), round(d.position[1])],
+    scale: [round(d.scale[0]), round(d.scale[1])],
+    rotation: round(d.rotation),
+  };
+}
+
 export const layerSetParent = defineCommand({
   id: 'layer.setParent',
   title: 'Set Parent',
   category: 'Layer',
   description:
-    'Parents a layer to another (its transform then follows the parent), or unparents it with parent: null.',
-  params: z.strictObject({ ...target, parent: LayerRef.nullable() }),
+    "Parents a layer to another (its transform then follows the parent), or unparents it with parent: null. As in After Effects, the layer stays where it is on screen (at comp time `time`, default 0): its position, scale and rotation are re-expressed in the new parent's space. jump: true keeps the values as they are instead (the layer jumps). Keyframed transforms are never rewritten.",
+  params: z.strictObject({
+    ...target,
+    parent: LayerRef.nullable(),
+    jump: z.boolean().optional().describe('Keep the transform values (the layer moves with its new parent)'),
+    time: z.number().min(0).optional().describe('Comp time at which the layer keeps its place (default 0)'),
+  }),
   pathParams: {},
   enabled: needsComp,
   annotations: IDEMPOTENT_EDIT,
@@ -127,8 +170,22 @@ export const layerSetParent = defineCommand({
       }
       parentId = parent.id;
     }
-    ctx.update((d) => void (draftLayer(d, comp.id, layer.id).parent = parentId));
-    return { id: layer.id, parent: parentId };
+    const kept = p.jump ? null : keepInPlace(ctx, comp, layer, parentId, p.time ?? 0);
+    ctx.update((d) => {
+      const l = draftLayer(d, comp.id, layer.id);
+      l.parent = parentId;
+      if (kept) {
+        l.transform.position.value = kept.position;
+        l.transform.scale.value = kept.scale;
+        l.transform.rotation.value = kept.rotation;
+      }
+    });
+    const t = kept ?? {
+      position: layer.transform.position.value,
+      scale: layer.transform.scale.value,
+      rotation: layer.transform.rotation.value,
+    };
+    return { id: layer.id, parent: parentId, position: t.position, scale: t.scale, rotation: t.rotation };
   },
 });
 

@@ -99,6 +99,7 @@ export function renderQueueCommands(service: RenderQueueService): AnyCommand[] {
     mutates: false,
     async run() {
       const stopped = service.stop();
+      if (!stopped) return { stopped, message: 'No render is running: there was nothing to stop.' };
       await service.idle();
       return { stopped };
     },

@@ -35,6 +35,8 @@ export interface ItemEnv {
   maxWorkers?: number;
   /** How output folders are opened: through the confinement when confined (default: by path). */
   openWriteDir?: OpenWriteDir;
+  /** true once the item is no longer in the live document's queue: it is stopped and its files removed. */
+  removed?(): boolean;
   /** Frames written so far (including skipped) out of the item's total, and files completed. */
   onFrames(done: number, total: number, files: number): void;
 }
@@ -62,8 +64,31 @@ export function itemFrames(doc: Project, item: RenderQueueItem): { compFps: numb
 
 const stopped = () => new EngineError('cancelled', 'The render was stopped.', 'Render again to finish it.');
 
-function toInfo(err: unknown): ErrorInfo {
+/** Why an item removed from the queue during the job has no output. */
+export function removedError(id: string): ErrorInfo {
+  return new EngineError(
+    'not_found',
+    `Queue item "${id}" was removed during the render; it was not rendered (its unfinished files were removed).`,
+    'Add it to the render queue again and render to get its output.',
+  ).toInfo();
+}
+
+// How often the live queue is checked for removal of the item being rendered (besides every frame batch).
+const REMOVAL_POLL_MS = 100;
+
+/** Errors as clients see them: raw Node fs errors (EROFS, EACCES, ENOSPC...) get fsError's words and remedy. */
+export function toInfo(err: unknown, output: string): ErrorInfo {
   if (err instanceof EngineError) return err.toInfo();
+  const errno = err as NodeJS.ErrnoException | undefined;
+  if (typeof errno?.code === 'string' && typeof errno.syscall === 'string') {
+    if (errno.code === 'EROFS')
+      return new EngineError(
+        'io_error',
+        `Cannot write "${errno.path ?? output}": the volume is read-only.`,
+        'Write to a writable volume (or remount this one read-write).',
+      ).toInfo();
+    return fsError(err, errno.path ?? output, 'write').toInfo();
+  }
   return {
     code: 'render_failed',
     message: `Rendering failed: ${err instanceof Error ? err.message : String(err)}`,
@@ -77,8 +102,24 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   let pool: RenderPool | undefined;
   let skipped = 0;
   let writer: FrameWriter | undefined;
+  // The item stops when the job stops, or when the item is removed from the live queue (it is not wanted).
+  const local = new AbortController();
+  const signal = local.signal;
+  let removed = false;
+  const checkRemoved = () => {
+    if (!removed && !local.signal.aborted && env.removed?.()) {
+      removed = true;
+      local.abort();
+    }
+    return removed;
+  };
+  const onJobAbort = () => local.abort();
+  env.signal.addEventListener('abort', onJobAbort);
+  if (env.signal.aborted) local.abort();
+  const poll = env.removed ? setInterval(checkRemoved, REMOVAL_POLL_MS) : undefined;
+  poll?.unref();
   const onAbort = () => void pool?.destroy();
-  env.signal.addEventListener('abort', onAbort);
+  signal.addEventListener('abort', onAbort);
   try {
     const { compFps, frames } = itemFrames(env.doc, item);
     // renderQueue.add refuses this; a hand-edited project file may still ask for it.
@@ -105,7 +146,7 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
     );
     writer = w;
     if (todo.length) {
-      if (env.signal.aborted) throw stopped();
+      if (checkRemoved() || signal.aborted) throw stopped();
       const footage: Array<[string, Uint8Array]> = [];
       for (const path of footagePaths(env.doc, [item.comp])) {
         // Read through the engine's ports so confinement applies; workers only ever see bytes.
@@ -120,11 +161,14 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
         workerUrl: env.workerUrl,
         init: { doc: env.doc, footage, rendererModule: env.rendererModule },
       });
-      if (env.signal.aborted) throw stopped();
-      await dispatch(pool, w, todo, item, compFps, exporter.payload, exporter.ordered, env.signal);
+      if (checkRemoved() || signal.aborted) throw stopped();
+      await dispatch(pool, w, todo, item, compFps, exporter.payload, exporter.ordered, signal, checkRemoved);
     }
     await w.flush();
+    if (checkRemoved()) throw stopped();
     const files = await exporter.finish();
+    // Removed while the encoder finished: the tracker still owns the final files, so they go too.
+    if (checkRemoved()) throw stopped();
     await tracker.release();
     return { status: 'done', frames: todo.length, skipped, files };
   } catch (err) {
@@ -133,16 +177,18 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
     await exporter?.abort().catch(() => undefined);
     await writer?.flush().catch(() => undefined);
     await tracker.removeAll();
-    const cancelled = env.signal.aborted;
+    const cancelled = env.signal.aborted && !removed;
     return {
       status: cancelled ? 'stopped' : 'failed',
       frames: 0,
       skipped,
       files: [],
-      error: cancelled ? stopped().toInfo() : toInfo(err),
+      error: removed ? removedError(item.id) : cancelled ? stopped().toInfo() : toInfo(err, item.output),
     };
   } finally {
-    env.signal.removeEventListener('abort', onAbort);
+    clearInterval(poll);
+    env.signal.removeEventListener('abort', onJobAbort);
+    signal.removeEventListener('abort', onAbort);
     await pool?.destroy();
   }
 }
@@ -156,6 +202,7 @@ async function dispatch(
   payload: FramePayload,
   ordered: boolean,
   signal: AbortSignal,
+  checkRemoved: () => boolean,
 ): Promise<void> {
   // Raw frames are large (8 MB at 1080p): smaller batches and a tight window keep memory flat for video.
   const batchSize = payload.kind === 'rgba' ? 2 : Math.min(8, Math.ceil(todo.length / (pool.size * 4)));
@@ -171,7 +218,7 @@ async function dispatch(
     if (ordered) await Promise.race([writer.waitUntilWritten(i + frames.length - window), failed]);
     else await Promise.race([queue.onSizeLessThan(pool.size), failed]);
     if (failure || writer.error) break;
-    if (signal.aborted) throw stopped();
+    if (checkRemoved() || signal.aborted) throw stopped();
     const task = queue
       .add(
         () =>

@@ -1,7 +1,7 @@
 /** One render job: the queued items of a document snapshot, rendered one after another. */
 import type { EnginePorts, ErrorInfo, ItemStatus, Project, RenderQueueItem } from '../../engine/index.js';
 import type { ExporterRegistry, OutputFile } from './exporters/types.js';
-import { renderItem, type ItemOutcome } from './item.js';
+import { removedError, renderItem, type ItemOutcome } from './item.js';
 import type { OpenWriteDir } from './plain-dir.js';
 
 /** Progress of a job, as the CLI and the MCP layer show it. */
@@ -24,6 +24,8 @@ export interface JobEnv {
   rendererModule: string;
   maxWorkers?: number;
   openWriteDir?: OpenWriteDir;
+  /** Whether an item is still in the live document's queue (default: always); a removed item is not rendered. */
+  isQueued?(id: string): boolean;
   setStatus(id: string, status: ItemStatus): void;
   onProgress(p: JobProgress): void;
 }
@@ -84,9 +86,26 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
       });
       continue;
     }
+    const isQueued = env.isQueued ?? (() => true);
+    if (!isQueued(item.id)) {
+      // Removed before its turn: nothing is rendered; the report leaves it out and counts it as failed.
+      const error = removedError(item.id);
+      env.setStatus(item.id, { status: 'failed', framesDone: 0, framesTotal: 0, files: 0, error });
+      outcomes.push({
+        id: item.id,
+        alpha: item.alpha,
+        status: 'failed',
+        frames: 0,
+        skipped: 0,
+        files: [],
+        error,
+      });
+      continue;
+    }
     let total = 0;
     const outcome = await renderItem(item, {
       ...env,
+      removed: () => !isQueued(item.id),
       onFrames(done, framesTotal, files) {
         total = framesTotal;
         env.setStatus(item.id, { status: 'rendering', framesDone: done, framesTotal, files });

@@ -131,6 +131,7 @@ export class RenderQueueService {
         rendererModule,
         maxWorkers: this.#options.maxWorkers,
         openWriteDir: this.#options.openWriteDir,
+        isQueued: (id) => this.#options.liveDocument().renderQueue.some((q) => q.id === id),
         setStatus: (id, s) => this.#status.set(id, s),
         onProgress: (p) => this.#listeners.forEach((l) => l(p)),
       });

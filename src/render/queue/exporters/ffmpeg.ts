@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { EngineError } from '../../../engine/index.js';
+import { EngineError, fsError } from '../../../engine/index.js';
 
 /** Absolute path of an executable `ffmpeg` on PATH, or null. */
 export async function findFfmpeg(pathVar = process.env.PATH ?? ''): Promise<string | null> {
@@ -30,19 +30,48 @@ export function missingFfmpeg(format: string): EngineError {
 
 const STDERR_TAIL = 2000;
 
+/**
+ * stderr lines that mean the output is broken even when ffmpeg exits 0: ffmpeg 5.1 reports a failed trailer
+ * or frame write (a full disk) and still exits with 0, leaving a truncated or empty file.
+ */
+const FATAL_STDERR = [
+  /Error writing trailer/i,
+  /No space left on device/i,
+  /Disk quota exceeded/i,
+  /Error writing/i,
+  /av_interleaved_write_frame\(\): /,
+  /Conversion failed!/,
+];
+const DISK_FULL = /No space left on device|Disk quota exceeded/i;
+
+/** The io_error for a full volume (ENOSPC/EDQUOT), as fsError words it. */
+export function diskFull(path: string): EngineError {
+  return fsError({ code: 'ENOSPC' }, path, 'write');
+}
+
 export class FfmpegProcess {
   readonly #child: ChildProcess;
   readonly #exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   #stderr = '';
+  // The first fatal stderr line seen (kept apart from the bounded tail, which may drop it).
+  #fatal: string | null = null;
+  readonly #output: string;
   #spawnError: Error | null = null;
 
-  constructor(ffmpeg: string, args: string[]) {
+  /** `output`: the final path, named in a disk-full error. */
+  constructor(ffmpeg: string, args: string[], output = args.at(-1) ?? '') {
+    this.#output = output;
     this.#child = spawn(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-nostdin', ...args], {
       stdio: ['pipe', 'ignore', 'pipe'],
     });
     this.#child.stderr!.setEncoding('utf8');
     // Keep only the end of stderr: it holds the reason when ffmpeg fails, and the buffer stays bounded.
-    this.#child.stderr!.on('data', (s: string) => (this.#stderr = (this.#stderr + s).slice(-STDERR_TAIL)));
+    this.#child.stderr!.on('data', (s: string) => {
+      const before = this.#stderr.length;
+      this.#stderr = (this.#stderr + s).slice(-STDERR_TAIL);
+      // Scan the new text with the end of the old (a line may arrive in two chunks).
+      if (!this.#fatal) this.#fatal = fatalLine(this.#stderr.slice(Math.max(0, before - s.length - 200)));
+    });
     // A dead ffmpeg makes stdin emit EPIPE; the exit code reports the failure, so swallow it here.
     this.#child.stdin!.on('error', () => undefined);
     this.#exited = new Promise((resolve) => {
@@ -61,6 +90,11 @@ export class FfmpegProcess {
   /** Writes one frame; waits for `drain` when the pipe is full, fails if ffmpeg has died. */
   async write(data: Uint8Array): Promise<void> {
     const stdin = this.#child.stdin!;
+    // A failed write (full disk) is final: stop feeding frames instead of encoding the rest for nothing.
+    if (this.#fatal)
+      throw DISK_FULL.test(this.#stderr)
+        ? diskFull(this.#output)
+        : this.#failure(`it reported "${this.#fatal}"`);
     if (this.#child.exitCode !== null || this.#child.signalCode !== null || stdin.destroyed)
       throw this.#failure('it exited before all frames were written');
     if (stdin.write(data)) return;
@@ -77,11 +111,16 @@ export class FfmpegProcess {
     });
   }
 
-  /** Closes stdin and waits for ffmpeg to finish the file; non-zero exit is a render_failed. */
+  /**
+   * Closes stdin and waits for ffmpeg to finish the file. A non-zero exit, or a fatal stderr line with exit 0
+   * (ffmpeg 5.1 exits 0 after "Error writing trailer"), fails: io_error when the disk is full, else render_failed.
+   */
   async end(): Promise<void> {
     this.#child.stdin!.end();
     const { code, signal } = await this.#exited;
+    if (this.#fatal && DISK_FULL.test(this.#stderr + this.#fatal)) throw diskFull(this.#output);
     if (code !== 0) throw this.#failure(signal ? `it was killed (${signal})` : `exit code ${code}`);
+    if (this.#fatal) throw this.#failure(`it reported "${this.#fatal}"`);
   }
 
   /** Kills ffmpeg and waits until it is gone, so its output file can be deleted safely. */
@@ -98,4 +137,12 @@ export class FfmpegProcess {
       'Check that the ffmpeg build supports this format (apt-get install ffmpeg), then render again.',
     );
   }
+}
+
+/** The first line of `text` matching a fatal pattern, trimmed, or null. */
+export function fatalLine(text: string): string | null {
+  for (const line of text.split('\n')) {
+    if (FATAL_STDERR.some((re) => re.test(line))) return line.trim().slice(0, 300);
+  }
+  return null;
 }

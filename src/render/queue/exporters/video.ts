@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
-import type { OutputFormat } from '../../../engine/index.js';
+import { EngineError, type OutputFormat } from '../../../engine/index.js';
 import type { FramePayload } from '../encode.js';
 import type { TrackedFile } from '../tracker.js';
 import { alphaEncoderArgs } from './alpha.js';
@@ -129,7 +129,11 @@ export class VideoExporter implements Exporter {
           : encoderArgs(this.#format, size, n);
       // childPath reaches the temporary through our handle on the checked folder, so ffmpeg cannot be
       // redirected by a folder swapped for a symlink after the check (see FileTracker).
-      this.#child = new FfmpegProcess(this.#ffmpeg, [...input, ...output, '-y', this.#file.childPath]);
+      this.#child = new FfmpegProcess(
+        this.#ffmpeg,
+        [...input, ...output, '-y', this.#file.childPath],
+        this.#ctx.item.output,
+      );
     }
     await this.#child.write(data);
   }
@@ -137,6 +141,14 @@ export class VideoExporter implements Exporter {
   async finish(): Promise<OutputFile[]> {
     if (!this.#child || !this.#file) return [];
     await this.#child.end();
+    // Never trust the exit alone: an empty temporary means ffmpeg lost its output (a full disk, typically).
+    const written = await fs.stat(this.#file.childPath);
+    if (written.size === 0)
+      throw new EngineError(
+        'render_failed',
+        `ffmpeg finished but wrote an empty file for "${this.#ctx.item.output}".`,
+        'Check the free space on the output volume, then render again.',
+      );
     await this.#ctx.tracker.commit(this.#file);
     const { finalPath: path, readPath } = this.#file;
     const { size } = await fs.stat(readPath);

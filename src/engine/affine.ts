@@ -60,3 +60,27 @@ export function layerMatrix(t: TransformValues): Mat {
     t.position[1] - (b * t.anchor[0] + d * t.anchor[1]),
   ];
 }
+
+/** The inverse matrix, or null when it is singular (a zero scale). */
+export function invert(m: Mat): Mat | null {
+  const det = m[0] * m[3] - m[1] * m[2];
+  if (Math.abs(det) < 1e-12) return null;
+  const [a, b, c, d, e, f] = m;
+  return [d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det];
+}
+
+/**
+ * The position, scale and rotation that give matrix `m` for a layer with anchor `anchor` (the inverse of
+ * layerMatrix). A skew, which a layer transform cannot express, is dropped.
+ */
+export function decompose(m: Mat, anchor: readonly [number, number]): Omit<TransformValues, 'anchor'> {
+  const [a, b, c, d, e, f] = m;
+  const sx = Math.hypot(a, b);
+  const rotation = (Math.atan2(b, a) * 180) / Math.PI;
+  const sy = sx === 0 ? Math.hypot(c, d) : (a * d - b * c) / sx;
+  return {
+    position: [e + a * anchor[0] + c * anchor[1], f + b * anchor[0] + d * anchor[1]],
+    scale: [sx * 100, sy * 100],
+    rotation,
+  };
+}

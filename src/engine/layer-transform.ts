@@ -1,6 +1,8 @@
 /** Evaluates layer transforms at a comp time, following parent chains (each layer at its own layer time). */
-import { EngineError, valueAt, type Composition, type Layer, type Vec2 } from '../engine/index.js';
-import { IDENTITY, layerMatrix, mul, type Mat } from './matrix.js';
+import { EngineError } from './errors.js';
+import { valueAt } from './keyframes.js';
+import type { Composition, Layer, Vec2 } from './model.js';
+import { IDENTITY, layerMatrix, mul, type Mat } from './affine.js';
 
 /** Layer time of `layer` at comp time `t`: keyframe times are relative to the layer's start time. */
 export function layerTime(layer: Layer, t: number): number {
