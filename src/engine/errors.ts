@@ -67,7 +67,7 @@ export function fsError(err: unknown, path: string, action: string): EngineError
     return new EngineError(
       'no_such_file',
       `Cannot ${action} "${path}": no such file or directory.`,
-      'Check the path; it must be an absolute path to an existing file.',
+      'Check the path: the file (and every folder above it) must exist.',
     );
   }
   if (code === 'EACCES' || code === 'EPERM') {

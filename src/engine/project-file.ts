@@ -12,6 +12,9 @@ import {
   type Project as ProjectT,
 } from './model.js';
 
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
+
 export function serializeProject(doc: ProjectT): string {
   return JSON.stringify(doc, null, 2) + '\n';
 }
@@ -26,11 +29,16 @@ function invalid(
 
 /** Parses and validates project text; relative footage and render output paths resolve against the file's folder. */
 export function parseProject(text: string, path: string): ProjectT {
+  if (text.slice(0, 4096).includes('\0'))
+    throw invalid(path, 'it is a binary file, not an EffectCraft project.');
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    const detail = err instanceof Error ? err.message : 'not JSON';
+    // JSON.parse quotes the offending text; keep terminal control characters out of the message.
+    const detail = (err instanceof Error ? err.message : 'not JSON')
+      .replace(CONTROL_CHARS, '?')
+      .slice(0, 200);
     throw invalid(
       path,
       `it is not valid JSON (${text.trim().length === 0 ? 'the file is empty' : detail}); it may be truncated.`,

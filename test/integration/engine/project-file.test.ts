@@ -158,6 +158,8 @@ describe('project files', () => {
         items: [doc.items[0], { ...doc.items[1], id: doc.items[0].id }],
       }),
       badActive: JSON.stringify({ ...doc, activeComp: 'comp_404' }),
+      binary: '\u0000\u0001\u0002ELF\u001b[31m',
+      controlChars: '{"format": \u001b[2J',
     };
     const other = newEngine();
     await run(other, 'project.open', { path: good });
@@ -168,6 +170,8 @@ describe('project files', () => {
       const r = await other.execute('project.open', { path });
       expect(r, name).toMatchObject({ ok: false, error: { code: 'invalid_project' } });
       if (!r.ok) expect(r.error.message, name).toContain(path);
+      // eslint-disable-next-line no-control-regex
+      if (!r.ok) expect(r.error.message, name).not.toMatch(/[\u0000-\u001f]/);
       expect(other.document, name).toBe(before);
       expect(other.projectPath).toBe(good);
     }
