@@ -5,7 +5,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Backend } from '../mcp/backend.js';
-import type { Confinement } from '../confinement/types.js';
+import type { Confinement, ConfinementInfo } from '../confinement/types.js';
+import { layeredConfinement, type LayeredConfinement } from './confinement-view.js';
 import {
   isEngineError,
   type AnyCommand,
@@ -140,6 +141,20 @@ export class BridgeBackend implements Backend {
 
   close(): Promise<void> {
     return this.#client.close();
+  }
+
+  /** Both layers: this process's roots and the app's (from its hello), with their intersection on top. */
+  async describeConfinement(local: ConfinementInfo): Promise<LayeredConfinement> {
+    try {
+      const hello = await this.#client.connect();
+      return layeredConfinement(
+        local,
+        hello.confinement ?? { unknown: `${hello.app} ${hello.version} does not report its confinement.` },
+      );
+    } catch (err) {
+      if (!isEngineError(err)) throw err;
+      return layeredConfinement(local, { unknown: `${err.message} ${err.remediation}` });
+    }
   }
 
   /** Params and confinement, checked before anything is sent. Null when the command may be forwarded. */

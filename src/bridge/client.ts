@@ -23,6 +23,8 @@ export interface BridgeClientOptions {
   readToken: () => Promise<TokenRead>;
   /** Shown in errors so a person knows which file was read. */
   tokenPath: string;
+  /** True when tokenPath came from --bridge-token-file, false when it is the default location. */
+  tokenPathGiven?: boolean;
   client?: { name: string; version: string };
   connectTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -99,6 +101,13 @@ export class BridgeClient {
     }
   }
 
+  /** Connects when needed and returns the app's hello (its identity, capabilities and confinement). */
+  async connect(): Promise<HelloResult> {
+    await this.#ensure();
+    if (!this.#hello) throw this.#unavailable('no hello received');
+    return this.#hello;
+  }
+
   /** Closes the connection and stops reconnecting. Safe to call twice. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -129,16 +138,31 @@ export class BridgeClient {
     );
   }
 
+  /**
+   * No usable token: either the app is not running, or it wrote its token somewhere else (--token-file).
+   * The remedy names the file this client read and the flag that points it at the app's file.
+   */
+  #noToken(reason: 'missing' | 'empty' | 'unreadable'): EngineError {
+    const { host, port, tokenPath } = this.#o;
+    const given = this.#o.tokenPathGiven === true;
+    const what =
+      reason === 'missing'
+        ? `no token file at ${tokenPath}${given ? ' (from --bridge-token-file)' : ' (the default location)'}`
+        : `the token file ${tokenPath} is ${reason}`;
+    const useFlag = given
+      ? `If the app is running, pass the token file it printed at start-up ("token file: …") with --bridge-token-file.`
+      : `If the app is running with --token-file PATH, pass the same path: \`effectcraft-cli mcp --bridge ${port} --bridge-token-file PATH\`.`;
+    return new EngineError(
+      'app_unavailable',
+      `Cannot connect to the EffectCraft app on ${host}:${port}: ${what}.`,
+      `${useFlag} If it is not running, start it with \`effectcraft-cli app --port ${port}${given ? ` --token-file ${tokenPath}` : ''}\`, then call again.`,
+    );
+  }
+
   async #connect(retried = false): Promise<Connection> {
     const { host, port } = this.#o;
     const token = await this.#o.readToken();
-    if (!token.ok) {
-      throw this.#unavailable(
-        token.reason === 'missing'
-          ? `no token file at ${this.#o.tokenPath} (is the app running?)`
-          : `the token file ${this.#o.tokenPath} is ${token.reason}`,
-      );
-    }
+    if (!token.ok) throw this.#noToken(token.reason);
     const connectMs = this.#o.connectTimeoutMs ?? Timeouts.connectMs;
     const ws = new WebSocket(`ws://${host.includes(':') ? `[${host}]` : host}:${port}/`, {
       headers: { authorization: `Bearer ${token.token}` },

@@ -42,6 +42,8 @@ export interface HostIdentity {
   app: string;
   version: string;
   capabilities: HelloResult['capabilities'];
+  /** The app's own roots, sent in hello so the bridge can tell the agent which roots are in force. */
+  confinement?: HelloResult['confinement'];
 }
 
 export interface ConnectionScope {

@@ -3,6 +3,7 @@
  * (`effectcraft-cli app`) and the bridge client (`effectcraft-cli mcp --bridge PORT`).
  * docs/control-channel.md is the prose version of this file; keep them in step.
  */
+import type { ConfinementInfo } from '../confinement/types.js';
 import type { ErrorInfo } from '../engine/index.js';
 
 /** Bumped on any incompatible change; the hello exchange refuses a mismatch. */
@@ -31,9 +32,9 @@ export const Timeouts = {
   groupMs: 5 * 60_000,
 } as const;
 
-/** Commands whose requests get the long timeout. */
+/** Commands whose requests get the long timeout. Scripts bound themselves (timeoutMs, up to 10 min) on the host. */
 export function isLongCommand(id: string): boolean {
-  return /^renderQueue\.render|preview/i.test(id);
+  return /^renderQueue\.render|preview|^script\.run$|^file\.runScript$/i.test(id);
 }
 
 /** Every method a host answers. `ui.*` covers the UI-driving calls; a host without a UI answers not_configured. */
@@ -104,6 +105,11 @@ export interface HelloResult {
   app: string;
   version: string;
   capabilities: { ui: boolean; commands: boolean; render: boolean };
+  /**
+   * The app's own confinement (its --automation-read-root / --automation-write-root), fixed at its start-up.
+   * Optional on the wire: a host that omits it (an older or third-party app) is reported as unknown.
+   */
+  confinement?: ConfinementInfo;
 }
 
 /** Result of engine.execute: the engine's success value (failures arrive as RpcError with data). */

@@ -11,6 +11,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION } from '../bridge/protocol
 import { createSession } from '../session.js';
 import { confinementFromFlags, confinementOptions } from './confinement-flags.js';
 import { EXIT, parseMs, parsePort } from './usage.js';
+import type { RestartHint } from '../confinement/index.js';
 import { packageVersion } from './version.js';
 
 export const appHelp = `Usage: effectcraft-cli app [--port ${DEFAULT_PORT}] [--token-file PATH] [--project FILE] [options]
@@ -27,6 +28,9 @@ Serves an EffectCraft session over the control channel (JSON-RPC 2.0 over WebSoc
   --automation-read-root DIR / --automation-write-root DIR
                         confine the app itself (repeatable), as for \`mcp\`: checked again at each file open,
                         whatever the connected client checks`;
+
+/** Names the app's flag in its refusals: `restart the app with effectcraft-cli app --automation-write-root DIR`. */
+export const APP_RESTART: RestartHint = { who: 'the app', command: 'effectcraft-cli app ' };
 
 export async function appCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -52,7 +56,8 @@ export async function appCommand(args: string[]): Promise<number> {
   }
   const port = parsePort(values.port, '--port', DEFAULT_PORT);
   const log = (message: string) => process.stderr.write(`effectcraft-cli app: ${message}\n`);
-  const confinement = confinementFromFlags(values);
+  // Refusals from the app's own roots must tell the person to restart the app, not the MCP server.
+  const confinement = confinementFromFlags(values, APP_RESTART);
   const session = createSession({ confinement, logError: log });
   const { engine } = session;
 
@@ -84,6 +89,7 @@ export async function appCommand(args: string[]): Promise<number> {
           commands: true,
           render: engine.command('renderQueue.render') !== undefined,
         },
+        confinement: confinement?.info ?? { confined: false, readRoots: [], writeRoots: [] },
       },
       log,
     });

@@ -61,6 +61,7 @@ export function bridgeBackendFromFlags(
   const client = new BridgeClient({
     port,
     tokenPath,
+    tokenPathGiven: flags['bridge-token-file'] !== undefined,
     readToken: () => readTokenFile(tokenPath),
     client: { name: 'effectcraft-cli mcp', version: deps.version },
     requestTimeoutMs: timeoutMs,

@@ -13,7 +13,7 @@ import { confinementFromFlags, confinementOptions } from './confinement-flags.js
 import { EXIT, parsePort } from './usage.js';
 import { packageVersion } from './version.js';
 
-export const mcpHelp = `Usage: effectcraft-cli mcp [--http PORT] [--automation-read-root DIR]... [--automation-write-root DIR]...
+export const mcpHelp = `Usage: effectcraft-cli mcp [--http PORT] [--bridge PORT [--bridge-token-file PATH]] [--automation-read-root DIR]... [--automation-write-root DIR]...
 
 Runs the MCP server for agents: stdio by default (add it to your MCP client's config), or streamable HTTP
 on 127.0.0.1 with --http. Serves both the 2025-11-25 (initialize) and 2026-07-28 (per-request _meta) eras.

@@ -10,6 +10,19 @@ import { READ_FLAG, WRITE_FLAG } from './roots.js';
 
 const BOTH_FLAGS = `${READ_FLAG} / ${WRITE_FLAG}`;
 
+/**
+ * Who holds the roots, for remediation text: the process the person must restart to change them. The MCP
+ * server by default; the app (`effectcraft-cli app`) when refusals come from its own confinement in bridge mode.
+ */
+export interface RestartHint {
+  /** "the server", "the app". */
+  who: string;
+  /** Command-line prefix shown before the flag, e.g. "effectcraft-cli app " (may be empty). */
+  command: string;
+}
+
+export const SERVER_RESTART: RestartHint = { who: 'the server', command: '' };
+
 function shown(path: string): string {
   return JSON.stringify(path.replace(/\0/g, '\\0'));
 }
@@ -42,7 +55,9 @@ export function outsideRoots(
   access: 'read' | 'write',
   roots: { readRoots: readonly string[]; writeRoots: readonly string[] },
   viaLink: boolean,
+  restart: RestartHint = SERVER_RESTART,
 ): ErrorInfo {
+  const { who, command } = restart;
   const where = viaLink ? ' (through a symbolic link)' : '';
   const dir = dirname(path) === path ? path : dirname(path);
   if (access === 'write') {
@@ -53,23 +68,28 @@ export function outsideRoots(
         ? `"${param}": cannot write ${shown(path)}: no write root is set, so nothing may be written.`
         : `"${param}": ${shown(path)} is outside the write roots${where} (${roots.writeRoots.join(', ')}).`,
       remediation: none
-        ? `Restart the server with ${WRITE_FLAG} ${dir} (or another directory to write in).`
-        : `Write below ${roots.writeRoots.join(' or ')}, or restart the server with ${WRITE_FLAG} ${dir}.`,
+        ? `Restart ${who} with ${command}${WRITE_FLAG} ${dir} (or another directory to write in).`
+        : `Write below ${roots.writeRoots.join(' or ')}, or restart ${who} with ${command}${WRITE_FLAG} ${dir}.`,
     };
   }
   const all = [...roots.readRoots, ...roots.writeRoots];
   return {
     code: 'path_outside_roots',
     message: `"${param}": ${shown(path)} is outside the read and write roots${where} (${all.join(', ') || 'none'}).`,
-    remediation: `Read files below ${all.join(' or ') || 'a root'}, or restart the server with ${READ_FLAG} ${dir}.`,
+    remediation: `Read files below ${all.join(' or ') || 'a root'}, or restart ${who} with ${command}${READ_FLAG} ${dir}.`,
   };
 }
 
 /** Something that cannot be confined at all (scripts, opening files with the desktop, UI driving). */
-export function refusedWhileConfined(what: string, why: string): ErrorInfo {
+export function refusedWhileConfined(
+  what: string,
+  why: string,
+  restart: RestartHint = SERVER_RESTART,
+): ErrorInfo {
+  const { who, command } = restart;
   return {
     code: 'refused_while_confined',
-    message: `${what} is refused while the server is confined (${BOTH_FLAGS}): ${why}`,
-    remediation: `Do it another way with engine commands, or restart the server without ${READ_FLAG} and ${WRITE_FLAG} to allow it.`,
+    message: `${what} is refused while ${who} is confined (${BOTH_FLAGS}): ${why}`,
+    remediation: `Do it another way with engine commands, or restart ${who}${command ? ` (${command.trim()})` : ''} without ${READ_FLAG} and ${WRITE_FLAG} to allow it.`,
   };
 }

@@ -40,6 +40,7 @@ export function createGuard(policy: Policy): CommandGuard {
       return refusedWhileConfined(
         command.id,
         'it runs code or hands files to other programs, which confinement cannot follow.',
+        policy.restart,
       );
     }
     let wanted: Wanted[];
@@ -47,7 +48,11 @@ export function createGuard(policy: Policy): CommandGuard {
       wanted = wantedFiles(command, params, view);
     } catch {
       // Security: if we cannot tell what a command touches, we do not run it.
-      return refusedWhileConfined(command.id, 'the files it would touch could not be determined.');
+      return refusedWhileConfined(
+        command.id,
+        'the files it would touch could not be determined.',
+        policy.restart,
+      );
     }
     const checked = new Set<string>();
     for (const w of wanted) {

@@ -17,6 +17,7 @@ import { openWriteDir } from './write-dir.js';
 
 export type { Confinement, ConfinementInfo, WriteDir } from './types.js';
 export { READ_FLAG, WRITE_FLAG, type RootOptions } from './roots.js';
+export { SERVER_RESTART, type RestartHint } from './errors.js';
 export { UNCONFINABLE_TOOLS } from './tools.js';
 
 /** A root given at start-up is unusable; `message` names the flag and the directory, ready to print. */
@@ -34,7 +35,7 @@ export type ConfinementResult = { ok: true; confinement: Confinement } | { ok: f
 export function tryCreateConfinement(options: RootOptions): ConfinementResult {
   const resolved = resolveRoots(options);
   if (!resolved.ok) return resolved;
-  const policy = createPolicy(resolved.roots);
+  const policy = createPolicy(resolved.roots, options.restart);
   const guard = createGuard(policy);
   const info = Object.freeze({
     confined: policy.confined,
@@ -45,7 +46,7 @@ export function tryCreateConfinement(options: RootOptions): ConfinementResult {
     info,
     guard,
     wrapPorts: (ports) => wrapPortsWith(ports, policy),
-    checkTool: (name) => checkToolName(name, policy.confined),
+    checkTool: (name) => checkToolName(name, policy.confined, policy.restart),
     checkPath(path: string, access: 'read' | 'write', param: string): ErrorInfo | null {
       if (!policy.confined) return null;
       const r = policy.check(path, access, param);

@@ -3,7 +3,7 @@
  * read or write root, writes only below a write root.
  */
 import type { ErrorInfo } from '../engine/index.js';
-import { outsideRoots, unusablePath } from './errors.js';
+import { outsideRoots, SERVER_RESTART, unusablePath, type RestartHint } from './errors.js';
 import { isInside, resolveReal } from './path-resolve.js';
 import type { ResolvedRoots } from './roots.js';
 
@@ -17,12 +17,14 @@ const FRAME_FIELD = /\[#+\]/;
 export interface Policy {
   readonly roots: ResolvedRoots;
   readonly confined: boolean;
+  /** Who to restart to change the roots, named in refusals. */
+  readonly restart: RestartHint;
   /** Resolves and checks one path; on success returns the real path to open. */
   check(path: string, access: Access, param: string): PathCheck;
 }
 
 /** Builds the check for a fixed set of (already real) roots. */
-export function createPolicy(roots: ResolvedRoots): Policy {
+export function createPolicy(roots: ResolvedRoots, restart: RestartHint = SERVER_RESTART): Policy {
   const confined = roots.readRoots.length > 0 || roots.writeRoots.length > 0;
   const allowedIn = (access: Access): string[] =>
     access === 'write' ? roots.writeRoots : [...roots.readRoots, ...roots.writeRoots];
@@ -30,6 +32,7 @@ export function createPolicy(roots: ResolvedRoots): Policy {
   return {
     roots,
     confined,
+    restart,
     check(path, access, param) {
       const resolved = resolveReal(path);
       if (!resolved.ok) return { ok: false, error: unusablePath(param, path, resolved.reason) };
@@ -48,7 +51,7 @@ export function createPolicy(roots: ResolvedRoots): Policy {
       }
       if (!allowedIn(access).some((root) => isInside(resolved.real, root))) {
         const viaLink = normalise(path) !== resolved.real;
-        return { ok: false, error: outsideRoots(param, path, access, roots, viaLink) };
+        return { ok: false, error: outsideRoots(param, path, access, roots, viaLink, restart) };
       }
       return { ok: true, real: resolved.real, exists: resolved.exists };
     },

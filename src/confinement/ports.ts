@@ -55,6 +55,7 @@ export function wrapPortsWith(base: EnginePorts, policy: Policy): EnginePorts {
       const e = refusedWhileConfined(
         'Opening files with the desktop',
         'other programs are outside its reach.',
+        policy.restart,
       );
       throw new EngineError(e.code, e.message, e.remediation);
     },

@@ -3,6 +3,7 @@
  * so later checks compare real paths with real paths.
  */
 import { realpathSync, statSync } from 'node:fs';
+import type { RestartHint } from './errors.js';
 
 export const READ_FLAG = '--automation-read-root';
 export const WRITE_FLAG = '--automation-write-root';
@@ -12,6 +13,8 @@ export interface RootOptions {
   readRoots?: readonly string[];
   /** Directories the agent may write below. With none, nothing is written. */
   writeRoots?: readonly string[];
+  /** Who to restart to change the roots, named in refusals (default: the server). */
+  restart?: RestartHint;
 }
 
 export interface ResolvedRoots {

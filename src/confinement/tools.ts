@@ -3,7 +3,7 @@
  * drive a user interface whose file dialogs and menus reach the whole machine.
  */
 import type { ErrorInfo } from '../engine/index.js';
-import { refusedWhileConfined } from './errors.js';
+import { refusedWhileConfined, type RestartHint } from './errors.js';
 
 /** Tool name -> why it cannot be confined. */
 export const UNCONFINABLE_TOOLS: Readonly<Record<string, string>> = {
@@ -18,8 +18,8 @@ export const UNCONFINABLE_TOOLS: Readonly<Record<string, string>> = {
 };
 
 /** null when the tool may run; refused_while_confined for the tools above when confined. */
-export function checkToolName(toolName: string, confined: boolean): ErrorInfo | null {
+export function checkToolName(toolName: string, confined: boolean, restart?: RestartHint): ErrorInfo | null {
   if (!confined) return null;
   const why = Object.hasOwn(UNCONFINABLE_TOOLS, toolName) ? UNCONFINABLE_TOOLS[toolName] : undefined;
-  return why ? refusedWhileConfined(toolName, why) : null;
+  return why ? refusedWhileConfined(toolName, why, restart) : null;
 }

@@ -2,6 +2,7 @@
  * What the MCP tools talk to. Headless mode uses the local engine; bridge mode (`mcp --bridge PORT`)
  * forwards to a running app over the control channel. Tools never know which.
  */
+import type { ConfinementInfo } from '../confinement/types.js';
 import type { CatalogEntry, ExecuteOptions, ExecuteResult, ListOptions } from '../engine/index.js';
 
 export interface Backend {
@@ -14,4 +15,9 @@ export interface Backend {
   /** Runs a function so all its edits are one undo step; rolled back when it returns false. */
   group(label: string, fn: () => Promise<boolean>): Promise<boolean>;
   close(): Promise<void>;
+  /**
+   * Bridge mode: the `confinement` that doc_inspect and capabilities report, given this process's own roots
+   * (both layers, since the app may be confined too). Absent in headless mode: `local` is the whole story.
+   */
+  describeConfinement?(local: ConfinementInfo): Promise<ConfinementInfo>;
 }

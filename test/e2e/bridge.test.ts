@@ -3,7 +3,7 @@
  * driven by the official MCP client over stdio, plus raw WebSockets for the refusals.
  */
 import { once } from 'node:events';
-import { readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -141,9 +141,26 @@ describe('mcp --bridge against effectcraft-cli app', () => {
     expect((list.body as { items: unknown[] }).items).toHaveLength(1);
     const inspect = await call(client, 'doc_inspect', {});
     expect(JSON.stringify(inspect.body)).toContain('"Sample"');
-    // The MCP side is not confined here: the app refuses on its own.
+    // The MCP side is not confined here: the app refuses on its own, and says to restart the app.
     const outside = await run(client, 'project.save', { path: '/tmp/effectcraft-bridge-outside.ecproj' });
     expect(outside).toMatchObject({ isError: true, body: { code: 'path_outside_roots' } });
+    expect(outside.body.remediation).toContain('effectcraft-cli app --automation-write-root');
+    const script = await run(client, 'script.run', { code: '1' });
+    expect(script).toMatchObject({ isError: true, body: { code: 'refused_while_confined' } });
+    expect(script.body.remediation).toContain('restart the app (effectcraft-cli app)');
+    // doc_inspect and capabilities report the app's roots, not only this process's (unconfined) ones.
+    const appLayer = {
+      confined: true,
+      readRoots: [await realpath(repoRoot)],
+      writeRoots: [await realpath(dir)],
+    };
+    const expected = {
+      ...appLayer,
+      mcp: { confined: false, readRoots: [], writeRoots: [] },
+      app: appLayer,
+    };
+    expect(inspect.body.confinement).toEqual(expected);
+    expect((await call(client, 'capabilities', {})).body.confinement).toEqual(expected);
   });
 
   it('fails clearly when no app is running', async () => {

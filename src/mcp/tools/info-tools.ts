@@ -10,18 +10,26 @@ export function confinementInfo(ctx: Pick<ToolContext, 'confinement'>): Confinem
   return ctx.confinement?.info ?? { confined: false, readRoots: [], writeRoots: [] };
 }
 
+/** What the agent is told: this process's roots, or in bridge mode both layers (see docs/bridge.md). */
+async function confinementReport(
+  ctx: Pick<ToolContext, 'confinement' | 'backend'>,
+): Promise<ConfinementInfo> {
+  const local = confinementInfo(ctx);
+  return ctx.backend.describeConfinement ? ctx.backend.describeConfinement(local) : local;
+}
+
 export const docInspect = defineTool({
   name: 'doc_inspect',
   title: 'Inspect Document',
   description:
-    'Project overview and the active composition with its layers, plus the confinement in force (read/write roots). Same JSON as the effectcraft://document resource.',
+    'Project overview and the active composition with its layers, plus the confinement in force (read/write roots; in bridge mode also each layer, this server and the app). Same JSON as the effectcraft://document resource.',
   hints: READ_ONLY_TOOL,
   input: z.strictObject({}),
   async run(_args, ctx) {
     const r = await ctx.backend.execute('project.inspect', {});
     if (!r.ok) return { kind: 'error', error: r.error };
     const doc = isPlainObject(r.result) ? r.result : { project: r.result };
-    return { kind: 'json', value: { ...doc, confinement: confinementInfo(ctx) } };
+    return { kind: 'json', value: { ...doc, confinement: await confinementReport(ctx) } };
   },
 });
 
@@ -42,7 +50,7 @@ export function capabilitiesTool(toolNames: () => string[], version: string) {
           server: SERVER_NAME,
           version,
           backend: ctx.backend.kind,
-          confinement: confinementInfo(ctx),
+          confinement: await confinementReport(ctx),
           tools: describeTools(toolNames(), facts),
         },
       };

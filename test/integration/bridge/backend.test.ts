@@ -138,4 +138,41 @@ describe('bridge backend against an in-process app', () => {
     expect(unknown).toMatchObject({ ok: false, error: { code: 'refused_while_confined' } });
     expect(await backend.execute('project.save', { path: `${dir}/ok.ecproj` })).toMatchObject({ ok: true });
   });
+
+  it('reports both confinement layers: its own roots and the roots the app sent in hello', async () => {
+    const dir = await tempDir();
+    const mcpRoots = createConfinement({ writeRoots: [dir] }).info;
+    const appInfo = { confined: true, readRoots: [], writeRoots: [`${dir}/out`] };
+    const app = await startApp(dir, {
+      host: {
+        identity: {
+          app: 'test app',
+          version: '0.0.0',
+          capabilities: { ui: false, commands: true, render: false },
+          confinement: appInfo,
+        },
+      },
+    });
+    const { backend } = connect(app);
+    expect(await backend.describeConfinement(mcpRoots)).toEqual({
+      confined: true,
+      readRoots: [],
+      writeRoots: [`${dir}/out`],
+      mcp: mcpRoots,
+      app: appInfo,
+    });
+  });
+
+  it('reports the app layer as unknown when the app does not send it or cannot be reached', async () => {
+    const dir = await tempDir();
+    const app = await startApp(dir); // its hello has no confinement field (an older or third-party app)
+    const off = { confined: false, readRoots: [], writeRoots: [] };
+    const { backend } = connect(app);
+    const silent = await backend.describeConfinement(off);
+    expect(silent).toMatchObject({ ...off, mcp: off, app: null });
+    expect(silent).toHaveProperty('appUnknown');
+    await app.stop();
+    const { backend: orphan } = connect(app);
+    expect(await orphan.describeConfinement(off)).toMatchObject({ ...off, app: null });
+  });
 });

@@ -48,6 +48,29 @@ describe('bridge failures', () => {
     await client.close();
   });
 
+  it('names the token file it read and --bridge-token-file when the token is not where it looked', async () => {
+    const dir = await tempDir();
+    // The app wrote its token elsewhere (as with `app --token-file X`); the client looked at its default.
+    const app = await startApp(dir);
+    const looked = join(dir, 'default', `bridge-${app.host.port}.token`);
+    for (const tokenPathGiven of [false, true]) {
+      const client = new BridgeClient({
+        port: app.host.port,
+        tokenPath: looked,
+        tokenPathGiven,
+        readToken: () => readTokenFile(looked),
+      });
+      const err = await client.call('engine.list', {}).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'app_unavailable' });
+      const { message, remediation } = err as { message: string; remediation: string };
+      expect(message).toContain(looked);
+      expect(remediation).toContain('--bridge-token-file');
+      expect(remediation).toContain(`effectcraft-cli app --port ${app.host.port}`);
+      await client.close();
+    }
+    expect(app.host.clients).toBe(0);
+  });
+
   it('is refused at the upgrade with a wrong token (401) before any command runs', async () => {
     const dir = await tempDir();
     const app = await startApp(dir);
