@@ -38,8 +38,9 @@ export async function runScriptCode(
     stdout: true,
     stderr: true,
   });
-  worker.stdout.pipe(process.stderr);
-  worker.stderr.pipe(process.stderr);
+  const toStderr = (chunk: Buffer) => void process.stderr.write(chunk);
+  worker.stdout.on('data', toStderr);
+  worker.stderr.on('data', toStderr);
 
   const logs: string[] = [];
   let commands = 0;

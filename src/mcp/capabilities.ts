@@ -104,7 +104,8 @@ export function describeTools(names: string[], facts: HostFacts): ToolCapability
   const renderBlocker = facts.canvas ?? facts.sharp;
   const videoMissing = 'reason' in facts.ffmpeg;
   return names.map((name): ToolCapability => {
-    const timeout_s = name === 'run_script' ? 5 : null;
+    // run_script's default wall-clock limit (DEFAULT_SCRIPT_TIMEOUT_MS); callers may raise it with timeout_ms.
+    const timeout_s = name === 'run_script' ? 30 : null;
     if (name === 'render_preview') {
       if (renderBlocker)
         return {

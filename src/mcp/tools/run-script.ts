@@ -1,6 +1,7 @@
 /**
  * run_script: runs JavaScript against the scripting API (`app.run(id, params)`, a read-only
  * `app.document`, `app.log`), given inline (`script.run`) or as a file (`file.runScript`).
+ * Runs in a worker thread with a wall-clock limit (timeout_ms, default 30 s).
  * Refused while confined: a script can do anything the process can.
  */
 import { z } from 'zod';
@@ -10,11 +11,18 @@ export const runScript = defineTool({
   name: 'run_script',
   title: 'Run Script',
   description:
-    'Runs JavaScript (the body of an async function) with `app.run(id, params)`, a read-only `app.document` and `app.log`. Pass `code` or an absolute `path`. Returns {result, logs, commands}. Refused while confined.',
+    'Runs JavaScript (the body of an async function) with `app.run(id, params)`, a read-only `app.document` and `app.log`. Pass `code` or an absolute `path`. Returns {result, logs, commands}. Stopped with code timeout after timeout_ms (default 30 s); commands it already ran stay applied. Refused while confined.',
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: z.strictObject({
     code: z.string().min(1).optional().describe('Script source.'),
     path: z.string().min(1).optional().describe('Absolute path of a .js script file.'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(600_000)
+      .optional()
+      .describe('Wall-clock limit for the whole script in ms (default 30000, max 600000).'),
   }),
   async run(args, ctx) {
     if ((args.code === undefined) === (args.path === undefined)) {
@@ -29,10 +37,11 @@ export const runScript = defineTool({
     }
     const refused = ctx.confinement?.checkTool('run_script') ?? null;
     if (refused) return { kind: 'error', error: refused };
+    const limit = args.timeout_ms === undefined ? {} : { timeoutMs: args.timeout_ms };
     const r =
       args.code !== undefined
-        ? await ctx.backend.execute('script.run', { code: args.code })
-        : await ctx.backend.execute('file.runScript', { path: args.path });
+        ? await ctx.backend.execute('script.run', { code: args.code, ...limit })
+        : await ctx.backend.execute('file.runScript', { path: args.path, ...limit });
     return fromExecute(r);
   },
 });

@@ -1,0 +1,114 @@
+/**
+ * Scripts run in a worker with a wall-clock limit: a runaway script (sync or async) ends with code timeout,
+ * the edits it made stay, and the engine keeps serving. Needs a build (the worker is dist/engine/script-worker.js).
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Composition, ExecuteResult } from '../../../src/engine/index.js';
+import { fails, newEngine, run } from '../../helpers/engine.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+type ScriptOut = { result: unknown; logs: string[]; commands: number };
+
+function comp(engine: ReturnType<typeof newEngine>): Composition {
+  return engine.document.items.find((i) => i.type === 'composition') as Composition;
+}
+
+describe('script.run time limit', () => {
+  it('stops a tight synchronous loop with code timeout; the engine keeps serving', async () => {
+    const engine = newEngine();
+    const r: ExecuteResult = await engine.execute('script.run', { code: 'while (true) {}', timeoutMs: 300 });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('timeout');
+      expect(r.error.remediation).toMatch(/timeoutMs/);
+    }
+    await run(engine, 'comp.new', { width: 32, height: 32 });
+    expect(comp(engine).width).toBe(32);
+  });
+
+  it('stops a script awaiting forever; edits made before the timeout stay, each its own undo step', async () => {
+    const engine = newEngine();
+    const code = `await app.run('comp.new', { width: 40, height: 30, name: 'Kept' });
+      await app.run('layer.addSolid', { color: 'red' });
+      await new Promise(() => {});`;
+    const r: ExecuteResult = await engine.execute('script.run', { code, timeoutMs: 300 });
+    expect(r.ok ? 'ok' : r.error.code).toBe('timeout');
+    if (!r.ok) expect(r.error.message).toMatch(/2 command/);
+    expect(comp(engine).name).toBe('Kept');
+    expect(comp(engine).layers).toHaveLength(1);
+    await run(engine, 'edit.undo');
+    expect(comp(engine).layers).toHaveLength(0);
+    expect(await run<ScriptOut>(engine, 'script.run', { code: 'return 1 + 1;' })).toEqual({
+      result: 2,
+      logs: [],
+      commands: 0,
+    });
+  });
+
+  it('file.runScript takes the same limit', async () => {
+    const engine = newEngine();
+    const path = join(await tempDir(), 'loop.js');
+    await writeFile(path, `await app.run('comp.new', { width: 16, height: 16 }); for (;;) {}`);
+    expect(await fails(engine, 'file.runScript', { path, timeoutMs: 300 })).toBe('timeout');
+    expect(comp(engine).width).toBe(16);
+  });
+
+  it('ends with cancelled when the signal aborts', async () => {
+    const engine = newEngine();
+    const controller = new AbortController();
+    const pending = engine.execute('script.run', { code: 'while (true) {}' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    const r = await pending;
+    expect(r.ok ? 'ok' : r.error.code).toBe('cancelled');
+  });
+
+  it('refuses limits out of range', async () => {
+    const engine = newEngine();
+    expect(await fails(engine, 'script.run', { code: 'return 1;', timeoutMs: 0 })).toBe('bad_argument');
+    expect(await fails(engine, 'script.run', { code: 'return 1;', timeoutMs: 600_001 })).toBe('bad_argument');
+  });
+});
+
+describe('script.run API in the worker', () => {
+  it("app.document reflects the script's own edits, and stays read-only", async () => {
+    const engine = newEngine();
+    const code = `const before = app.document.items.length;
+      await app.run('comp.new', { width: 20, height: 10, name: 'A' });
+      const after = app.document.items.map((i) => i.name);
+      let frozen = false;
+      try { app.document.items.push({}); } catch { frozen = true; }
+      return { before, after, frozen };`;
+    const r = await run<ScriptOut>(engine, 'script.run', { code });
+    expect(r.result).toEqual({ before: 0, after: ['A'], frozen: true });
+    expect(r.commands).toBe(1);
+  });
+
+  it('console.log maps to app.log; a failed app.run carries the engine code and can be caught', async () => {
+    const engine = newEngine();
+    const code = `console.log('hi', { n: 1 });
+      try { await app.run('layer.delete', { layer: 'x' }); } catch (e) { app.log(e.code); }
+      return null;`;
+    const r = await run<ScriptOut>(engine, 'script.run', { code });
+    expect(r.logs).toEqual(['hi {"n":1}', 'command_disabled']);
+    expect(await fails(engine, 'script.run', { code: "await app.run('no.such', {});" })).toBe(
+      'unknown_command',
+    );
+  });
+
+  it('returns structured-cloneable results, and the JSON form of others', async () => {
+    const engine = newEngine();
+    const dated = await run<ScriptOut>(engine, 'script.run', {
+      code: 'return { d: new Date(0), u: undefined };',
+    });
+    expect((dated.result as { d: Date }).d.getTime()).toBe(0);
+    const withFn = await run<ScriptOut>(engine, 'script.run', { code: 'return { a: 1, f() {} };' });
+    expect(withFn.result).toEqual({ a: 1 });
+    const circular = 'const o = { f() {} }; o.self = o; return o;';
+    expect(await fails(engine, 'script.run', { code: circular })).toBe('tool_failed');
+    expect(await run<ScriptOut>(engine, 'script.run', { code: 'return undefined;' })).toMatchObject({
+      result: null,
+    });
+  });
+});
