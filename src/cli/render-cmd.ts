@@ -27,8 +27,10 @@ resolved against the current directory; relative outputs stored in the project a
   --alpha          RGB + Alpha: transparent background, straight alpha (png, png-fast, webp, webp-anim,
                    gif 1-bit, webm VP9, mov ProRes 4444; refused for jpeg and mp4)
   --json           print the result as JSON
-Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files (exit 130).
-Exit codes: 0 all items rendered, 1 an item failed or was stopped, 2 usage error, 130 interrupted.`;
+Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files (exit 130); SIGTERM
+and SIGHUP do the same (exit 143 and 129).
+Exit codes: 0 all items rendered, 1 an item failed or was stopped, 2 usage error, 130/143/129 interrupted
+by SIGINT/SIGTERM/SIGHUP.`;
 
 interface Args {
   project: string;
@@ -100,6 +102,11 @@ function fail(error: ErrorInfo): number {
   return error.code === 'bad_argument' || error.code === 'not_found' ? EXIT.usage : EXIT.failed;
 }
 
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type CancelSignal = (typeof CANCEL_SIGNALS)[number];
+/** 128 + the signal number, as a shell reports a process killed by it; SIGINT is EXIT.cancelled (130). */
+const SIGNAL_EXIT: Record<CancelSignal, number> = { SIGINT: EXIT.cancelled, SIGTERM: 143, SIGHUP: 129 };
+
 export async function renderCommand(argv: string[]): Promise<number> {
   const args = parse(argv);
   if (!args) {
@@ -127,11 +134,16 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const view = new ProgressView(process.stderr);
   const off = session.renderQueue.onProgress((p) => view.update(p));
   const controller = new AbortController();
-  const onSigint = () => {
+  // SIGTERM and SIGHUP (a service manager, a closed terminal) stop exactly like Ctrl-C: cancel with exact
+  // cleanup, then exit 128 + the signal's number.
+  let received: CancelSignal | null = null;
+  const onSignal = (signal: CancelSignal) => {
+    if (received) return;
+    received = signal;
     process.stderr.write('\nStopping: removing unfinished files...\n');
     controller.abort();
   };
-  process.on('SIGINT', onSigint);
+  for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
   try {
     const r = await engine.execute<JobResult>('renderQueue.render', items ? { items } : {}, {
       signal: controller.signal,
@@ -139,11 +151,11 @@ export async function renderCommand(argv: string[]): Promise<number> {
     view.done();
     if (!r.ok) return fail(r.error);
     printSummary(r.result, args.json, view.elapsedSeconds);
-    if (controller.signal.aborted) return EXIT.cancelled;
+    if (received) return SIGNAL_EXIT[received];
     return r.result.failed || r.result.stopped ? EXIT.failed : EXIT.ok;
   } finally {
     off();
-    process.off('SIGINT', onSigint);
+    for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
   }
 }
 

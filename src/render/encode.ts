@@ -21,6 +21,8 @@ export async function encodeStill(
   const { default: sharp } = await import('sharp');
   const img = sharp(frame.rgba, {
     raw: { width: frame.width, height: frame.height, channels: 4, premultiplied: frame.premultiplied },
+    // A frame we rendered ourselves: sharp's pixel limit guards against hostile files, not these.
+    limitInputPixels: false,
   });
   switch (format) {
     case 'png':

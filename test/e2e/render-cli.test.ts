@@ -16,7 +16,12 @@ interface Run {
 }
 
 /** Runs the built CLI; `onStderr` may act on the output as it streams (e.g. send SIGINT). */
-function cli(args: string[], cwd: string, onStderr?: (text: string, kill: () => void) => void): Promise<Run> {
+function cli(
+  args: string[],
+  cwd: string,
+  onStderr?: (text: string, kill: () => void) => void,
+  signal: NodeJS.Signals = 'SIGINT',
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cliPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -24,7 +29,7 @@ function cli(args: string[], cwd: string, onStderr?: (text: string, kill: () => 
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
-      onStderr?.(stderr, () => child.kill('SIGINT'));
+      onStderr?.(stderr, () => child.kill(signal));
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -105,42 +110,77 @@ describe('effectcraft-cli render', () => {
     expect(r.stdout).toMatch(/0 done, 1 failed/);
   });
 
-  it('Ctrl-C stops the render, exits 130 and removes exactly the unfinished files', async () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)(
+    '%s stops the render, exits %i and removes exactly the unfinished files',
+    async (signal, code) => {
+      const dir = await sampleCopy();
+      await writeFile(join(dir, 'f_003.png'), 'existing frame');
+      let sent = false;
+      let renderedBeforeStop: string[] = [];
+      const r = await cli(
+        [
+          'render',
+          'sample.ecproj',
+          '--comp',
+          'Sample',
+          '--output',
+          'f_[###].png',
+          '--scale',
+          '3',
+          '--skip-existing',
+        ],
+        dir,
+        (_text, kill) => {
+          if (sent) return;
+          sent = true;
+          // Interrupt once the render has written frames of its own (not just started).
+          const poll = setInterval(() => {
+            void readdir(dir).then((names) => {
+              const own = names.filter((n) => /^f_\d+\.png$/.test(n) && n !== 'f_003.png');
+              if (own.length < 3) return;
+              clearInterval(poll);
+              renderedBeforeStop = own;
+              kill();
+            });
+          }, 20);
+        },
+        signal,
+      );
+      expect(renderedBeforeStop.length).toBeGreaterThanOrEqual(3);
+      expect(r.code).toBe(code);
+      expect((await readdir(dir)).sort()).toEqual(['f_003.png', 'sample.ecproj']);
+    },
+  );
+
+  itWithFfmpeg('SIGTERM during a webm render exits 143 and leaves no .part temporary', async () => {
     const dir = await sampleCopy();
-    await writeFile(join(dir, 'f_003.png'), 'existing frame');
     let sent = false;
-    let renderedBeforeStop: string[] = [];
+    let partSeen = false;
     const r = await cli(
-      [
-        'render',
-        'sample.ecproj',
-        '--comp',
-        'Sample',
-        '--output',
-        'f_[###].png',
-        '--scale',
-        '3',
-        '--skip-existing',
-      ],
+      ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'clip.webm', '--scale', '2'],
       dir,
       (_text, kill) => {
         if (sent) return;
         sent = true;
-        // Interrupt once the render has written frames of its own (not just started).
+        // Terminate once ffmpeg's temporary exists (the encoder is running).
         const poll = setInterval(() => {
           void readdir(dir).then((names) => {
-            const own = names.filter((n) => /^f_\d+\.png$/.test(n) && n !== 'f_003.png');
-            if (own.length < 3) return;
+            if (!names.some((n) => n.endsWith('.part'))) return;
             clearInterval(poll);
-            renderedBeforeStop = own;
+            partSeen = true;
             kill();
           });
         }, 20);
       },
+      'SIGTERM',
     );
-    expect(renderedBeforeStop.length).toBeGreaterThanOrEqual(3);
-    expect(r.code).toBe(130);
-    expect((await readdir(dir)).sort()).toEqual(['f_003.png', 'sample.ecproj']);
+    expect(partSeen).toBe(true);
+    expect(r.code).toBe(143);
+    expect(await readdir(dir)).toEqual(['sample.ecproj']);
   });
 
   it('--alpha renders RGB + Alpha: straight alpha PNGs, transparent where nothing is drawn', async () => {

@@ -46,7 +46,8 @@ export async function encodeFrame(
     if (premultiplied) unpremultiply(copy);
     return copy;
   }
-  const img = sharp(rgba, { raw: { width, height, channels: 4, premultiplied } });
+  // Our own raw frames: sharp's pixel limit (0x3FFF squared) guards against hostile files, not these.
+  const img = sharp(rgba, { raw: { width, height, channels: 4, premultiplied }, limitInputPixels: false });
   switch (payload.kind) {
     case 'png':
       // Adaptive filtering costs more time than it saves bytes on rendered graphics.

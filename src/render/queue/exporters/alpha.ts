@@ -53,6 +53,8 @@ export function alphaEncoderArgs(format: AlphaVideoFormat, size: FrameSize, fram
     }
     case 'webp-anim':
       // libwebp takes bgra and encodes the alpha plane losslessly next to the lossy colour.
-      return ['-c:v', 'libwebp_anim', '-quality', '85', '-pix_fmt', 'bgra', '-loop', '0', '-f', 'webp'];
+      // Full key frames as for opaque webp-anim (video.ts: libwebp_anim leaves trails); the exporter then marks
+      // every frame "do not blend" (webp-frames.ts), or transparent pixels would show earlier frames.
+      return ['-c:v', 'libwebp', '-quality', '85', '-pix_fmt', 'bgra', '-loop', '0', '-f', 'webp'];
   }
 }

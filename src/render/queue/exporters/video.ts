@@ -11,6 +11,7 @@ import type { TrackedFile } from '../tracker.js';
 import { alphaEncoderArgs } from './alpha.js';
 import { FfmpegProcess, missingFfmpeg } from './ffmpeg.js';
 import { sha256File } from './hash.js';
+import { disableWebpBlending } from './webp-frames.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
 
 export type VideoFormat = Extract<OutputFormat, 'mp4' | 'webm' | 'mov' | 'gif' | 'webp-anim'>;
@@ -75,7 +76,10 @@ export function encoderArgs(format: VideoFormat, size: FrameSize, frames: number
           ]
         : ['-loop', '0', '-f', 'gif'];
     case 'webp-anim':
-      return ['-c:v', 'libwebp_anim', '-quality', '85', '-loop', '0', '-f', 'webp'];
+      // libwebp (not libwebp_anim): every frame a full lossy key frame. libwebp_anim's lossy sub-frames blend
+      // "close enough" pixels with the previous frame, leaving trails of moving objects (up to 65 levels),
+      // and merge near-identical frames; its lossless mode is exact but ~5x slower and 3-8x bigger.
+      return ['-c:v', 'libwebp', '-quality', '85', '-loop', '0', '-f', 'webp'];
   }
 }
 
@@ -149,6 +153,7 @@ export class VideoExporter implements Exporter {
         `ffmpeg finished but wrote an empty file for "${this.#ctx.item.output}".`,
         'Check the free space on the output volume, then render again.',
       );
+    if (this.#format === 'webp-anim') await disableWebpBlending(this.#file.childPath);
     await this.#ctx.tracker.commit(this.#file);
     const { finalPath: path, readPath } = this.#file;
     const { size } = await fs.stat(readPath);
