@@ -4,6 +4,7 @@
  */
 import type { FrameSize } from './types.js';
 import type { VideoFormat } from './video.js';
+import { VP9_QUALITY } from './codec-options.js';
 
 /** Formats whose ffmpeg encoder can carry alpha; mp4 (H.264) cannot. */
 export type AlphaVideoFormat = Exclude<VideoFormat, 'mp4'>;
@@ -20,18 +21,7 @@ export function alphaEncoderArgs(format: AlphaVideoFormat, size: FrameSize, fram
       return [
         '-vf',
         EVEN_CLEAR,
-        '-c:v',
-        'libvpx-vp9',
-        '-crf',
-        '32',
-        '-b:v',
-        '0',
-        '-deadline',
-        'good',
-        '-cpu-used',
-        '4',
-        '-row-mt',
-        '1',
+        ...VP9_QUALITY,
         // libvpx encodes alpha as a second stream; alternate reference frames break it in some versions.
         '-auto-alt-ref',
         '0',

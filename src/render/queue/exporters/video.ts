@@ -13,6 +13,7 @@ import { FfmpegProcess, missingFfmpeg } from './ffmpeg.js';
 import { sha256File } from './hash.js';
 import { disableWebpBlending } from './webp-frames.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
+import { VP9_QUALITY } from './codec-options.js';
 
 export type VideoFormat = Extract<OutputFormat, 'mp4' | 'webm' | 'mov' | 'gif' | 'webp-anim'>;
 
@@ -42,26 +43,7 @@ export function encoderArgs(format: VideoFormat, size: FrameSize, frames: number
         'mp4',
       ];
     case 'webm':
-      return [
-        '-vf',
-        EVEN,
-        '-c:v',
-        'libvpx-vp9',
-        '-crf',
-        '32',
-        '-b:v',
-        '0',
-        '-deadline',
-        'good',
-        '-cpu-used',
-        '4',
-        '-row-mt',
-        '1',
-        '-pix_fmt',
-        'yuv420p',
-        '-f',
-        'webm',
-      ];
+      return ['-vf', EVEN, ...VP9_QUALITY, '-pix_fmt', 'yuv420p', '-f', 'webm'];
     case 'mov':
       return ['-c:v', 'prores_ks', '-profile:v', '3', '-pix_fmt', 'yuv422p10le', '-f', 'mov'];
     case 'gif':
