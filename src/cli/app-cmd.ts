@@ -1,6 +1,6 @@
 /**
  * `effectcraft-cli app`: a headless stand-in for the EffectCraft desktop app. It keeps one session open and
- * serves it over the control channel (docs/control-channel.md) until SIGINT/SIGTERM.
+ * serves it over the control channel (docs/control-channel.md) until SIGINT/SIGTERM/SIGHUP.
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -17,7 +17,7 @@ import { packageVersion } from './version.js';
 export const appHelp = `Usage: effectcraft-cli app [--port ${DEFAULT_PORT}] [--token-file PATH] [--project FILE] [options]
 
 Serves an EffectCraft session over the control channel (JSON-RPC 2.0 over WebSocket) so that
-\`effectcraft-cli mcp --bridge PORT\` can drive it. Logs go to stderr. Stop with Ctrl-C (SIGINT) or SIGTERM.
+\`effectcraft-cli mcp --bridge PORT\` can drive it. Logs go to stderr. Stop with Ctrl-C (SIGINT), SIGTERM or SIGHUP.
   --port N              port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free port)
   --token-file PATH     where to write the access token (default: $XDG_RUNTIME_DIR/effectcraft/bridge-PORT.token,
                         else ~/.config/effectcraft/bridge-PORT.token); created with mode 0600, removed on exit
@@ -125,12 +125,11 @@ export async function appCommand(args: string[]): Promise<number> {
   await new Promise<void>((done) => {
     const stop = (signal: NodeJS.Signals) => {
       log(`${signal}: closing`);
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      // SIGHUP too: closing the terminal the app runs in must clean up like Ctrl-C.
+      for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, stop);
       done();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, stop);
   });
   await host.close();
   await removeTokenFile(tokenPath, token);

@@ -23,6 +23,9 @@ on 127.0.0.1 with --http. Serves both the 2025-11-25 (initialize) and 2026-07-28
 ${bridgeHelp}
 Docs: docs/mcp.md, docs/bridge.md`;
 
+// A closed terminal sends SIGHUP: it ends the server like SIGTERM, with the same cleanup of partial renders.
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 function log(message: string): void {
   process.stderr.write(`effectcraft-cli mcp: ${message}\n`);
 }
@@ -66,8 +69,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
     const http = await serveMcpHttp(factory, { port, log });
     log(`listening on ${http.url}`);
     await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
+      for (const signal of STOP_SIGNALS) process.once(signal, resolve);
     });
     await http.close();
     await backend.close();
@@ -76,8 +78,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
 
   const serving = serveMcpStdio(factory, { log });
   const stop = () => void serving.close();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  for (const signal of STOP_SIGNALS) process.once(signal, stop);
   await serving.closed;
   await backend.close();
   // A background (wait:false) render has no one left to report to: stop it so its exporter cleans up.
