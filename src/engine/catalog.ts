@@ -46,7 +46,7 @@ export interface CommandContext extends SessionView {
   progress(info: ProgressInfo): void;
   warn(message: string): void;
   /** Runs another command (used by scripts); each nested edit is its own undo step. */
-  execute(id: string, params: unknown): Promise<ExecuteResult>;
+  execute(id: string, params: unknown, signal?: AbortSignal): Promise<ExecuteResult>;
 }
 
 export interface ProgressInfo {

@@ -300,7 +300,7 @@ export class Engine {
       signal,
       progress: (info) => options.onProgress?.(info),
       warn: (message) => warnings.push(message),
-      execute: (id, params) => engine.execute(id, params, { signal }),
+      execute: (id, params, nested) => engine.execute(id, params, { signal: nested ?? signal }),
       commit(label: string) {
         if (patches.length === 0 || !localDoc) return;
         engine.#doc = localDoc;

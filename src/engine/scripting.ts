@@ -48,12 +48,16 @@ export async function runScriptCode(
   /** Commands the script is waiting on: a stop waits for them so the count of applied commands is exact. */
   const inFlight = new Set<Promise<void>>();
   let settled = false;
+  // Commands the script runs stop with it: a timeout or a cancel also stops a render the script is waiting on.
+  const stopNested = new AbortController();
+  const nestedSignal = AbortSignal.any([ctx.signal, stopNested.signal]);
 
   const ended = new Promise<ScriptResult>((resolve, reject) => {
     const finish = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      stopNested.abort();
       ctx.signal.removeEventListener('abort', onAbort);
       void worker.terminate();
       outcome();
@@ -108,7 +112,7 @@ export async function runScriptCode(
 
   /** Runs one app.run for the worker and answers it. Never rejects. */
   async function runFor(seq: number, id: string, params: unknown): Promise<void> {
-    const r = await ctx.execute(id, params);
+    const r = await ctx.execute(id, params, nestedSignal);
     if (settled) return; // The script was stopped meanwhile: the edit stays, nobody is waiting for the answer.
     const doc = ctx.doc;
     const document = doc !== lastSent ? doc : undefined;

@@ -94,8 +94,9 @@ export async function callTool(
 
   // Progress and cancellation are for blocking headless calls only; bridge calls stay polling.
   const streams = spec.longRunning === true && options.backend.kind === 'headless';
+  const cancellable = (streams || spec.cancellable === true) && options.backend.kind === 'headless';
   const token = reqCtx.mcpReq._meta?.progressToken;
-  const signal = streams ? reqCtx.mcpReq.signal : new AbortController().signal;
+  const signal = cancellable ? reqCtx.mcpReq.signal : new AbortController().signal;
   const reporter =
     streams && (typeof token === 'string' || typeof token === 'number')
       ? createProgressReporter({

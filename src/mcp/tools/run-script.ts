@@ -11,8 +11,10 @@ export const runScript = defineTool({
   name: 'run_script',
   title: 'Run Script',
   description:
-    'Runs JavaScript (the body of an async function) with `app.run(id, params)`, a read-only `app.document` and `app.log`. Pass `code` or an absolute `path`. Returns {result, logs, commands}. Stopped with code timeout after timeout_ms (default 30 s); commands it already ran stay applied. Refused while confined.',
+    'Runs JavaScript (the body of an async function) with `app.run(id, params)`, a read-only `app.document` and `app.log`. Pass `code` or an absolute `path`. Returns {result, logs, commands}. Stopped with code timeout after timeout_ms (default 30 s), or by notifications/cancelled; commands it already ran stay applied, and a render it waits on stops with it. Other tool calls wait for it (calls run in order). Refused while confined.',
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  // notifications/cancelled stops the script (and any render it waits on), as the time limit does.
+  cancellable: true,
   input: z.strictObject({
     code: z.string().min(1).optional().describe('Script source.'),
     path: z.string().min(1).optional().describe('Absolute path of a .js script file.'),
@@ -40,8 +42,8 @@ export const runScript = defineTool({
     const limit = args.timeout_ms === undefined ? {} : { timeoutMs: args.timeout_ms };
     const r =
       args.code !== undefined
-        ? await ctx.backend.execute('script.run', { code: args.code, ...limit })
-        : await ctx.backend.execute('file.runScript', { path: args.path, ...limit });
+        ? await ctx.backend.execute('script.run', { code: args.code, ...limit }, { signal: ctx.signal })
+        : await ctx.backend.execute('file.runScript', { path: args.path, ...limit }, { signal: ctx.signal });
     return fromExecute(r);
   },
 });

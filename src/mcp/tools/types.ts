@@ -45,6 +45,8 @@ export interface ToolSpec {
   input: z.ZodObject;
   /** Streams MCP progress and honours notifications/cancelled (headless only). */
   longRunning?: boolean;
+  /** Stops on notifications/cancelled (headless): its AbortSignal is wired, without progress. */
+  cancellable?: boolean;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
