@@ -14,8 +14,11 @@ afterEach(async () => {
   for (const m of mounts.splice(0)) await m.unmount();
 });
 
-/** A 1 MB tmpfs filled up by one file, so any further write fails with ENOSPC; null when not permitted. */
-async function fullVolume(): Promise<string | null> {
+/**
+ * A 1 MB tmpfs filled up by one file, so any further write fails with ENOSPC (or, with `leave`, once that many
+ * more bytes are written); null when not permitted.
+ */
+async function fullVolume(leave = 0): Promise<string | null> {
   const m = await mountTmpfs('1m');
   if (!m) {
     process.stderr.write('disk-full: skipped, mounting a tmpfs is not permitted here\n');
@@ -29,6 +32,7 @@ async function fullVolume(): Promise<string | null> {
   } catch {
     // ENOSPC: the volume is full.
   } finally {
+    if (leave) await fh.truncate((await fh.stat()).size - leave);
     await fh.close();
   }
   return m.dir;
@@ -37,6 +41,24 @@ async function fullVolume(): Promise<string | null> {
 const withMount = canMount ? itWithFfmpeg : it.skip;
 
 describe('full disk (real tmpfs)', () => {
+  withMount.each([
+    ['mov', 'clip.mov'],
+    ['webp-anim', 'anim.webp'],
+  ])(
+    '%s: a disk that fills up mid-render fails with io_error and leaves no files behind',
+    async (format, name) => {
+      const dir = await fullVolume(8 * 1024);
+      if (!dir) return;
+      const s = queueSession();
+      const comp = await addComp(s, { name: 'c', width: 1280, height: 720, duration: 4 });
+      await run(s, 'renderQueue.add', { comp, output: join(dir, name), format });
+      const r = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(r.items[0]!.status).toBe('failed');
+      expect(r.items[0]!.error?.code).toBe('io_error');
+      expect(await listDir(dir)).toEqual(['fill']);
+    },
+  );
+
   withMount.each([
     ['gif', 'anim.gif'],
     ['webp-anim', 'anim.webp'],

@@ -130,6 +130,8 @@ export class FfmpegProcess {
   }
 
   #failure(what: string): EngineError {
+    // However ffmpeg ended (early exit, broken pipe, bad trailer), a full disk is the cause to report.
+    if (DISK_FULL.test(this.#stderr)) return diskFull(this.#output);
     const detail = this.#spawnError?.message ?? this.#stderr.trim().split('\n').slice(-3).join(' | ');
     return new EngineError(
       'render_failed',
