@@ -3,7 +3,8 @@
  * The checks are values, not exceptions, so the upgrade handler maps them straight to 401/403.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, open, readFile, rename, rm } from 'node:fs/promises';
+import { makeDirs } from '../engine/make-dirs.js';
 import { dirname, join } from 'node:path';
 
 /** A fresh token: 32 random bytes, hex. */
@@ -27,7 +28,7 @@ export function defaultTokenPath(port: number, env: { runtimeDir?: string; home:
  * created with mode 0600 and exclusive flags, then renamed over the target.
  */
 export async function writeTokenFile(path: string, token: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await makeDirs(dirname(path), 0o700);
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const handle = await open(tmp, 'wx', 0o600);
   try {
