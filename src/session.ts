@@ -7,7 +7,7 @@ import type { Confinement } from './confinement/types.js';
 import { Engine, engineCommands, type AnyCommand, type EnginePorts } from './engine/index.js';
 import { createNodePorts } from './engine/node-ports.js';
 import { lazyRenderer, renderCommands } from './render/commands.js';
-import { BUNDLED_FAMILIES } from './render/font-list.js';
+import { BUNDLED_FAMILIES, uncoveredCharacters } from './render/font-list.js';
 import { renderQueueCommands } from './render/queue/commands.js';
 import { RenderQueueService, type RenderQueueServiceOptions } from './render/queue/service.js';
 
@@ -53,6 +53,7 @@ export function createSession(options: SessionOptions = {}): Session {
     guard: options.confinement?.guard,
     logError: options.logError,
     fontFamilies: BUNDLED_FAMILIES,
+    missingGlyphs: uncoveredCharacters,
   });
   return { engine, confinement: options.confinement, renderQueue };
 }

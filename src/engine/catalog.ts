@@ -42,6 +42,8 @@ export interface CommandContext extends SessionView {
   readonly ports: EnginePorts;
   /** Font families text layers may use, or null when the session has no renderer to ask. */
   readonly fontFamilies: readonly string[] | null;
+  /** The characters of `text` the bundled fonts cannot draw. */
+  missingGlyphs(text: string): string[];
   readonly signal: AbortSignal;
   progress(info: ProgressInfo): void;
   warn(message: string): void;

@@ -36,6 +36,8 @@ export interface EngineOptions {
   ports: EnginePorts;
   /** Font families the renderer has; text commands refuse others at edit time instead of at render time. */
   fontFamilies?: readonly string[];
+  /** The characters of a text the bundled fonts cannot draw (text commands warn about them at edit time). */
+  missingGlyphs?: (text: string) => string[];
   guard?: CommandGuard;
   /** Where unexpected failures are described; never shown to clients. */
   logError?: (message: string) => void;
@@ -297,6 +299,7 @@ export class Engine {
       },
       ports: this.#options.ports,
       fontFamilies: this.#options.fontFamilies ?? null,
+      missingGlyphs: this.#options.missingGlyphs ?? (() => []),
       signal,
       progress: (info) => options.onProgress?.(info),
       warn: (message) => warnings.push(message),

@@ -1,6 +1,7 @@
 /**
- * The fonts shipped with EffectCraft, as data: the engine checks text layers against this list at edit time
- * without loading Skia; fonts.ts registers the files with Skia when the first frame renders.
+ * The fonts shipped with EffectCraft, as data: the session hands the families and the glyph coverage to the
+ * engine, which checks text at edit time without loading Skia; fonts.ts registers the files with Skia when the
+ * first frame renders.
  */
 export interface BundledFont {
   family: string;
@@ -17,7 +18,7 @@ export const BUNDLED_FAMILIES: readonly string[] = [...new Set(BUNDLED_FONTS.map
 
 /**
  * Code points the bundled files cover (the Latin subset of Inter, as @fontsource ships it). Anything else would
- * draw as a "missing glyph" box or a machine-dependent fallback, so the renderer warns about it.
+ * draw as a "missing glyph" box or in a machine-dependent fallback font, so edits and renders warn about it.
  */
 const COVERED: readonly (readonly [number, number])[] = [
   [0x0000, 0x00ff],

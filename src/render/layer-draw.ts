@@ -12,6 +12,7 @@ import { mul, pixelScale, scaling, translate, type Mat } from '../engine/affine.
 import { css, resetState, type GlobalCompositeOperation } from './paint.js';
 import { drawShape, shapeBounds, shapeIsLayered } from './shape.js';
 import type { Surface } from './surfaces.js';
+import { missingGlyphsMessage } from '../engine/commands/layer-add.js';
 import { uncoveredCharacters } from './font-list.js';
 import { drawText, layoutText } from './text.js';
 import { layerTime } from '../engine/layer-transform.js';
@@ -72,9 +73,7 @@ export function drawContent(env: ComposeEnv, ctx: SKRSContext2D, layer: Layer, l
     case 'text': {
       const missing = uncoveredCharacters(src.text);
       if (missing.length) {
-        env.warn(
-          `Text layer "${layer.name}" has characters the bundled fonts cannot draw (${missing.slice(0, 12).join(' ')}); they show as boxes. Use Latin text, or replace those characters.`,
-        );
+        env.warn(`Text layer "${layer.name}": ${missingGlyphsMessage(missing)}`);
       }
       drawText(ctx, layoutText(env.measure, layer, src, lt));
       return;

@@ -26,6 +26,17 @@ export function checkFontFamily(family: string, ctx: CommandContext): string {
   return family;
 }
 
+/** Warns (without refusing) about characters the bundled fonts cannot draw. */
+export function warnMissingGlyphs(text: string, ctx: CommandContext): void {
+  const missing = ctx.missingGlyphs(text);
+  if (missing.length) ctx.warn(missingGlyphsMessage(missing));
+}
+
+/** Shared with the renderer's warning so both say the same thing. */
+export function missingGlyphsMessage(missing: readonly string[]): string {
+  return `The bundled fonts cannot draw ${missing.slice(0, 12).join(' ')}: those characters render as boxes or in a fallback font that differs between machines. Use Latin text for identical frames everywhere.`;
+}
+
 /** Layer commands need a composition to act on. */
 export function needsComp(view: SessionView): string | null {
   return compositions(view.doc).length ? null : 'There is no composition; create one with comp.new.';
@@ -107,7 +118,7 @@ export const addText = addCommand(
   'Text',
   (p, view) => ({
     kind: 'text',
-    text: p.text,
+    text: (warnMissingGlyphs(p.text, view), p.text),
     fontFamily: checkFontFamily(p.fontFamily ?? 'Inter', view),
     fontWeight: p.fontWeight ?? 400,
     fontSize: staticProp(p.fontSize ?? 72),

@@ -6,7 +6,7 @@ import { valueAt } from '../keyframes.js';
 import { EaseHandle, Interpolation, type AnimatableProperty, type Keyframe, type Project } from '../model.js';
 import { coerceValue, PROPERTY_PATHS, resolveProperty } from '../properties.js';
 import { draftLayer, findComp, findLayer } from '../resolve.js';
-import { checkFontFamily, needsComp } from './layer-add.js';
+import { checkFontFamily, needsComp, warnMissingGlyphs } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
 
 const Path = z
@@ -49,6 +49,7 @@ export const propertySet = defineCommand({
     const ref = resolveProperty(layer, p.property);
     const value = coerceValue(ref, p.value, p.property);
     if (p.property === 'text.fontFamily') checkFontFamily(value as string, ctx);
+    if (p.property === 'text.text') warnMissingGlyphs(value as string, ctx);
     if (ref.animatable) {
       if (ref.get(layer)?.keyframes.length) {
         throw new EngineError(

@@ -207,4 +207,17 @@ describe('font families', () => {
     ).toBe('bad_argument');
     await run(engine, 'property.set', { layer: 'T', property: 'text.fontFamily', value: 'Inter' });
   });
+
+  it('text the bundled fonts cannot draw is accepted with a warning naming the characters', async () => {
+    const { createSession } = await import('../../../src/session.js');
+    const { engine } = createSession();
+    await run(engine, 'comp.new', { width: 10, height: 10 });
+    const latin = await engine.execute('layer.addText', { text: 'Café', name: 'L' });
+    expect(latin.ok && latin.warnings).toBeFalsy();
+    const wide = await engine.execute('layer.addText', { text: '日本 🎉', name: 'W' });
+    expect(wide.ok).toBe(true);
+    expect(wide.ok && wide.warnings?.[0]).toContain('日');
+    const set = await engine.execute('property.set', { layer: 'L', property: 'text.text', value: 'Ω' });
+    expect(set.ok && set.warnings?.[0]).toContain('Ω');
+  });
 });
