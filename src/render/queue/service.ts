@@ -38,6 +38,10 @@ export interface JobResult {
   stopped: number;
   skipped_frames: number;
   items: ItemReport[];
+  /** Ids of items removed from the queue while the job ran: not in `items`, counted in `failed`. */
+  removed?: string[];
+  /** Why items are missing from `items`, when some were removed. */
+  note?: string;
 }
 
 export interface StartedJob {
@@ -160,13 +164,18 @@ export class RenderQueueService {
   #report(outcomes: JobItemOutcome[]): JobResult {
     const live = new Set(this.#options.liveDocument().renderQueue.map((q) => q.id));
     const kept = outcomes.filter((o) => live.has(o.id));
-    const removed = outcomes.length - kept.length;
-    return {
+    const removed = outcomes.filter((o) => !live.has(o.id)).map((o) => o.id);
+    const result: JobResult = {
       completed: kept.filter((o) => o.status === 'done').length,
-      failed: kept.filter((o) => o.status === 'failed').length + removed,
+      failed: kept.filter((o) => o.status === 'failed').length + removed.length,
       stopped: kept.filter((o) => o.status === 'stopped').length,
       skipped_frames: kept.reduce((n, o) => n + o.skipped, 0),
       items: kept.map(reportItem),
     };
+    if (removed.length) {
+      result.removed = removed;
+      result.note = `${removed.length} item(s) were removed from the render queue while rendering (${removed.join(', ')}): they were stopped, their files deleted, and they count as failed.`;
+    }
+    return result;
   }
 }

@@ -36,6 +36,8 @@ describe('removal during a render', () => {
     expect(r.result.items.map((i) => i.id)).toEqual([c.id]);
     expect(r.result.completed).toBe(1);
     expect(r.result.failed).toBe(2);
+    expect(r.result.removed).toEqual([a.id, b.id]);
+    expect(r.result.note).toContain(a.id);
     // Only c's 40 frames: nothing of a (stopped, cleaned up) nor b (never rendered), no temporaries.
     const names = await listDir(dir);
     expect(names.filter((n) => !n.startsWith('c_'))).toEqual([]);
