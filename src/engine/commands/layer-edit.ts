@@ -128,8 +128,14 @@ function keepInPlace(
     ctx.warn('The new parent has a zero scale, so the layer could not keep its place.');
     return null;
   }
-  const d = decompose(mul(inverse, world(layer)), tr.anchorPoint.value);
-  const round = (v: number) => Math.round(v * 1e6) / 1e6;
+  const current = world(layer);
+  if (Math.abs(current[0] * current[3] - current[1] * current[2]) < 1e-12) {
+    ctx.warn(`"${layer.name}" is scaled to zero on screen, so it keeps its values instead of its place.`);
+    return null;
+  }
+  const d = decompose(mul(inverse, current), tr.anchorPoint.value);
+  // A ten-thousandth of a pixel (or percent, or degree) is invisible; rounding keeps float noise out of the values.
+  const round = (v: number) => Math.round(v * 1e4) / 1e4 + 0;
   return {
     position: [round(d.position[0]), round(d.position[1])],
     scale: [round(d.scale[0]), round(d.scale[1])],
