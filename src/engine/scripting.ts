@@ -80,7 +80,22 @@ export async function runScriptCode(
           track(runFor(m.seq, m.id, m.params));
           return;
         case 'done':
-          finish(() => resolve({ result: m.result ?? null, logs, commands }));
+          finish(() => {
+            // Every client gets results as JSON: a value JSON cannot hold (a cycle, a BigInt) is the script's error.
+            try {
+              JSON.stringify(m.result ?? null);
+            } catch (err) {
+              reject(
+                new EngineError(
+                  'bad_argument',
+                  `The script's return value cannot be sent as JSON (${(err as Error).message}).`,
+                  'Return plain data: objects, arrays, strings, numbers, booleans or null, without cycles.',
+                ),
+              );
+              return;
+            }
+            resolve({ result: m.result ?? null, logs, commands });
+          });
           return;
         case 'failed':
           finish(() => reject(scriptError(m, logs.length)));

@@ -107,6 +107,10 @@ describe('script.run API in the worker', () => {
     expect(withFn.result).toEqual({ a: 1 });
     const circular = 'const o = { f() {} }; o.self = o; return o;';
     expect(await fails(engine, 'script.run', { code: circular })).toBe('tool_failed');
+    // A plain cycle survives the trip from the worker but not JSON: a clear error, not an unexpected failure.
+    expect(await fails(engine, 'script.run', { code: 'const o = {}; o.self = o; return o;' })).toBe(
+      'bad_argument',
+    );
     expect(await run<ScriptOut>(engine, 'script.run', { code: 'return undefined;' })).toMatchObject({
       result: null,
     });
