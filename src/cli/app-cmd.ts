@@ -10,7 +10,7 @@ import { startBridgeHost } from '../bridge/host.js';
 import { DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION } from '../bridge/protocol.js';
 import { createSession } from '../session.js';
 import { confinementFromFlags, confinementOptions } from './confinement-flags.js';
-import { EXIT, parseMs, parsePort } from './usage.js';
+import { EXIT, parseMs, parsePort, printable } from './usage.js';
 import type { RestartHint } from '../confinement/index.js';
 import { packageVersion } from './version.js';
 
@@ -55,7 +55,7 @@ export async function appCommand(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   const port = parsePort(values.port, '--port', DEFAULT_PORT);
-  const log = (message: string) => process.stderr.write(`effectcraft-cli app: ${message}\n`);
+  const log = (message: string) => process.stderr.write(`effectcraft-cli app: ${printable(message)}\n`);
   // Refusals from the app's own roots must tell the person to restart the app, not the MCP server.
   const confinement = confinementFromFlags(values, APP_RESTART);
   const session = createSession({ confinement, logError: log });

@@ -3,7 +3,7 @@ import { appCommand } from './app-cmd.js';
 import { commandsCommand } from './commands-cmd.js';
 import { mcpCommand } from './mcp-cmd.js';
 import { renderCommand } from './render-cmd.js';
-import { EXIT, UsageError } from './usage.js';
+import { EXIT, printable, UsageError } from './usage.js';
 import { packageVersion } from './version.js';
 
 type Sub = { summary: string; run: (args: string[]) => Promise<number> };
@@ -49,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
   const sub = SUBCOMMANDS[first];
   if (!sub) {
     process.stderr.write(
-      `effectcraft-cli: unknown command "${first}". Commands: ${Object.keys(SUBCOMMANDS).join(', ')}. See --help.\n`,
+      `effectcraft-cli: unknown ${first.startsWith('-') ? 'option' : 'command'} "${printable(first)}". Commands: ${Object.keys(SUBCOMMANDS).join(', ')}. See --help.\n`,
     );
     return EXIT.usage;
   }
@@ -60,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
     const code = (err as { code?: string }).code;
     if (err instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(
-        `effectcraft-cli ${first}: ${(err as Error).message}\nSee: effectcraft-cli ${first} --help\n`,
+        `effectcraft-cli ${first}: ${printable((err as Error).message)}\nSee: effectcraft-cli ${first} --help\n`,
       );
       return EXIT.usage;
     }

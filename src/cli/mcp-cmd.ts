@@ -10,7 +10,7 @@ import { serveMcpHttp } from '../mcp/http.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
 import { createSession } from '../session.js';
 import { confinementFromFlags, confinementOptions } from './confinement-flags.js';
-import { EXIT, parsePort } from './usage.js';
+import { EXIT, parsePort, printable } from './usage.js';
 import { packageVersion } from './version.js';
 
 export const mcpHelp = `Usage: effectcraft-cli mcp [--http PORT] [--bridge PORT [--bridge-token-file PATH]] [--automation-read-root DIR]... [--automation-write-root DIR]...
@@ -27,7 +27,7 @@ Docs: docs/mcp.md, docs/bridge.md`;
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 function log(message: string): void {
-  process.stderr.write(`effectcraft-cli mcp: ${message}\n`);
+  process.stderr.write(`effectcraft-cli mcp: ${printable(message)}\n`);
 }
 
 export async function mcpCommand(args: string[]): Promise<number> {

@@ -8,7 +8,7 @@ import type { ErrorInfo } from '../engine/index.js';
 import type { JobResult } from '../render/queue/service.js';
 import { createSession } from '../session.js';
 import { ProgressView } from './render-progress.js';
-import { EXIT, UsageError } from './usage.js';
+import { EXIT, printable, UsageError } from './usage.js';
 
 export const renderHelp = `Usage: effectcraft-cli render PROJECT [--item ID ...]
        effectcraft-cli render PROJECT --comp NAME --output TEMPLATE [--format F] [--frames A-B]
@@ -98,7 +98,9 @@ function parse(args: string[]): Args | null {
 }
 
 function fail(error: ErrorInfo): number {
-  process.stderr.write(`effectcraft-cli render: ${error.message}\n  ${error.remediation}\n`);
+  process.stderr.write(
+    `effectcraft-cli render: ${printable(error.message)}\n  ${printable(error.remediation)}\n`,
+  );
   return error.code === 'bad_argument' || error.code === 'not_found' ? EXIT.usage : EXIT.failed;
 }
 

@@ -25,3 +25,11 @@ export function parseMs(text: string | undefined, flag: string): number | undefi
     throw new UsageError(`${flag} must be a whole number of milliseconds >= 10.`);
   return n;
 }
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text safe to print on a terminal: control characters (escape sequences from file names) become "?". */
+export function printable(text: string): string {
+  return text.replace(CONTROL, '?');
+}

@@ -46,4 +46,11 @@ describe('effectcraft-cli (built binary)', () => {
     const none = await runCli([]);
     expect(none.code).toBe(2);
   });
+
+  it('never echoes terminal control characters from arguments', async () => {
+    const r = await runCli(['render', '/tmp/evil\u001b[31mRED\u001b[0m.ecproj']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('RED');
+    expect(r.stderr).not.toContain('\u001b');
+  });
 });
