@@ -10,7 +10,6 @@ import {
   defineCommand,
   EngineError,
   frameCount,
-  READ_ONLY,
   type AnyCommand,
   type Composition,
 } from '../engine/index.js';
@@ -59,7 +58,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     id: 'frame.preview',
     title: 'Preview Frame',
     category: 'Render',
-    description: `Renders one frame of a composition as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information.`,
+    description: `Renders one frame of a composition as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information; with "path" it also writes the PNG there (atomically).`,
     params: z.strictObject({
       comp: CompRef.optional(),
       time: Time,
@@ -74,12 +73,21 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         .boolean()
         .optional()
         .describe('Keep the background transparent (default false: flattened on the comp background colour)'),
+      path: AbsPath.optional().describe('Also write the preview PNG to this absolute .png path'),
     }),
-    pathParams: {},
+    pathParams: { path: 'write' },
     enabled: needsComp,
-    annotations: READ_ONLY,
+    // A file writer when "path" is given; otherwise it only reads.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     mutates: false,
     async run(ctx, p) {
+      if (p.path !== undefined && extname(p.path).toLowerCase() !== '.png') {
+        throw new EngineError(
+          'bad_argument',
+          `A preview is a PNG; "path" ends in "${extname(p.path)}".`,
+          'End "path" in .png, or use frame.save for JPEG or WebP.',
+        );
+      }
       const doc = ctx.doc;
       const comp = findComp(doc, p.comp);
       const time = p.time ?? 0;
@@ -95,7 +103,12 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       const { encodeStill } = await import('./encode.js');
       // Level 6: previews are small, so the better compression costs little and keeps base64 short.
       const png = await encodeStill(rendered, 'png', { pngLevel: 6 });
+      if (p.path !== undefined) {
+        // Through the ports: atomic, and checked against the write roots at the final open when confined.
+        await ctx.ports.writeFileAtomic(p.path, png);
+      }
       return {
+        ...(p.path !== undefined ? { path: p.path } : {}),
         png: png.toString('base64'),
         comp: { id: comp.id, name: comp.name },
         time,

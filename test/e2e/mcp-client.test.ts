@@ -5,6 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import { MODERN, connectClient } from './mcp-helpers.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/tmp.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -159,6 +162,17 @@ describe.each(['legacy', 'modern'] as const)('mcp with the official client (%s e
     });
     const none = await c.callTool({ name: 'render_preview', arguments: { comp: 'nope' } });
     expect(none.isError).toBe(true);
+    // With output, the same PNG is written to disk.
+    const dir = await tempDir();
+    const saved = await c.callTool({
+      name: 'render_preview',
+      arguments: { max_side: 64, output: join(dir, 'p.png') },
+    });
+    expect(saved.isError).toBeFalsy();
+    const data = (saved.content as { type: string; data: string }[]).find((x) => x.type === 'image')!.data;
+    expect((await readFile(join(dir, 'p.png'))).equals(Buffer.from(data, 'base64'))).toBe(true);
+    const wrong = await c.callTool({ name: 'render_preview', arguments: { output: join(dir, 'p.jpg') } });
+    expect(wrong.isError).toBe(true);
   });
 
   it('run_script runs code against the scripting API', async () => {

@@ -9,8 +9,9 @@ export const renderPreview = defineTool({
   name: 'render_preview',
   title: 'Render Preview Frame',
   description:
-    'Renders one frame of a composition (default: the active one at time 0) and returns it as a PNG image, with the frame information (comp, time, frame, sizes, sha256, warnings) as JSON. Look at pixels with this; render finals with renderQueue.render.',
-  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    'Renders one frame of a composition (default: the active one at time 0) and returns it as a PNG image, with the frame information (comp, time, frame, sizes, sha256, warnings) as JSON. Look at pixels with this; render finals with renderQueue.render. With output, the PNG is also written to disk.',
+  // A file writer: with "output" it writes the PNG to disk (replacing a file there).
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     comp: z.string().min(1).optional().describe('Composition id or name (default: the active composition).'),
     time: z.number().min(0).optional().describe('Comp time in seconds (default 0).'),
@@ -25,6 +26,13 @@ export const renderPreview = defineTool({
       .boolean()
       .optional()
       .describe('Keep the background transparent instead of the comp colour.'),
+    output: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Also write the PNG to this absolute .png path (checked against the write roots when confined).',
+      ),
   }),
   async run(args, ctx) {
     const params: Record<string, unknown> = {};
@@ -32,6 +40,7 @@ export const renderPreview = defineTool({
     if (args.time !== undefined) params.time = args.time;
     if (args.max_side !== undefined) params.max_side = args.max_side;
     if (args.transparent !== undefined) params.transparent = args.transparent;
+    if (args.output !== undefined) params.path = args.output;
     const r = await ctx.backend.execute('frame.preview', params, { signal: ctx.signal });
     if (!r.ok) return { kind: 'error', error: r.error };
     if (!isPlainObject(r.result) || typeof r.result.png !== 'string') {

@@ -171,7 +171,7 @@ describe('frame.preview and frame.save while confined', () => {
     expect(existsSync(join(l.root, 'still.png'))).toBe(false);
   });
 
-  it('refuses frame.save to a path outside or through a symlinked directory out', async () => {
+  it('refuses frame.save and a preview written to a path outside or through a symlinked directory out', async () => {
     const l = await layout();
     symlinkSync(l.outside, join(l.root, 'stills'));
     const engine = confined(l);
@@ -182,7 +182,15 @@ describe('frame.preview and frame.save while confined', () => {
     expect(codeOf(await engine.execute('frame.save', { path: join(l.root, 'stills', 'a.png') }))).toBe(
       'path_outside_roots',
     );
+    // A preview written to disk is checked the same way.
+    expect(codeOf(await engine.execute('frame.preview', { path: join(l.outside, 'p.png') }))).toBe(
+      'path_outside_roots',
+    );
+    expect(codeOf(await engine.execute('frame.preview', { path: join(l.root, 'stills', 'p.png') }))).toBe(
+      'path_outside_roots',
+    );
     expect(await readdir(l.outside)).toEqual(['secret.png']);
+    expect(codeOf(await engine.execute('frame.preview', { path: join(l.root, 'p.png') }))).toBe('ok');
     expect(codeOf(await engine.execute('frame.save', { path: join(l.root, 'a.png') }))).toBe('ok');
     expect(existsSync(join(l.root, 'a.png'))).toBe(true);
   });
