@@ -1,8 +1,7 @@
 /** One render job: the queued items of a document snapshot, rendered one after another. */
-import type { EnginePorts, ErrorInfo, ItemStatus, Project, RenderQueueItem } from '../../engine/index.js';
-import type { ExporterRegistry, OutputFile } from './exporters/types.js';
-import { removedError, renderItem, type ItemOutcome } from './item.js';
-import type { OpenWriteDir } from './plain-dir.js';
+import type { ErrorInfo, ItemStatus, RenderQueueItem } from '../../engine/index.js';
+import type { OutputFile } from './exporters/types.js';
+import { removedError, renderItem, type ItemEnv, type ItemOutcome } from './item.js';
 
 /** Progress of a job, as the CLI and the MCP layer show it. */
 export interface JobProgress {
@@ -13,17 +12,9 @@ export interface JobProgress {
   itemsTotal: number;
 }
 
-export interface JobEnv {
-  doc: Project;
+/** What a job needs: the render environment of its items, plus the items and where statuses go. */
+export interface JobEnv extends Omit<ItemEnv, 'removed' | 'onFrames'> {
   items: RenderQueueItem[];
-  ports: EnginePorts;
-  signal: AbortSignal;
-  exporters: ExporterRegistry;
-  ffmpeg: string | null;
-  workerUrl: URL;
-  rendererModule: string;
-  maxWorkers?: number;
-  openWriteDir?: OpenWriteDir;
   /** Whether an item is still in the live document's queue (default: always); a removed item is not rendered. */
   isQueued?(id: string): boolean;
   setStatus(id: string, status: ItemStatus): void;

@@ -2,7 +2,7 @@
  * Golden scenes, built through engine commands (so they are valid projects by construction). Used by
  * build-golden-fixtures.ts to write fixtures/golden/*.ecproj; the golden test renders those files.
  */
-import { Engine, engineCommands, type Project } from '../../../src/engine/index.js';
+import { BLEND_MODES, Engine, engineCommands, type Project } from '../../../src/engine/index.js';
 import { createNodePorts } from '../../../src/engine/node-ports.js';
 
 export class Scene {
@@ -159,25 +159,7 @@ export async function kindsScene(footagePath: string): Promise<Scene> {
   return s;
 }
 
-const BLENDS = [
-  'normal',
-  'multiply',
-  'screen',
-  'overlay',
-  'darken',
-  'lighten',
-  'color-dodge',
-  'color-burn',
-  'hard-light',
-  'soft-light',
-  'difference',
-  'exclusion',
-  'hue',
-  'saturation',
-  'color',
-  'luminosity',
-  'add',
-] as const;
+const BLENDS = BLEND_MODES;
 
 /** Every blend mode: a square of one colour blended over a rainbow/grey background, one cell per mode. */
 export async function blendScene(): Promise<Scene> {
