@@ -3,9 +3,9 @@ import { realpathSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_IO, readConfined, writeConfined } from '../../../src/confinement/safe-io.js';
-import { EngineError } from '../../../src/engine/index.js';
+import { readConfined, writeConfined } from '../../../src/confinement/safe-io.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { codeOf, IO_MODES } from './io-modes.js';
 
 async function layout() {
   const dir = realpathSync.native(await tempDir('ec-safeio-'));
@@ -17,21 +17,9 @@ async function layout() {
   return { dir, root, outside };
 }
 
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    return err instanceof EngineError ? err.code : `unexpected: ${String(err)}`;
-  }
-}
-
 // Each test checks a path (as the guard does), then an "attacker" swaps in a symlink, then the final open
 // happens with the stale check: the write must not land outside and the read must not return outside bytes.
-const modes = [
-  ['through /proc/self/fd', DEFAULT_IO],
-  ['by path (no /proc)', { procFd: null }],
-] as const;
+const modes = IO_MODES;
 
 describe.each(modes)('the final open after a stale check, %s', (_name, io) => {
   it('writes inside when nothing changed, atomically and without leftovers', async () => {

@@ -4,12 +4,12 @@ import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckedDir, DEFAULT_IO, type SafeIoOptions } from '../../../src/confinement/checked-dir.js';
+import { CheckedDir, DEFAULT_IO } from '../../../src/confinement/checked-dir.js';
 import { createPolicy } from '../../../src/confinement/policy.js';
 import { openWriteDir } from '../../../src/confinement/write-dir.js';
 import { isInside } from '../../../src/confinement/path-resolve.js';
-import { EngineError } from '../../../src/engine/index.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { codeOf, IO_MODES } from './io-modes.js';
 
 async function layout() {
   const dir = realpathSync.native(await tempDir('ec-writedir-'));
@@ -22,19 +22,7 @@ async function layout() {
   return { dir, root, outside, policy };
 }
 
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    return err instanceof EngineError ? err.code : `unexpected: ${String(err)}`;
-  }
-}
-
-const modes = [
-  ['through /proc/self/fd', DEFAULT_IO],
-  ['by path (no /proc)', { procFd: null }],
-] as const satisfies ReadonlyArray<readonly [string, SafeIoOptions]>;
+const modes = IO_MODES;
 
 describe.each(modes)('openWriteDir, %s', (_name, io) => {
   it('creates missing folders, writes through the handle, and removes exactly the folders it created', async () => {
