@@ -9,16 +9,18 @@ import type { Confinement, ConfinementInfo } from '../confinement/types.js';
 import { layeredConfinement, type LayeredConfinement } from './confinement-view.js';
 import {
   isEngineError,
+  traitsOf,
   type AnyCommand,
+  type CommandTraits,
   type CatalogEntry,
   type ExecuteResult,
   type ListOptions,
   type SessionView,
 } from '../engine/index.js';
-import { acceptedKeys, parseParams } from '../engine/validation.js';
+import { parseParams } from '../engine/validation.js';
 import type { BridgeClient } from './client.js';
 import { GroupLock } from './group-lock.js';
-import { isLongCommand, Methods, Timeouts, UI_PREFIX, type ExecuteWireResult } from './protocol.js';
+import { Methods, Timeouts, UI_PREFIX, type ExecuteWireResult } from './protocol.js';
 
 export interface BridgeBackendOptions {
   client: BridgeClient;
@@ -31,8 +33,6 @@ export interface BridgeBackendOptions {
 /** The note added to a render's warnings when the bridge turned it into a background render. */
 export const RENDER_NOTE =
   'Bridge mode: the render was started in the app with wait:false; poll renderQueue.list until the item is done.';
-
-const RENDER_COMMAND = 'renderQueue.render';
 
 /** Maps an MCP UI tool name to its control-channel method: ui_click -> ui.click, script_ui -> ui.script. */
 export function uiMethod(tool: string): string {
@@ -72,13 +72,15 @@ export class BridgeBackend implements Backend {
   execute(id: string, raw: unknown): Promise<ExecuteResult> {
     return failureOf(async () => {
       const command = this.#commands.get(id);
+      const traits = traitsOf(command);
       let params = raw;
       let note: string | undefined;
-      // A render that waits would hold the tool call for minutes with no progress: start it in the background.
-      if (id === RENDER_COMMAND && command && acceptedKeys(command.params).includes('wait')) {
+      // A job that waits would hold the tool call for minutes with no progress: start it in the background.
+      const waitParam = traits.backgroundJob?.waitParam;
+      if (waitParam !== undefined) {
         const given = (raw ?? {}) as Record<string, unknown>;
-        if (given.wait !== false) {
-          params = { ...given, wait: false };
+        if (given[waitParam] !== false) {
+          params = { ...given, [waitParam]: false };
           note = RENDER_NOTE;
         }
       }
@@ -87,13 +89,17 @@ export class BridgeBackend implements Backend {
       const wire = (await this.#client.call(
         Methods.execute,
         { id, params },
-        { timeoutMs: isLongCommand(id) ? this.#longMs : undefined, epoch: this.#inGroup.getStore()?.epoch },
+        { timeoutMs: traits.longRunning ? this.#longMs : undefined, epoch: this.#inGroup.getStore()?.epoch },
       )) as ExecuteWireResult;
       const warnings = [...(wire.warnings ?? []), ...(note ? [note] : [])];
       return warnings.length
         ? { ok: true, result: wire.result, warnings }
         : { ok: true, result: wire.result };
     });
+  }
+
+  traits(id: string): CommandTraits {
+    return traitsOf(this.#commands.get(id));
   }
 
   async list(options: ListOptions): Promise<CatalogEntry[]> {

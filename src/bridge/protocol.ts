@@ -32,11 +32,6 @@ export const Timeouts = {
   groupMs: 5 * 60_000,
 } as const;
 
-/** Commands whose requests get the long timeout. Scripts bound themselves (timeoutMs, up to 10 min) on the host. */
-export function isLongCommand(id: string): boolean {
-  return /^renderQueue\.render|preview|^script\.run$|^file\.runScript$/i.test(id);
-}
-
 /** Every method a host answers. `ui.*` covers the UI-driving calls; a host without a UI answers not_configured. */
 export const Methods = {
   hello: 'hello',

@@ -38,8 +38,13 @@ export async function commandsCommand(args: string[]): Promise<number> {
       category = c.category;
       process.stdout.write(`\n${category}\n`);
     }
+    const notes = [
+      c.traits.longRunning ? 'long-running' : '',
+      c.traits.backgroundJob ? 'background job' : '',
+      c.enabled ? '' : `disabled: ${c.disabledReason}`,
+    ].filter(Boolean);
     process.stdout.write(
-      `  ${c.id.padEnd(width)}  ${c.title}${c.enabled ? '' : '  (disabled: ' + c.disabledReason + ')'}\n`,
+      `  ${c.id.padEnd(width)}  ${c.title}${notes.length ? `  (${notes.join('; ')})` : ''}\n`,
     );
   }
   process.stdout.write(

@@ -57,6 +57,34 @@ export interface ProgressInfo {
   message?: string;
 }
 
+/**
+ * What surfaces need to know about a command beyond its schema and file declarations. Surfaces read these
+ * (MCP tools, the bridge, the CLI); none of them matches command ids.
+ */
+export interface CommandTraits {
+  /** Can take minutes (renders, previews, scripts): long request timeouts, progress where the surface has it. */
+  longRunning: boolean;
+  /**
+   * Starts a background job that outlives the edit order (a render of a snapshot). `waitParam` names its boolean
+   * param that makes the call wait for the job (waiting is the default); surfaces that cannot stream progress
+   * (the bridge) start it with that param false.
+   */
+  backgroundJob: { waitParam: string } | null;
+  /** Once it has started (its snapshot taken), later calls on the same connection may run while it goes on. */
+  detachesFromCallOrder: boolean;
+}
+
+export const DEFAULT_TRAITS: CommandTraits = {
+  longRunning: false,
+  backgroundJob: null,
+  detachesFromCallOrder: false,
+};
+
+/** A command's traits with every default filled in. */
+export function traitsOf(command: Pick<AnyCommand, 'traits'> | undefined): CommandTraits {
+  return { ...DEFAULT_TRAITS, ...command?.traits };
+}
+
 export interface CommandDefinition<P = unknown, R = unknown> {
   id: string;
   title: string;
@@ -76,6 +104,8 @@ export interface CommandDefinition<P = unknown, R = unknown> {
   mutates: boolean;
   /** Runs code or opens files outside the engine's model; refused while confined. */
   unconfinable?: boolean;
+  /** What surfaces must know to serve it (see CommandTraits); omitted ones take DEFAULT_TRAITS. */
+  traits?: Partial<CommandTraits>;
   run(ctx: CommandContext, params: P): Promise<R> | R;
 }
 

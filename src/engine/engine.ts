@@ -8,7 +8,9 @@ import { z } from 'zod';
 import { isAbsolute } from 'node:path';
 import {
   declaredPaths,
+  traitsOf,
   type AnyCommand,
+  type CommandTraits,
   type CommandContext,
   type ProgressInfo,
   type SessionView,
@@ -60,6 +62,7 @@ export interface CatalogEntry {
   disabledReason?: string;
   annotations: AnyCommand['annotations'];
   pathParams: AnyCommand['pathParams'];
+  traits: CommandTraits;
   params?: unknown;
 }
 
@@ -140,6 +143,7 @@ export class Engine {
         enabled: reason === null,
         annotations: c.annotations,
         pathParams: c.pathParams,
+        traits: traitsOf(c),
       };
       if (reason) entry.disabledReason = reason;
       if (options.schemas) entry.params = z.toJSONSchema(c.params, { unrepresentable: 'any' });

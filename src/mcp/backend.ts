@@ -3,13 +3,21 @@
  * forwards to a running app over the control channel. Tools never know which.
  */
 import type { ConfinementInfo } from '../confinement/types.js';
-import type { CatalogEntry, ExecuteOptions, ExecuteResult, ListOptions } from '../engine/index.js';
+import type {
+  CatalogEntry,
+  CommandTraits,
+  ExecuteOptions,
+  ExecuteResult,
+  ListOptions,
+} from '../engine/index.js';
 
 export interface Backend {
   readonly kind: 'headless' | 'bridge';
   /** Runs an engine command. Bridge backends ignore onProgress/signal (bridge calls stay polling). */
   execute(id: string, params: unknown, options?: ExecuteOptions): Promise<ExecuteResult>;
   list(options: ListOptions): Promise<CatalogEntry[]>;
+  /** A command's traits from the catalog (defaults for an id this side does not know). */
+  traits(id: string): CommandTraits;
   /** UI-driving calls (ui_click, …): forwarded in bridge mode; headless answers not_configured. */
   ui(method: string, params: unknown): Promise<ExecuteResult>;
   /** Runs a function so all its edits are one undo step; rolled back when it returns false. */

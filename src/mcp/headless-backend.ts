@@ -2,7 +2,7 @@
  * The headless Backend: MCP tools run straight against a local Engine (`effectcraft-cli mcp`).
  * Progress and cancellation pass through to the engine; UI calls have nothing to drive.
  */
-import type { Engine } from '../engine/index.js';
+import { traitsOf, type Engine } from '../engine/index.js';
 import type { Backend } from './backend.js';
 
 /** Wraps an engine (from createSession) as the Backend the MCP tools talk to. */
@@ -11,6 +11,7 @@ export function createHeadlessBackend(engine: Engine): Backend {
     kind: 'headless',
     execute: (id, params, options) => engine.execute(id, params, options),
     list: async (options) => engine.list(options),
+    traits: (id) => traitsOf(engine.command(id)),
     ui: async (method) => ({
       ok: false,
       error: {

@@ -80,6 +80,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     // A file writer when "path" is given; otherwise it only reads.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     mutates: false,
+    traits: { longRunning: true },
     async run(ctx, p) {
       if (p.path !== undefined && extname(p.path).toLowerCase() !== '.png') {
         throw new EngineError(
@@ -142,6 +143,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     enabled: needsComp,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     mutates: false,
+    traits: { longRunning: true },
     async run(ctx, p) {
       const doc = ctx.doc;
       const comp = findComp(doc, p.comp);

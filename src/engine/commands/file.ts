@@ -73,6 +73,7 @@ export const fileRunScript = defineCommand({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   mutates: false,
   unconfinable: true,
+  traits: { longRunning: true },
   async run(ctx, p) {
     let code: string;
     try {
@@ -95,6 +96,7 @@ export const scriptRun = defineCommand({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   mutates: false,
   unconfinable: true,
+  traits: { longRunning: true },
   run: (ctx, p) => runScriptCode(p.code, ctx, 'script.js', p.timeoutMs),
 });
 

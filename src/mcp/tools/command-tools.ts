@@ -48,7 +48,7 @@ function runTool(name: string, title: string, description: string): ToolSpec {
         onProgress: ctx.onProgress,
       });
       // A render takes its snapshot as it starts: later calls (edits, inspection) may go on meanwhile.
-      if (args.id === 'renderQueue.render') ctx.release?.();
+      if (ctx.backend.traits(args.id).detachesFromCallOrder) ctx.release?.();
       return fromExecute(await running);
     },
   });

@@ -58,6 +58,7 @@ export function renderQueueCommands(service: RenderQueueService): AnyCommand[] {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     // Not `mutates`: edits must keep working while a job renders its snapshot.
     mutates: false,
+    traits: { longRunning: true, backgroundJob: { waitParam: 'wait' }, detachesFromCallOrder: true },
     async run(ctx, p) {
       const doc = ctx.doc;
       const items = selected(doc, p.items);
