@@ -3,8 +3,7 @@
  * forwarded to the app over the control channel. Calls stay synchronous/polling: no progress, no
  * cancellation, and a render is always started with `wait: false` (the agent polls renderQueue.list).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Backend } from '../mcp/backend.js';
+import type { Backend, GroupSteps } from '../mcp/backend.js';
 import type { Confinement, ConfinementInfo } from '../confinement/types.js';
 import { layeredConfinement, type LayeredConfinement } from './confinement-view.js';
 import {
@@ -14,13 +13,13 @@ import {
   type CommandTraits,
   type CatalogEntry,
   type ExecuteResult,
+  type GroupResult,
   type ListOptions,
-  type SessionView,
 } from '../engine/index.js';
 import { parseParams } from '../engine/validation.js';
 import type { BridgeClient } from './client.js';
-import { GroupLock } from './group-lock.js';
-import { Methods, Timeouts, UI_PREFIX, type ExecuteWireResult } from './protocol.js';
+import { Timeouts } from './protocol.js';
+import { UI_METHODS, type UiMethodName } from './ui-methods.js';
 
 export interface BridgeBackendOptions {
   client: BridgeClient;
@@ -34,10 +33,15 @@ export interface BridgeBackendOptions {
 export const RENDER_NOTE =
   'Bridge mode: the render was started in the app with wait:false; poll renderQueue.list until the item is done.';
 
-/** Maps an MCP UI tool name to its control-channel method: ui_click -> ui.click, script_ui -> ui.script. */
-export function uiMethod(tool: string): string {
-  if (tool.startsWith(UI_PREFIX)) return tool;
-  return UI_PREFIX + tool.replace(/^ui_/, '').replace(/_ui$/, '');
+/** The control-channel method an MCP UI tool forwards to (ui_click -> ui.click), from the method table. */
+const UI_METHOD_OF_TOOL = new Map(
+  Object.entries(UI_METHODS).map(([method, spec]) => [spec.tool, method as UiMethodName]),
+);
+
+/** Where a call belongs: a step of a group opened on one connection (epoch). */
+interface GroupScope {
+  groupId: string;
+  epoch: number;
 }
 
 async function failureOf(call: () => Promise<ExecuteResult>): Promise<ExecuteResult> {
@@ -55,11 +59,6 @@ export class BridgeBackend implements Backend {
   readonly #commands: Map<string, AnyCommand>;
   readonly #confinement: Confinement | undefined;
   readonly #longMs: number;
-  // Calls made inside a group's fn carry the connection epoch the group was opened on, so its steps
-  // never leak onto a new connection; concurrent tool calls outside the fn do not carry it.
-  readonly #inGroup = new AsyncLocalStorage<{ epoch: number }>();
-  // One open group per connection on the host: concurrent batches take turns here.
-  readonly #groupLock = new GroupLock();
 
   constructor(options: BridgeBackendOptions) {
     this.#client = options.client;
@@ -70,6 +69,10 @@ export class BridgeBackend implements Backend {
 
   /** Checks locally, then runs `id` in the app. Bridge calls ignore onProgress and signal (they stay polling). */
   execute(id: string, raw: unknown): Promise<ExecuteResult> {
+    return this.#execute(id, raw, undefined);
+  }
+
+  #execute(id: string, raw: unknown, scope: GroupScope | undefined): Promise<ExecuteResult> {
     return failureOf(async () => {
       const command = this.#commands.get(id);
       const traits = traitsOf(command);
@@ -84,13 +87,13 @@ export class BridgeBackend implements Backend {
           note = RENDER_NOTE;
         }
       }
-      const refused = await this.#check(id, command, params);
+      const refused = await this.#check(id, command, params, scope);
       if (refused) return refused;
-      const wire = (await this.#client.call(
-        Methods.execute,
-        { id, params },
-        { timeoutMs: traits.longRunning ? this.#longMs : undefined, epoch: this.#inGroup.getStore()?.epoch },
-      )) as ExecuteWireResult;
+      const wire = await this.#client.call(
+        'engine.execute',
+        { id, params, ...(scope ? { groupId: scope.groupId } : {}) },
+        { timeoutMs: traits.longRunning ? this.#longMs : undefined, epoch: scope?.epoch },
+      );
       const warnings = [...(wire.warnings ?? []), ...(note ? [note] : [])];
       return warnings.length
         ? { ok: true, result: wire.result, warnings }
@@ -103,46 +106,55 @@ export class BridgeBackend implements Backend {
   }
 
   async list(options: ListOptions): Promise<CatalogEntry[]> {
-    return (await this.#client.call(Methods.list, options)) as CatalogEntry[];
+    return this.#client.call('engine.list', options);
   }
 
-  /** Forwards a UI-driving call as `ui.<method>`; the headless app answers not_configured. */
-  ui(method: string, params: unknown): Promise<ExecuteResult> {
+  /** Forwards a UI-driving tool call as its `ui.*` method; the headless app answers not_configured. */
+  ui(tool: string, params: unknown): Promise<ExecuteResult> {
     return failureOf(async () => {
-      const name = uiMethod(method);
-      const result = await this.#client.call(name, params ?? {}, { epoch: this.#inGroup.getStore()?.epoch });
+      const method = UI_METHOD_OF_TOOL.get(tool);
+      if (!method) {
+        return {
+          ok: false,
+          error: {
+            code: 'unknown_command',
+            message: `${tool} is not a UI tool of this bridge.`,
+            remediation: `UI tools: ${[...UI_METHOD_OF_TOOL.keys()].join(', ')}.`,
+          },
+        };
+      }
+      const result = await this.#client.call(method, (params ?? {}) as never);
       return { ok: true, result };
     });
   }
 
   /**
-   * Runs `fn` inside a group held open in the app (engine.beginGroup/endGroup), so its edits are one undo
-   * step and are rolled back there when `fn` returns false, throws, or the connection drops.
+   * Runs `fn` as a group held open in the app (engine.beginGroup/endGroup): the app's engine orders it with
+   * every other caller's edits, makes its steps one undo step, and rolls them back when `fn` returns false,
+   * throws, or the connection drops.
    */
-  async group(label: string, fn: () => Promise<boolean>): Promise<boolean> {
-    if (this.#inGroup.getStore()) return fn(); // nested: the outer group decides
-    const release = await this.#groupLock.acquire();
+  async group(label: string, fn: (steps: GroupSteps) => Promise<boolean>): Promise<GroupResult> {
+    let groupId: string;
     try {
-      const { groupId } = (await this.#client.call(Methods.beginGroup, { label })) as { groupId: string };
-      const epoch = this.#client.epoch;
-      let ok = false;
-      try {
-        ok = await this.#inGroup.run({ epoch }, fn);
-      } finally {
-        try {
-          const r = (await this.#client.call(Methods.endGroup, { groupId, commit: ok }, { epoch })) as {
-            committed: boolean;
-          };
-          ok = ok && r.committed;
-        } catch {
-          // The app rolled the group back when the connection dropped (or the group timed out).
-          ok = false;
-        }
-      }
-      return ok;
-    } finally {
-      release();
+      ({ groupId } = await this.#client.call('engine.beginGroup', { label }));
+    } catch (err) {
+      if (isEngineError(err)) return { ok: false, error: err.toInfo() };
+      throw err;
     }
+    const scope: GroupScope = { groupId, epoch: this.#client.epoch };
+    let ok = false;
+    try {
+      ok = await fn({ execute: (id, params) => this.#execute(id, params, scope) });
+    } finally {
+      try {
+        const r = await this.#client.call('engine.endGroup', { groupId, commit: ok }, { epoch: scope.epoch });
+        ok = ok && r.committed;
+      } catch {
+        // The app rolled the group back when the connection dropped (or the group timed out).
+        ok = false;
+      }
+    }
+    return { ok: true, committed: ok };
   }
 
   close(): Promise<void> {
@@ -164,7 +176,12 @@ export class BridgeBackend implements Backend {
   }
 
   /** Params and confinement, checked before anything is sent. Null when the command may be forwarded. */
-  async #check(id: string, command: AnyCommand | undefined, raw: unknown): Promise<ExecuteResult | null> {
+  async #check(
+    id: string,
+    command: AnyCommand | undefined,
+    raw: unknown,
+    scope: GroupScope | undefined,
+  ): Promise<ExecuteResult | null> {
     const confined = this.#confinement?.info.confined ?? false;
     if (!command) {
       if (!confined) return null; // the app answers unknown_command (or knows a newer command)
@@ -181,11 +198,7 @@ export class BridgeBackend implements Backend {
     const params = parseParams(command.params, raw, id);
     if (!confined || !this.#confinement) return null;
     // Security: the guard needs the app's live document (save targets, render outputs), so fetch it now.
-    const view = (await this.#client.call(
-      Methods.view,
-      {},
-      { epoch: this.#inGroup.getStore()?.epoch },
-    )) as SessionView;
+    const view = await this.#client.call('session.view', {}, { epoch: scope?.epoch });
     const refused = this.#confinement.guard(command, params, view);
     return refused ? { ok: false, error: refused } : null;
   }

@@ -7,14 +7,17 @@ import WebSocket from 'ws';
 import { EngineError, isEngineError } from '../engine/index.js';
 import type { TokenRead } from './auth.js';
 import { Connection } from './connection.js';
+import { z } from 'zod';
 import {
-  DEFAULT_HOST,
-  MAX_PAYLOAD,
-  Methods,
-  PROTOCOL_VERSION,
-  Timeouts,
-  type HelloResult,
-} from './protocol.js';
+  EVENTS,
+  HelloResult,
+  METHODS,
+  type EventName,
+  type MethodName,
+  type ParamsOf,
+  type ResultOf,
+} from './methods.js';
+import { DEFAULT_HOST, MAX_PAYLOAD, PROTOCOL_VERSION, Timeouts } from './protocol.js';
 
 export interface BridgeClientOptions {
   port: number;
@@ -33,7 +36,7 @@ export interface BridgeClientOptions {
   /** First and largest delay of the background reconnect after a drop. */
   backoffMs?: { first: number; max: number };
   /** Events from the host (document changed, progress). */
-  onEvent?: (method: string, params: unknown) => void;
+  onEvent?: (event: EventName, params: unknown) => void;
   log?: (message: string) => void;
 }
 
@@ -67,14 +70,16 @@ export class BridgeClient {
   }
 
   /**
-   * Sends a request, connecting first when needed. With `epoch`, fails instead of reconnecting when the
-   * connection that request belongs with (an open group) has been lost.
+   * Sends a request, connecting first when needed. Params are checked against the method table before they
+   * are sent and the reply is parsed with it: a reply that does not match is an error, never cast.
+   * With `epoch`, fails instead of reconnecting when the connection that request belongs with (an open group)
+   * has been lost.
    */
-  async call(
-    method: string,
-    params: unknown,
+  async call<M extends MethodName>(
+    method: M,
+    params: ParamsOf<M>,
     options: { timeoutMs?: number; epoch?: number } = {},
-  ): Promise<unknown> {
+  ): Promise<ResultOf<M>> {
     if (options.epoch !== undefined && (options.epoch !== this.#epoch || !this.connected)) {
       throw new EngineError(
         'app_unavailable',
@@ -82,11 +87,21 @@ export class BridgeClient {
         'The app rolled the group back: check the document state, then run the steps again.',
       );
     }
+    const spec = METHODS[method];
+    const sent = spec.params.safeParse(params);
+    if (!sent.success) {
+      throw new EngineError(
+        'bad_argument',
+        `Invalid params for ${method}: ${z.prettifyError(sent.error).replace(/\n/g, ' ')}`,
+        'See docs/control-channel.md for the params of each method.',
+      );
+    }
     const conn = await this.#ensure();
+    let reply: unknown;
     try {
-      return await conn.request(
+      reply = await conn.request(
         method,
-        params,
+        sent.data,
         options.timeoutMs ?? this.#o.requestTimeoutMs ?? Timeouts.requestMs,
       );
     } catch (err) {
@@ -99,6 +114,7 @@ export class BridgeClient {
         `${err.remediation} If the app stopped, start it with \`effectcraft-cli app --port ${port}\`.`,
       );
     }
+    return checkReply(method, spec.result, reply) as ResultOf<M>;
   }
 
   /** Connects when needed and returns the app's hello (its identity, capabilities and confinement). */
@@ -183,7 +199,12 @@ export class BridgeClient {
     });
     let lastError = '';
     conn.on('error', (err: Error) => (lastError = (err as NodeJS.ErrnoException).code ?? err.message));
-    conn.on('notification', (method: string, params: unknown) => this.#o.onEvent?.(method, params));
+    conn.on('notification', (method: string, params: unknown) => {
+      // Events are parsed like replies; an unknown or malformed one is dropped (events are best effort).
+      const schema = Object.hasOwn(EVENTS, method) ? EVENTS[method as EventName] : undefined;
+      const parsed = schema?.safeParse(params);
+      if (parsed?.success) this.#o.onEvent?.(method as EventName, parsed.data);
+    });
 
     const opened = await new Promise<boolean>((resolve) => {
       conn.once('open', () => resolve(true));
@@ -208,15 +229,16 @@ export class BridgeClient {
     }
     let hello: HelloResult;
     try {
-      hello = (await conn.request(
-        Methods.hello,
+      const reply = await conn.request(
+        'hello',
         {
           protocol: PROTOCOL_VERSION,
           client: this.#o.client?.name ?? 'effectcraft-cli',
           version: this.#o.client?.version ?? '0',
         },
         connectMs,
-      )) as HelloResult;
+      );
+      hello = checkReply('hello', HelloResult, reply) as HelloResult;
     } catch (err) {
       conn.close();
       throw err;
@@ -248,4 +270,15 @@ export class BridgeClient {
     // The retry loop must never keep the process alive on its own.
     this.#retryTimer.unref();
   }
+}
+
+/** Parses a reply with its method's result schema; a mismatch means the two ends do not speak the same protocol. */
+function checkReply(method: string, schema: z.ZodType, reply: unknown): unknown {
+  const parsed = schema.safeParse(reply);
+  if (parsed.success) return parsed.data;
+  throw new EngineError(
+    'app_unavailable',
+    `The app's reply to ${method} does not match the control-channel protocol (${z.prettifyError(parsed.error).replace(/\n/g, ' ')}).`,
+    'Use the same effectcraft-cli version for the app and the MCP bridge.',
+  );
 }

@@ -2,7 +2,7 @@
  * The pure part of the control channel: turns frames into checked JSON-RPC messages and back.
  * No sockets, no timers; both the host and the client use it, and unit tests push strings through it.
  */
-import type { ErrorCode, ErrorInfo } from '../engine/index.js';
+import { ErrorInfoSchema, type ErrorCode, type ErrorInfo } from '../engine/errors.js';
 import {
   MAX_PAYLOAD,
   RpcCodes,
@@ -41,15 +41,21 @@ function isId(value: unknown): value is RpcId {
   return (typeof value === 'number' && Number.isSafeInteger(value)) || typeof value === 'string';
 }
 
-function isErrorInfo(value: unknown): value is ErrorInfo {
-  const v = value as Partial<ErrorInfo> | null;
-  return (
-    !!v &&
-    typeof v === 'object' &&
-    typeof v.code === 'string' &&
-    typeof v.message === 'string' &&
-    typeof v.remediation === 'string'
-  );
+/**
+ * The engine error inside a JSON-RPC error, parsed with the shared schema: a code outside the closed list (a
+ * peer of another version, or a broken one) becomes tool_failed that says so, never an unknown code passed on.
+ */
+function errorData(data: unknown, message: string): ErrorInfo {
+  const parsed = ErrorInfoSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const code = (data as { code?: unknown } | null)?.code;
+  return {
+    code: 'tool_failed',
+    message:
+      typeof code === 'string' ? `${message} (the peer sent the unknown error code "${code}")` : message,
+    remediation:
+      'Use the same effectcraft-cli version on both ends; details are in the app log (its stderr).',
+  };
 }
 
 /**
@@ -100,9 +106,7 @@ export function decode(frame: string | Buffer, maxBytes: number = MAX_PAYLOAD): 
   if ('error' in m) {
     const e = m.error as Partial<RpcError> | null;
     if (e && typeof e.code === 'number' && typeof e.message === 'string') {
-      const data: ErrorInfo = isErrorInfo(e.data)
-        ? e.data
-        : { code: 'tool_failed', message: e.message, remediation: 'See the app log (its stderr).' };
+      const data = errorData(e.data, e.message);
       return {
         ok: true,
         kind: 'response',

@@ -1,42 +1,16 @@
 /**
- * What the app host answers on one connection: hello first, then engine.*, session.view and ui.*.
- * Every method goes through the same `engine.execute`; this file only adapts params and results.
+ * What the app host answers on one connection: one handler per entry of the method table (methods.ts), each
+ * given params already parsed by that table. hello comes first. Every edit goes through the engine, which alone
+ * orders edits and groups: a group this connection opens holds the engine's edit order until it ends, and the
+ * connection rolls back the groups it leaves open (timeout or close).
  */
-import { z } from 'zod';
-import type { Engine, ErrorInfo } from '../engine/index.js';
+import type { z } from 'zod';
+import type { EditGroup, Engine, ErrorInfo } from '../engine/index.js';
 import { RpcFailure } from './connection.js';
-import {
-  Events,
-  Methods,
-  PROTOCOL_VERSION,
-  RpcCodes,
-  Timeouts,
-  UI_PREFIX,
-  type BatchWireResult,
-  type ExecuteWireResult,
-  type HelloResult,
-} from './protocol.js';
-import type { GroupLock } from './group-lock.js';
-
-const HelloParams = z.object({
-  protocol: z.number().int(),
-  client: z.string().optional(),
-  version: z.string().optional(),
-});
-const ExecuteParams = z.strictObject({ id: z.string().min(1), params: z.unknown().optional() });
-const ListParams = z.strictObject({
-  filter: z.string().optional(),
-  enabledOnly: z.boolean().optional(),
-  schemas: z.boolean().optional(),
-});
-const Step = z.strictObject({ id: z.string().min(1), params: z.unknown().optional() });
-const BatchParams = z.strictObject({
-  steps: z.array(Step).min(1).max(1000),
-  atomic: z.boolean().optional(),
-  label: z.string().optional(),
-});
-const BeginGroupParams = z.strictObject({ label: z.string().min(1).max(200) });
-const EndGroupParams = z.strictObject({ groupId: z.string(), commit: z.boolean() });
+import { methodSpec, type EventName, type HelloResult, type MethodName } from './methods.js';
+import { PROTOCOL_VERSION, RpcCodes, Timeouts } from './protocol.js';
+import type { EVENTS, METHODS } from './methods.js';
+import { UI_METHODS } from './ui-methods.js';
 
 export interface HostIdentity {
   app: string;
@@ -48,12 +22,20 @@ export interface HostIdentity {
 
 export interface ConnectionScope {
   /** Sends a notification to this connection's peer. */
-  notify(method: string, params: unknown): void;
-  groupLock: GroupLock;
+  notify<E extends EventName>(event: E, params: z.input<(typeof EVENTS)[E]>): void;
   groupTimeoutMs?: number;
 }
 
-function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
+type Handlers = {
+  [M in MethodName]: (
+    params: z.output<(typeof METHODS)[M]['params']>,
+    signal: AbortSignal,
+  ) => Promise<z.input<(typeof METHODS)[M]['result']>> | z.input<(typeof METHODS)[M]['result']>;
+};
+
+const appError = (error: ErrorInfo) => new RpcFailure(RpcCodes.applicationError, error);
+
+function parse(schema: z.ZodType, params: unknown, method: string): unknown {
   const r = schema.safeParse(params ?? {});
   if (r.success) return r.data;
   const issue = r.error.issues[0];
@@ -64,181 +46,142 @@ function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
   });
 }
 
-const appError = (error: ErrorInfo) => new RpcFailure(RpcCodes.applicationError, error);
-
 /**
  * Creates the request handler of one connection. It refuses everything until a hello with a matching
- * protocol version, and rolls back a group left open when the connection closes (`dispose`).
+ * protocol version, and rolls back the groups left open when the connection closes (`dispose`).
  */
 export function createHostHandler(engine: Engine, identity: HostIdentity, scope: ConnectionScope) {
   let greeted = false;
-  // The group this connection holds open: ended by engine.endGroup, a timeout, or the connection closing.
-  let group: { id: string; end(commit: boolean): Promise<boolean> } | null = null;
-  let groupSeq = 0;
+  // Groups this connection opened and has not ended: each ends by engine.endGroup, its timeout, or the close.
+  const groups = new Map<string, { group: EditGroup; timer: NodeJS.Timeout }>();
 
-  async function handle(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
-    if (method === Methods.hello) {
-      const hello = parse(HelloParams, params, method);
-      if (hello.protocol !== PROTOCOL_VERSION) {
+  const endGroup = (id: string, commit: boolean): Promise<boolean> => {
+    const open = groups.get(id);
+    if (!open) return Promise.resolve(false);
+    groups.delete(id);
+    clearTimeout(open.timer);
+    return engine.endGroup(open.group, commit);
+  };
+
+  const groupOf = (groupId: string | undefined): EditGroup | undefined => {
+    if (groupId === undefined) return undefined;
+    const open = groups.get(groupId);
+    if (!open) throw appError(noGroup(groupId));
+    return open.group;
+  };
+
+  const handlers: Handlers = {
+    hello(p) {
+      if (p.protocol !== PROTOCOL_VERSION) {
         throw new RpcFailure(RpcCodes.invalidRequest, {
           code: 'bad_argument',
-          message: `The app speaks control-channel protocol ${PROTOCOL_VERSION}; the client asked for ${hello.protocol}.`,
+          message: `The app speaks control-channel protocol ${PROTOCOL_VERSION}; the client asked for ${p.protocol}.`,
           remediation: 'Use an effectcraft-cli of the same version for the app and the MCP bridge.',
         });
       }
       greeted = true;
-      const result: HelloResult = { protocol: PROTOCOL_VERSION, ...identity };
-      return result;
+      return { protocol: PROTOCOL_VERSION, ...identity };
+    },
+    async 'engine.execute'(p, signal) {
+      const r = await engine.execute(p.id, p.params, {
+        signal,
+        group: groupOf(p.groupId),
+        onProgress: (info) => scope.notify('event.progress', { command: p.id, ...info }),
+      });
+      if (!r.ok) throw appError(r.error);
+      return r.warnings ? { result: r.result, warnings: r.warnings } : { result: r.result };
+    },
+    'engine.list': (p) => engine.list(p),
+    async 'engine.batch'(p, signal) {
+      const steps: Array<
+        { id: string; ok: true; result: unknown } | { id: string; ok: false; error: ErrorInfo }
+      > = [];
+      const run = await engine.group(
+        p.label ?? 'Batch',
+        async (group) => {
+          for (const step of p.steps) {
+            const r = await engine.execute(step.id, step.params, { group, signal });
+            steps.push(
+              r.ok ? { id: step.id, ok: true, result: r.result } : { id: step.id, ok: false, error: r.error },
+            );
+            if (!r.ok) return false;
+          }
+          return true;
+        },
+        { rollback: p.atomic ?? true, signal },
+      );
+      if (!run.ok) throw appError(run.error);
+      return { ok: steps.length === p.steps.length && steps.every((s) => s.ok), steps };
+    },
+    async 'engine.beginGroup'(p, signal) {
+      // Waits its turn in the engine's edit order (bounded: busy), like any edit.
+      const begun = await engine.beginGroup(p.label, { signal });
+      if (!begun.ok) throw appError(begun.error);
+      const id = begun.group.id;
+      const timer = setTimeout(() => void endGroup(id, false), scope.groupTimeoutMs ?? Timeouts.groupMs);
+      timer.unref();
+      groups.set(id, { group: begun.group, timer });
+      return { groupId: id };
+    },
+    async 'engine.endGroup'(p) {
+      if (!groups.has(p.groupId)) throw appError(noGroup(p.groupId));
+      return { committed: await endGroup(p.groupId, p.commit) };
+    },
+    'session.view'() {
+      const v = engine.view;
+      return { doc: v.doc, projectPath: v.projectPath, canUndo: v.canUndo, canRedo: v.canRedo };
+    },
+    ...uiHandlers(),
+  };
+
+  async function handle(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    const spec = methodSpec(method);
+    if (!spec) {
+      throw new RpcFailure(RpcCodes.methodNotFound, {
+        code: 'unknown_command',
+        message: `Unknown control-channel method "${method}".`,
+        remediation: 'See docs/control-channel.md for the methods a host answers.',
+      });
     }
-    if (!greeted) {
+    if (!greeted && method !== 'hello') {
       throw new RpcFailure(RpcCodes.invalidRequest, {
         code: 'bad_argument',
         message: `${method} was sent before hello.`,
         remediation: 'Send hello {protocol: 1} first.',
       });
     }
-    switch (method) {
-      case Methods.execute: {
-        const p = parse(ExecuteParams, params, method);
-        const r = await engine.execute(p.id, p.params, {
-          signal,
-          onProgress: (info) => scope.notify(Events.progress, { command: p.id, ...info }),
-        });
-        if (!r.ok) throw appError(r.error);
-        const out: ExecuteWireResult = r.warnings
-          ? { result: r.result, warnings: r.warnings }
-          : { result: r.result };
-        return out;
-      }
-      case Methods.list:
-        return engine.list(parse(ListParams, params, method));
-      case Methods.view: {
-        const v = engine.view;
-        return { doc: v.doc, projectPath: v.projectPath, canUndo: v.canUndo, canRedo: v.canRedo };
-      }
-      case Methods.batch:
-        return runBatch(engine, parse(BatchParams, params, method), scope.groupLock);
-      case Methods.beginGroup: {
-        const p = parse(BeginGroupParams, params, method);
-        if (group) {
-          throw appError({
-            code: 'bad_argument',
-            message: 'This connection already has a group open.',
-            remediation: 'End it with engine.endGroup before beginning another.',
-          });
-        }
-        const id = `g${++groupSeq}`;
-        const opened = await openGroup(
-          engine,
-          p.label,
-          scope.groupLock,
-          scope.groupTimeoutMs ?? Timeouts.groupMs,
-          () => {
-            // A group rolled back by its timeout is gone: endGroup then answers not_found.
-            if (group?.id === id) group = null;
-          },
-        );
-        group = { id, ...opened };
-        return { groupId: id };
-      }
-      case Methods.endGroup: {
-        const p = parse(EndGroupParams, params, method);
-        if (!group || group.id !== p.groupId) {
-          throw appError({
-            code: 'not_found',
-            message: `No open group "${p.groupId}" (it may have timed out and been rolled back).`,
-            remediation: 'Check the document state, then run the steps again.',
-          });
-        }
-        const g = group;
-        group = null;
-        return { committed: await g.end(p.commit) };
-      }
-      default:
-        if (method.startsWith(UI_PREFIX)) {
-          // The headless app has no windows to click: say so plainly rather than pretend.
-          if (!identity.capabilities.ui) {
-            throw appError({
-              code: 'not_configured',
-              message: `${method}: this app has no UI (it is the headless effectcraft-cli app).`,
-              remediation: 'Use engine commands instead; UI tools need the EffectCraft desktop app.',
-            });
-          }
-        }
-        throw new RpcFailure(RpcCodes.methodNotFound, {
-          code: 'unknown_command',
-          message: `Unknown control-channel method "${method}".`,
-          remediation: 'See docs/control-channel.md for the methods a host answers.',
-        });
-    }
+    const run = handlers[method as MethodName] as (p: unknown, s: AbortSignal) => unknown;
+    return run(parse(spec.params, params, method), signal);
   }
 
   return {
     handle,
-    /** Rolls back a group the peer left open. */
+    /** Rolls back the groups the peer left open. */
     async dispose(): Promise<void> {
-      const g = group;
-      group = null;
-      if (g) await g.end(false);
+      await Promise.all([...groups.keys()].map((id) => endGroup(id, false)));
     },
   };
 }
 
-/**
- * Opens an engine group that stays open until `end` is called (or the timeout rolls it back).
- * Groups from different connections are serialised by the lock so their undo steps do not interleave.
- */
-async function openGroup(
-  engine: Engine,
-  label: string,
-  lock: GroupLock,
-  timeoutMs: number,
-  onSettled: () => void,
-): Promise<{ end(commit: boolean): Promise<boolean> }> {
-  const release = await lock.acquire();
-  let finish!: (commit: boolean) => void;
-  const decided = new Promise<boolean>((resolve) => (finish = resolve));
-  const timer = setTimeout(() => finish(false), timeoutMs);
-  timer.unref();
-  const done = engine
-    .group(label, () => decided)
-    .finally(() => {
-      clearTimeout(timer);
-      release();
-      onSettled();
+/** The headless app has no windows to click: every UI method says so plainly rather than pretend. */
+function uiHandlers(): Pick<Handlers, keyof typeof UI_METHODS> {
+  const refuse = (method: string) => () => {
+    throw appError({
+      code: 'not_configured',
+      message: `${method}: this app has no UI (it is the headless effectcraft-cli app).`,
+      remediation: 'Use engine commands instead; UI tools need the EffectCraft desktop app.',
     });
-  return {
-    end(commit) {
-      finish(commit);
-      return done;
-    },
   };
+  return Object.fromEntries(Object.keys(UI_METHODS).map((m) => [m, refuse(m)])) as unknown as Pick<
+    Handlers,
+    keyof typeof UI_METHODS
+  >;
 }
 
-async function runBatch(
-  engine: Engine,
-  p: z.infer<typeof BatchParams>,
-  lock: GroupLock,
-): Promise<BatchWireResult> {
-  const steps: BatchWireResult['steps'] = [];
-  const release = await lock.acquire();
-  try {
-    const ok = await engine.group(
-      p.label ?? 'Batch',
-      async () => {
-        for (const step of p.steps) {
-          const r = await engine.execute(step.id, step.params);
-          steps.push(
-            r.ok ? { id: step.id, ok: true, result: r.result } : { id: step.id, ok: false, error: r.error },
-          );
-          if (!r.ok) return false;
-        }
-        return true;
-      },
-      p.atomic ?? true,
-    );
-    return { ok, steps };
-  } finally {
-    release();
-  }
+function noGroup(groupId: string): ErrorInfo {
+  return {
+    code: 'not_found',
+    message: `No open group "${groupId}" on this connection (it may have timed out and been rolled back).`,
+    remediation: 'Check the document state, then run the steps again.',
+  };
 }

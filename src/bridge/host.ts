@@ -4,13 +4,16 @@
  * forwards its events (document changed) to them.
  */
 import type { AddressInfo } from 'node:net';
+import type { z } from 'zod';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Engine } from '../engine/index.js';
 import { checkUpgrade } from './auth.js';
 import { Connection } from './connection.js';
-import { GroupLock } from './group-lock.js';
 import { createHostHandler, type HostIdentity } from './host-methods.js';
-import { DEFAULT_HOST, DEFAULT_PORT, Events, MAX_PAYLOAD, Timeouts } from './protocol.js';
+import type { EVENTS } from './methods.js';
+
+type RenderProgressEvent = z.input<(typeof EVENTS)['event.renderProgress']>;
+import { DEFAULT_HOST, DEFAULT_PORT, MAX_PAYLOAD, Timeouts } from './protocol.js';
 
 export interface BridgeHostOptions {
   engine: Engine;
@@ -27,7 +30,7 @@ export interface BridgeHostOptions {
   /** Connections served at once; more are refused at the upgrade with 503 (bounded resources). */
   maxClients?: number;
   /** Subscribes to the render queue's progress (background renders), forwarded as event.renderProgress. */
-  onRenderProgress?: (listener: (progress: unknown) => void) => () => void;
+  onRenderProgress?: (listener: (progress: RenderProgressEvent) => void) => () => void;
   /** One line per connection event; never a token. */
   log?: (message: string) => void;
 }
@@ -46,7 +49,6 @@ export async function startBridgeHost(options: BridgeHostOptions): Promise<Bridg
   const log = options.log ?? (() => {});
   const allowed = options.allowedOrigins ?? [];
   const host = options.host ?? DEFAULT_HOST;
-  const lock = new GroupLock();
   const connections = new Set<Connection>();
 
   const wss = new WebSocketServer({
@@ -78,18 +80,17 @@ export async function startBridgeHost(options: BridgeHostOptions): Promise<Bridg
   wss.on('error', (err) => log(`server error: ${err.message}`));
 
   const unsubscribeDoc = options.engine.on((event) => {
-    for (const c of connections) c.notify(Events.documentChanged, { label: event.label });
+    for (const c of connections) c.notify('event.documentChanged', { label: event.label });
   });
   const unsubscribeRender =
     options.onRenderProgress?.((progress) => {
-      for (const c of connections) c.notify(Events.renderProgress, progress);
+      for (const c of connections) c.notify('event.renderProgress', progress);
     }) ?? (() => {});
 
   wss.on('connection', (ws: WebSocket) => {
     // The handler notifies through `conn`, which exists by the time any request arrives.
     const handler = createHostHandler(options.engine, options.identity, {
-      notify: (method, params) => conn.notify(method, params),
-      groupLock: lock,
+      notify: (event, params) => conn.notify(event, params),
       groupTimeoutMs: options.groupTimeoutMs,
     });
     const conn = new Connection(ws, {

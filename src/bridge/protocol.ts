@@ -1,9 +1,8 @@
 /**
- * The control channel's constants and message shapes: JSON-RPC 2.0 over WebSocket between the app host
- * (`effectcraft-cli app`) and the bridge client (`effectcraft-cli mcp --bridge PORT`).
- * docs/control-channel.md is the prose version of this file; keep them in step.
+ * The control channel's constants and JSON-RPC 2.0 envelope over WebSocket between the app host
+ * (`effectcraft-cli app`) and the bridge client (`effectcraft-cli mcp --bridge PORT`). The methods and their
+ * schemas are in methods.ts. docs/control-channel.md is the prose version of both; keep them in step.
  */
-import type { ConfinementInfo } from '../confinement/types.js';
 import type { ErrorInfo } from '../engine/index.js';
 
 /** Bumped on any incompatible change; the hello exchange refuses a mismatch. */
@@ -14,8 +13,6 @@ export const DEFAULT_PORT = 9877;
 export const DEFAULT_HOST = '127.0.0.1';
 /** Largest frame either side accepts: previews travel as base64 PNGs, so this is generous but bounded. */
 export const MAX_PAYLOAD = 16 * 1024 * 1024;
-/** The HTTP header that carries the token on the upgrade request (browsers cannot set it on a WebSocket). */
-export const TOKEN_HEADER = 'authorization';
 
 export const Timeouts = {
   /** Establishing the WebSocket (TCP + upgrade + hello). */
@@ -30,26 +27,6 @@ export const Timeouts = {
   closeMs: 2_000,
   /** A host-side group (engine.beginGroup) that is not ended in time is rolled back. */
   groupMs: 5 * 60_000,
-} as const;
-
-/** Every method a host answers. `ui.*` covers the UI-driving calls; a host without a UI answers not_configured. */
-export const Methods = {
-  hello: 'hello',
-  execute: 'engine.execute',
-  list: 'engine.list',
-  batch: 'engine.batch',
-  beginGroup: 'engine.beginGroup',
-  endGroup: 'engine.endGroup',
-  view: 'session.view',
-} as const;
-
-export const UI_PREFIX = 'ui.';
-
-/** Notifications the host sends (no id, no reply). */
-export const Events = {
-  documentChanged: 'event.documentChanged',
-  progress: 'event.progress',
-  renderProgress: 'event.renderProgress',
 } as const;
 
 /** JSON-RPC error numbers, mapped here and nowhere else. `data` always holds the engine's ErrorInfo. */
@@ -88,38 +65,3 @@ export type RpcResponse =
   { jsonrpc: '2.0'; id: RpcId; result: unknown } | { jsonrpc: '2.0'; id: RpcId | null; error: RpcError };
 
 export type RpcMessage = RpcRequest | RpcNotification | RpcResponse;
-
-export interface HelloParams {
-  protocol: number;
-  client: string;
-  version: string;
-}
-
-export interface HelloResult {
-  protocol: number;
-  app: string;
-  version: string;
-  capabilities: { ui: boolean; commands: boolean; render: boolean };
-  /**
-   * The app's own confinement (its --automation-read-root / --automation-write-root), fixed at its start-up.
-   * Optional on the wire: a host that omits it (an older or third-party app) is reported as unknown.
-   */
-  confinement?: ConfinementInfo;
-}
-
-/** Result of engine.execute: the engine's success value (failures arrive as RpcError with data). */
-export interface ExecuteWireResult {
-  result: unknown;
-  warnings?: string[];
-}
-
-export interface BatchStep {
-  id: string;
-  params?: unknown;
-}
-
-export interface BatchWireResult {
-  ok: boolean;
-  /** One entry per step that ran; a failed step ends the batch. */
-  steps: Array<{ id: string; ok: true; result: unknown } | { id: string; ok: false; error: ErrorInfo }>;
-}

@@ -3,7 +3,7 @@
  * `execute(id, params)`. Documents are immutable (immer, auto-frozen): a render job keeps the reference
  * it started with as its snapshot, at no cost.
  */
-import { applyPatches, enablePatches, produceWithPatches, type Patch } from 'immer';
+import { enablePatches, produceWithPatches, type Patch } from 'immer';
 import { z } from 'zod';
 import { isAbsolute } from 'node:path';
 import {
@@ -15,7 +15,9 @@ import {
   type ProgressInfo,
   type SessionView,
 } from './catalog.js';
+import { EditOrder } from './edit-order.js';
 import { EngineError, isEngineError, type ErrorInfo } from './errors.js';
+import { foldSteps, revertSteps, UndoHistory, type HistoryMark } from './history.js';
 import { emptyProject, type Project } from './model.js';
 import type { EnginePorts } from './ports.js';
 import { parseParams } from './validation.js';
@@ -28,7 +30,24 @@ export type ExecuteResult<R = unknown> =
 export interface ExecuteOptions {
   signal?: AbortSignal;
   onProgress?: (info: ProgressInfo) => void;
+  /** Runs the command as a step of this open group: it holds the edit order, so the step does not queue. */
+  group?: EditGroup;
 }
+
+/** An open group (from `beginGroup`): pass it as `ExecuteOptions.group`; end it once with `endGroup`. */
+export interface EditGroup {
+  readonly id: string;
+  readonly label: string;
+}
+
+export interface GroupOptions {
+  signal?: AbortSignal;
+  /** How long to wait for the edit order (default: the engine's editWaitMs). */
+  waitMs?: number;
+}
+
+/** `committed`: the group's edits were kept (false: rolled back). Not ok: it never began (busy, cancelled). */
+export type GroupResult = { ok: true; committed: boolean } | { ok: false; error: ErrorInfo };
 
 /** Checked after params validate and before the command runs (confinement plugs in here). */
 export type CommandGuard = (command: AnyCommand, params: unknown, view: SessionView) => ErrorInfo | null;
@@ -45,12 +64,24 @@ export interface EngineOptions {
   logError?: (message: string) => void;
   /** Undo steps kept; older ones are dropped. */
   historyLimit?: number;
+  /** How long an edit or a group waits for the edit order before it fails with `busy` (default 15 s). */
+  editWaitMs?: number;
 }
 
-interface HistoryEntry {
-  label: string;
-  patches: Patch[];
-  inverse: Patch[];
+/** The default bound on waiting for the edit order: below the bridge's 30 s request timeout, so `busy` arrives. */
+export const DEFAULT_EDIT_WAIT_MS = 15_000;
+
+/** The group that holds the edit order, and what its rollback needs. */
+interface OpenGroup {
+  readonly handle: EditGroup;
+  readonly release: () => void;
+  readonly start: HistoryMark & { doc: Project; path: string | null };
+  /** Index in the undo history where the group's own steps begin (0 once it replaced the project). */
+  depth: number;
+  replaced: boolean;
+  /** The group's steps take turns among themselves too. */
+  steps: Promise<unknown>;
+  ended: boolean;
 }
 
 export interface CatalogEntry {
@@ -77,18 +108,20 @@ export type EngineEvent = { type: 'documentChanged'; label: string };
 export class Engine {
   #doc: Project = emptyProject();
   #path: string | null = null;
-  #undo: HistoryEntry[] = [];
-  #redo: HistoryEntry[] = [];
+  readonly #history: UndoHistory;
   readonly #commands: Map<string, AnyCommand>;
   readonly #options: EngineOptions;
   readonly #listeners = new Set<(event: EngineEvent) => void>();
-  // Mutating commands run one at a time so no edit is based on a stale document; reads and renders don't wait.
-  #editLock: Promise<unknown> = Promise.resolve();
-  #groupDepth = 0;
+  // Edits (and groups) take turns in one queue so no edit is based on a stale document and none lands inside
+  // another caller's group; reads and renders don't wait.
+  readonly #order = new EditOrder();
+  #group: OpenGroup | null = null;
+  #groupSeq = 0;
 
   constructor(options: EngineOptions) {
     this.#options = options;
     this.#commands = new Map(options.commands.map((c) => [c.id, c]));
+    this.#history = new UndoHistory(options.historyLimit ?? 500);
   }
 
   get document(): Project {
@@ -103,8 +136,8 @@ export class Engine {
     return {
       doc: this.#doc,
       projectPath: this.#path,
-      canUndo: this.#undo.length > 0,
-      canRedo: this.#redo.length > 0,
+      canUndo: this.#history.canUndo,
+      canRedo: this.#history.canRedo,
     };
   }
 
@@ -192,19 +225,38 @@ export class Engine {
     return { ok: true, command, params };
   }
 
-  /** The single entry point for every change and query. Never throws; failures are values. */
+  /**
+   * The single entry point for every change and query. Never throws; failures are values.
+   * Edits wait their turn in the edit order (bounded: `busy`), unless they are steps of the open group.
+   */
   async execute<R = unknown>(
     id: string,
     raw: unknown,
     options: ExecuteOptions = {},
   ): Promise<ExecuteResult<R>> {
     const command = this.#commands.get(id);
-    if (command?.mutates) {
-      const run = this.#editLock.then(() => this.#executeNow<R>(id, raw, options));
-      this.#editLock = run.catch(() => undefined);
-      return run;
+    if (!command?.mutates) return this.#executeNow<R>(id, raw, options);
+    if (options.group) return this.#executeInGroup<R>(id, raw, options, options.group);
+    const turn = await this.#order.acquire(
+      { describe: `edit "${command.title}"` },
+      { waitMs: this.#waitMs(), signal: options.signal },
+    );
+    if (!turn.ok) return turn;
+    try {
+      return await this.#executeNow<R>(id, raw, options);
+    } finally {
+      turn.release();
     }
-    return this.#executeNow<R>(id, raw, options);
+  }
+
+  #executeInGroup<R>(id: string, raw: unknown, options: ExecuteOptions, group: EditGroup) {
+    const open = this.#group;
+    if (!open || open.handle !== group || open.ended) {
+      return Promise.resolve<ExecuteResult<R>>({ ok: false, error: groupEnded(group) });
+    }
+    const run = open.steps.then(() => this.#executeNow<R>(id, raw, options));
+    open.steps = run.catch(() => undefined);
+    return run;
   }
 
   async #executeNow<R>(id: string, raw: unknown, options: ExecuteOptions): Promise<ExecuteResult<R>> {
@@ -223,33 +275,83 @@ export class Engine {
   }
 
   /**
-   * Runs `fn` so that every edit it makes becomes one undo step. With `rollback`, a failing `fn`
-   * (one that returns false or throws) leaves the document as it was before.
+   * Opens a group: it waits its turn like an edit, then holds the edit order until `endGroup`, so every edit
+   * made with `{ group }` is one undo step and no other caller's edit can land inside it (they wait, bounded).
    */
-  async group(label: string, fn: () => Promise<boolean>, rollback = true): Promise<boolean> {
-    const startDepth = this.#undo.length;
-    const startDoc = this.#doc;
-    const startRedo = this.#redo;
-    this.#groupDepth++;
+  async beginGroup(
+    label: string,
+    options: GroupOptions = {},
+  ): Promise<{ ok: true; group: EditGroup } | { ok: false; error: ErrorInfo }> {
+    const turn = await this.#order.acquire(
+      { describe: `group "${label}"` },
+      { waitMs: options.waitMs ?? this.#waitMs(), signal: options.signal },
+    );
+    if (!turn.ok) return turn;
+    const handle: EditGroup = Object.freeze({ id: `group_${++this.#groupSeq}`, label });
+    const start = { ...this.#history.mark(), doc: this.#doc, path: this.#path };
+    this.#group = {
+      handle,
+      release: turn.release,
+      start,
+      depth: start.depth,
+      replaced: false,
+      steps: Promise.resolve(),
+      ended: false,
+    };
+    return { ok: true, group: handle };
+  }
+
+  /**
+   * Ends the open group once its steps in flight are done: `commit` folds its steps into one undo step, otherwise
+   * its own steps are reverted (nobody else can have edited meanwhile: the group held the order). Returns whether
+   * the edits were kept; false also for a group that is not open (already ended).
+   */
+  async endGroup(group: EditGroup, commit: boolean): Promise<boolean> {
+    const open = this.#group;
+    if (!open || open.handle !== group || open.ended) return false;
+    open.ended = true;
+    await open.steps;
+    const steps = this.#history.takeSince(open.depth);
+    if (commit) {
+      if (steps.length) this.#history.push(foldSteps(group.label, steps));
+    } else if (open.replaced) {
+      this.#doc = open.start.doc;
+      this.#path = open.start.path;
+      this.#history.restore(open.start.undo, open.start.redo);
+      this.#emit(`${group.label} (rolled back)`);
+    } else {
+      this.#doc = revertSteps(this.#doc, steps);
+      this.#history.restoreRedo(open.start.redo);
+      if (steps.length) this.#emit(`${group.label} (rolled back)`);
+    }
+    this.#group = null;
+    open.release();
+    return commit;
+  }
+
+  /**
+   * Runs `fn` as a group (see beginGroup): a failing `fn` (false or a throw) is rolled back unless `rollback`
+   * is false. With `within`, `fn` runs as part of that already open group, which decides.
+   */
+  async group(
+    label: string,
+    fn: (group: EditGroup) => Promise<boolean>,
+    options: GroupOptions & { rollback?: boolean; within?: EditGroup } = {},
+  ): Promise<GroupResult> {
+    if (options.within) return { ok: true, committed: await fn(options.within) };
+    const begun = await this.beginGroup(label, options);
+    if (!begun.ok) return begun;
     let ok = false;
     try {
-      ok = await fn();
+      ok = await fn(begun.group);
     } finally {
-      this.#groupDepth--;
-      const entries = this.#undo.splice(startDepth);
-      if (!ok && rollback) {
-        this.#doc = startDoc;
-        this.#redo = startRedo;
-        if (entries.length) this.#emit(`${label} (rolled back)`);
-      } else if (entries.length) {
-        this.#undo.push({
-          label,
-          patches: entries.flatMap((e) => e.patches),
-          inverse: entries.reverse().flatMap((e) => e.inverse),
-        });
-      }
+      ok = await this.endGroup(begun.group, ok || options.rollback === false);
     }
-    return ok;
+    return { ok: true, committed: ok };
+  }
+
+  #waitMs(): number {
+    return this.#options.editWaitMs ?? DEFAULT_EDIT_WAIT_MS;
   }
 
   #context(options: ExecuteOptions): CommandContext & { commit(label: string): void; warnings: string[] } {
@@ -261,6 +363,15 @@ export class Engine {
     const inverse: Patch[] = [];
     const warnings: string[] = [];
     const signal = options.signal ?? new AbortController().signal;
+    const step = (direction: 'undo' | 'redo'): string | null => {
+      // An undo inside a group would revert a step of it, or a step from before it that the group cannot restore.
+      if (options.group) throw undoInGroup(direction, options.group);
+      const done = engine.#history.step(engine.#doc, direction);
+      if (!done) return null;
+      engine.#doc = done.doc;
+      engine.#emit(`${direction === 'undo' ? 'Undo' : 'Redo'} ${done.label}`);
+      return done.label;
+    };
     return {
       get doc() {
         return localDoc ?? engine.#doc;
@@ -269,10 +380,10 @@ export class Engine {
         return engine.#path;
       },
       get canUndo() {
-        return engine.#undo.length > 0;
+        return engine.#history.canUndo;
       },
       get canRedo() {
-        return engine.#redo.length > 0;
+        return engine.#history.canRedo;
       },
       warnings,
       update(recipe) {
@@ -288,46 +399,37 @@ export class Engine {
         localDoc = null;
         patches.length = 0;
         inverse.length = 0;
+        // Inside a group the history before it is kept aside: a rollback puts the old project back whole.
+        if (engine.#group) {
+          engine.#group.replaced = true;
+          engine.#group.depth = 0;
+        }
         engine.#doc = next;
         engine.#path = path;
-        engine.#undo = [];
-        engine.#redo = [];
+        engine.#history.clear();
         engine.#emit('Replace project');
       },
       setProjectPath(path) {
         engine.#path = path;
       },
-      history: {
-        undo: () => engine.#step(engine.#undo, engine.#redo, 'inverse'),
-        redo: () => engine.#step(engine.#redo, engine.#undo, 'patches'),
-      },
+      history: { undo: () => step('undo'), redo: () => step('redo') },
       ports: this.#options.ports,
       fontFamilies: this.#options.fontFamilies ?? null,
       missingGlyphs: this.#options.missingGlyphs ?? (() => []),
       signal,
       progress: (info) => options.onProgress?.(info),
       warn: (message) => warnings.push(message),
-      execute: (id, params, nested) => engine.execute(id, params, { signal: nested ?? signal }),
+      // Commands a script runs inside a group are steps of that group.
+      execute: (id, params, nested) =>
+        engine.execute(id, params, { signal: nested ?? signal, group: options.group }),
       commit(label: string) {
         if (patches.length === 0 || !localDoc) return;
         engine.#doc = localDoc;
-        engine.#undo.push({ label, patches: [...patches], inverse: [...inverse] });
-        const limit = engine.#options.historyLimit ?? 500;
-        if (engine.#groupDepth === 0 && engine.#undo.length > limit)
-          engine.#undo.splice(0, engine.#undo.length - limit);
-        engine.#redo = [];
+        // A group's steps are folded when it ends; trimming must not cut into them meanwhile.
+        engine.#history.push({ label, patches: [...patches], inverse: [...inverse] }, engine.#group === null);
         engine.#emit(label);
       },
     };
-  }
-
-  #step(from: HistoryEntry[], to: HistoryEntry[], which: 'patches' | 'inverse'): string | null {
-    const entry = from.pop();
-    if (!entry) return null;
-    this.#doc = applyPatches(this.#doc, entry[which]);
-    to.push(entry);
-    this.#emit(which === 'inverse' ? `Undo ${entry.label}` : `Redo ${entry.label}`);
-    return entry.label;
   }
 
   #emit(label: string): void {
@@ -346,6 +448,22 @@ export class Engine {
         'The document is unchanged. Check the parameters; if it persists, report it with the server log (stderr).',
     };
   }
+}
+
+function groupEnded(group: EditGroup): ErrorInfo {
+  return {
+    code: 'not_found',
+    message: `The group "${group.label}" (${group.id}) is not open any more: it was ended or timed out, and this step was not applied.`,
+    remediation: 'Check the document state, then run the steps again in a new group.',
+  };
+}
+
+function undoInGroup(direction: 'undo' | 'redo', group: EditGroup): EngineError {
+  return new EngineError(
+    'bad_argument',
+    `edit.${direction} cannot run inside the group "${group.label}": the group becomes one undo step when it ends.`,
+    `Run edit.${direction} after the group ends; to drop the group's edits, let it fail so it rolls back.`,
+  );
 }
 
 function unknownCommand(id: string, known: string[]): ErrorInfo {

@@ -2,6 +2,8 @@
  * The closed set of error codes every EffectCraft surface speaks (engine, MCP, bridge, CLI).
  * Clients branch on `code`; `message` says what happened and `remediation` what to do next.
  */
+import { z } from 'zod';
+
 export const ErrorCodes = {
   bad_argument: 'bad_argument',
   unknown_command: 'unknown_command',
@@ -19,6 +21,8 @@ export const ErrorCodes = {
   refused_while_confined: 'refused_while_confined',
   path_outside_roots: 'path_outside_roots',
   render_in_progress: 'render_in_progress',
+  /** Another caller's group (an atomic batch, a bridge group) held the edit order longer than this edit could wait. */
+  busy: 'busy',
   render_failed: 'render_failed',
   tool_failed: 'tool_failed',
   /** The app behind `mcp --bridge` is not running, refused the connection, or went away mid-call. */
@@ -33,6 +37,13 @@ export interface ErrorInfo {
   message: string;
   remediation: string;
 }
+
+/** The same shape as a zod schema, for data from another process (the bridge parses errors with it). */
+export const ErrorInfoSchema = z.object({
+  code: z.enum(Object.values(ErrorCodes) as [ErrorCode, ...ErrorCode[]]),
+  message: z.string(),
+  remediation: z.string(),
+});
 
 /** An expected failure raised inside a command; `execute` turns it into an `ErrorInfo` value. */
 export class EngineError extends Error {

@@ -8,8 +8,14 @@ import type {
   CommandTraits,
   ExecuteOptions,
   ExecuteResult,
+  GroupResult,
   ListOptions,
 } from '../engine/index.js';
+
+/** How a group's function runs its steps: each is a step of that group. */
+export interface GroupSteps {
+  execute(id: string, params: unknown): Promise<ExecuteResult>;
+}
 
 export interface Backend {
   readonly kind: 'headless' | 'bridge';
@@ -20,8 +26,12 @@ export interface Backend {
   traits(id: string): CommandTraits;
   /** UI-driving calls (ui_click, …): forwarded in bridge mode; headless answers not_configured. */
   ui(method: string, params: unknown): Promise<ExecuteResult>;
-  /** Runs a function so all its edits are one undo step; rolled back when it returns false. */
-  group(label: string, fn: () => Promise<boolean>): Promise<boolean>;
+  /**
+   * Runs `fn` as one group in the engine that owns the document: the steps it runs through `steps.execute`
+   * are one undo step, rolled back when `fn` returns false or throws. The group holds the engine's edit order,
+   * so other callers' edits wait (bounded) instead of landing inside it; not ok when it could not begin (busy).
+   */
+  group(label: string, fn: (steps: GroupSteps) => Promise<boolean>): Promise<GroupResult>;
   close(): Promise<void>;
   /**
    * Bridge mode: the `confinement` that doc_inspect and capabilities report, given this process's own roots

@@ -20,7 +20,8 @@ export function createHeadlessBackend(engine: Engine): Backend {
         remediation: 'Start the server with `effectcraft-cli mcp --bridge PORT` while the app is open.',
       },
     }),
-    group: (label, fn) => engine.group(label, fn),
+    group: (label, fn) =>
+      engine.group(label, (group) => fn({ execute: (id, params) => engine.execute(id, params, { group }) })),
     close: async () => undefined,
   };
 }

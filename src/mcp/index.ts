@@ -6,4 +6,3 @@ export { CapabilityProbe, probeHost } from './capabilities.js';
 export { serveMcpStdio, type StdioServing } from './stdio.js';
 export { StdioWire, type StdioWireOptions } from './stdio-wire.js';
 export { serveMcpHttp, type HttpServing } from './http.js';
-export { uiTool } from './tools/ui-tools.js';

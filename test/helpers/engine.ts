@@ -1,6 +1,6 @@
 /** A fresh engine with the built-in commands, and a helper that unwraps results or fails the test. */
 import { expect } from 'vitest';
-import { Engine, engineCommands, type ExecuteResult } from '../../src/engine/index.js';
+import { Engine, engineCommands, type ExecuteOptions, type ExecuteResult } from '../../src/engine/index.js';
 import { createNodePorts } from '../../src/engine/node-ports.js';
 
 export function newEngine(): Engine {
@@ -12,8 +12,9 @@ export async function run<R = Record<string, unknown>>(
   engine: Engine,
   id: string,
   params: unknown = {},
+  options: ExecuteOptions = {},
 ): Promise<R> {
-  const r = await engine.execute<R>(id, params);
+  const r = await engine.execute<R>(id, params, options);
   if (!r.ok) expect.fail(`${id} failed: ${r.error.code}: ${r.error.message}`);
   return r.result;
 }

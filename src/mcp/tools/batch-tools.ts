@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import type { ErrorInfo } from '../../engine/index.js';
 import { resolveRefs } from './refs.js';
-import { COMMAND_TOOL, defineTool, type ToolContext } from './types.js';
+import type { GroupSteps } from '../backend.js';
+import { COMMAND_TOOL, defineTool } from './types.js';
 
 const MAX_STEPS = 10_000;
 
@@ -19,8 +20,13 @@ export type StepResult =
   | { index: number; id: string; ok: true; result: unknown; warnings?: string[] }
   | { index: number; id: string; ok: false; error: ErrorInfo };
 
-async function runStep(ctx: ToolContext, index: number, id: string, params: unknown): Promise<StepResult> {
-  const r = await ctx.backend.execute(id, params ?? {});
+async function runStep(
+  run: Pick<GroupSteps, 'execute'>,
+  index: number,
+  id: string,
+  params: unknown,
+): Promise<StepResult> {
+  const r = await run.execute(id, params ?? {});
   if (!r.ok) return { index, id, ok: false, error: r.error };
   return r.warnings?.length
     ? { index, id, ok: true, result: r.result, warnings: r.warnings }
@@ -42,7 +48,7 @@ export const commandBatch = defineTool({
     const results: StepResult[] = [];
     let failed = 0;
     for (const [index, s] of args.steps.entries()) {
-      const r = await runStep(ctx, index, s.id, s.params);
+      const r = await runStep(ctx.backend, index, s.id, s.params);
       results.push(r);
       if (!r.ok) {
         failed++;
@@ -70,7 +76,7 @@ export const batch = defineTool({
     const results: StepResult[] = [];
     const values: unknown[] = [];
     const confined = ctx.confinement?.info.confined ?? false;
-    const ok = await ctx.backend.group('Batch', async () => {
+    const run = await ctx.backend.group('Batch', async (steps) => {
       for (const [index, s] of args.steps.entries()) {
         const resolved = resolveRefs(s.params ?? {}, values, index);
         if (!resolved.ok) {
@@ -84,13 +90,16 @@ export const batch = defineTool({
           results.push({ index, id: s.id, ok: false, error: refusedPathRef(index) });
           return false;
         }
-        const r = await runStep(ctx, index, s.id, resolved.value);
+        const r = await runStep(steps, index, s.id, resolved.value);
         results.push(r);
         values.push(r.ok ? r.result : undefined);
         if (!r.ok) return false;
       }
       return true;
     });
+    // It never began (another caller's group held the edit order too long): nothing ran, nothing changed.
+    if (!run.ok) return { kind: 'error', error: run.error };
+    const ok = run.committed;
     const failed = results.filter((r) => !r.ok).length;
     return {
       kind: 'json',

@@ -48,37 +48,37 @@ describe('bridge backend against an in-process app', () => {
   it('makes a group one undo step in the app, and rolls it back there when it fails', async () => {
     const app = await startApp(await tempDir());
     const { backend } = connect(app);
-    const committed = await backend.group('Two comps', async () => {
-      await backend.execute('comp.new', { name: 'A', width: 10, height: 10 });
-      await backend.execute('comp.new', { name: 'B', width: 10, height: 10 });
+    const committed = await backend.group('Two comps', async (steps) => {
+      await steps.execute('comp.new', { name: 'A', width: 10, height: 10 });
+      await steps.execute('comp.new', { name: 'B', width: 10, height: 10 });
       return true;
     });
-    expect(committed).toBe(true);
+    expect(committed).toEqual({ ok: true, committed: true });
     expect(app.engine.document.items).toHaveLength(2);
     await backend.execute('edit.undo', {});
     expect(app.engine.document.items).toHaveLength(0);
 
-    const rolledBack = await backend.group('Fails', async () => {
-      await backend.execute('comp.new', { name: 'C', width: 10, height: 10 });
-      return (await backend.execute('layer.delete', { layer: 'missing' })).ok;
+    const rolledBack = await backend.group('Fails', async (steps) => {
+      await steps.execute('comp.new', { name: 'C', width: 10, height: 10 });
+      return (await steps.execute('layer.delete', { layer: 'missing' })).ok;
     });
-    expect(rolledBack).toBe(false);
+    expect(rolledBack).toEqual({ ok: true, committed: false });
     expect(app.engine.document.items).toHaveLength(0);
   });
 
   it('rolls a group back in the app when the connection drops, and does not send its later steps', async () => {
     const app = await startApp(await tempDir());
     const { backend, client } = connect(app);
-    const ok = await backend.group('Dropped', async () => {
-      await backend.execute('comp.new', { name: 'A', width: 10, height: 10 });
+    const ok = await backend.group('Dropped', async (steps) => {
+      await steps.execute('comp.new', { name: 'A', width: 10, height: 10 });
       // Drop the link from the app's side, as if the app were restarted.
       const closing = app.host.close();
       await closing;
-      const after = await backend.execute('comp.new', { name: 'B', width: 10, height: 10 });
+      const after = await steps.execute('comp.new', { name: 'B', width: 10, height: 10 });
       expect(after).toMatchObject({ ok: false, error: { code: 'app_unavailable' } });
       return true;
     });
-    expect(ok).toBe(false);
+    expect(ok).toEqual({ ok: true, committed: false });
     expect(app.engine.document.items).toHaveLength(0);
     expect(client.connected).toBe(false);
   });
@@ -87,41 +87,63 @@ describe('bridge backend against an in-process app', () => {
     const app = await startApp(await tempDir());
     const { backend } = connect(app);
     const twoComps = (prefix: string, ok: boolean) =>
-      backend.group(prefix, async () => {
-        await backend.execute('comp.new', { name: `${prefix}1`, width: 8, height: 8 });
+      backend.group(prefix, async (steps) => {
+        await steps.execute('comp.new', { name: `${prefix}1`, width: 8, height: 8 });
         await new Promise((r) => setTimeout(r, 20));
-        await backend.execute('comp.new', { name: `${prefix}2`, width: 8, height: 8 });
+        await steps.execute('comp.new', { name: `${prefix}2`, width: 8, height: 8 });
         return ok;
       });
     const [a, b] = await Promise.all([twoComps('A', true), twoComps('B', false)]);
-    expect([a, b]).toEqual([true, false]);
+    expect([a, b]).toEqual([
+      { ok: true, committed: true },
+      { ok: true, committed: false },
+    ]);
     expect(app.engine.document.items.map((i) => i.name)).toEqual(['A1', 'A2']);
     await backend.execute('edit.undo', {});
     expect(app.engine.document.items).toHaveLength(0);
   });
 
-  it('starts renders with wait:false and says so', async () => {
+  it('starts background jobs (from the catalog trait, whatever the id) with their wait param false', async () => {
     const seen: unknown[] = [];
-    const fakeRender = defineCommand({
-      id: 'renderQueue.render',
-      title: 'Render',
-      category: 'Render',
-      description: 'test stand-in',
+    const job = (id: string, waitParam: string) =>
+      defineCommand({
+        id,
+        title: 'Job',
+        category: 'Test',
+        description: 'test stand-in',
+        params: z.strictObject({ [waitParam]: z.boolean().optional() }),
+        pathParams: {},
+        annotations: EDIT,
+        mutates: false,
+        traits: { backgroundJob: { waitParam }, longRunning: true },
+        run: (_ctx, p) => {
+          seen.push(p);
+          return { started: true };
+        },
+      }) as AnyCommand;
+    const plain = defineCommand({
+      id: 'test.plain',
+      title: 'Plain',
+      category: 'Test',
+      description: 'no background job',
       params: z.strictObject({ wait: z.boolean().optional() }),
       pathParams: {},
       annotations: EDIT,
       mutates: false,
       run: (_ctx, p) => {
         seen.push(p);
-        return { started: true };
+        return {};
       },
     }) as AnyCommand;
-    const app = await startApp(await tempDir(), { extraCommands: [fakeRender] });
-    const { backend } = connect(app, { commands: [...createSession().engine.commands(), fakeRender] });
-    const r = await backend.execute('renderQueue.render', {});
+    const extra = [job('test.encode', 'block'), plain];
+    const app = await startApp(await tempDir(), { extraCommands: extra });
+    const { backend } = connect(app, { commands: [...createSession().engine.commands(), ...extra] });
+    const r = await backend.execute('test.encode', {});
     expect(r).toMatchObject({ ok: true, warnings: [RENDER_NOTE] });
-    await backend.execute('renderQueue.render', { wait: false });
-    expect(seen).toEqual([{ wait: false }, { wait: false }]);
+    await backend.execute('test.encode', { block: false });
+    await backend.execute('test.plain', {});
+    expect(seen).toEqual([{ block: false }, { block: false }, {}]);
+    expect(backend.traits('renderQueue.render')).toMatchObject({ backgroundJob: { waitParam: 'wait' } });
   });
 
   it('applies confinement before forwarding, using the app’s live document', async () => {

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { newToken, readTokenFile, writeTokenFile } from '../../../src/bridge/auth.js';
 import { BridgeBackend } from '../../../src/bridge/backend.js';
 import { BridgeClient, type BridgeClientOptions } from '../../../src/bridge/client.js';
+import { Connection } from '../../../src/bridge/connection.js';
+import WebSocket from 'ws';
 import { startBridgeHost, type BridgeHost, type BridgeHostOptions } from '../../../src/bridge/host.js';
 import type { Confinement } from '../../../src/confinement/types.js';
 import { defineCommand, READ_ONLY, type AnyCommand } from '../../../src/engine/index.js';
@@ -97,6 +99,29 @@ export function connect(
   });
   cleanups.push(() => backend.close());
   return { backend, client };
+}
+
+/**
+ * A connection that speaks raw JSON-RPC (past hello) without the client's own checks: for what the host does
+ * with requests a checked client would never send (unknown methods, invalid params).
+ */
+export async function rawConnection(app: { host: BridgeHost; token: string }): Promise<Connection> {
+  const ws = new WebSocket(`ws://127.0.0.1:${app.host.port}/`, {
+    headers: { authorization: `Bearer ${app.token}` },
+  });
+  const conn = new Connection(ws);
+  await new Promise<void>((resolve, reject) => {
+    conn.once('open', () => resolve());
+    conn.once('close', () => reject(new Error('raw connection closed before it opened')));
+  });
+  cleanups.push(async () => {
+    if (conn.state === 'closed') return;
+    const closed = new Promise<void>((r) => conn.once('close', () => r()));
+    conn.close();
+    await closed;
+  });
+  await conn.request('hello', { protocol: 1 });
+  return conn;
 }
 
 export { tempDir };

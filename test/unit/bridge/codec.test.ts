@@ -36,6 +36,18 @@ describe('decode', () => {
     );
   });
 
+  it('does not pass on an error code outside the closed list: it becomes tool_failed naming it', () => {
+    const frame = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 4,
+      error: { code: -32000, message: 'odd', data: { code: 'exploded', message: 'odd', remediation: 'r' } },
+    });
+    const d = decode(frame);
+    const data = d.ok && d.kind === 'response' && 'error' in d.message ? d.message.error.data : null;
+    expect(data).toMatchObject({ code: 'tool_failed' });
+    expect(data?.message).toContain('exploded');
+  });
+
   it('answers invalid JSON with a parse error and a null id', () => {
     const d = decode('{"jsonrpc":');
     expect(d.ok).toBe(false);

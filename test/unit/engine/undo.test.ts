@@ -151,20 +151,20 @@ describe('undo/redo', () => {
     const engine = newEngine();
     await run(engine, 'comp.new', { width: 10, height: 10 });
     const before = engine.document;
-    const ok = await engine.group('Batch', async () => {
-      await run(engine, 'layer.addSolid', { color: 'red' });
-      await run(engine, 'layer.addNull');
+    const ok = await engine.group('Batch', async (group) => {
+      await run(engine, 'layer.addSolid', { color: 'red' }, { group });
+      await run(engine, 'layer.addNull', {}, { group });
       return true;
     });
-    expect(ok).toBe(true);
+    expect(ok).toEqual({ ok: true, committed: true });
     expect(layersOf(engine)).toHaveLength(2);
     await run(engine, 'edit.undo');
     expect(engine.document).toEqual(before);
-    const failed = await engine.group('Batch', async () => {
-      await run(engine, 'layer.addSolid', { color: 'red' });
+    const failed = await engine.group('Batch', async (group) => {
+      await run(engine, 'layer.addSolid', { color: 'red' }, { group });
       return false;
     });
-    expect(failed).toBe(false);
+    expect(failed).toEqual({ ok: true, committed: false });
     expect(engine.document).toEqual(before);
     expect(engine.view.canRedo).toBe(true);
   });

@@ -25,8 +25,8 @@ describe('render job', () => {
     expect(await failCode(s, 'renderQueue.render', {})).toBe('render_in_progress');
     expect(await failCode(s, 'renderQueue.render', { wait: false })).toBe('render_in_progress');
     let inGroup = '';
-    await s.engine.group('batch', async () => {
-      const r = await s.engine.execute('renderQueue.render', { wait: false });
+    await s.engine.group('batch', async (group) => {
+      const r = await s.engine.execute('renderQueue.render', { wait: false }, { group });
       inGroup = r.ok ? 'ok' : r.error.code;
       return r.ok;
     });
