@@ -151,3 +151,30 @@ describe('command catalog', () => {
     expect(logged[0]).toContain('kaboom');
   });
 });
+
+describe('command traits', () => {
+  it('every catalog entry carries complete traits; the long and background ones are declared on the command', async () => {
+    const { createSession } = await import('../../../src/session.js');
+    const list = createSession().engine.list();
+    for (const entry of list) {
+      expect(Object.keys(entry.traits).sort()).toEqual([
+        'backgroundJob',
+        'detachesFromCallOrder',
+        'longRunning',
+      ]);
+    }
+    const byId = new Map(list.map((e) => [e.id, e.traits]));
+    expect(byId.get('renderQueue.render')).toEqual({
+      longRunning: true,
+      backgroundJob: { waitParam: 'wait' },
+      detachesFromCallOrder: true,
+    });
+    for (const id of ['frame.preview', 'frame.save', 'script.run', 'file.runScript'])
+      expect(byId.get(id)?.longRunning).toBe(true);
+    expect(byId.get('comp.new')).toEqual({
+      longRunning: false,
+      backgroundJob: null,
+      detachesFromCallOrder: false,
+    });
+  });
+});
