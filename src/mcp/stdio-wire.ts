@@ -6,7 +6,9 @@
  * - the protocol version claimed in a request's `_meta` is checked on every request, not only the first
  *   (-32022 naming the supported revisions);
  * - when stdin closes, requests still running (a render) finish and their replies are written before
- *   `onclose` fires (the SDK dropped them).
+ *   `onclose` fires (the SDK dropped them);
+ * - a request that reuses the id of one still in flight is answered -32600 and not run, so the first one's
+ *   reply is never lost.
  * States: open -> draining (stdin ended, replies outstanding) -> closed. close() is safe to call twice.
  */
 import type { Readable, Writable } from 'node:stream';
@@ -166,6 +168,17 @@ export class StdioWire implements Transport {
       return;
     }
     if ('method' in message && 'id' in message) {
+      // Ids in flight are the client's to keep unique; a reused one would make the server lose the first
+      // request's reply (a render's result, and with it the files it wrote). Answer the duplicate instead.
+      if (this.#pending.has(message.id)) {
+        this.#reply(
+          message.id,
+          INVALID_REQUEST,
+          `Invalid Request: id ${JSON.stringify(message.id)} belongs to a request still in flight; this one was not run.`,
+          { reason: 'duplicate_request_id', id: message.id },
+        );
+        return;
+      }
       this.#pending.add(message.id);
     } else if ('method' in message && message.method === 'notifications/cancelled') {
       // A cancelled request gets no reply, so it no longer holds the wire open.

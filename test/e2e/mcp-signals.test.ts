@@ -31,3 +31,27 @@ describe('mcp: signals during a background render (built CLI)', () => {
     });
   }
 });
+
+describe('mcp: a reused request id (built CLI)', () => {
+  it('refuses a request that reuses the id of a render in flight; the render still replies and keeps its files', async () => {
+    const dir = await tempDir();
+    const s = new RawServer();
+    await s.initialize();
+    await call(s, 1, 'command_batch', { steps: renderSetup(dir, 40, 64) });
+    s.send({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'command_run', arguments: { id: 'renderQueue.render' } },
+    });
+    s.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    s.child.stdin.end();
+    const duplicate = await s.waitFor((m) => m.id === 5 && m.error !== undefined);
+    expect(duplicate.error?.code).toBe(-32600);
+    const rendered = await s.waitFor((m) => m.id === 5 && m.result !== undefined);
+    expect((rendered.result as { isError?: boolean }).isError).toBeUndefined();
+    expect(structured(rendered)).toMatchObject({ items: [expect.objectContaining({ status: 'done' })] });
+    expect(await s.exited).toBe(0);
+    expect((await readdir(dir)).length).toBe(40);
+  });
+});

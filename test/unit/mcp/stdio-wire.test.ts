@@ -103,4 +103,27 @@ describe('StdioWire', () => {
     expect(t.closedEvents()).toBe(1);
     await expect(t.wire.send({ jsonrpc: '2.0', id: 'a', result: {} })).rejects.toThrow();
   });
+
+  it('answers a request that reuses an id in flight with -32600, and still drains the first reply', async () => {
+    const t = setup();
+    await t.wire.start();
+    t.stdin.write('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"command_run"}}\n');
+    t.stdin.write('{"jsonrpc":"2.0","id":5,"method":"ping"}\n');
+    t.stdin.end();
+    await tick();
+    expect(t.received.map((m) => (m as { method: string }).method)).toEqual(['tools/call']);
+    expect(t.out).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        error: expect.objectContaining({ code: -32600, data: { reason: 'duplicate_request_id', id: 5 } }),
+      },
+    ]);
+    // stdin is closed, but the first request is still running: the wire waits for its reply.
+    expect(t.closedEvents()).toBe(0);
+    await t.wire.send({ jsonrpc: '2.0', id: 5, result: { content: [] } } as JSONRPCMessage);
+    await tick();
+    expect(t.out.at(-1)).toEqual({ jsonrpc: '2.0', id: 5, result: { content: [] } });
+    expect(t.closedEvents()).toBe(1);
+  });
 });
