@@ -4,7 +4,7 @@
  */
 import type { ErrorInfo } from '../engine/index.js';
 import { outsideRoots, SERVER_RESTART, unusablePath, type RestartHint } from './errors.js';
-import { isInside, resolveReal } from './path-resolve.js';
+import { isInside, resolveReal, syntaxProblem } from './path-resolve.js';
 import type { ResolvedRoots } from './roots.js';
 
 export type Access = 'read' | 'write';
@@ -26,8 +26,8 @@ export interface Policy {
 /** Builds the check for a fixed set of (already real) roots. */
 export function createPolicy(roots: ResolvedRoots, restart: RestartHint = SERVER_RESTART): Policy {
   const confined = roots.readRoots.length > 0 || roots.writeRoots.length > 0;
-  const allowedIn = (access: Access): string[] =>
-    access === 'write' ? roots.writeRoots : [...roots.readRoots, ...roots.writeRoots];
+  const allRoots = [...roots.readRoots, ...roots.writeRoots];
+  const allowedIn = (access: Access): string[] => (access === 'write' ? roots.writeRoots : allRoots);
 
   return {
     roots,
@@ -35,7 +35,18 @@ export function createPolicy(roots: ResolvedRoots, restart: RestartHint = SERVER
     restart,
     check(path, access, param) {
       const resolved = resolveReal(path);
-      if (!resolved.ok) return { ok: false, error: unusablePath(param, path, resolved.reason) };
+      // Security: what lies outside every root is none of the agent's business. A path that does not even name
+      // a place inside a root gets one refusal, whether it is missing, a file, a link or a dangling link, so
+      // refusals cannot be used to probe for files and links anywhere on the machine.
+      const named = syntaxProblem(path) === null && allRoots.some((root) => isInside(normalise(path), root));
+      if (!resolved.ok) {
+        const syntactic =
+          resolved.reason === 'relative' || resolved.reason === 'dot_dot' || resolved.reason === 'nul';
+        if (!syntactic && !named) {
+          return { ok: false, error: outsideRoots(param, path, access, roots, false, restart) };
+        }
+        return { ok: false, error: unusablePath(param, path, resolved.reason) };
+      }
       // Security: an output template is checked by its directory and file name as given; a frame field in a
       // directory would expand to names (`/out/0001/`) we never resolved, any of which could be a link out.
       const dirPart = path.slice(0, path.lastIndexOf('/'));
@@ -50,7 +61,8 @@ export function createPolicy(roots: ResolvedRoots, restart: RestartHint = SERVER
         };
       }
       if (!allowedIn(access).some((root) => isInside(resolved.real, root))) {
-        const viaLink = normalise(path) !== resolved.real;
+        // Whether a link led out is told only for paths named inside a root (the agent may look there).
+        const viaLink = named && normalise(path) !== resolved.real;
         return { ok: false, error: outsideRoots(param, path, access, roots, viaLink, restart) };
       }
       return { ok: true, real: resolved.real, exists: resolved.exists };

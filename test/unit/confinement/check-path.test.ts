@@ -159,4 +159,25 @@ describe('checkTool', () => {
     expect(c.checkTool('execute_command')).toBeNull();
     expect(c.checkTool('toString')).toBeNull();
   });
+
+  it('refuses every path outside the roots with one wording: missing, file, link and dangling link alike', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
+    await symlink(join(l.outside, 'secret.txt'), join(l.outside, 'link'));
+    await symlink(join(l.outside, 'nowhere'), join(l.outside, 'dangling'));
+    await symlink(join(l.outside, 'loop-b'), join(l.outside, 'loop-a'));
+    await symlink(join(l.outside, 'loop-a'), join(l.outside, 'loop-b'));
+    for (const access of ['read', 'write'] as const) {
+      const answers = ['missing', 'secret.txt', 'link', 'dangling', 'loop-a'].map((name) => {
+        const e = c.checkPath(join(l.outside, name), access, 'path');
+        // The name itself is echoed back (the agent sent it); nothing else may differ.
+        return e && { ...e, message: e.message.replace(name, 'NAME') };
+      });
+      expect(answers[0]?.code).toBe('path_outside_roots');
+      for (const a of answers.slice(1)) expect(a).toEqual(answers[0]);
+    }
+    // Inside a root, the agent may be told what it can see: a link leading out says so.
+    await symlink(join(l.outside, 'secret.txt'), join(l.read, 'out-link'));
+    expect(c.checkPath(join(l.read, 'out-link'), 'read', 'path')?.message).toContain('symbolic link');
+  });
 });
