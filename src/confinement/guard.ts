@@ -3,7 +3,7 @@
  * refused command leaves the document exactly as it was.
  */
 import { declaredPaths, type AnyCommand, type CommandGuard, type ErrorInfo } from '../engine/index.js';
-import { scanPaths } from './deep-scan.js';
+import { scanPaths, type FoundPath } from './deep-scan.js';
 import { refusedWhileConfined } from './errors.js';
 import type { Access, Policy } from './policy.js';
 
@@ -28,6 +28,35 @@ function wantedFiles(command: AnyCommand, params: unknown, view: Parameters<Comm
     out.push({ param: `${command.id} reads${reads.length > 1 ? ` [${i}]` : ''}`, path, access: 'read' }),
   );
   return out;
+}
+
+/**
+ * The most distinct path-like strings one command's params may hold. Each is resolved on disk (realpath, lstat)
+ * before the command runs, so the check must stay small: no real command comes near this, and a request that
+ * does is refused at once instead of holding the server while it resolves them.
+ */
+export const MAX_SCANNED_PATHS = 256;
+
+/**
+ * The path-like strings still to check, each once (a path repeated 100,000 times is resolved once), in the order
+ * found, without those already checked as declared paths.
+ */
+function distinctPaths(found: FoundPath[], checked: ReadonlySet<string>): FoundPath[] {
+  const seen = new Set<string>(checked);
+  return found.filter((f) => {
+    if (seen.has(f.raw)) return false;
+    seen.add(f.raw);
+    return true;
+  });
+}
+
+function tooManyPaths(id: string, count: number): ErrorInfo {
+  return {
+    code: 'bad_argument',
+    message: `${id}: the params hold ${count} different absolute paths; at most ${MAX_SCANNED_PATHS} are checked while confined.`,
+    remediation:
+      'Send fewer paths in one command (split it into several), or values that are not absolute paths.',
+  };
 }
 
 /** Builds the guard; without roots it allows everything (confinement is off). */
@@ -58,10 +87,12 @@ export function createGuard(policy: Policy): CommandGuard {
     for (const w of wanted) {
       const r = policy.check(w.path, w.access, w.param);
       if (!r.ok) return r.error;
-      checked.add(`${w.param}\0${w.path}`);
+      checked.add(w.path);
     }
-    for (const found of scanPaths(params)) {
-      if (checked.has(`${found.param}\0${found.raw}`)) continue;
+    // A declared path already passed (a write check is the stricter one), so each other string is checked once.
+    const rest = distinctPaths(scanPaths(params), checked);
+    if (rest.length > MAX_SCANNED_PATHS) return tooManyPaths(command.id, rest.length);
+    for (const found of rest) {
       if (found.path === null) {
         return {
           code: 'path_outside_roots',

@@ -76,4 +76,25 @@ describe('guard', () => {
     expect(c.guard(cmd, { data: [`file://${join(d.dir, 'x')}`] }, view)?.code).toBe('path_outside_roots');
     expect(c.guard(cmd, { data: ['file://host/x'] }, view)?.code).toBe('path_outside_roots');
   });
+
+  it('resolves a path repeated many times once, and refuses params holding too many different paths', async () => {
+    const { w, r } = await roots();
+    const { createGuard, MAX_SCANNED_PATHS } = await import('../../../src/confinement/guard.js');
+    const { createPolicy } = await import('../../../src/confinement/policy.js');
+    const policy = createPolicy({ readRoots: [r], writeRoots: [w] });
+    let checks = 0;
+    const guard = createGuard({ ...policy, check: (...args) => (checks++, policy.check(...args)) });
+    const copies = Array.from({ length: 100_000 }, () => join(r, 'a.png'));
+    expect(guard(command({}), { data: { deep: [copies] } }, view)).toBeNull();
+    expect(checks).toBe(1);
+    const many = Array.from({ length: MAX_SCANNED_PATHS + 1 }, (_, i) => join(r, `f${i}.png`));
+    checks = 0;
+    expect(guard(command({}), { data: many }, view)).toMatchObject({ code: 'bad_argument' });
+    expect(checks).toBe(0);
+    // At the limit, every one is still checked (and one outside is still caught).
+    many[MAX_SCANNED_PATHS - 1] = '/etc/passwd';
+    expect(guard(command({}), { data: many.slice(0, MAX_SCANNED_PATHS) }, view)).toMatchObject({
+      code: 'path_outside_roots',
+    });
+  });
 });
