@@ -7,17 +7,22 @@ import { createHeadlessBackend } from '../mcp/headless-backend.js';
 import { bridgeBackendFromFlags, bridgeHelp, bridgeOptions } from './bridge-backend.js';
 import { createServerFactory } from '../mcp/server.js';
 import { serveMcpHttp } from '../mcp/http.js';
+import { httpToken, TOKEN_ENV } from './http-token.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
 import { createSession } from '../session.js';
 import { confinementFromFlags, confinementOptions } from './confinement-flags.js';
-import { EXIT, parsePort, printable } from './usage.js';
+import { EXIT, parsePort, printable, UsageError } from './usage.js';
 import { packageVersion } from './version.js';
 
 export const mcpHelp = `Usage: effectcraft-cli mcp [--http PORT] [--bridge PORT [--bridge-token-file PATH]] [--automation-read-root DIR]... [--automation-write-root DIR]...
 
 Runs the MCP server for agents: stdio by default (add it to your MCP client's config), or streamable HTTP
 on 127.0.0.1 with --http. Serves both the 2025-11-25 (initialize) and 2026-07-28 (per-request _meta) eras.
-  --http PORT                   serve http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port)
+  --http PORT                   serve http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port);
+                                every request needs "Authorization: Bearer <token>"
+  --http-token-file PATH        the token for --http (default: $XDG_RUNTIME_DIR/effectcraft/mcp-http.token,
+                                else ~/.config/effectcraft/mcp-http.token; made, mode 0600, when absent).
+                                ${TOKEN_ENV}=<token> in the environment is used instead when no file is given
   --automation-read-root DIR    confine reads to DIR (repeatable); scripts are then refused
   --automation-write-root DIR   confine writes to DIR (repeatable; also readable)
 ${bridgeHelp}
@@ -35,6 +40,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
     args,
     options: {
       http: { type: 'string' },
+      'http-token-file': { type: 'string' },
       ...confinementOptions,
       ...bridgeOptions,
       help: { type: 'boolean', short: 'h' },
@@ -47,6 +53,8 @@ export async function mcpCommand(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   const port = values.http === undefined ? undefined : parsePort(values.http, '--http', 0);
+  if (port === undefined && values['http-token-file'] !== undefined)
+    throw new UsageError('--http-token-file needs --http PORT.');
   const confinement = confinementFromFlags(values);
 
   const session = createSession({ confinement, logError: log });
@@ -66,8 +74,11 @@ export async function mcpCommand(args: string[]): Promise<number> {
   });
 
   if (port !== undefined) {
-    const http = await serveMcpHttp(factory, { port, log });
-    log(`listening on ${http.url}`);
+    const { token, source } = await httpToken(values['http-token-file'], process.env);
+    const http = await serveMcpHttp(factory, { port, token, tokenSource: source, log });
+    log(
+      `listening on ${http.url} (requests need "Authorization: Bearer <token>"; the token is in ${source})`,
+    );
     await new Promise<void>((resolve) => {
       for (const signal of STOP_SIGNALS) process.once(signal, resolve);
     });

@@ -4,6 +4,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { bearerToken, tokenMatches } from '../bridge/auth.js';
 import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
 import {
   localhostHostValidation,
@@ -19,9 +21,18 @@ export interface HttpServing {
 
 export const MCP_PATH = '/mcp';
 
+export interface HttpServeOptions {
+  port: number;
+  /** The bearer token every request must carry (`Authorization: Bearer <token>`), loopback included. */
+  token: string;
+  /** Where the token is kept, named in the 401 remedy (never the token itself). */
+  tokenSource?: string;
+  log?: (message: string) => void;
+}
+
 export async function serveMcpHttp(
   factory: McpServerFactory,
-  options: { port: number; log?: (message: string) => void },
+  options: HttpServeOptions,
 ): Promise<HttpServing> {
   const log = options.log ?? (() => undefined);
   const handler = createMcpHandler(factory, { onerror: (err) => log(`mcp http: ${err.message}`) });
@@ -31,6 +42,12 @@ export async function serveMcpHttp(
   const validOrigin = localhostOriginValidation();
   const server: Server = createServer((req, res) => {
     if (!validHost(req, res) || !validOrigin(req, res)) return;
+    // Security: Host and Origin stop browsers, not local processes; only the token lets a request run anything.
+    if (!tokenMatches(options.token, bearerToken(req.headers.authorization))) {
+      log(`refused a request without a valid token from ${req.socket.remoteAddress ?? '?'}`);
+      unauthorized(res, options.tokenSource);
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0];
     if (path !== MCP_PATH) {
       res
@@ -59,4 +76,12 @@ export async function serveMcpHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** 401 with a body that names the remedy; JSON-RPC shaped so MCP clients can show it. */
+function unauthorized(res: ServerResponse, source = 'the server token file'): void {
+  const message = `Unauthorized: send "Authorization: Bearer <token>" with the token from ${source}.`;
+  res
+    .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="effectcraft"' })
+    .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message } }) + '\n');
 }

@@ -13,8 +13,9 @@ CONFORMANCE_VERSION=0.2.0-alpha.12
 DIST=${EFFECTCRAFT_DIST:-dist}
 WORK=$(mktemp -d)
 SERVER_PID=
+PROXY_PID=
 cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  for pid in $PROXY_PID $SERVER_PID; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -24,20 +25,39 @@ npm install --prefix "$WORK/tools" --no-audit --no-fund --no-save --loglevel=err
 BIN="$WORK/tools/node_modules/.bin"
 "$BIN/node" --version
 
+# The server requires a bearer token on every request; the suite cannot send one, so it talks to a small
+# loopback proxy that adds the token as a configured client would. There is no unauthenticated mode.
+export EFFECTCRAFT_MCP_TOKEN
+EFFECTCRAFT_MCP_TOKEN=$(node -e "process.stdout.write(require('node:crypto').randomBytes(32).toString('hex'))")
+
+# Waits for a line "... listening on URL" in a log file and prints URL.
+url_from() {
+  local url=
+  for _ in $(seq 1 100); do
+    url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$1" | head -n 1)
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  printf '%s' "$url"
+}
+
 node "$DIST/cli.js" mcp --http 0 2>"$WORK/server.log" &
 SERVER_PID=$!
-URL=
-for _ in $(seq 1 100); do
-  URL=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$WORK/server.log" | head -n 1)
-  [ -n "$URL" ] && break
-  sleep 0.1
-done
-if [ -z "$URL" ]; then
+SERVER_URL=$(url_from "$WORK/server.log")
+if [ -z "$SERVER_URL" ]; then
   echo "conformance: the server did not start:" >&2
   cat "$WORK/server.log" >&2
   exit 1
 fi
-echo "conformance: server at $URL"
+node test/conformance/auth-proxy.mjs "$SERVER_URL" >"$WORK/proxy.log" 2>&1 &
+PROXY_PID=$!
+URL=$(url_from "$WORK/proxy.log")
+if [ -z "$URL" ]; then
+  echo "conformance: the token proxy did not start:" >&2
+  cat "$WORK/proxy.log" >&2
+  exit 1
+fi
+echo "conformance: server at $SERVER_URL, reached through the token proxy at $URL"
 
 status=0
 for rev in 2025-11-25 2026-07-28; do

@@ -2,7 +2,10 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { chmod, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { cliPath } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
 import { MODERN } from './mcp-helpers.js';
 
 const children: ReturnType<typeof spawn>[] = [];
@@ -10,9 +13,19 @@ afterEach(() => {
   for (const c of children.splice(0)) c.kill();
 });
 
-async function startHttp(): Promise<string> {
-  const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '0'], {
+interface Started {
+  url: string;
+  stderr: () => string;
+}
+
+/** Starts `mcp --http 0` with the given extra args and environment; resolves with its URL once it listens. */
+async function startHttp(
+  args: string[] = [],
+  env: Record<string, string> = { [TOKEN_ENV]: TOKEN },
+): Promise<Started> {
+  const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, [TOKEN_ENV]: '', ...env },
   });
   children.push(child);
   let err = '';
@@ -20,20 +33,28 @@ async function startHttp(): Promise<string> {
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       err += d;
       const m = /listening on (http\S+)/.exec(err);
-      if (m) resolve(m[1]!);
+      if (m) resolve({ url: m[1]!, stderr: () => err });
     });
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
   });
 }
 
+const TOKEN_ENV = 'EFFECTCRAFT_MCP_TOKEN';
+const TOKEN = 'e2e-token-0123456789abcdef';
+const auth = (token = TOKEN) => ({ authorization: `Bearer ${token}` });
+const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
 describe('mcp --http', () => {
   it.each(['legacy', 'modern'] as const)('serves the official client (%s era)', async (era) => {
-    const url = await startHttp();
+    const { url } = await startHttp();
     const client = new Client(
       { name: 'e2e-http', version: '1.0.0' },
       era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN } } } : {},
     );
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: auth() } }),
+    );
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('command_run');
     const r = await client.callTool({ name: 'command_list', arguments: { filter: 'comp.new' } });
@@ -42,9 +63,9 @@ describe('mcp --http', () => {
   });
 
   it('refuses a foreign Origin and a foreign Host with 403', async () => {
-    const url = await startHttp();
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const { url } = await startHttp();
+    const body = PING;
+    const headers = { ...JSON_HEADERS, ...auth() };
     const origin = await fetch(url, {
       method: 'POST',
       body,
@@ -70,5 +91,51 @@ describe('mcp --http', () => {
       }, reject);
     });
     expect(host).toBe(403);
+  });
+
+  it('refuses every request without the right bearer token with 401, loopback included', async () => {
+    const { url } = await startHttp();
+    const none = await fetch(url, { method: 'POST', body: PING, headers: JSON_HEADERS });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toContain(TOKEN_ENV);
+    const wrong = await fetch(url, {
+      method: 'POST',
+      body: PING,
+      headers: { ...JSON_HEADERS, ...auth('x'.repeat(26)) },
+    });
+    expect(wrong.status).toBe(401);
+    // The official client without the header cannot even list tools.
+    const client = new Client({ name: 'e2e-http', version: '1.0.0' });
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL(url)))).rejects.toThrow();
+    const right = await fetch(url, { method: 'POST', body: PING, headers: { ...JSON_HEADERS, ...auth() } });
+    expect(right.status).toBe(200);
+  });
+
+  it('makes a user-only token file when there is none, reuses it, and refuses one others can read', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'sub', 'mcp.token');
+    const first = await startHttp(['--http-token-file', file], {});
+    expect(first.stderr()).toContain(file);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const token = (await readFile(file, 'utf8')).trim();
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    expect(first.stderr()).not.toContain(token);
+    const ok = await fetch(first.url, {
+      method: 'POST',
+      body: PING,
+      headers: { ...JSON_HEADERS, ...auth(token) },
+    });
+    expect(ok.status).toBe(200);
+    const again = await startHttp(['--http-token-file', file], {});
+    expect((await readFile(file, 'utf8')).trim()).toBe(token);
+    const reused = await fetch(again.url, {
+      method: 'POST',
+      body: PING,
+      headers: { ...JSON_HEADERS, ...auth(token) },
+    });
+    expect(reused.status).toBe(200);
+    await chmod(file, 0o644);
+    await expect(startHttp(['--http-token-file', file], {})).rejects.toThrow(/chmod 600/);
   });
 });

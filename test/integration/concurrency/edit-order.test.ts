@@ -19,6 +19,8 @@ import {
 import { emptyProject, type Engine } from '../../../src/engine/index.js';
 import { connect, startApp, tempDir } from '../bridge/harness.js';
 
+const HTTP_TOKEN = 'concurrency-test-token-0123456789';
+
 type Outcome = { ok: true } | { ok: false; code: string };
 
 /** One surface's way to edit: a plain step, a group of steps (rolled back when the last step fails), undo, redo. */
@@ -91,7 +93,11 @@ function bridgeSurface(name: string, app: Parameters<typeof connect>[0]): Surfac
 
 async function httpSurface(name: string, url: string): Promise<Surface> {
   const client = new Client({ name, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${HTTP_TOKEN}` } },
+    }),
+  );
   cleanups.push(() => client.close());
   const codeOf = (r: Awaited<ReturnType<typeof client.callTool>>): Outcome => {
     if (!r.isError) return { ok: true };
@@ -121,7 +127,7 @@ async function runSeed(seed: number, opsPerCaller: number) {
   const engine = app.engine;
   const http: HttpServing = await serveMcpHttp(
     createServerFactory(createHeadlessBackend(engine), { version: 'test' }),
-    { port: 0 },
+    { port: 0, token: HTTP_TOKEN },
   );
   cleanups.push(() => http.close());
   const surfaces = [
