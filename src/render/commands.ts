@@ -9,9 +9,14 @@ import { z } from 'zod';
 import {
   defineCommand,
   EngineError,
+  firstExtensions,
+  formatSpec,
   frameCount,
+  listWords,
+  STILL_FORMATS,
   type AnyCommand,
   type Composition,
+  type StillFormat,
 } from '../engine/index.js';
 import { AbsPath, CompRef } from '../engine/commands/params.js';
 import { needsComp } from '../engine/commands/layer-add.js';
@@ -45,12 +50,12 @@ function sha256(data: Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-const FORMAT_BY_EXT: Record<string, 'png' | 'jpeg' | 'webp'> = {
-  '.png': 'png',
-  '.jpg': 'jpeg',
-  '.jpeg': 'jpeg',
-  '.webp': 'webp',
-};
+const stillName = (format: StillFormat) => formatSpec(format).name;
+
+/** frame.save's formats by extension, from the format table. */
+const STILL_BY_EXT = new Map<string, StillFormat>(
+  STILL_FORMATS.flatMap((f) => formatSpec(f).extensions.map((ext) => [ext, f] as const)),
+);
 
 /** The frame commands, rendering with the renderer `getRenderer` gives (created on first use). */
 export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCommand[] {
@@ -127,17 +132,20 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     id: 'frame.save',
     title: 'Save Frame',
     category: 'Render',
-    description:
-      'Renders one full-size frame of a composition to a PNG, JPEG or WebP file (format from the extension unless given), written atomically. Missing footage fails with no_such_file.',
+    description: `Renders one full-size frame of a composition to a ${listWords(STILL_FORMATS.map(stillName))} file (format from the extension unless given), written atomically. Missing footage fails with no_such_file.`,
     params: z.strictObject({
       comp: CompRef.optional(),
       time: Time,
-      path: AbsPath.describe('Absolute output path (.png, .jpg, .jpeg or .webp)'),
-      format: z.enum(['png', 'jpeg', 'webp']).optional(),
+      path: AbsPath.describe(`Absolute output path (${listWords([...STILL_BY_EXT.keys()])})`),
+      format: z.enum(STILL_FORMATS).optional(),
       transparent: z
         .boolean()
         .optional()
-        .describe('PNG/WebP only: keep the background transparent (default false)'),
+        .describe(
+          `${STILL_FORMATS.filter((f) => formatSpec(f).alpha)
+            .map(stillName)
+            .join('/')} only: keep the background transparent (default false)`,
+        ),
     }),
     pathParams: { path: 'write' },
     enabled: needsComp,
@@ -149,15 +157,15 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       const comp = findComp(doc, p.comp);
       const time = p.time ?? 0;
       frameAt(comp, time);
-      const format = p.format ?? FORMAT_BY_EXT[extname(p.path).toLowerCase()];
+      const format = p.format ?? STILL_BY_EXT.get(extname(p.path).toLowerCase());
       if (!format) {
         throw new EngineError(
           'unsupported_format',
           `Cannot tell the image format of "${p.path}" from its extension.`,
-          'Use a .png, .jpg or .webp path, or pass format.',
+          `Use a ${listWords(firstExtensions(STILL_FORMATS))} path, or pass format.`,
         );
       }
-      const transparent = (p.transparent ?? false) && format !== 'jpeg';
+      const transparent = (p.transparent ?? false) && formatSpec(format).alpha;
       const renderer = await getRenderer();
       const rendered = await renderer.renderFrame(doc, comp.id, time, {
         scale: 1,

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, READ_ONLY } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { frameCount } from '../inspect.js';
-import { ALPHA_FORMATS, MAX_SIDE, OutputFormat, type RenderQueueItem } from '../model.js';
+import { MAX_SIDE, OutputFormat, type RenderQueueItem } from '../model.js';
+import { ALPHA_FORMATS, describeFormats, formatSpec, listWords, OUTPUT_FORMATS } from '../output-formats.js';
 import { resolveOutputFormat } from '../output-template.js';
 import { findComp, newId } from '../resolve.js';
 import { AbsPath, CompRef } from './params.js';
@@ -19,12 +20,13 @@ export interface ItemStatus {
 
 export type StatusSource = (itemId: string) => ItemStatus | undefined;
 
+const NO_ALPHA = OUTPUT_FORMATS.filter((f) => !formatSpec(f).alpha);
+
 export const renderQueueAdd = defineCommand({
   id: 'renderQueue.add',
   title: 'Add to Render Queue',
   category: 'Render',
-  description:
-    'Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video and animated formats write one file. Formats: png (zlib 6), png-fast (zlib 1), jpeg, webp, gif, webp-anim, mp4 (H.264), webm (VP9), mov (ProRes); inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in png, png-fast, webp, webp-anim, gif (1-bit), webm (VP9 with alpha) and mov (ProRes 4444).',
+  description: `Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video and animated formats write one file. Formats: ${describeFormats(OUTPUT_FORMATS).join(', ')}; inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in ${listWords(describeFormats(ALPHA_FORMATS, true), 'and')}.`,
   params: z.strictObject({
     comp: CompRef.describe('Composition id, or its name when unique (required)'),
     output: AbsPath.describe('Absolute output path template'),
@@ -51,7 +53,7 @@ export const renderQueueAdd = defineCommand({
       .boolean()
       .optional()
       .describe(
-        'RGB + Alpha: keep the background transparent and write straight alpha (default false: flattened on the comp background). Not for jpeg or mp4',
+        `RGB + Alpha: keep the background transparent and write straight alpha (default false: flattened on the comp background). Not for ${listWords(NO_ALPHA)}`,
       ),
   }),
   pathParams: { output: 'write', 'overflow[].dir': 'write' },
@@ -77,18 +79,18 @@ export const renderQueueAdd = defineCommand({
         `Pass a scale of at most ${Math.floor((MAX_SIDE / Math.max(comp.width, comp.height)) * 1000) / 1000}.`,
       );
     }
-    if (p.overflow?.length && !['png', 'png-fast', 'jpeg', 'webp'].includes(format)) {
+    if (p.overflow?.length && !formatSpec(format).overflow) {
       throw new EngineError(
         'bad_argument',
         'Overflow directories apply to image sequences only.',
         'Remove "overflow", or render a sequence.',
       );
     }
-    if (p.alpha && !ALPHA_FORMATS.includes(format)) {
+    if (p.alpha && !formatSpec(format).alpha) {
       throw new EngineError(
         'bad_argument',
         `Format "${format}" has no alpha channel, so it cannot render RGB + Alpha.`,
-        'Pick a format that carries alpha: png, png-fast, webp, webp-anim, gif (1-bit), webm (VP9 with alpha) or mov (ProRes 4444); or leave out "alpha".',
+        `Pick a format that carries alpha: ${listWords(describeFormats(ALPHA_FORMATS, true))}; or leave out "alpha".`,
       );
     }
     let id = '';

@@ -8,8 +8,10 @@ import PQueue from 'p-queue';
 import {
   ALPHA_FORMATS,
   EngineError,
+  formatSpec,
   frameCount,
   fsError,
+  listWords,
   type EnginePorts,
   type ErrorInfo,
   type Project,
@@ -123,11 +125,11 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   try {
     const { compFps, frames } = itemFrames(env.doc, item);
     // renderQueue.add refuses this; a hand-edited project file may still ask for it.
-    if (item.alpha && !ALPHA_FORMATS.includes(item.format))
+    if (item.alpha && !formatSpec(item.format).alpha)
       throw new EngineError(
         'bad_argument',
         `Format "${item.format}" has no alpha channel, so item "${item.id}" cannot render RGB + Alpha.`,
-        'Re-add the item with png, png-fast, webp, webp-anim, gif, webm or mov, or without alpha.',
+        `Re-add the item with ${listWords(ALPHA_FORMATS)}, or without alpha.`,
       );
     const factory = env.exporters.get(item.format);
     if (!factory)
