@@ -3,7 +3,6 @@
  * `frame.save` (one full-size still, written atomically). The renderer is passed in lazily and the Skia
  * and sharp modules are only loaded on first use, so creating a session stays cheap.
  */
-import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import {
@@ -16,11 +15,13 @@ import {
   STILL_FORMATS,
   type AnyCommand,
   type Composition,
+  type StillEncoding,
   type StillFormat,
 } from '../engine/index.js';
 import { AbsPath, CompRef } from '../engine/commands/params.js';
 import { needsComp } from '../engine/commands/layer-add.js';
 import { findComp } from '../engine/resolve.js';
+import { sha256 } from './hash.js';
 import type { FrameRenderer } from './types.js';
 
 /** Default longest side of a preview: small enough for a model's context, big enough to judge a layout. */
@@ -46,9 +47,8 @@ function frameAt(comp: Composition, time: number): number {
   return Math.min(frameCount(comp) - 1, Math.floor(time * comp.frameRate + 1e-9));
 }
 
-function sha256(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+// Level 6: previews are small, so the better compression costs little and keeps base64 short.
+const PREVIEW_ENCODING: StillEncoding = { kind: 'png', level: 6 };
 
 const stillName = (format: StillFormat) => formatSpec(format).name;
 
@@ -106,9 +106,9 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         transparent: p.transparent ?? false,
         missingFootage: 'placeholder',
       });
-      const { encodeStill } = await import('./encode.js');
-      // Level 6: previews are small, so the better compression costs little and keeps base64 short.
-      const png = await encodeStill(rendered, 'png', { pngLevel: 6 });
+      const { encodeFrame } = await import('./encode.js');
+      const { rgba, width, height, premultiplied } = rendered;
+      const png = await encodeFrame(rgba, width, height, premultiplied, PREVIEW_ENCODING);
       if (p.path !== undefined) {
         // Through the ports: atomic, and checked against the write roots at the final open when confined.
         await ctx.ports.writeFileAtomic(p.path, png);

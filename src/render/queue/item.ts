@@ -17,7 +17,7 @@ import {
   type Project,
   type RenderQueueItem,
 } from '../../engine/index.js';
-import type { FramePayload } from './encode.js';
+import type { FramePayload } from '../encode.js';
 import type { ExporterRegistry, OutputFile } from './exporters/types.js';
 import { footagePaths } from './footage.js';
 import { RenderPool } from './pool.js';

@@ -6,8 +6,8 @@
 import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
 import { EngineError, type FfmpegFormat } from '../../../engine/index.js';
-import type { FramePayload } from '../encode.js';
-import { sha256File } from './hash.js';
+import type { FramePayload } from '../../encode.js';
+import { sha256File } from '../../hash.js';
 import type { TrackedFile } from '../tracker.js';
 import { FfmpegProcess, missingFfmpeg } from './ffmpeg.js';
 import { FFMPEG_FORMATS, ffmpegOutputArgs } from './ffmpeg-formats.js';
