@@ -2,18 +2,13 @@
  * The render queue service owned by a session: one job at a time, live per-item status for renderQueue.list,
  * progress listeners, stop. A job renders the document reference it was started with (its snapshot).
  */
-import {
-  EngineError,
-  type EnginePorts,
-  type ItemStatus,
-  type Project,
-  type RenderQueueItem,
-} from '../../engine/index.js';
+import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
 import { builtinExporters } from './exporters/index.js';
 import { findFfmpeg } from './exporters/ffmpeg.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
 import type { OpenWriteDir } from './plain-dir.js';
 import { reportItem, runJob, type ItemReport, type JobItemOutcome, type JobProgress } from './job.js';
+import type { ItemStatus } from './status.js';
 import { builtModuleUrl } from './worker-url.js';
 
 export interface RenderQueueServiceOptions {

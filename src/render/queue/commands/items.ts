@@ -1,28 +1,33 @@
-/** Render queue items: what to render, where and how. Rendering itself lives in src/render. */
+/**
+ * The render queue's item commands: renderQueue.add/remove/clear/list. They only edit or read the document
+ * (no I/O), so a pure engine can include them without a render service (see queueItemCommands).
+ */
 import { z } from 'zod';
-import { defineCommand, DESTRUCTIVE_EDIT, EDIT, READ_ONLY } from '../catalog.js';
-import { EngineError } from '../errors.js';
-import { frameCount } from '../inspect.js';
-import { MAX_SIDE, OutputFormat, type RenderQueueItem } from '../model.js';
-import { ALPHA_FORMATS, describeFormats, formatSpec, listWords, OUTPUT_FORMATS } from '../output-formats.js';
-import { resolveOutputFormat } from '../output-template.js';
-import { findComp, newId } from '../resolve.js';
-import { AbsPath, CompRef } from './params.js';
-
-/** Live status of a queue item, kept by the render service (not in the document, so not an undo step). */
-export interface ItemStatus {
-  status: 'queued' | 'rendering' | 'done' | 'failed' | 'stopped';
-  framesDone: number;
-  framesTotal: number;
-  files: number;
-  error?: { code: string; message: string; remediation: string };
-}
-
-export type StatusSource = (itemId: string) => ItemStatus | undefined;
+import {
+  ALPHA_FORMATS,
+  defineCommand,
+  describeFormats,
+  DESTRUCTIVE_EDIT,
+  EDIT,
+  EngineError,
+  formatSpec,
+  frameCount,
+  listWords,
+  MAX_SIDE,
+  OUTPUT_FORMATS,
+  OutputFormat,
+  READ_ONLY,
+  resolveOutputFormat,
+  type AnyCommand,
+  type RenderQueueItem,
+} from '../../../engine/index.js';
+import { AbsPath, CompRef } from '../../../engine/commands/params.js';
+import { findComp, newId } from '../../../engine/resolve.js';
+import type { StatusSource } from '../status.js';
 
 const NO_ALPHA = OUTPUT_FORMATS.filter((f) => !formatSpec(f).alpha);
 
-export const renderQueueAdd = defineCommand({
+const renderQueueAdd = defineCommand({
   id: 'renderQueue.add',
   title: 'Add to Render Queue',
   category: 'Render',
@@ -113,7 +118,7 @@ export const renderQueueAdd = defineCommand({
   },
 });
 
-export const renderQueueRemove = defineCommand({
+const renderQueueRemove = defineCommand({
   id: 'renderQueue.remove',
   title: 'Remove from Render Queue',
   category: 'Render',
@@ -136,7 +141,7 @@ export const renderQueueRemove = defineCommand({
   },
 });
 
-export const renderQueueClear = defineCommand({
+const renderQueueClear = defineCommand({
   id: 'renderQueue.clear',
   title: 'Clear Render Queue',
   category: 'Render',
@@ -153,7 +158,7 @@ export const renderQueueClear = defineCommand({
 });
 
 /** renderQueue.list merges the document's items with live statuses from the render service. */
-export function renderQueueList(statusOf: StatusSource) {
+function renderQueueList(statusOf: StatusSource) {
   return defineCommand({
     id: 'renderQueue.list',
     title: 'List Render Queue',
@@ -180,4 +185,9 @@ export function renderQueueList(statusOf: StatusSource) {
       return { items };
     },
   });
+}
+
+/** The item commands; `statusOf` gives renderQueue.list live statuses (default: every item reads as queued). */
+export function queueItemCommands(statusOf: StatusSource = () => undefined): AnyCommand[] {
+  return [renderQueueAdd, renderQueueRemove, renderQueueClear, renderQueueList(statusOf)] as AnyCommand[];
 }
