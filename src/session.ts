@@ -9,7 +9,8 @@ import { createNodePorts } from './engine/node-ports.js';
 import { lazyRenderer, renderCommands } from './render/commands.js';
 import { BUNDLED_FAMILIES, uncoveredCharacters } from './render/font-list.js';
 import { renderQueueCommands } from './render/queue/commands/index.js';
-import { RenderQueueService, type RenderQueueServiceOptions } from './render/queue/service.js';
+import type { RenderQueueServiceOptions } from './render/queue/options.js';
+import { RenderQueueService } from './render/queue/service.js';
 
 export interface SessionOptions {
   ports?: EnginePorts;

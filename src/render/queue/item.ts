@@ -3,15 +3,10 @@
  * ports, hand contiguous batches to worker threads (p-queue, AbortSignal-aware), write frames through the
  * exporter, and on failure or cancellation kill the encoder and remove exactly the files it tracked.
  */
-import { availableParallelism } from 'node:os';
 import PQueue from 'p-queue';
 import {
-  ALPHA_FORMATS,
   EngineError,
-  formatSpec,
-  frameCount,
   fsError,
-  listWords,
   type EnginePorts,
   type ErrorInfo,
   type Project,
@@ -20,8 +15,9 @@ import {
 import type { FramePayload } from '../encode.js';
 import type { ExporterRegistry, OutputFile } from './exporters/types.js';
 import { footagePaths } from './footage.js';
+import type { JobOptions } from './options.js';
+import { planItem, type ItemPlan } from './plan.js';
 import { RenderPool } from './pool.js';
-import type { OpenWriteDir } from './plain-dir.js';
 import { FileTracker } from './tracker.js';
 import { FrameWriter } from './writer.js';
 
@@ -30,15 +26,9 @@ export interface ItemEnv {
   ports: EnginePorts;
   signal: AbortSignal;
   exporters: ExporterRegistry;
-  ffmpeg: string | null;
-  workerUrl: URL;
-  rendererModule: string;
-  /** Upper bound on worker threads (default: os.availableParallelism()). */
-  maxWorkers?: number;
-  /** How output folders are opened: through the confinement when confined (default: by path). */
-  openWriteDir?: OpenWriteDir;
+  options: JobOptions;
   /** true once the item is no longer in the live document's queue: it is stopped and its files removed. */
-  removed?(): boolean;
+  removed(): boolean;
   /** Frames written so far (including skipped) out of the item's total, and files completed. */
   onFrames(done: number, total: number, files: number): void;
 }
@@ -49,19 +39,6 @@ export interface ItemOutcome {
   skipped: number;
   files: OutputFile[];
   error?: ErrorInfo;
-}
-
-export function itemFrames(doc: Project, item: RenderQueueItem): { compFps: number; frames: number[] } {
-  const comp = doc.items.find((i) => i.id === item.comp);
-  if (comp?.type !== 'composition')
-    throw new EngineError(
-      'not_found',
-      `Composition "${item.comp}" no longer exists.`,
-      'Re-add the queue item.',
-    );
-  const start = item.frameRange?.start ?? 0;
-  const end = item.frameRange?.end ?? frameCount(comp) - 1;
-  return { compFps: comp.frameRate, frames: Array.from({ length: end - start + 1 }, (_, i) => start + i) };
 }
 
 const stopped = () => new EngineError('cancelled', 'The render was stopped.', 'Render again to finish it.');
@@ -99,7 +76,7 @@ export function toInfo(err: unknown, output: string): ErrorInfo {
 }
 
 export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<ItemOutcome> {
-  const tracker = new FileTracker(env.openWriteDir);
+  const tracker = new FileTracker(env.options.openWriteDir);
   let exporter: ReturnType<NonNullable<ReturnType<ExporterRegistry['get']>>> | undefined;
   let pool: RenderPool | undefined;
   let skipped = 0;
@@ -109,7 +86,7 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   const signal = local.signal;
   let removed = false;
   const checkRemoved = () => {
-    if (!removed && !local.signal.aborted && env.removed?.()) {
+    if (!removed && !local.signal.aborted && env.removed()) {
       removed = true;
       local.abort();
     }
@@ -118,19 +95,13 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   const onJobAbort = () => local.abort();
   env.signal.addEventListener('abort', onJobAbort);
   if (env.signal.aborted) local.abort();
-  const poll = env.removed ? setInterval(checkRemoved, REMOVAL_POLL_MS) : undefined;
-  poll?.unref();
+  const poll = setInterval(checkRemoved, REMOVAL_POLL_MS);
+  poll.unref();
   const onAbort = () => void pool?.destroy();
   signal.addEventListener('abort', onAbort);
   try {
-    const { compFps, frames } = itemFrames(env.doc, item);
-    // renderQueue.add refuses this; a hand-edited project file may still ask for it.
-    if (item.alpha && !formatSpec(item.format).alpha)
-      throw new EngineError(
-        'bad_argument',
-        `Format "${item.format}" has no alpha channel, so item "${item.id}" cannot render RGB + Alpha.`,
-        `Re-add the item with ${listWords(ALPHA_FORMATS)}, or without alpha.`,
-      );
+    const plan = planItem(env.doc, item);
+    const { frames } = plan;
     const factory = env.exporters.get(item.format);
     if (!factory)
       throw new EngineError(
@@ -138,7 +109,7 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
         `No exporter for "${item.format}".`,
         'Pick another format.',
       );
-    exporter = factory({ item, frames, frameRate: compFps, tracker, ffmpeg: env.ffmpeg });
+    exporter = factory({ item, frames, frameRate: plan.frameRate, tracker, ffmpeg: env.options.ffmpeg });
     const skip = await exporter.prepare();
     const todo = frames.filter((f) => !skip.has(f));
     skipped = frames.length - todo.length;
@@ -157,14 +128,13 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
         });
         footage.push([path, bytes]);
       }
-      const workers = Math.max(1, Math.min(env.maxWorkers ?? availableParallelism(), todo.length));
       pool = await RenderPool.start({
-        workers,
-        workerUrl: env.workerUrl,
-        init: { doc: env.doc, footage, rendererModule: env.rendererModule },
+        workers: Math.max(1, Math.min(env.options.maxWorkers, todo.length)),
+        workerUrl: env.options.workerUrl,
+        init: { doc: env.doc, footage, rendererModule: env.options.rendererModule },
       });
       if (checkRemoved() || signal.aborted) throw stopped();
-      await dispatch(pool, w, todo, item, compFps, exporter.payload, exporter.ordered, signal, checkRemoved);
+      await dispatch(pool, w, todo, plan, exporter.payload, exporter.ordered, signal, checkRemoved);
     }
     await w.flush();
     if (checkRemoved()) throw stopped();
@@ -199,8 +169,7 @@ async function dispatch(
   pool: RenderPool,
   writer: FrameWriter,
   todo: number[],
-  item: RenderQueueItem,
-  frameRate: number,
+  plan: ItemPlan,
   payload: FramePayload,
   ordered: boolean,
   signal: AbortSignal,
@@ -225,7 +194,7 @@ async function dispatch(
       .add(
         () =>
           pool.run(
-            { compId: item.comp, frameRate, frames, scale: item.scale, transparent: item.alpha, payload },
+            { compId: plan.item.comp, frameRate: plan.frameRate, frames, ...plan.render, payload },
             (f, d, wdt, h) => writer.push(f, d, { width: wdt, height: h }),
           ),
         { signal },

@@ -23,6 +23,7 @@ import {
 } from '../../../engine/index.js';
 import { AbsPath, CompRef } from '../../../engine/commands/params.js';
 import { findComp, newId } from '../../../engine/resolve.js';
+import { frameSpan } from '../plan.js';
 import type { StatusSource } from '../status.js';
 
 const NO_ALPHA = OUTPUT_FORMATS.filter((f) => !formatSpec(f).alpha);
@@ -172,11 +173,8 @@ function renderQueueList(statusOf: StatusSource) {
     run(ctx) {
       const items = ctx.doc.renderQueue.map((q) => {
         const comp = ctx.doc.items.find((i) => i.id === q.comp);
-        const total = q.frameRange
-          ? q.frameRange.end - q.frameRange.start + 1
-          : comp?.type === 'composition'
-            ? frameCount(comp)
-            : 0;
+        const span = frameSpan(q, comp?.type === 'composition' ? comp : undefined);
+        const total = span ? span.end - span.start + 1 : 0;
         return {
           ...q,
           ...(statusOf(q.id) ?? { status: 'queued', framesDone: 0, framesTotal: total, files: 0 }),
