@@ -1,7 +1,8 @@
 /** One render job: the queued items of a document snapshot, rendered one after another. */
 import type { ErrorInfo, RenderQueueItem } from '../../engine/index.js';
 import type { OutputFile } from './exporters/types.js';
-import { removedError, renderItem, type ItemEnv, type ItemOutcome } from './item.js';
+import { renderItem, type ItemEnv, type ItemOutcome } from './item.js';
+import { removedError } from './item-errors.js';
 import type { ItemStatus } from './status.js';
 
 /** Progress of a job, as the CLI and the MCP layer show it. */
