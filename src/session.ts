@@ -8,8 +8,9 @@ import { Engine, engineCommands, type AnyCommand, type EnginePorts } from './eng
 import { createNodePorts } from './engine/node-ports.js';
 import { lazyRenderer, renderCommands } from './render/commands.js';
 import { BUNDLED_FAMILIES, uncoveredCharacters } from './render/font-list.js';
-import { renderQueueCommands } from './render/queue/commands.js';
-import { RenderQueueService, type RenderQueueServiceOptions } from './render/queue/service.js';
+import { renderQueueCommands } from './render/queue/commands/index.js';
+import type { RenderQueueServiceOptions } from './render/queue/options.js';
+import { RenderQueueService } from './render/queue/service.js';
 
 export interface SessionOptions {
   ports?: EnginePorts;
@@ -43,7 +44,8 @@ export function createSession(options: SessionOptions = {}): Session {
   });
   const engine: Engine = new Engine({
     commands: [
-      ...engineCommands({ renderStatus: renderQueue.statusOf }),
+      ...engineCommands(),
+      // renderQueue.*: the item commands (add, list, ...) and the job commands (render, stop), one module.
       ...renderQueueCommands(renderQueue),
       // frame.preview / frame.save: Skia loads on the first frame, footage is read through the (confined) ports.
       ...renderCommands(lazyRenderer((path) => ports.readFile(path))),

@@ -4,11 +4,24 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ErrorInfo } from '../engine/index.js';
+import {
+  ALPHA_FORMATS,
+  describeFormats,
+  formatSpec,
+  listWords,
+  OUTPUT_FORMATS,
+  type ErrorInfo,
+} from '../engine/index.js';
 import type { JobResult } from '../render/queue/service.js';
 import { createSession } from '../session.js';
 import { ProgressView } from './render-progress.js';
 import { EXIT, printable, UsageError } from './usage.js';
+
+// The format lists come from the format table, so a new format shows up here without an edit.
+const ALPHA_HELP = `RGB + Alpha: transparent background, straight alpha (${describeFormats(ALPHA_FORMATS, true).join(', ')}; refused for ${listWords(
+  OUTPUT_FORMATS.filter((f) => !formatSpec(f).alpha),
+  'and',
+)})`;
 
 export const renderHelp = `Usage: effectcraft-cli render PROJECT [--item ID ...]
        effectcraft-cli render PROJECT --comp NAME --output TEMPLATE [--format F] [--frames A-B]
@@ -20,17 +33,29 @@ resolved against the current directory; relative outputs stored in the project a
   --item ID        render only this queue item (repeatable)
   --comp NAME      composition name or id to render
   --output T       output path template: shot_[#####].png for sequences, out.mp4 for video
-  --format F       png, png-fast, jpeg, webp, gif, webp-anim, mp4, webm, mov (default: from the extension)
+  --format F       ${OUTPUT_FORMATS.join(', ')} (default: from the extension)
   --frames A-B     inclusive frame range
   --scale S        output size factor (1, 0.5, 0.25, ...)
   --skip-existing  leave frames whose file already exists untouched
-  --alpha          RGB + Alpha: transparent background, straight alpha (png, png-fast, webp, webp-anim,
-                   gif 1-bit, webm VP9, mov ProRes 4444; refused for jpeg and mp4)
+  --alpha          ${wrap(ALPHA_HELP, 88, ' '.repeat(19))}
   --json           print the result as JSON
 Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files (exit 130); SIGTERM
 and SIGHUP do the same (exit 143 and 129).
 Exit codes: 0 all items rendered, 1 an item failed or was stopped, 2 usage error, 130/143/129 interrupted
 by SIGINT/SIGTERM/SIGHUP.`;
+
+/** Breaks `text` into lines of at most `width` characters, continuation lines indented by `indent`. */
+function wrap(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join(`\n${indent}`);
+}
 
 interface Args {
   project: string;

@@ -1,4 +1,7 @@
-/** The engine's public surface: the catalog of built-in commands and the Engine that runs them. */
+/**
+ * The engine's public surface: the catalog of built-in commands and the Engine that runs them. The render
+ * queue's commands (renderQueue.*) and the frame commands are added by src/render (see src/session.ts).
+ */
 import type { AnyCommand } from './catalog.js';
 import { compCommands } from './commands/comp.js';
 import { editCommands } from './commands/edit.js';
@@ -8,21 +11,9 @@ import { layerAddCommands } from './commands/layer-add.js';
 import { layerEditCommands } from './commands/layer-edit.js';
 import { projectCommands } from './commands/project.js';
 import { propertyCommands } from './commands/property.js';
-import {
-  renderQueueAdd,
-  renderQueueClear,
-  renderQueueList,
-  renderQueueRemove,
-  type StatusSource,
-} from './commands/render-queue.js';
 
-export interface EngineCommandOptions {
-  /** Live render status per queue item; without a render service every item reads as queued. */
-  renderStatus?: StatusSource;
-}
-
-/** Every command the engine itself defines (rendering commands are added by src/render). */
-export function engineCommands(options: EngineCommandOptions = {}): AnyCommand[] {
+/** Every command the engine itself defines (rendering and the render queue are added by src/render). */
+export function engineCommands(): AnyCommand[] {
   return [
     ...projectCommands,
     ...fileCommands,
@@ -32,10 +23,6 @@ export function engineCommands(options: EngineCommandOptions = {}): AnyCommand[]
     ...propertyCommands,
     ...effectCommands,
     ...editCommands,
-    renderQueueAdd,
-    renderQueueRemove,
-    renderQueueClear,
-    renderQueueList(options.renderStatus ?? (() => undefined)),
   ] as AnyCommand[];
 }
 
@@ -43,8 +30,8 @@ export * from './catalog.js';
 export * from './engine.js';
 export * from './errors.js';
 export * from './model.js';
+export * from './output-formats.js';
 export { valueAt, cubicBezier } from './keyframes.js';
 export { inspectDocument, frameCount } from './inspect.js';
-export { framePath, isSequenceFormat } from './output-template.js';
+export { framePath, hasFrameField, resolveOutputFormat } from './output-template.js';
 export type { EnginePorts, ImageInfo } from './ports.js';
-export type { ItemStatus } from './commands/render-queue.js';

@@ -6,6 +6,7 @@
  * rotation in degrees. Keyframe times are in layer time (comp time minus the layer's start time).
  */
 import { z } from 'zod';
+import { OUTPUT_FORMATS } from './output-formats.js';
 
 export const PROJECT_FORMAT = 'effectcraft-project';
 export const PROJECT_VERSION = 1;
@@ -217,30 +218,9 @@ export const FolderItem = z.strictObject({ type: z.literal('folder'), id: z.stri
 export const ProjectItem = z.discriminatedUnion('type', [Composition, FootageItem, FolderItem]);
 export type ProjectItem = z.infer<typeof ProjectItem>;
 
-export const OUTPUT_FORMATS = [
-  'png',
-  'png-fast',
-  'jpeg',
-  'webp',
-  'gif',
-  'webp-anim',
-  'mp4',
-  'webm',
-  'mov',
-] as const;
+/** A queue item's format: the ids of the output format table (src/engine/output-formats.ts). */
 export const OutputFormat = z.enum(OUTPUT_FORMATS);
 export type OutputFormat = z.infer<typeof OutputFormat>;
-
-/** Output formats that carry an alpha channel (GIF: 1-bit), i.e. those a queue item may render with alpha. */
-export const ALPHA_FORMATS: readonly OutputFormat[] = [
-  'png',
-  'png-fast',
-  'webp',
-  'webp-anim',
-  'gif',
-  'webm',
-  'mov',
-];
 
 export const OverflowVolume = z.strictObject({ dir: z.string(), minFreeBytes: z.number().int().min(0) });
 export type OverflowVolume = z.infer<typeof OverflowVolume>;

@@ -3,19 +3,25 @@
  * `frame.save` (one full-size still, written atomically). The renderer is passed in lazily and the Skia
  * and sharp modules are only loaded on first use, so creating a session stays cheap.
  */
-import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import {
   defineCommand,
   EngineError,
+  firstExtensions,
+  formatSpec,
   frameCount,
+  listWords,
+  STILL_FORMATS,
   type AnyCommand,
   type Composition,
+  type StillEncoding,
+  type StillFormat,
 } from '../engine/index.js';
 import { AbsPath, CompRef } from '../engine/commands/params.js';
 import { needsComp } from '../engine/commands/layer-add.js';
 import { findComp } from '../engine/resolve.js';
+import { sha256 } from './hash.js';
 import type { FrameRenderer } from './types.js';
 
 /** Default longest side of a preview: small enough for a model's context, big enough to judge a layout. */
@@ -41,16 +47,15 @@ function frameAt(comp: Composition, time: number): number {
   return Math.min(frameCount(comp) - 1, Math.floor(time * comp.frameRate + 1e-9));
 }
 
-function sha256(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+// Level 6: previews are small, so the better compression costs little and keeps base64 short.
+const PREVIEW_ENCODING: StillEncoding = { kind: 'png', level: 6 };
 
-const FORMAT_BY_EXT: Record<string, 'png' | 'jpeg' | 'webp'> = {
-  '.png': 'png',
-  '.jpg': 'jpeg',
-  '.jpeg': 'jpeg',
-  '.webp': 'webp',
-};
+const stillName = (format: StillFormat) => formatSpec(format).name;
+
+/** frame.save's formats by extension, from the format table. */
+const STILL_BY_EXT = new Map<string, StillFormat>(
+  STILL_FORMATS.flatMap((f) => formatSpec(f).extensions.map((ext) => [ext, f] as const)),
+);
 
 /** The frame commands, rendering with the renderer `getRenderer` gives (created on first use). */
 export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCommand[] {
@@ -101,9 +106,9 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         transparent: p.transparent ?? false,
         missingFootage: 'placeholder',
       });
-      const { encodeStill } = await import('./encode.js');
-      // Level 6: previews are small, so the better compression costs little and keeps base64 short.
-      const png = await encodeStill(rendered, 'png', { pngLevel: 6 });
+      const { encodeFrame } = await import('./encode.js');
+      const { rgba, width, height, premultiplied } = rendered;
+      const png = await encodeFrame(rgba, width, height, premultiplied, PREVIEW_ENCODING);
       if (p.path !== undefined) {
         // Through the ports: atomic, and checked against the write roots at the final open when confined.
         await ctx.ports.writeFileAtomic(p.path, png);
@@ -127,17 +132,20 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     id: 'frame.save',
     title: 'Save Frame',
     category: 'Render',
-    description:
-      'Renders one full-size frame of a composition to a PNG, JPEG or WebP file (format from the extension unless given), written atomically. Missing footage fails with no_such_file.',
+    description: `Renders one full-size frame of a composition to a ${listWords(STILL_FORMATS.map(stillName))} file (format from the extension unless given), written atomically. Missing footage fails with no_such_file.`,
     params: z.strictObject({
       comp: CompRef.optional(),
       time: Time,
-      path: AbsPath.describe('Absolute output path (.png, .jpg, .jpeg or .webp)'),
-      format: z.enum(['png', 'jpeg', 'webp']).optional(),
+      path: AbsPath.describe(`Absolute output path (${listWords([...STILL_BY_EXT.keys()])})`),
+      format: z.enum(STILL_FORMATS).optional(),
       transparent: z
         .boolean()
         .optional()
-        .describe('PNG/WebP only: keep the background transparent (default false)'),
+        .describe(
+          `${STILL_FORMATS.filter((f) => formatSpec(f).alpha)
+            .map(stillName)
+            .join('/')} only: keep the background transparent (default false)`,
+        ),
     }),
     pathParams: { path: 'write' },
     enabled: needsComp,
@@ -149,15 +157,15 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       const comp = findComp(doc, p.comp);
       const time = p.time ?? 0;
       frameAt(comp, time);
-      const format = p.format ?? FORMAT_BY_EXT[extname(p.path).toLowerCase()];
+      const format = p.format ?? STILL_BY_EXT.get(extname(p.path).toLowerCase());
       if (!format) {
         throw new EngineError(
           'unsupported_format',
           `Cannot tell the image format of "${p.path}" from its extension.`,
-          'Use a .png, .jpg or .webp path, or pass format.',
+          `Use a ${listWords(firstExtensions(STILL_FORMATS))} path, or pass format.`,
         );
       }
-      const transparent = (p.transparent ?? false) && format !== 'jpeg';
+      const transparent = (p.transparent ?? false) && formatSpec(format).alpha;
       const renderer = await getRenderer();
       const rendered = await renderer.renderFrame(doc, comp.id, time, {
         scale: 1,

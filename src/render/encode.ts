@@ -1,66 +1,122 @@
-/** Encoding rendered frames to still images with sharp (raw RGBA in), and un-premultiplying for others. */
+/**
+ * The one still-image encoder: rendered RGBA to PNG, JPEG or WebP with sharp, for frame.preview/frame.save
+ * (main thread) and for image sequences (inside the render workers, so compression uses every core); and
+ * the one un-premultiply, for straight-alpha RGBA handed to ffmpeg. Renderers may hand back premultiplied
+ * RGBA (Skia's native form); image files want straight alpha.
+ */
+import sharp from 'sharp';
+import {
+  EngineError,
+  formatSpec,
+  listWords,
+  STILL_FORMATS,
+  type StillEncoding,
+  type StillFormat,
+} from '../engine/index.js';
 import type { RenderedFrame } from './types.js';
-import { EngineError } from '../engine/index.js';
 
-export const STILL_FORMATS = ['png', 'jpeg', 'webp'] as const;
-export type StillFormat = (typeof STILL_FORMATS)[number];
+export { STILL_FORMATS, type StillFormat } from '../engine/index.js';
+
+/** How workers deliver a frame: encoded image bytes, or straight-alpha RGBA for a streaming encoder. */
+export type FramePayload = StillEncoding | { kind: 'rgba' };
 
 export interface EncodeOptions {
-  /** zlib level 0-9 (default 6). Level 1 is about twice as fast and a little bigger. */
+  /** zlib level 0-9 (default: the png format's, 6). Level 1 is about twice as fast and a little bigger. */
   pngLevel?: number;
-  /** JPEG/WebP quality 1-100 (default 90). */
+  /** JPEG/WebP quality 1-100 (default: the format's, 90). */
   quality?: number;
 }
 
-/** Encodes a frame as PNG, JPEG or WebP. Premultiplied frames are un-premultiplied by sharp on the way in. */
+/** Un-premultiplies in place; opaque pixels (the common case: frames are flattened) are left alone. */
+export function unpremultiply(rgba: Uint8Array): void {
+  for (let i = 3; i < rgba.length; i += 4) {
+    const a = rgba[i]!;
+    if (a === 255) continue;
+    if (a === 0) {
+      rgba[i - 3] = rgba[i - 2] = rgba[i - 1] = 0;
+      continue;
+    }
+    const f = 255 / a;
+    rgba[i - 3] = Math.min(255, Math.round(rgba[i - 3]! * f));
+    rgba[i - 2] = Math.min(255, Math.round(rgba[i - 2]! * f));
+    rgba[i - 1] = Math.min(255, Math.round(rgba[i - 1]! * f));
+  }
+}
+
+/** Straight-alpha pixels of a frame: its own buffer when already straight, else an un-premultiplied copy. */
+export function straightRgba(frame: Pick<RenderedFrame, 'rgba' | 'premultiplied'>): Buffer {
+  if (!frame.premultiplied) return frame.rgba;
+  const copy = Buffer.from(frame.rgba);
+  unpremultiply(copy);
+  return copy;
+}
+
+/**
+ * Encodes RGBA as the payload asks. Image encoders un-premultiply natively (sharp's `premultiplied` input);
+ * `rgba` payloads get a straight-alpha copy (the renderer may reuse its buffer for the next frame).
+ */
+export async function encodeFrame(
+  rgba: Buffer,
+  width: number,
+  height: number,
+  premultiplied: boolean,
+  payload: FramePayload,
+): Promise<Buffer> {
+  if (payload.kind === 'rgba') {
+    const copy = Buffer.from(rgba);
+    if (premultiplied) unpremultiply(copy);
+    return copy;
+  }
+  // Our own raw frames: sharp's pixel limit (0x3FFF squared) guards against hostile files, not these.
+  const img = sharp(rgba, { raw: { width, height, channels: 4, premultiplied }, limitInputPixels: false });
+  switch (payload.kind) {
+    case 'png':
+      // Adaptive filtering costs more time than it saves bytes on rendered graphics.
+      return img.png({ compressionLevel: payload.level, adaptiveFiltering: false }).toBuffer();
+    case 'jpeg':
+      // JPEG has no alpha: composite over black rather than let the encoder drop it unpredictably.
+      return img
+        .flatten({ background: '#000000' })
+        .jpeg({ quality: payload.quality, mozjpeg: false })
+        .toBuffer();
+    case 'webp':
+      return img.webp({ quality: payload.quality }).toBuffer();
+  }
+}
+
+/** A still format's encoding: the format table's settings, with `options` overriding level or quality. */
+export function stillEncoding(format: StillFormat, options: EncodeOptions = {}): StillEncoding {
+  const encoding = STILL_FORMATS.includes(format) ? formatSpec(format).encoder : 'ffmpeg';
+  if (encoding === 'ffmpeg')
+    throw new EngineError(
+      'unsupported_format',
+      `Cannot encode "${String(format)}" stills.`,
+      `Use ${listWords(STILL_FORMATS)}.`,
+    );
+  return encoding.kind === 'png'
+    ? { kind: 'png', level: options.pngLevel ?? encoding.level }
+    : { kind: encoding.kind, quality: options.quality ?? encoding.quality };
+}
+
+/** Encodes a frame as a PNG, JPEG or WebP still (the format table's settings unless `options` say otherwise). */
 export async function encodeStill(
   frame: Pick<RenderedFrame, 'width' | 'height' | 'rgba' | 'premultiplied'>,
   format: StillFormat,
   options: EncodeOptions = {},
 ): Promise<Buffer> {
-  const { default: sharp } = await import('sharp');
-  const img = sharp(frame.rgba, {
-    raw: { width: frame.width, height: frame.height, channels: 4, premultiplied: frame.premultiplied },
-    // A frame we rendered ourselves: sharp's pixel limit guards against hostile files, not these.
-    limitInputPixels: false,
-  });
-  switch (format) {
-    case 'png':
-      return img.png({ compressionLevel: options.pngLevel ?? 6 }).toBuffer();
-    case 'jpeg':
-      // JPEG has no alpha: composite over black rather than let the encoder drop it unpredictably.
-      return img
-        .flatten({ background: '#000000' })
-        .jpeg({ quality: options.quality ?? 90 })
-        .toBuffer();
-    case 'webp':
-      return img.webp({ quality: options.quality ?? 90 }).toBuffer();
-    default:
-      throw new EngineError(
-        'unsupported_format',
-        `Cannot encode "${String(format)}" stills.`,
-        'Use png, jpeg or webp.',
-      );
-  }
+  return encodeFrame(
+    frame.rgba,
+    frame.width,
+    frame.height,
+    frame.premultiplied,
+    stillEncoding(format, options),
+  );
 }
 
-/** Straight-alpha copy of a frame's pixels (for encoders that want straight RGBA, e.g. ffmpeg rgba input). */
-export function straightRgba(frame: Pick<RenderedFrame, 'rgba' | 'premultiplied'>): Buffer {
-  if (!frame.premultiplied) return frame.rgba;
-  const src = frame.rgba;
-  const out = Buffer.allocUnsafe(src.length);
-  for (let i = 0; i < src.length; i += 4) {
-    const a = src[i + 3]!;
-    out[i + 3] = a;
-    if (a === 255 || a === 0) {
-      out[i] = a ? src[i]! : 0;
-      out[i + 1] = a ? src[i + 1]! : 0;
-      out[i + 2] = a ? src[i + 2]! : 0;
-    } else {
-      out[i] = Math.min(255, Math.round((src[i]! * 255) / a));
-      out[i + 1] = Math.min(255, Math.round((src[i + 1]! * 255) / a));
-      out[i + 2] = Math.min(255, Math.round((src[i + 2]! * 255) / a));
-    }
-  }
-  return out;
+/**
+ * One libvips thread per render worker: libvips would otherwise start a thread pool in each worker, and the
+ * cores are already used by the worker threads. Process-wide, so only the workers call it.
+ */
+export function oneEncoderThread(): void {
+  sharp.concurrency(1);
 }

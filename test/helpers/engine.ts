@@ -1,10 +1,14 @@
-/** A fresh engine with the built-in commands, and a helper that unwraps results or fails the test. */
+/**
+ * A fresh engine with the built-in commands and the render queue's item commands (pure: no render service),
+ * and a helper that unwraps results or fails the test.
+ */
 import { expect } from 'vitest';
 import { Engine, engineCommands, type ExecuteOptions, type ExecuteResult } from '../../src/engine/index.js';
 import { createNodePorts } from '../../src/engine/node-ports.js';
+import { queueItemCommands } from '../../src/render/queue/commands/index.js';
 
 export function newEngine(): Engine {
-  return new Engine({ commands: engineCommands(), ports: createNodePorts() });
+  return new Engine({ commands: [...engineCommands(), ...queueItemCommands()], ports: createNodePorts() });
 }
 
 /** Runs a command that must succeed and returns its result. */

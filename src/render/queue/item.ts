@@ -1,25 +1,25 @@
 /**
- * Renders one queue item: plan frames, ask the exporter which to skip, read footage through the engine's
- * ports, hand contiguous batches to worker threads (p-queue, AbortSignal-aware), write frames through the
- * exporter, and on failure or cancellation kill the encoder and remove exactly the files it tracked.
+ * Renders one queue item: plan its frames, ask the exporter which to skip, read footage through the engine's
+ * ports, hand contiguous batches to worker threads (p-queue, AbortSignal-aware) and write frames through the
+ * exporter. Everything it acquires registers its release on one CleanupStack, drained in `finally`: on
+ * failure or cancellation the encoder is killed and exactly the files it tracked are removed.
  */
-import { availableParallelism } from 'node:os';
 import PQueue from 'p-queue';
 import {
-  ALPHA_FORMATS,
   EngineError,
-  frameCount,
   fsError,
   type EnginePorts,
   type ErrorInfo,
   type Project,
   type RenderQueueItem,
 } from '../../engine/index.js';
-import type { FramePayload } from './encode.js';
-import type { ExporterRegistry, OutputFile } from './exporters/types.js';
+import { CleanupStack } from './cleanup.js';
+import { removedError, stopped, toInfo } from './item-errors.js';
+import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
 import { footagePaths } from './footage.js';
+import type { JobOptions } from './options.js';
+import { planItem, type ItemPlan } from './plan.js';
 import { RenderPool } from './pool.js';
-import type { OpenWriteDir } from './plain-dir.js';
 import { FileTracker } from './tracker.js';
 import { FrameWriter } from './writer.js';
 
@@ -28,15 +28,9 @@ export interface ItemEnv {
   ports: EnginePorts;
   signal: AbortSignal;
   exporters: ExporterRegistry;
-  ffmpeg: string | null;
-  workerUrl: URL;
-  rendererModule: string;
-  /** Upper bound on worker threads (default: os.availableParallelism()). */
-  maxWorkers?: number;
-  /** How output folders are opened: through the confinement when confined (default: by path). */
-  openWriteDir?: OpenWriteDir;
+  options: JobOptions;
   /** true once the item is no longer in the live document's queue: it is stopped and its files removed. */
-  removed?(): boolean;
+  removed(): boolean;
   /** Frames written so far (including skipped) out of the item's total, and files completed. */
   onFrames(done: number, total: number, files: number): void;
 }
@@ -49,65 +43,22 @@ export interface ItemOutcome {
   error?: ErrorInfo;
 }
 
-export function itemFrames(doc: Project, item: RenderQueueItem): { compFps: number; frames: number[] } {
-  const comp = doc.items.find((i) => i.id === item.comp);
-  if (comp?.type !== 'composition')
-    throw new EngineError(
-      'not_found',
-      `Composition "${item.comp}" no longer exists.`,
-      'Re-add the queue item.',
-    );
-  const start = item.frameRange?.start ?? 0;
-  const end = item.frameRange?.end ?? frameCount(comp) - 1;
-  return { compFps: comp.frameRate, frames: Array.from({ length: end - start + 1 }, (_, i) => start + i) };
-}
-
-const stopped = () => new EngineError('cancelled', 'The render was stopped.', 'Render again to finish it.');
-
-/** Why an item removed from the queue during the job has no output. */
-export function removedError(id: string): ErrorInfo {
-  return new EngineError(
-    'not_found',
-    `Queue item "${id}" was removed during the render; it was not rendered (its unfinished files were removed).`,
-    'Add it to the render queue again and render to get its output.',
-  ).toInfo();
-}
-
 // How often the live queue is checked for removal of the item being rendered (besides every frame batch).
 const REMOVAL_POLL_MS = 100;
 
-/** Errors as clients see them: raw Node fs errors (EROFS, EACCES, ENOSPC...) get fsError's words and remedy. */
-export function toInfo(err: unknown, output: string): ErrorInfo {
-  if (err instanceof EngineError) return err.toInfo();
-  const errno = err as NodeJS.ErrnoException | undefined;
-  if (typeof errno?.code === 'string' && typeof errno.syscall === 'string') {
-    if (errno.code === 'EROFS')
-      return new EngineError(
-        'io_error',
-        `Cannot write "${errno.path ?? output}": the volume is read-only.`,
-        'Write to a writable volume (or remount this one read-write).',
-      ).toInfo();
-    return fsError(err, errno.path ?? output, 'write').toInfo();
-  }
-  return {
-    code: 'render_failed',
-    message: `Rendering failed: ${err instanceof Error ? err.message : String(err)}`,
-    remediation: 'Render again; if it keeps failing, check the output folder and the composition.',
-  };
+/** The item's own stop: the job stopping, or the item leaving the live queue (its output is not wanted). */
+interface ItemStop {
+  readonly signal: AbortSignal;
+  /** Checks the live queue now; true once the item was removed. */
+  checkRemoved(): boolean;
+  readonly removed: boolean;
 }
 
-export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<ItemOutcome> {
-  const tracker = new FileTracker(env.openWriteDir);
-  let exporter: ReturnType<NonNullable<ReturnType<ExporterRegistry['get']>>> | undefined;
-  let pool: RenderPool | undefined;
-  let skipped = 0;
-  let writer: FrameWriter | undefined;
-  // The item stops when the job stops, or when the item is removed from the live queue (it is not wanted).
+function itemStop(env: ItemEnv, cleanup: CleanupStack): ItemStop {
   const local = new AbortController();
-  const signal = local.signal;
   let removed = false;
   const checkRemoved = () => {
-    if (!removed && !local.signal.aborted && env.removed?.()) {
+    if (!removed && !local.signal.aborted && env.removed()) {
       removed = true;
       local.abort();
     }
@@ -115,95 +66,129 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   };
   const onJobAbort = () => local.abort();
   env.signal.addEventListener('abort', onJobAbort);
+  cleanup.always(() => env.signal.removeEventListener('abort', onJobAbort));
   if (env.signal.aborted) local.abort();
-  const poll = env.removed ? setInterval(checkRemoved, REMOVAL_POLL_MS) : undefined;
-  poll?.unref();
-  const onAbort = () => void pool?.destroy();
-  signal.addEventListener('abort', onAbort);
+  const poll = setInterval(checkRemoved, REMOVAL_POLL_MS);
+  poll.unref();
+  cleanup.always(() => clearInterval(poll));
+  return {
+    signal: local.signal,
+    checkRemoved,
+    get removed() {
+      return removed;
+    },
+  };
+}
+
+export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<ItemOutcome> {
+  const cleanup = new CleanupStack();
+  const tracker = new FileTracker(env.options.openWriteDir);
+  // Registered first, so it runs last: once the encoder is dead and no write is in flight.
+  cleanup.onFailure(() => tracker.removeAll());
+  const stop = itemStop(env, cleanup);
+  const counts = { skipped: 0 };
+  let outcome: ItemOutcome | undefined;
+  let failure: unknown;
   try {
-    const { compFps, frames } = itemFrames(env.doc, item);
-    // renderQueue.add refuses this; a hand-edited project file may still ask for it.
-    if (item.alpha && !ALPHA_FORMATS.includes(item.format))
-      throw new EngineError(
-        'bad_argument',
-        `Format "${item.format}" has no alpha channel, so item "${item.id}" cannot render RGB + Alpha.`,
-        'Re-add the item with png, png-fast, webp, webp-anim, gif, webm or mov, or without alpha.',
-      );
-    const factory = env.exporters.get(item.format);
-    if (!factory)
-      throw new EngineError(
-        'unsupported_format',
-        `No exporter for "${item.format}".`,
-        'Pick another format.',
-      );
-    exporter = factory({ item, frames, frameRate: compFps, tracker, ffmpeg: env.ffmpeg });
-    const skip = await exporter.prepare();
-    const todo = frames.filter((f) => !skip.has(f));
-    skipped = frames.length - todo.length;
-    env.onFrames(skipped, frames.length, 0);
-    const w = new FrameWriter(exporter, todo, (n) =>
-      env.onFrames(skipped + n, frames.length, tracker.committed),
-    );
-    writer = w;
-    if (todo.length) {
-      if (checkRemoved() || signal.aborted) throw stopped();
-      const footage: Array<[string, Uint8Array]> = [];
-      for (const path of footagePaths(env.doc, [item.comp])) {
-        // Read through the engine's ports so confinement applies; workers only ever see bytes.
-        const bytes = await env.ports.readFile(path).catch((err: unknown) => {
-          throw err instanceof EngineError ? err : fsError(err, path, 'read footage');
-        });
-        footage.push([path, bytes]);
-      }
-      const workers = Math.max(1, Math.min(env.maxWorkers ?? availableParallelism(), todo.length));
-      pool = await RenderPool.start({
-        workers,
-        workerUrl: env.workerUrl,
-        init: { doc: env.doc, footage, rendererModule: env.rendererModule },
-      });
-      if (checkRemoved() || signal.aborted) throw stopped();
-      await dispatch(pool, w, todo, item, compFps, exporter.payload, exporter.ordered, signal, checkRemoved);
-    }
-    await w.flush();
-    if (checkRemoved()) throw stopped();
-    const files = await exporter.finish();
-    // Removed while the encoder finished: the tracker still owns the final files, so they go too.
-    if (checkRemoved()) throw stopped();
-    await tracker.release();
-    return { status: 'done', frames: todo.length, skipped, files };
+    outcome = await render(planItem(env.doc, item), env, tracker, cleanup, stop, counts);
   } catch (err) {
-    writer?.close();
-    await pool?.destroy();
-    await exporter?.abort().catch(() => undefined);
-    await writer?.flush().catch(() => undefined);
-    await tracker.removeAll();
-    const cancelled = env.signal.aborted && !removed;
-    return {
-      status: cancelled ? 'stopped' : 'failed',
-      frames: 0,
-      skipped,
-      files: [],
-      error: removed ? removedError(item.id) : cancelled ? stopped().toInfo() : toInfo(err, item.output),
-    };
+    failure = err;
   } finally {
-    clearInterval(poll);
-    env.signal.removeEventListener('abort', onJobAbort);
-    signal.removeEventListener('abort', onAbort);
-    await pool?.destroy();
+    await cleanup.drain(outcome === undefined);
   }
+  if (outcome) return outcome;
+  const cancelled = env.signal.aborted && !stop.removed;
+  return {
+    status: cancelled ? 'stopped' : 'failed',
+    frames: 0,
+    skipped: counts.skipped,
+    files: [],
+    error: stop.removed
+      ? removedError(item.id)
+      : cancelled
+        ? stopped().toInfo()
+        : toInfo(failure, item.output),
+  };
+}
+
+async function render(
+  plan: ItemPlan,
+  env: ItemEnv,
+  tracker: FileTracker,
+  cleanup: CleanupStack,
+  stop: ItemStop,
+  counts: { skipped: number },
+): Promise<ItemOutcome> {
+  const { item, frames } = plan;
+  const factory = env.exporters.get(item.format);
+  if (!factory)
+    throw new EngineError('unsupported_format', `No exporter for "${item.format}".`, 'Pick another format.');
+  const exporter = factory({ item, frames, frameRate: plan.frameRate, tracker, ffmpeg: env.options.ffmpeg });
+  // Set once the frames to write are known (after prepare); the cleanup below may run before that.
+  let writer: FrameWriter | undefined = undefined;
+  // Kill the encoder (ffmpeg) before waiting for the writes in flight: a write blocked on its pipe then fails
+  // at once, and the tracker sees every file that will ever be written before it removes them.
+  cleanup.onFailure(async () => {
+    await exporter.abort().catch(() => undefined);
+    await writer?.flush().catch(() => undefined);
+  });
+  const skip = await exporter.prepare();
+  const todo = frames.filter((f) => !skip.has(f));
+  counts.skipped = frames.length - todo.length;
+  env.onFrames(counts.skipped, frames.length, 0);
+  const w = new FrameWriter(exporter, todo, (n) =>
+    env.onFrames(counts.skipped + n, frames.length, tracker.committed),
+  );
+  writer = w;
+  // A stopped or failed item accepts no more frames.
+  cleanup.onFailure(() => w.close());
+  if (todo.length) {
+    if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
+    const footage = await readFootage(env, item.comp);
+    const pool = await RenderPool.start({
+      workers: Math.max(1, Math.min(env.options.maxWorkers, todo.length)),
+      workerUrl: env.options.workerUrl,
+      init: { doc: env.doc, footage, rendererModule: env.options.rendererModule },
+    });
+    cleanup.always(() => pool.destroy());
+    // Stopping terminates the workers at once; the batch they held rejects with `cancelled`.
+    const onAbort = () => void pool.destroy();
+    stop.signal.addEventListener('abort', onAbort);
+    cleanup.always(() => stop.signal.removeEventListener('abort', onAbort));
+    if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
+    await dispatch(pool, w, todo, plan, exporter, stop);
+  }
+  await w.flush();
+  if (stop.checkRemoved()) throw stopped();
+  const files = await exporter.finish();
+  // Removed while the encoder finished: the tracker still owns the final files, so they go too.
+  if (stop.checkRemoved()) throw stopped();
+  // The files are the item's output now: cleanup of this or a later item no longer removes them.
+  await tracker.release();
+  return { status: 'done', frames: todo.length, skipped: counts.skipped, files };
+}
+
+/** The footage of `compId`, read through the engine's ports so confinement applies; workers only see bytes. */
+async function readFootage(env: ItemEnv, compId: string): Promise<Array<[string, Uint8Array]>> {
+  const footage: Array<[string, Uint8Array]> = [];
+  for (const path of footagePaths(env.doc, [compId])) {
+    const bytes = await env.ports.readFile(path).catch((err: unknown) => {
+      throw err instanceof EngineError ? err : fsError(err, path, 'read footage');
+    });
+    footage.push([path, bytes]);
+  }
+  return footage;
 }
 
 async function dispatch(
   pool: RenderPool,
   writer: FrameWriter,
   todo: number[],
-  item: RenderQueueItem,
-  frameRate: number,
-  payload: FramePayload,
-  ordered: boolean,
-  signal: AbortSignal,
-  checkRemoved: () => boolean,
+  plan: ItemPlan,
+  exporter: Exporter,
+  stop: ItemStop,
 ): Promise<void> {
+  const { payload, ordered } = exporter;
   // Raw frames are large (8 MB at 1080p): smaller batches and a tight window keep memory flat for video.
   const batchSize = payload.kind === 'rgba' ? 2 : Math.min(8, Math.ceil(todo.length / (pool.size * 4)));
   const window = pool.size * batchSize * 2;
@@ -218,15 +203,15 @@ async function dispatch(
     if (ordered) await Promise.race([writer.waitUntilWritten(i + frames.length - window), failed]);
     else await Promise.race([queue.onSizeLessThan(pool.size), failed]);
     if (failure || writer.error) break;
-    if (checkRemoved() || signal.aborted) throw stopped();
+    if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
     const task = queue
       .add(
         () =>
           pool.run(
-            { compId: item.comp, frameRate, frames, scale: item.scale, transparent: item.alpha, payload },
+            { compId: plan.item.comp, frameRate: plan.frameRate, frames, ...plan.render, payload },
             (f, d, wdt, h) => writer.push(f, d, { width: wdt, height: h }),
           ),
-        { signal },
+        { signal: stop.signal },
       )
       .catch((err: unknown) => {
         failure ??= err;
@@ -235,7 +220,7 @@ async function dispatch(
     tasks.push(task);
   }
   await Promise.all(tasks);
-  if (signal.aborted) throw stopped();
+  if (stop.signal.aborted) throw stopped();
   if (failure) throw failure;
   if (writer.error) throw writer.error;
 }

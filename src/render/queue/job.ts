@@ -1,7 +1,9 @@
 /** One render job: the queued items of a document snapshot, rendered one after another. */
-import type { ErrorInfo, ItemStatus, RenderQueueItem } from '../../engine/index.js';
+import type { ErrorInfo, RenderQueueItem } from '../../engine/index.js';
 import type { OutputFile } from './exporters/types.js';
-import { removedError, renderItem, type ItemEnv, type ItemOutcome } from './item.js';
+import { renderItem, type ItemEnv, type ItemOutcome } from './item.js';
+import { removedError } from './item-errors.js';
+import type { ItemStatus } from './status.js';
 
 /** Progress of a job, as the CLI and the MCP layer show it. */
 export interface JobProgress {
@@ -15,8 +17,8 @@ export interface JobProgress {
 /** What a job needs: the render environment of its items, plus the items and where statuses go. */
 export interface JobEnv extends Omit<ItemEnv, 'removed' | 'onFrames'> {
   items: RenderQueueItem[];
-  /** Whether an item is still in the live document's queue (default: always); a removed item is not rendered. */
-  isQueued?(id: string): boolean;
+  /** Whether an item is still in the live document's queue; a removed item is not rendered. */
+  isQueued(id: string): boolean;
   setStatus(id: string, status: ItemStatus): void;
   onProgress(p: JobProgress): void;
 }
@@ -77,8 +79,7 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
       });
       continue;
     }
-    const isQueued = env.isQueued ?? (() => true);
-    if (!isQueued(item.id)) {
+    if (!env.isQueued(item.id)) {
       // Removed before its turn: nothing is rendered; the report leaves it out and counts it as failed.
       const error = removedError(item.id);
       env.setStatus(item.id, { status: 'failed', framesDone: 0, framesTotal: 0, files: 0, error });
@@ -96,7 +97,7 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
     let total = 0;
     const outcome = await renderItem(item, {
       ...env,
-      removed: () => !isQueued(item.id),
+      removed: () => !env.isQueued(item.id),
       onFrames(done, framesTotal, files) {
         total = framesTotal;
         env.setStatus(item.id, { status: 'rendering', framesDone: done, framesTotal, files });

@@ -1,6 +1,6 @@
 /** Messages between the render job (main thread) and its worker threads. */
 import type { ErrorInfo, Project } from '../../engine/index.js';
-import type { FramePayload } from './encode.js';
+import type { FramePayload } from '../encode.js';
 
 export interface WorkerInit {
   doc: Project;

@@ -2,35 +2,12 @@
  * The render queue service owned by a session: one job at a time, live per-item status for renderQueue.list,
  * progress listeners, stop. A job renders the document reference it was started with (its snapshot).
  */
-import {
-  EngineError,
-  type EnginePorts,
-  type ItemStatus,
-  type Project,
-  type RenderQueueItem,
-} from '../../engine/index.js';
+import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
 import { builtinExporters } from './exporters/index.js';
-import { findFfmpeg } from './exporters/ffmpeg.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
-import type { OpenWriteDir } from './plain-dir.js';
 import { reportItem, runJob, type ItemReport, type JobItemOutcome, type JobProgress } from './job.js';
-import { builtModuleUrl } from './worker-url.js';
-
-export interface RenderQueueServiceOptions {
-  /** The engine's live document, read when a job reports (items removed mid-render count as failed). */
-  liveDocument: () => Project;
-  /** Module URL exporting createFrameRenderer (default: the compositor from the build). */
-  rendererModule?: string;
-  /** Upper bound on worker threads (default: one per core). */
-  maxWorkers?: number;
-  /** How ffmpeg is found (default: probing PATH when a job starts). */
-  findFfmpeg?: () => Promise<string | null>;
-  /**
-   * How output and overflow folders are opened (default: by path). A confined session passes the
-   * confinement's verified handles, so a folder swapped for a symlink after the check redirects nothing.
-   */
-  openWriteDir?: OpenWriteDir;
-}
+import { resolveJobOptions, type RenderQueueServiceOptions } from './options.js';
+import type { ItemStatus } from './status.js';
 
 export interface JobResult {
   completed: number;
@@ -121,20 +98,13 @@ export class RenderQueueService {
   ): Promise<JobResult> {
     let outcomes: JobItemOutcome[];
     try {
-      const workerUrl = builtModuleUrl('./worker.js');
-      const rendererModule = this.#options.rendererModule ?? builtModuleUrl('../index.js').href;
-      const ffmpeg = await (this.#options.findFfmpeg ?? findFfmpeg)();
       outcomes = await runJob({
         doc,
         items,
         ports,
         signal,
         exporters: this.#exporters,
-        ffmpeg,
-        workerUrl,
-        rendererModule,
-        maxWorkers: this.#options.maxWorkers,
-        openWriteDir: this.#options.openWriteDir,
+        options: await resolveJobOptions(this.#options),
         isQueued: (id) => this.#options.liveDocument().renderQueue.some((q) => q.id === id),
         setStatus: (id, s) => this.#status.set(id, s),
         onProgress: (p) => this.#listeners.forEach((l) => l(p)),

@@ -6,11 +6,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ErrorInfo } from '../../engine/index.js';
 import type { FrameRenderer, FrameRendererOptions } from '../types.js';
-import { encodeFrame } from './encode.js';
+import { encodeFrame, oneEncoderThread } from '../encode.js';
 import type { BatchRequest, WorkerInit, WorkerMessage } from './protocol.js';
 
 type RendererModule = { createFrameRenderer(options: FrameRendererOptions): FrameRenderer };
 
+oneEncoderThread();
 const init = workerData as WorkerInit;
 const port = parentPort!;
 const footage = new Map(init.footage.map(([path, bytes]) => [path, Buffer.from(bytes)]));

@@ -14,8 +14,7 @@ vi.mock('sharp', async (importOriginal) => {
   return { default: spy };
 });
 
-const { encodeFrame } = await import('../../../src/render/queue/encode.js');
-const { encodeStill } = await import('../../../src/render/encode.js');
+const { encodeFrame, encodeStill } = await import('../../../src/render/encode.js');
 
 describe('sharp input pixel limit', () => {
   it.each(['png', 'jpeg', 'webp'] as const)('queue encoder (%s) lifts it for raw frames', async (kind) => {

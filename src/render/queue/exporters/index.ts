@@ -1,21 +1,21 @@
-/** The built-in exporters, keyed by output format. */
+/**
+ * The built-in exporters, one per output format, derived from the format table: sharp-encoded formats are
+ * image sequences with the table's settings, ffmpeg-encoded ones single files (ffmpeg-formats.ts).
+ */
+import { formatSpec, OUTPUT_FORMATS, type FfmpegFormat, type OutputFormat } from '../../../engine/index.js';
 import { SequenceExporter } from './sequence.js';
 import type { ExporterFactory, ExporterRegistry } from './types.js';
 import { VideoExporter } from './video.js';
 
+function builtinExporter(format: OutputFormat): ExporterFactory {
+  const encoder = formatSpec(format).encoder;
+  if (encoder !== 'ffmpeg') return (ctx) => new SequenceExporter(ctx, encoder);
+  // An `ffmpeg` encoder is what makes a format an FfmpegFormat.
+  return (ctx) => new VideoExporter(ctx, format as FfmpegFormat);
+}
+
 export function builtinExporters(): ExporterRegistry {
-  const entries: Array<[string, ExporterFactory]> = [
-    ['png', (ctx) => new SequenceExporter(ctx, { kind: 'png', level: 6 })],
-    ['png-fast', (ctx) => new SequenceExporter(ctx, { kind: 'png', level: 1 })],
-    ['jpeg', (ctx) => new SequenceExporter(ctx, { kind: 'jpeg', quality: 90 })],
-    ['webp', (ctx) => new SequenceExporter(ctx, { kind: 'webp', quality: 90 })],
-    ['mp4', (ctx) => new VideoExporter(ctx, 'mp4')],
-    ['webm', (ctx) => new VideoExporter(ctx, 'webm')],
-    ['mov', (ctx) => new VideoExporter(ctx, 'mov')],
-    ['gif', (ctx) => new VideoExporter(ctx, 'gif')],
-    ['webp-anim', (ctx) => new VideoExporter(ctx, 'webp-anim')],
-  ];
-  return new Map(entries);
+  return new Map(OUTPUT_FORMATS.map((f) => [f, builtinExporter(f)]));
 }
 
 export type { Exporter, ExporterContext, ExporterFactory, ExporterRegistry, OutputFile } from './types.js';

@@ -5,8 +5,8 @@
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { EngineError, framePath, fsError } from '../../../engine/index.js';
-import type { FramePayload } from '../encode.js';
-import { sha256 } from './hash.js';
+import type { FramePayload } from '../../encode.js';
+import { sha256 } from '../../hash.js';
 import type { Exporter, ExporterContext, OutputFile } from './types.js';
 
 interface Volume {

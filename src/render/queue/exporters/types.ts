@@ -4,7 +4,7 @@
  * `RenderQueueService.registerExporter` (see docs/exporters.md).
  */
 import type { OutputFormat, RenderQueueItem } from '../../../engine/index.js';
-import type { FramePayload } from '../encode.js';
+import type { FramePayload } from '../../encode.js';
 import type { FileTracker } from '../tracker.js';
 
 /** One file an item wrote, with what a pipeline needs to check it without trusting the renderer. */

@@ -1,4 +1,7 @@
-/** sha256 of bytes in memory or of a file on disk (streamed, so large videos are not loaded whole). */
+/**
+ * The one sha256 helper of rendering (frame commands and render results): of bytes in memory, or of a file on
+ * disk (streamed, so large videos are not loaded whole).
+ */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 

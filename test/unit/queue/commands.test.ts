@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine, engineCommands } from '../../../src/engine/index.js';
 import { createNodePorts } from '../../../src/engine/node-ports.js';
+import { queueItemCommands } from '../../../src/render/queue/commands/index.js';
 import { fails, newEngine, run } from '../../helpers/engine.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -127,10 +128,12 @@ describe('render queue items', () => {
 
   it('renderQueue.list reports live statuses from the render service', async () => {
     const engine = new Engine({
-      commands: engineCommands({
-        renderStatus: (id) =>
+      commands: [
+        ...engineCommands(),
+        ...queueItemCommands((id) =>
           id === 'rq_2' ? { status: 'rendering', framesDone: 4, framesTotal: 20, files: 4 } : undefined,
-      }),
+        ),
+      ],
       ports: createNodePorts(),
     });
     await withComp(engine);

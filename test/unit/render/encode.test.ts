@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { encodeFrame, unpremultiply } from '../../../src/render/queue/encode.js';
+import { encodeFrame, unpremultiply } from '../../../src/render/encode.js';
 
 // One opaque pixel and one half-transparent red pixel, premultiplied (Skia's form): 128/255 alpha, red 128.
 const premul = () => Buffer.from([10, 20, 30, 255, 128, 0, 0, 128]);

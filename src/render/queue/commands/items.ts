@@ -1,30 +1,38 @@
-/** Render queue items: what to render, where and how. Rendering itself lives in src/render. */
+/**
+ * The render queue's item commands: renderQueue.add/remove/clear/list. They only edit or read the document
+ * (no I/O), so a pure engine can include them without a render service (see queueItemCommands).
+ */
 import { z } from 'zod';
-import { defineCommand, DESTRUCTIVE_EDIT, EDIT, READ_ONLY } from '../catalog.js';
-import { EngineError } from '../errors.js';
-import { frameCount } from '../inspect.js';
-import { ALPHA_FORMATS, MAX_SIDE, OutputFormat, type RenderQueueItem } from '../model.js';
-import { resolveOutputFormat } from '../output-template.js';
-import { findComp, newId } from '../resolve.js';
-import { AbsPath, CompRef } from './params.js';
+import {
+  ALPHA_FORMATS,
+  defineCommand,
+  describeFormats,
+  DESTRUCTIVE_EDIT,
+  EDIT,
+  EngineError,
+  formatSpec,
+  frameCount,
+  listWords,
+  MAX_SIDE,
+  OUTPUT_FORMATS,
+  OutputFormat,
+  READ_ONLY,
+  resolveOutputFormat,
+  type AnyCommand,
+  type RenderQueueItem,
+} from '../../../engine/index.js';
+import { AbsPath, CompRef } from '../../../engine/commands/params.js';
+import { findComp, newId } from '../../../engine/resolve.js';
+import { frameSpan } from '../plan.js';
+import type { StatusSource } from '../status.js';
 
-/** Live status of a queue item, kept by the render service (not in the document, so not an undo step). */
-export interface ItemStatus {
-  status: 'queued' | 'rendering' | 'done' | 'failed' | 'stopped';
-  framesDone: number;
-  framesTotal: number;
-  files: number;
-  error?: { code: string; message: string; remediation: string };
-}
+const NO_ALPHA = OUTPUT_FORMATS.filter((f) => !formatSpec(f).alpha);
 
-export type StatusSource = (itemId: string) => ItemStatus | undefined;
-
-export const renderQueueAdd = defineCommand({
+const renderQueueAdd = defineCommand({
   id: 'renderQueue.add',
   title: 'Add to Render Queue',
   category: 'Render',
-  description:
-    'Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video and animated formats write one file. Formats: png (zlib 6), png-fast (zlib 1), jpeg, webp, gif, webp-anim, mp4 (H.264), webm (VP9), mov (ProRes); inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in png, png-fast, webp, webp-anim, gif (1-bit), webm (VP9 with alpha) and mov (ProRes 4444).',
+  description: `Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video and animated formats write one file. Formats: ${describeFormats(OUTPUT_FORMATS).join(', ')}; inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in ${listWords(describeFormats(ALPHA_FORMATS, true), 'and')}.`,
   params: z.strictObject({
     comp: CompRef.describe('Composition id, or its name when unique (required)'),
     output: AbsPath.describe('Absolute output path template'),
@@ -51,7 +59,7 @@ export const renderQueueAdd = defineCommand({
       .boolean()
       .optional()
       .describe(
-        'RGB + Alpha: keep the background transparent and write straight alpha (default false: flattened on the comp background). Not for jpeg or mp4',
+        `RGB + Alpha: keep the background transparent and write straight alpha (default false: flattened on the comp background). Not for ${listWords(NO_ALPHA)}`,
       ),
   }),
   pathParams: { output: 'write', 'overflow[].dir': 'write' },
@@ -77,18 +85,18 @@ export const renderQueueAdd = defineCommand({
         `Pass a scale of at most ${Math.floor((MAX_SIDE / Math.max(comp.width, comp.height)) * 1000) / 1000}.`,
       );
     }
-    if (p.overflow?.length && !['png', 'png-fast', 'jpeg', 'webp'].includes(format)) {
+    if (p.overflow?.length && !formatSpec(format).overflow) {
       throw new EngineError(
         'bad_argument',
         'Overflow directories apply to image sequences only.',
         'Remove "overflow", or render a sequence.',
       );
     }
-    if (p.alpha && !ALPHA_FORMATS.includes(format)) {
+    if (p.alpha && !formatSpec(format).alpha) {
       throw new EngineError(
         'bad_argument',
         `Format "${format}" has no alpha channel, so it cannot render RGB + Alpha.`,
-        'Pick a format that carries alpha: png, png-fast, webp, webp-anim, gif (1-bit), webm (VP9 with alpha) or mov (ProRes 4444); or leave out "alpha".',
+        `Pick a format that carries alpha: ${listWords(describeFormats(ALPHA_FORMATS, true))}; or leave out "alpha".`,
       );
     }
     let id = '';
@@ -111,7 +119,7 @@ export const renderQueueAdd = defineCommand({
   },
 });
 
-export const renderQueueRemove = defineCommand({
+const renderQueueRemove = defineCommand({
   id: 'renderQueue.remove',
   title: 'Remove from Render Queue',
   category: 'Render',
@@ -134,7 +142,7 @@ export const renderQueueRemove = defineCommand({
   },
 });
 
-export const renderQueueClear = defineCommand({
+const renderQueueClear = defineCommand({
   id: 'renderQueue.clear',
   title: 'Clear Render Queue',
   category: 'Render',
@@ -151,7 +159,7 @@ export const renderQueueClear = defineCommand({
 });
 
 /** renderQueue.list merges the document's items with live statuses from the render service. */
-export function renderQueueList(statusOf: StatusSource) {
+function renderQueueList(statusOf: StatusSource) {
   return defineCommand({
     id: 'renderQueue.list',
     title: 'List Render Queue',
@@ -165,11 +173,8 @@ export function renderQueueList(statusOf: StatusSource) {
     run(ctx) {
       const items = ctx.doc.renderQueue.map((q) => {
         const comp = ctx.doc.items.find((i) => i.id === q.comp);
-        const total = q.frameRange
-          ? q.frameRange.end - q.frameRange.start + 1
-          : comp?.type === 'composition'
-            ? frameCount(comp)
-            : 0;
+        const span = frameSpan(q, comp?.type === 'composition' ? comp : undefined);
+        const total = span ? span.end - span.start + 1 : 0;
         return {
           ...q,
           ...(statusOf(q.id) ?? { status: 'queued', framesDone: 0, framesTotal: total, files: 0 }),
@@ -178,4 +183,9 @@ export function renderQueueList(statusOf: StatusSource) {
       return { items };
     },
   });
+}
+
+/** The item commands; `statusOf` gives renderQueue.list live statuses (default: every item reads as queued). */
+export function queueItemCommands(statusOf: StatusSource = () => undefined): AnyCommand[] {
+  return [renderQueueAdd, renderQueueRemove, renderQueueClear, renderQueueList(statusOf)] as AnyCommand[];
 }

@@ -1,4 +1,4 @@
-/** renderQueue.render and renderQueue.stop: engine commands backed by the session's RenderQueueService. */
+/** renderQueue.render and renderQueue.stop: the commands that run and stop a session's RenderQueueService. */
 import { z } from 'zod';
 import {
   defineCommand,
@@ -6,9 +6,9 @@ import {
   type AnyCommand,
   type Project,
   type RenderQueueItem,
-} from '../../engine/index.js';
-import { footagePaths } from './footage.js';
-import type { RenderQueueService } from './service.js';
+} from '../../../engine/index.js';
+import { footagePaths } from '../footage.js';
+import type { RenderQueueService } from '../service.js';
 
 const RenderParams = z.strictObject({
   wait: z
@@ -34,8 +34,8 @@ function selected(doc: Project, ids: string[] | undefined): RenderQueueItem[] {
   });
 }
 
-/** The engine commands of the render queue, bound to one service. */
-export function renderQueueCommands(service: RenderQueueService): AnyCommand[] {
+/** The job commands, bound to one service. */
+export function jobCommands(service: RenderQueueService): AnyCommand[] {
   const render = defineCommand({
     id: 'renderQueue.render',
     title: 'Render Queue',

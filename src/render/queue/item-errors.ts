@@ -1,0 +1,35 @@
+/** The errors render items report: stopped, removed mid-render, and raw failures worded for clients. */
+import { EngineError, fsError, type ErrorInfo } from '../../engine/index.js';
+
+/** The error of an item stopped before it finished. */
+export const stopped = (): EngineError =>
+  new EngineError('cancelled', 'The render was stopped.', 'Render again to finish it.');
+
+/** Why an item removed from the queue during the job has no output. */
+export function removedError(id: string): ErrorInfo {
+  return new EngineError(
+    'not_found',
+    `Queue item "${id}" was removed during the render; it was not rendered (its unfinished files were removed).`,
+    'Add it to the render queue again and render to get its output.',
+  ).toInfo();
+}
+
+/** Errors as clients see them: raw Node fs errors (EROFS, EACCES, ENOSPC...) get fsError's words and remedy. */
+export function toInfo(err: unknown, output: string): ErrorInfo {
+  if (err instanceof EngineError) return err.toInfo();
+  const errno = err as NodeJS.ErrnoException | undefined;
+  if (typeof errno?.code === 'string' && typeof errno.syscall === 'string') {
+    if (errno.code === 'EROFS')
+      return new EngineError(
+        'io_error',
+        `Cannot write "${errno.path ?? output}": the volume is read-only.`,
+        'Write to a writable volume (or remount this one read-write).',
+      ).toInfo();
+    return fsError(err, errno.path ?? output, 'write').toInfo();
+  }
+  return {
+    code: 'render_failed',
+    message: `Rendering failed: ${err instanceof Error ? err.message : String(err)}`,
+    remediation: 'Render again; if it keeps failing, check the output folder and the composition.',
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The render queue's options, public and resolved. A session passes RenderQueueServiceOptions (every field but
+ * liveDocument optional); when a job starts they are resolved once into JobOptions, where every default is
+ * decided, and the job, the items and the workers use those as given.
+ */
+import { availableParallelism } from 'node:os';
+import type { Project } from '../../engine/index.js';
+import { findFfmpeg } from './exporters/ffmpeg.js';
+import { openPlainDir, type OpenWriteDir } from './plain-dir.js';
+import { builtModuleUrl } from './worker-url.js';
+
+export interface RenderQueueServiceOptions {
+  /** The engine's live document, read when a job reports (items removed mid-render count as failed). */
+  liveDocument: () => Project;
+  /** Module URL exporting createFrameRenderer (default: the compositor from the build). */
+  rendererModule?: string;
+  /** Upper bound on worker threads (default: one per core). */
+  maxWorkers?: number;
+  /** How ffmpeg is found (default: probing PATH when a job starts). */
+  findFfmpeg?: () => Promise<string | null>;
+  /**
+   * How output and overflow folders are opened (default: by path). A confined session passes the
+   * confinement's verified handles, so a folder swapped for a symlink after the check redirects nothing.
+   */
+  openWriteDir?: OpenWriteDir;
+}
+
+/** How one job runs, every default decided. */
+export interface JobOptions {
+  /** The built render worker module. */
+  workerUrl: URL;
+  /** Module URL exporting createFrameRenderer, loaded by every worker. */
+  rendererModule: string;
+  /** Absolute path of ffmpeg, or null when it is not installed (ffmpeg formats then fail their items). */
+  ffmpeg: string | null;
+  /** Upper bound on worker threads per item (an item never gets more workers than frames). */
+  maxWorkers: number;
+  /** How output folders are opened: through the confinement when confined, else by path. */
+  openWriteDir: OpenWriteDir;
+}
+
+/**
+ * Resolves the service's options for a job that is starting. Looks for the built worker (missing_dependency
+ * when there is no build) and probes for ffmpeg, so it runs per job, never when a session is created.
+ */
+export async function resolveJobOptions(options: RenderQueueServiceOptions): Promise<JobOptions> {
+  const workerUrl = builtModuleUrl('./worker.js');
+  const rendererModule = options.rendererModule ?? builtModuleUrl('../index.js').href;
+  const ffmpeg = await (options.findFfmpeg ?? findFfmpeg)();
+  return {
+    workerUrl,
+    rendererModule,
+    ffmpeg,
+    maxWorkers: options.maxWorkers ?? availableParallelism(),
+    openWriteDir: options.openWriteDir ?? openPlainDir,
+  };
+}

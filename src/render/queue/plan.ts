@@ -1,0 +1,64 @@
+/**
+ * A queue item as a job renders it. The stored item (renderQueue.add fills every field; a hand-edited project
+ * file may still hold what add refuses) is resolved once here into its frames and render settings; the job,
+ * the exporters and the workers trust the plan and decide nothing again.
+ */
+import {
+  ALPHA_FORMATS,
+  EngineError,
+  formatSpec,
+  frameCount,
+  listWords,
+  type Composition,
+  type Project,
+  type RenderQueueItem,
+} from '../../engine/index.js';
+
+/** Inclusive frame numbers. */
+export interface FrameSpan {
+  start: number;
+  end: number;
+}
+
+export interface ItemPlan {
+  /** The item as stored: what exporters see as `ctx.item`. */
+  item: RenderQueueItem;
+  frameRate: number;
+  /** The frames to render, in order. */
+  frames: number[];
+  /** What the workers render every frame with: RGB + Alpha items on a transparent background. */
+  render: { scale: number; transparent: boolean };
+}
+
+/**
+ * The frames an item renders: its frameRange, or the whole composition. null when it has no range and its
+ * composition is gone (renderQueue.list then shows 0 frames; a render fails the item).
+ */
+export function frameSpan(item: Pick<RenderQueueItem, 'frameRange'>, comp?: Composition): FrameSpan | null {
+  return item.frameRange ?? (comp ? { start: 0, end: frameCount(comp) - 1 } : null);
+}
+
+/** Resolves `item` against the job's snapshot `doc`; throws EngineError when it cannot be rendered. */
+export function planItem(doc: Project, item: RenderQueueItem): ItemPlan {
+  const comp = doc.items.find((i) => i.id === item.comp);
+  if (comp?.type !== 'composition')
+    throw new EngineError(
+      'not_found',
+      `Composition "${item.comp}" no longer exists.`,
+      'Re-add the queue item.',
+    );
+  // renderQueue.add refuses this; a hand-edited project file may still ask for it.
+  if (item.alpha && !formatSpec(item.format).alpha)
+    throw new EngineError(
+      'bad_argument',
+      `Format "${item.format}" has no alpha channel, so item "${item.id}" cannot render RGB + Alpha.`,
+      `Re-add the item with ${listWords(ALPHA_FORMATS)}, or without alpha.`,
+    );
+  const { start, end } = frameSpan(item, comp)!;
+  return {
+    item,
+    frameRate: comp.frameRate,
+    frames: Array.from({ length: end - start + 1 }, (_, i) => start + i),
+    render: { scale: item.scale, transparent: item.alpha },
+  };
+}

@@ -1,0 +1,13 @@
+/** Live status of render queue items: kept by the render service, read by renderQueue.list. */
+
+/** Not in the document (so a status change is not an undo step): a session's render service owns it. */
+export interface ItemStatus {
+  status: 'queued' | 'rendering' | 'done' | 'failed' | 'stopped';
+  framesDone: number;
+  framesTotal: number;
+  files: number;
+  error?: { code: string; message: string; remediation: string };
+}
+
+/** An item's live status, or undefined when it was never rendered in this session (it reads as queued). */
+export type StatusSource = (itemId: string) => ItemStatus | undefined;

@@ -1,0 +1,59 @@
+// Every format of the output format table has a built-in exporter that writes what the table says: fails
+// when a format is added to the table without its encoder settings or ffmpeg arguments, or the other way.
+import { describe, expect, it } from 'vitest';
+import {
+  formatSpec,
+  OUTPUT_FORMATS,
+  type FfmpegFormat,
+  type OutputFormatId,
+  type RenderQueueItem,
+} from '../../../src/engine/index.js';
+import { builtinExporters } from '../../../src/render/queue/exporters/index.js';
+import { FFMPEG_FORMATS, ffmpegOutputArgs } from '../../../src/render/queue/exporters/ffmpeg-formats.js';
+import type { ExporterContext } from '../../../src/render/queue/exporters/types.js';
+import { FileTracker } from '../../../src/render/queue/tracker.js';
+
+function context(format: OutputFormatId): ExporterContext {
+  const item: RenderQueueItem = {
+    id: 'rq_1',
+    comp: 'comp_1',
+    output: formatSpec(format).kind === 'sequence' ? '/out/f_[##].png' : '/out/clip.mp4',
+    format,
+    frameRange: null,
+    scale: 1,
+    skipExisting: false,
+    overflow: [],
+    alpha: false,
+  };
+  // Constructing an exporter starts nothing: ffmpeg is only spawned on the first frame.
+  return { item, frames: [0, 1], frameRate: 10, tracker: new FileTracker(), ffmpeg: '/usr/bin/ffmpeg' };
+}
+
+describe('built-in exporters', () => {
+  it('cover exactly the table’s formats, delivering what each format’s encoder takes', () => {
+    const registry = builtinExporters();
+    expect([...registry.keys()]).toEqual(OUTPUT_FORMATS);
+    for (const format of OUTPUT_FORMATS) {
+      const exporter = registry.get(format)!(context(format));
+      const encoder = formatSpec(format).encoder;
+      // sharp formats get encoded frames from the workers; ffmpeg gets raw RGBA in frame order.
+      expect(exporter.payload, format).toEqual(encoder === 'ffmpeg' ? { kind: 'rgba' } : encoder);
+      expect(exporter.ordered, format).toBe(encoder === 'ffmpeg');
+    }
+  });
+
+  it('have ffmpeg arguments for every ffmpeg format, with alpha arguments exactly where the table has alpha', () => {
+    const ffmpegFormats = OUTPUT_FORMATS.filter((f) => formatSpec(f).encoder === 'ffmpeg');
+    expect(Object.keys(FFMPEG_FORMATS).sort()).toEqual([...ffmpegFormats].sort());
+    const size = { width: 33, height: 19 };
+    for (const f of ffmpegFormats as FfmpegFormat[]) {
+      expect(FFMPEG_FORMATS[f].alpha !== null, f).toBe(formatSpec(f).alpha);
+      const opaque = ffmpegOutputArgs(f, false, size, 10);
+      const alpha = ffmpegOutputArgs(f, true, size, 10);
+      // Every output names its muxer; RGB + Alpha gets its own arguments where the format carries alpha.
+      expect(opaque, f).toContain('-f');
+      if (formatSpec(f).alpha) expect(alpha, f).not.toEqual(opaque);
+      else expect(alpha, f).toEqual(opaque);
+    }
+  });
+});
