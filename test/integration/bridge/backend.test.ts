@@ -130,8 +130,6 @@ describe('bridge backend against an in-process app', () => {
       pathParams: {},
       annotations: EDIT,
       mutates: false,
-      // The bridge reads the command's traits, not its id: the stand-in declares the real command's.
-      traits: createSession().engine.command('renderQueue.render')!.traits,
       run: (_ctx, p) => {
         seen.push(p);
         return {};
