@@ -4,7 +4,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, open, readFile, rename, rm } from 'node:fs/promises';
-import { makeDirs } from '../engine/make-dirs.js';
+import { makeDirs } from '../node-io/make-dirs.js';
 import { dirname, join } from 'node:path';
 
 /** A fresh token: 32 random bytes, hex. */
