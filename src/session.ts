@@ -5,7 +5,7 @@
  */
 import type { Confinement } from './confinement/types.js';
 import { Engine, engineCommands, type AnyCommand, type EnginePorts } from './engine/index.js';
-import { createNodePorts } from './engine/node-ports.js';
+import { createNodePorts } from './node-io/engine-ports.js';
 import { lazyRenderer, renderCommands } from './render/commands.js';
 import { BUNDLED_FAMILIES, uncoveredCharacters } from './render/font-list.js';
 import { renderQueueCommands } from './render/queue/commands.js';

@@ -1,15 +1,19 @@
 /**
  * The scripting API: a script is the body of an async function that gets `app` with
  * `app.run(id, params)` (throws on a failed command), `app.document` (the live document, read-only) and `app.log`.
- * It runs in a worker thread (src/engine/script-worker.ts) so a wall-clock limit can stop it even in a tight
- * synchronous loop: the worker is terminated, and the commands it already ran stay applied (each its own undo
- * step). The worker is not a security boundary: scripts are refused while confined.
+ * It runs in a thread of its own, started through the engine's ports (`startScript`; in Node a worker thread,
+ * src/node-io/script-worker.ts), so a wall-clock limit can stop it even in a tight synchronous loop: the thread
+ * is stopped, and the commands it already ran stay applied (each its own undo step). The thread is not a
+ * security boundary: scripts are refused while confined.
  */
-import { Worker } from 'node:worker_threads';
 import type { CommandContext } from './catalog.js';
 import { EngineError } from './errors.js';
-import type { ScriptHostMessage, ScriptWorkerData, ScriptWorkerMessage } from './script-protocol.js';
-import { builtModuleUrl } from './worker-url.js';
+import type {
+  ScriptHostMessage,
+  ScriptThread,
+  ScriptWorkerData,
+  ScriptWorkerMessage,
+} from './script-protocol.js';
 
 export interface ScriptResult {
   result: unknown;
@@ -23,7 +27,7 @@ export const DEFAULT_SCRIPT_TIMEOUT_MS = 30_000;
 export const MAX_SCRIPT_TIMEOUT_MS = 600_000;
 const MAX_LOG_LINES = 1000;
 
-/** Runs `code` in a fresh worker; ends with its result, or an EngineError (timeout, cancelled, the script's own). */
+/** Runs `code` in a fresh thread; ends with its result, or an EngineError (timeout, cancelled, the script's own). */
 export async function runScriptCode(
   code: string,
   ctx: CommandContext,
@@ -32,15 +36,7 @@ export async function runScriptCode(
 ): Promise<ScriptResult> {
   if (ctx.signal.aborted) throw cancelled(0);
   const workerData: ScriptWorkerData = { code, filename, document: ctx.doc, maxLogLines: MAX_LOG_LINES };
-  // stdout/stderr are captured so nothing the worker writes can reach `mcp`'s protocol channel.
-  const worker = new Worker(builtModuleUrl('./script-worker.js', import.meta.url), {
-    workerData,
-    stdout: true,
-    stderr: true,
-  });
-  const toStderr = (chunk: Buffer) => void process.stderr.write(chunk);
-  worker.stdout.on('data', toStderr);
-  worker.stderr.on('data', toStderr);
+  let thread: ScriptThread | undefined;
 
   const logs: string[] = [];
   let commands = 0;
@@ -59,7 +55,7 @@ export async function runScriptCode(
       clearTimeout(timer);
       stopNested.abort();
       ctx.signal.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      thread?.stop();
       outcome();
     };
     // Stops the script now; the error is reported once the command it is waiting on (if any) has finished.
@@ -69,7 +65,7 @@ export async function runScriptCode(
     const onAbort = () => stop(() => cancelled(commands));
     ctx.signal.addEventListener('abort', onAbort, { once: true });
 
-    worker.on('message', (m: ScriptWorkerMessage) => {
+    const onMessage = (m: ScriptWorkerMessage) => {
       if (settled) return;
       switch (m.type) {
         case 'log':
@@ -101,23 +97,29 @@ export async function runScriptCode(
           finish(() => reject(scriptError(m, logs.length)));
           return;
       }
-    });
-    worker.on('error', (err) =>
-      finish(() =>
-        reject(
-          new EngineError(
-            'tool_failed',
-            `The script failed: ${err.message}`,
-            `Fix the script (an unawaited app.run that fails counts too). Lines logged before it failed: ${logs.length}.`,
+    };
+    try {
+      thread = ctx.ports.startScript(workerData, {
+        message: onMessage,
+        error: (err) =>
+          finish(() =>
+            reject(
+              new EngineError(
+                'tool_failed',
+                `The script failed: ${err.message}`,
+                `Fix the script (an unawaited app.run that fails counts too). Lines logged before it failed: ${logs.length}.`,
+              ),
+            ),
           ),
-        ),
-      ),
-    );
-    worker.on('exit', () =>
-      finish(() =>
-        reject(new EngineError('tool_failed', 'The script stopped before it returned.', 'Run it again.')),
-      ),
-    );
+        exit: () =>
+          finish(() =>
+            reject(new EngineError('tool_failed', 'The script stopped before it returned.', 'Run it again.')),
+          ),
+      });
+    } catch (err) {
+      // No thread (refused while confined, tsx missing when running from sources): the command fails with why.
+      finish(() => reject(err));
+    }
   });
 
   function track(p: Promise<void>): void {
@@ -125,7 +127,7 @@ export async function runScriptCode(
     void p.then(() => inFlight.delete(p));
   }
 
-  /** Runs one app.run for the worker and answers it. Never rejects. */
+  /** Runs one app.run for the script and answers it. Never rejects. */
   async function runFor(seq: number, id: string, params: unknown): Promise<void> {
     const r = await ctx.execute(id, params, nestedSignal);
     if (settled) return; // The script was stopped meanwhile: the edit stays, nobody is waiting for the answer.
@@ -136,21 +138,19 @@ export async function runScriptCode(
       ? { type: 'reply', seq, ok: true, result: r.result, document }
       : { type: 'reply', seq, ok: false, error: r.error, document };
     try {
-      worker.postMessage(reply);
+      thread?.post(reply);
     } catch {
       // A result that is not structured-cloneable: send its JSON form (results are JSON for every other client).
       try {
-        worker.postMessage({
-          ...reply,
-          result: JSON.parse(JSON.stringify(r.ok ? r.result : null) ?? 'null'),
-        });
+        const asJson: unknown = JSON.parse(JSON.stringify(r.ok ? r.result : null) ?? 'null');
+        thread?.post(reply.ok ? { ...reply, result: asJson } : reply);
       } catch (err) {
         const error = {
           code: 'tool_failed' as const,
           message: `${id}: its result cannot be sent to the script: ${(err as Error).message}`,
           remediation: 'Run the command outside the script.',
         };
-        worker.postMessage({ type: 'reply', seq, ok: false, error, document } satisfies ScriptHostMessage);
+        thread?.post({ type: 'reply', seq, ok: false, error, document } satisfies ScriptHostMessage);
       }
     }
   }

@@ -1,7 +1,7 @@
 /** A fresh engine with the built-in commands, and a helper that unwraps results or fails the test. */
 import { expect } from 'vitest';
 import { Engine, engineCommands, type ExecuteResult } from '../../src/engine/index.js';
-import { createNodePorts } from '../../src/engine/node-ports.js';
+import { createNodePorts } from '../../src/node-io/engine-ports.js';
 
 export function newEngine(): Engine {
   return new Engine({ commands: engineCommands(), ports: createNodePorts() });

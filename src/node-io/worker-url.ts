@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { EngineError } from './errors.js';
+import { EngineError } from '../engine/errors.js';
 
 /**
  * Maps a module beside the caller (e.g. `./worker.js`, resolved against `base`, the caller's `import.meta.url`)
@@ -21,7 +21,7 @@ export function builtModuleUrl(
   const here = new URL(relativePath, base);
   if (!String(base).endsWith('.ts')) return here;
   const srcFile = fileURLToPath(here).replace(/\.js$/, '.ts');
-  // This file is src/engine/worker-url.ts, so `..` is the source root whatever folder the caller is in.
+  // This file is src/node-io/worker-url.ts, so `..` is the source root whatever folder the caller is in.
   const srcRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
   const repoRoot = resolve(srcRoot, '..');
   const dist = distDir ? (isAbsolute(distDir) ? distDir : join(repoRoot, distDir)) : join(repoRoot, 'dist');

@@ -1,10 +1,14 @@
-/** The Node.js implementation of the engine's ports: real files, sharp for image headers, xdg-open. */
+/**
+ * The Node.js implementation of the engine's ports: real files, sharp for image headers, xdg-open, scripts in
+ * worker threads.
+ */
 import { constants, promises as fs } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { EngineError, fsError } from './errors.js';
-import type { EnginePorts, ImageInfo } from './ports.js';
+import { EngineError, fsError } from '../engine/errors.js';
+import type { EnginePorts, ImageInfo } from '../engine/ports.js';
+import { startScriptThread } from './script-thread.js';
 
 /**
  * Writes `data` to a temporary file in the target's directory (created exclusively and without following
@@ -94,6 +98,9 @@ async function openWithOs(path: string, mode: 'open' | 'reveal'): Promise<void> 
   );
 }
 
+/** What the script threads write (stdout and stderr) goes to our stderr: stdout is `mcp`'s protocol channel. */
+const scriptOutputToStderr = (chunk: Buffer) => void process.stderr.write(chunk);
+
 export function createNodePorts(): EnginePorts {
   return {
     readFile: (path) => fs.readFile(path),
@@ -105,5 +112,6 @@ export function createNodePorts(): EnginePorts {
       ),
     probeImage,
     openWithOs,
+    startScript: (data, events) => startScriptThread(data, events, scriptOutputToStderr),
   };
 }
