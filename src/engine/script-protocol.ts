@@ -15,6 +15,8 @@ export interface ScriptWorkerData {
 
 /** Worker -> main. */
 export type ScriptWorkerMessage =
+  /** The script compiled and begins to run: its wall-clock limit counts from here. */
+  | { type: 'started' }
   | { type: 'run'; seq: number; id: string; params: unknown }
   | { type: 'log'; line: string }
   | { type: 'done'; result: unknown }

@@ -25,6 +25,8 @@ export interface ScriptResult {
 export const DEFAULT_SCRIPT_TIMEOUT_MS = 30_000;
 /** The largest limit a caller may ask for. */
 export const MAX_SCRIPT_TIMEOUT_MS = 600_000;
+/** How long a script's thread may take to start the script (its own limit counts from then). */
+export const SCRIPT_START_LIMIT_MS = 10_000;
 const MAX_LOG_LINES = 1000;
 
 /** Runs `code` in a fresh thread; ends with its result, or an EngineError (timeout, cancelled, the script's own). */
@@ -61,13 +63,20 @@ export async function runScriptCode(
     // Stops the script now; the error is reported once the command it is waiting on (if any) has finished.
     const stop = (error: () => EngineError) =>
       finish(() => void Promise.all(inFlight).then(() => reject(error())));
-    const timer = setTimeout(() => stop(() => timedOut(timeoutMs, commands)), timeoutMs);
+    // The limit is the script's own running time and starts with it: a thread slow to boot (a loaded machine,
+    // or tsx compiling the worker's source in tests) does not eat into it. Until then only a thread that never
+    // starts the script is stopped.
+    let timer = setTimeout(() => stop(notStarted), SCRIPT_START_LIMIT_MS);
     const onAbort = () => stop(() => cancelled(commands));
     ctx.signal.addEventListener('abort', onAbort, { once: true });
 
     const onMessage = (m: ScriptWorkerMessage) => {
       if (settled) return;
       switch (m.type) {
+        case 'started':
+          clearTimeout(timer);
+          timer = setTimeout(() => stop(() => timedOut(timeoutMs, commands)), timeoutMs);
+          return;
         case 'log':
           if (logs.length < MAX_LOG_LINES) logs.push(m.line);
           return;
@@ -188,6 +197,14 @@ function timedOut(ms: number, commands: number): EngineError {
       'the edits those commands made stay applied, each its own undo step.',
     `Make the script finish sooner, or raise the limit: timeoutMs on script.run/file.runScript ` +
       `(timeout_ms on the MCP run_script tool), up to ${MAX_SCRIPT_TIMEOUT_MS} ms.`,
+  );
+}
+
+function notStarted(): EngineError {
+  return new EngineError(
+    'timeout',
+    `The script's thread did not start the script within ${SCRIPT_START_LIMIT_MS} ms; nothing ran.`,
+    'Run it again; if it happens again the machine is overloaded (wait for running renders to finish).',
   );
 }
 

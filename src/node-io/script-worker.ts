@@ -102,6 +102,7 @@ async function main(): Promise<void> {
     return;
   }
   let result: unknown;
+  post({ type: 'started' });
   try {
     result = await fn();
   } catch (err) {
