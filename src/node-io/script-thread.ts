@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ScriptThread, ScriptThreadEvents, ScriptWorkerData } from '../engine/script-protocol.js';
-import { builtModuleUrl } from './worker-url.js';
+import { workerEntryUrl } from './worker-url.js';
 
 /** Starts the worker; `output` receives whatever the script's thread writes to stdout or stderr. */
 export function startScriptThread(
@@ -14,7 +14,7 @@ export function startScriptThread(
   output: (chunk: Buffer) => void,
 ): ScriptThread {
   // stdout/stderr are captured so nothing the worker writes can reach `mcp`'s protocol channel.
-  const worker = new Worker(builtModuleUrl('./script-worker.js', import.meta.url), {
+  const worker = new Worker(workerEntryUrl('./script-worker.js', import.meta.url), {
     workerData: data,
     stdout: true,
     stderr: true,

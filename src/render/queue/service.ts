@@ -14,12 +14,12 @@ import { findFfmpeg } from './exporters/ffmpeg.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
 import type { OpenWriteDir } from './plain-dir.js';
 import { reportItem, runJob, type ItemReport, type JobItemOutcome, type JobProgress } from './job.js';
-import { builtModuleUrl } from './worker-url.js';
+import { siblingModuleUrl, workerEntryUrl } from '../../node-io/worker-url.js';
 
 export interface RenderQueueServiceOptions {
   /** The engine's live document, read when a job reports (items removed mid-render count as failed). */
   liveDocument: () => Project;
-  /** Module URL exporting createFrameRenderer (default: the compositor from the build). */
+  /** Module URL exporting createFrameRenderer (default: the compositor beside this module, built or source). */
   rendererModule?: string;
   /** Upper bound on worker threads (default: one per core). */
   maxWorkers?: number;
@@ -121,8 +121,9 @@ export class RenderQueueService {
   ): Promise<JobResult> {
     let outcomes: JobItemOutcome[];
     try {
-      const workerUrl = builtModuleUrl('./worker.js');
-      const rendererModule = this.#options.rendererModule ?? builtModuleUrl('../index.js').href;
+      const workerUrl = workerEntryUrl('./worker.js', import.meta.url);
+      const rendererModule =
+        this.#options.rendererModule ?? siblingModuleUrl('../index.js', import.meta.url).href;
       const ffmpeg = await (this.#options.findFfmpeg ?? findFfmpeg)();
       outcomes = await runJob({
         doc,
@@ -140,7 +141,7 @@ export class RenderQueueService {
         onProgress: (p) => this.#listeners.forEach((l) => l(p)),
       });
     } catch (err) {
-      // Setup failed (worker not built): every item fails with the reason, and the service stays usable.
+      // Setup failed (no tsx to load worker sources): every item fails with the reason, and the service stays usable.
       const error =
         err instanceof EngineError
           ? err.toInfo()
