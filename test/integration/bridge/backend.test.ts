@@ -111,6 +111,8 @@ describe('bridge backend against an in-process app', () => {
       pathParams: {},
       annotations: EDIT,
       mutates: false,
+      // The backend reads what to do from the traits (6365ea4): the stand-in declares the real command's.
+      traits: { longRunning: true, backgroundJob: { waitParam: 'wait' }, detachesFromCallOrder: true },
       run: (_ctx, p) => {
         seen.push(p);
         return { started: true };
