@@ -13,7 +13,7 @@ const dist = join(root, process.env.EFFECTCRAFT_DIST ?? 'dist');
 const load = (p) => import(pathToFileURL(join(dist, p)).href);
 const { createSession } = await load('session.js');
 const { createFrameRenderer, encodeStill } = await load('render/index.js');
-const { createNodePorts } = await load('engine/node-ports.js');
+const { createNodePorts } = await load('node-io/engine-ports.js');
 
 const { engine } = createSession();
 const ok = async (id, params) => {

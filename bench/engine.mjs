@@ -2,7 +2,7 @@
 // Baseline in the same process: the same change applied with immer directly (no catalog, validation or history).
 import { produce } from 'immer';
 import { Engine, engineCommands } from '../dist/engine/index.js';
-import { createNodePorts } from '../dist/engine/node-ports.js';
+import { createNodePorts } from '../dist/node-io/engine-ports.js';
 import { fmt, median, sample } from './stats.mjs';
 
 const engine = new Engine({ commands: engineCommands(), ports: createNodePorts() });

@@ -5,10 +5,11 @@
  */
 import type { Confinement } from './confinement/types.js';
 import { Engine, engineCommands, type AnyCommand, type EnginePorts } from './engine/index.js';
-import { createNodePorts } from './engine/node-ports.js';
+import { createNodePorts } from './node-io/engine-ports.js';
 import { lazyRenderer, renderCommands } from './render/commands.js';
 import { BUNDLED_FAMILIES, uncoveredCharacters } from './render/font-list.js';
 import { renderQueueCommands } from './render/queue/commands/index.js';
+import { findFfmpeg } from './render/queue/exporters/ffmpeg.js';
 import type { RenderQueueServiceOptions } from './render/queue/options.js';
 import { RenderQueueService } from './render/queue/service.js';
 
@@ -19,6 +20,8 @@ export interface SessionOptions {
   extraCommands?: AnyCommand[];
   /** Render queue settings (tests pass a stand-in renderer module or fewer workers). */
   renderQueue?: Omit<RenderQueueServiceOptions, 'liveDocument'>;
+  /** Where executables (ffmpeg) are looked for, PATH-style: the CLI passes $PATH. Default: DEFAULT_SEARCH_PATH. */
+  searchPath?: string;
 }
 
 export interface Session {
@@ -34,6 +37,7 @@ export function createSession(options: SessionOptions = {}): Session {
   // The service reads the live document at report time (items removed mid-render); the engine exists by then.
   const { confinement } = options;
   const renderQueue = new RenderQueueService({
+    findFfmpeg: () => findFfmpeg(options.searchPath),
     ...options.renderQueue,
     // Confined: render outputs go through folders the confinement opened and verified, so a folder swapped
     // for a symlink after the guard's check cannot redirect frames out of the roots.

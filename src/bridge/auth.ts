@@ -3,8 +3,9 @@
  * The checks are values, not exceptions, so the upgrade handler maps them straight to 401/403.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, open, readFile, rename, rm } from 'node:fs/promises';
-import { makeDirs } from '../engine/make-dirs.js';
+import { readFile, rm } from 'node:fs/promises';
+import { writeFileAtomic } from '../node-io/atomic-write.js';
+import { makeDirs } from '../node-io/make-dirs.js';
 import { dirname, join } from 'node:path';
 
 /** A fresh token: 32 random bytes, hex. */
@@ -24,28 +25,13 @@ export function defaultTokenPath(port: number, env: { runtimeDir?: string; home:
 }
 
 /**
- * Writes the token so that it is never readable by others, not even for an instant: the temp file is
- * created with mode 0600 and exclusive flags, then renamed over the target.
+ * Writes the token so that it is never readable by others, not even for an instant: the temporary is created
+ * with mode 0600 and set to exactly 0600 before the token is written, then fsynced and renamed over the target.
  */
 export async function writeTokenFile(path: string, token: string): Promise<void> {
   await makeDirs(dirname(path), 0o700);
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(tmp, 'wx', 0o600);
-  try {
-    // Security: the umask can only remove bits, but be explicit in case the mode was widened elsewhere.
-    await handle.chmod(0o600);
-    await handle.writeFile(token + '\n', 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(tmp, path);
-    await chmod(path, 0o600);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  // Security: exactMode, as the umask can only remove bits but a default ACL on the folder could add some.
+  await writeFileAtomic(path, token + '\n', { mode: 0o600, exactMode: true });
 }
 
 /** Removes the token file if it still holds `token` (another app may have replaced it since). */

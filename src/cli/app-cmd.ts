@@ -9,6 +9,7 @@ import { defaultTokenPath, newToken, removeTokenFile, writeTokenFile } from '../
 import { startBridgeHost } from '../bridge/host.js';
 import { DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION } from '../bridge/protocol.js';
 import { createSession } from '../session.js';
+import { sessionEnv } from './host-env.js';
 import { confinementFromFlags, confinementOptions } from './confinement-flags.js';
 import { EXIT, parseMs, parsePort, printable } from './usage.js';
 import type { RestartHint } from '../confinement/index.js';
@@ -58,7 +59,7 @@ export async function appCommand(args: string[]): Promise<number> {
   const log = (message: string) => process.stderr.write(`effectcraft-cli app: ${printable(message)}\n`);
   // Refusals from the app's own roots must tell the person to restart the app, not the MCP server.
   const confinement = confinementFromFlags(values, APP_RESTART);
-  const session = createSession({ confinement, logError: log });
+  const session = createSession({ confinement, logError: log, ...sessionEnv() });
   const { engine } = session;
 
   if (values.project !== undefined) {

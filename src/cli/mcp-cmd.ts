@@ -5,11 +5,13 @@
 import { parseArgs } from 'node:util';
 import { createHeadlessBackend } from '../mcp/headless-backend.js';
 import { bridgeBackendFromFlags, bridgeHelp, bridgeOptions } from './bridge-backend.js';
+import { CapabilityProbe, probeHost } from '../mcp/capabilities.js';
 import { createServerFactory } from '../mcp/server.js';
 import { serveMcpHttp } from '../mcp/http.js';
 import { httpToken, TOKEN_ENV } from './http-token.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
 import { createSession } from '../session.js';
+import { sessionEnv } from './host-env.js';
 import { confinementFromFlags, confinementOptions } from './confinement-flags.js';
 import { EXIT, parsePort, printable, UsageError } from './usage.js';
 import { packageVersion } from './version.js';
@@ -57,7 +59,8 @@ export async function mcpCommand(args: string[]): Promise<number> {
     throw new UsageError('--http-token-file needs --http PORT.');
   const confinement = confinementFromFlags(values);
 
-  const session = createSession({ confinement, logError: log });
+  const env = sessionEnv();
+  const session = createSession({ confinement, logError: log, ...env });
   // Bridge mode: the local session only supplies command definitions for checks before forwarding.
   const bridged = bridgeBackendFromFlags(values, {
     commands: session.engine.commands(),
@@ -71,6 +74,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
     confinement,
     log,
     bridge: bridged !== null,
+    capabilities: new CapabilityProbe(() => probeHost(env.searchPath)),
   });
 
   if (port !== undefined) {

@@ -14,6 +14,7 @@ import {
 } from '../engine/index.js';
 import type { JobResult } from '../render/queue/service.js';
 import { createSession } from '../session.js';
+import { sessionEnv } from './host-env.js';
 import { ProgressView } from './render-progress.js';
 import { EXIT, printable, UsageError } from './usage.js';
 
@@ -140,7 +141,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
     process.stdout.write(renderHelp + '\n');
     return EXIT.ok;
   }
-  const session = createSession();
+  const session = createSession(sessionEnv());
   const { engine } = session;
   const opened = await engine.execute('project.open', { path: args.project });
   if (!opened.ok) return fail(opened.error);

@@ -59,5 +59,15 @@ export function wrapPortsWith(base: EnginePorts, policy: Policy): EnginePorts {
       );
       throw new EngineError(e.code, e.message, e.remediation);
     },
+    startScript() {
+      // Security: the guard refuses script commands already; a script thread can reach all of Node, so the
+      // port refuses too, in case a command that starts one is ever admitted.
+      const e = refusedWhileConfined(
+        'Running scripts',
+        'a script can do anything the process can.',
+        policy.restart,
+      );
+      throw new EngineError(e.code, e.message, e.remediation);
+    },
   };
 }

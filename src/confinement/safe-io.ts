@@ -9,9 +9,9 @@
  * rename, and the opened file's inode compared with what the checked path holds now.
  */
 import { constants, promises as fs, realpathSync, type Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { basename, dirname } from 'node:path';
 import { EngineError, fsError } from '../engine/index.js';
+import { writeAtomicIn } from '../node-io/atomic-write.js';
 import { CheckedDir, DEFAULT_IO, swapped, type SafeIoOptions } from './checked-dir.js';
 import { isInside } from './path-resolve.js';
 
@@ -72,8 +72,9 @@ export async function readConfined(
 }
 
 /**
- * Writes `data` to `real` atomically: a temporary created with O_EXCL|O_NOFOLLOW in the checked directory,
- * fsync, rename over the target (a symlink at the target is replaced, never followed), fsync the directory.
+ * Writes `data` to `real` atomically (src/node-io/atomic-write.ts) through its checked directory: the temporary
+ * is created (O_EXCL|O_NOFOLLOW) and renamed through the directory's descriptor, so a symlink at the target is
+ * replaced, never followed, and the directory is verified again right before the rename.
  */
 export async function writeConfined(
   real: string,
@@ -83,35 +84,16 @@ export async function writeConfined(
   param: string,
   io: SafeIoOptions = DEFAULT_IO,
 ): Promise<void> {
-  const name = basename(real);
   const dir = await CheckedDir.open(dirname(real), {
     inside: (p) => roots.some((root) => isInside(p, root)),
     shownPath,
     param,
     io,
   });
-  const tmpName = `.${name}.${randomBytes(6).toString('hex')}.tmp`;
-  let tmpCreated = false;
   try {
-    const handle = await fs.open(
-      join(dir.base, tmpName),
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o644,
-    );
-    tmpCreated = true;
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    // Security: re-verify right before the rename; on Linux the rename goes through the fd anyway.
-    await dir.verify();
-    await fs.rename(join(dir.base, tmpName), join(dir.base, name));
-    tmpCreated = false;
-    await dir.sync();
+    // Security: CheckedDir.verify runs right before the rename; on Linux the rename goes through the fd anyway.
+    await writeAtomicIn(dir, basename(real), data);
   } catch (err) {
-    if (tmpCreated) await fs.rm(join(dir.base, tmpName), { force: true }).catch(() => undefined);
     throw err instanceof EngineError ? err : fsError(err, shownPath, 'write');
   } finally {
     await dir.close();

@@ -1,6 +1,6 @@
 /**
- * The messages between the engine (main thread) and the script worker (src/engine/script-worker.ts).
- * Types only: the worker imports nothing at run time beyond Node built-ins.
+ * The messages between the engine (main thread) and the script worker (src/node-io/script-worker.ts), and the
+ * thread the engine's ports start it in. Types only: the worker imports nothing at run time beyond Node built-ins.
  */
 import type { ErrorInfo } from './errors.js';
 
@@ -15,6 +15,8 @@ export interface ScriptWorkerData {
 
 /** Worker -> main. */
 export type ScriptWorkerMessage =
+  /** The script compiled and begins to run: its wall-clock limit counts from here. */
+  | { type: 'started' }
   | { type: 'run'; seq: number; id: string; params: unknown }
   | { type: 'log'; line: string }
   | { type: 'done'; result: unknown }
@@ -25,3 +27,20 @@ export type ScriptWorkerMessage =
 export type ScriptHostMessage =
   | { type: 'reply'; seq: number; ok: true; result: unknown; document?: unknown }
   | { type: 'reply'; seq: number; ok: false; error: ErrorInfo; document?: unknown };
+
+/** What the engine hears from a running script thread. */
+export interface ScriptThreadEvents {
+  message(m: ScriptWorkerMessage): void;
+  /** The thread failed outside the script's own error handling (e.g. an unawaited app.run that rejected). */
+  error(err: Error): void;
+  /** The thread ended: after stop(), an error, or on its own. */
+  exit(): void;
+}
+
+/** A running script thread, as the engine drives it. */
+export interface ScriptThread {
+  /** Sends a message; throws when it cannot be structured-cloned (the caller then sends its JSON form). */
+  post(m: ScriptHostMessage): void;
+  /** Ends the thread now, whatever the script is doing. Safe to call twice. */
+  stop(): void;
+}

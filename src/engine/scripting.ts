@@ -1,15 +1,19 @@
 /**
  * The scripting API: a script is the body of an async function that gets `app` with
  * `app.run(id, params)` (throws on a failed command), `app.document` (the live document, read-only) and `app.log`.
- * It runs in a worker thread (src/engine/script-worker.ts) so a wall-clock limit can stop it even in a tight
- * synchronous loop: the worker is terminated, and the commands it already ran stay applied (each its own undo
- * step). The worker is not a security boundary: scripts are refused while confined.
+ * It runs in a thread of its own, started through the engine's ports (`startScript`; in Node a worker thread,
+ * src/node-io/script-worker.ts), so a wall-clock limit can stop it even in a tight synchronous loop: the thread
+ * is stopped, and the commands it already ran stay applied (each its own undo step). The thread is not a
+ * security boundary: scripts are refused while confined.
  */
-import { Worker } from 'node:worker_threads';
 import type { CommandContext } from './catalog.js';
 import { EngineError } from './errors.js';
-import type { ScriptHostMessage, ScriptWorkerData, ScriptWorkerMessage } from './script-protocol.js';
-import { builtModuleUrl } from './worker-url.js';
+import type {
+  ScriptHostMessage,
+  ScriptThread,
+  ScriptWorkerData,
+  ScriptWorkerMessage,
+} from './script-protocol.js';
 
 export interface ScriptResult {
   result: unknown;
@@ -21,9 +25,11 @@ export interface ScriptResult {
 export const DEFAULT_SCRIPT_TIMEOUT_MS = 30_000;
 /** The largest limit a caller may ask for. */
 export const MAX_SCRIPT_TIMEOUT_MS = 600_000;
+/** How long a script's thread may take to start the script (its own limit counts from then). */
+export const SCRIPT_START_LIMIT_MS = 10_000;
 const MAX_LOG_LINES = 1000;
 
-/** Runs `code` in a fresh worker; ends with its result, or an EngineError (timeout, cancelled, the script's own). */
+/** Runs `code` in a fresh thread; ends with its result, or an EngineError (timeout, cancelled, the script's own). */
 export async function runScriptCode(
   code: string,
   ctx: CommandContext,
@@ -32,15 +38,7 @@ export async function runScriptCode(
 ): Promise<ScriptResult> {
   if (ctx.signal.aborted) throw cancelled(0);
   const workerData: ScriptWorkerData = { code, filename, document: ctx.doc, maxLogLines: MAX_LOG_LINES };
-  // stdout/stderr are captured so nothing the worker writes can reach `mcp`'s protocol channel.
-  const worker = new Worker(builtModuleUrl('./script-worker.js', import.meta.url), {
-    workerData,
-    stdout: true,
-    stderr: true,
-  });
-  const toStderr = (chunk: Buffer) => void process.stderr.write(chunk);
-  worker.stdout.on('data', toStderr);
-  worker.stderr.on('data', toStderr);
+  let thread: ScriptThread | undefined;
 
   const logs: string[] = [];
   let commands = 0;
@@ -59,19 +57,26 @@ export async function runScriptCode(
       clearTimeout(timer);
       stopNested.abort();
       ctx.signal.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      thread?.stop();
       outcome();
     };
     // Stops the script now; the error is reported once the command it is waiting on (if any) has finished.
     const stop = (error: () => EngineError) =>
       finish(() => void Promise.all(inFlight).then(() => reject(error())));
-    const timer = setTimeout(() => stop(() => timedOut(timeoutMs, commands)), timeoutMs);
+    // The limit is the script's own running time and starts with it: a thread slow to boot (a loaded machine,
+    // or tsx compiling the worker's source in tests) does not eat into it. Until then only a thread that never
+    // starts the script is stopped.
+    let timer = setTimeout(() => stop(notStarted), SCRIPT_START_LIMIT_MS);
     const onAbort = () => stop(() => cancelled(commands));
     ctx.signal.addEventListener('abort', onAbort, { once: true });
 
-    worker.on('message', (m: ScriptWorkerMessage) => {
+    const onMessage = (m: ScriptWorkerMessage) => {
       if (settled) return;
       switch (m.type) {
+        case 'started':
+          clearTimeout(timer);
+          timer = setTimeout(() => stop(() => timedOut(timeoutMs, commands)), timeoutMs);
+          return;
         case 'log':
           if (logs.length < MAX_LOG_LINES) logs.push(m.line);
           return;
@@ -101,23 +106,29 @@ export async function runScriptCode(
           finish(() => reject(scriptError(m, logs.length)));
           return;
       }
-    });
-    worker.on('error', (err) =>
-      finish(() =>
-        reject(
-          new EngineError(
-            'tool_failed',
-            `The script failed: ${err.message}`,
-            `Fix the script (an unawaited app.run that fails counts too). Lines logged before it failed: ${logs.length}.`,
+    };
+    try {
+      thread = ctx.ports.startScript(workerData, {
+        message: onMessage,
+        error: (err) =>
+          finish(() =>
+            reject(
+              new EngineError(
+                'tool_failed',
+                `The script failed: ${err.message}`,
+                `Fix the script (an unawaited app.run that fails counts too). Lines logged before it failed: ${logs.length}.`,
+              ),
+            ),
           ),
-        ),
-      ),
-    );
-    worker.on('exit', () =>
-      finish(() =>
-        reject(new EngineError('tool_failed', 'The script stopped before it returned.', 'Run it again.')),
-      ),
-    );
+        exit: () =>
+          finish(() =>
+            reject(new EngineError('tool_failed', 'The script stopped before it returned.', 'Run it again.')),
+          ),
+      });
+    } catch (err) {
+      // No thread (refused while confined, tsx missing when running from sources): the command fails with why.
+      finish(() => reject(err));
+    }
   });
 
   function track(p: Promise<void>): void {
@@ -125,7 +136,7 @@ export async function runScriptCode(
     void p.then(() => inFlight.delete(p));
   }
 
-  /** Runs one app.run for the worker and answers it. Never rejects. */
+  /** Runs one app.run for the script and answers it. Never rejects. */
   async function runFor(seq: number, id: string, params: unknown): Promise<void> {
     const r = await ctx.execute(id, params, nestedSignal);
     if (settled) return; // The script was stopped meanwhile: the edit stays, nobody is waiting for the answer.
@@ -136,21 +147,19 @@ export async function runScriptCode(
       ? { type: 'reply', seq, ok: true, result: r.result, document }
       : { type: 'reply', seq, ok: false, error: r.error, document };
     try {
-      worker.postMessage(reply);
+      thread?.post(reply);
     } catch {
       // A result that is not structured-cloneable: send its JSON form (results are JSON for every other client).
       try {
-        worker.postMessage({
-          ...reply,
-          result: JSON.parse(JSON.stringify(r.ok ? r.result : null) ?? 'null'),
-        });
+        const asJson: unknown = JSON.parse(JSON.stringify(r.ok ? r.result : null) ?? 'null');
+        thread?.post(reply.ok ? { ...reply, result: asJson } : reply);
       } catch (err) {
         const error = {
           code: 'tool_failed' as const,
           message: `${id}: its result cannot be sent to the script: ${(err as Error).message}`,
           remediation: 'Run the command outside the script.',
         };
-        worker.postMessage({ type: 'reply', seq, ok: false, error, document } satisfies ScriptHostMessage);
+        thread?.post({ type: 'reply', seq, ok: false, error, document } satisfies ScriptHostMessage);
       }
     }
   }
@@ -188,6 +197,14 @@ function timedOut(ms: number, commands: number): EngineError {
       'the edits those commands made stay applied, each its own undo step.',
     `Make the script finish sooner, or raise the limit: timeoutMs on script.run/file.runScript ` +
       `(timeout_ms on the MCP run_script tool), up to ${MAX_SCRIPT_TIMEOUT_MS} ms.`,
+  );
+}
+
+function notStarted(): EngineError {
+  return new EngineError(
+    'timeout',
+    `The script's thread did not start the script within ${SCRIPT_START_LIMIT_MS} ms; nothing ran.`,
+    'Run it again; if it happens again the machine is overloaded (wait for running renders to finish).',
   );
 }
 

@@ -8,6 +8,7 @@ import { constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfinementInfo } from '../confinement/types.js';
+import { DEFAULT_SEARCH_PATH } from '../node-io/search-path.js';
 
 /** One dependency: null when it works, else why not. */
 export interface HostFacts {
@@ -38,8 +39,8 @@ export interface CapabilitiesReport {
 
 const FONT = fileURLToPath(new URL('../../fixtures/fonts/inter-latin-400-normal.woff2', import.meta.url));
 
-/** Looks for an executable on PATH the way `which` does. */
-export async function which(name: string, path = process.env.PATH ?? ''): Promise<string | null> {
+/** Looks for an executable on `path` (PATH-style) the way `which` does. */
+export async function which(name: string, path: string): Promise<string | null> {
   for (const dir of path.split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, name);
@@ -62,10 +63,13 @@ async function importable(name: string): Promise<string | null> {
   }
 }
 
-/** Probes the host. Each probe is independent, so one broken dependency does not hide the others. */
-export async function probeHost(): Promise<HostFacts> {
+/**
+ * Probes the host. Each probe is independent, so one broken dependency does not hide the others.
+ * `searchPath` is where ffmpeg is looked for (the CLI passes $PATH).
+ */
+export async function probeHost(searchPath = DEFAULT_SEARCH_PATH): Promise<HostFacts> {
   const [ffmpeg, sharp, canvas, font] = await Promise.all([
-    which('ffmpeg'),
+    which('ffmpeg', searchPath),
     importable('sharp'),
     importable('@napi-rs/canvas'),
     readFile(FONT).then(

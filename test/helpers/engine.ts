@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { Engine, engineCommands, type ExecuteOptions, type ExecuteResult } from '../../src/engine/index.js';
-import { createNodePorts } from '../../src/engine/node-ports.js';
+import { createNodePorts } from '../../src/node-io/engine-ports.js';
 import { queueItemCommands } from '../../src/render/queue/commands/index.js';
 
 export function newEngine(): Engine {

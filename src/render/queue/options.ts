@@ -7,12 +7,12 @@ import { availableParallelism } from 'node:os';
 import type { Project } from '../../engine/index.js';
 import { findFfmpeg } from './exporters/ffmpeg.js';
 import { openPlainDir, type OpenWriteDir } from './plain-dir.js';
-import { builtModuleUrl } from './worker-url.js';
+import { siblingModuleUrl, workerEntryUrl } from '../../node-io/worker-url.js';
 
 export interface RenderQueueServiceOptions {
   /** The engine's live document, read when a job reports (items removed mid-render count as failed). */
   liveDocument: () => Project;
-  /** Module URL exporting createFrameRenderer (default: the compositor from the build). */
+  /** Module URL exporting createFrameRenderer (default: the compositor beside this module, built or source). */
   rendererModule?: string;
   /** Upper bound on worker threads (default: one per core). */
   maxWorkers?: number;
@@ -27,7 +27,7 @@ export interface RenderQueueServiceOptions {
 
 /** How one job runs, every default decided. */
 export interface JobOptions {
-  /** The built render worker module. */
+  /** The render worker module (the build's, or the current source when running from sources). */
   workerUrl: URL;
   /** Module URL exporting createFrameRenderer, loaded by every worker. */
   rendererModule: string;
@@ -40,12 +40,12 @@ export interface JobOptions {
 }
 
 /**
- * Resolves the service's options for a job that is starting. Looks for the built worker (missing_dependency
- * when there is no build) and probes for ffmpeg, so it runs per job, never when a session is created.
+ * Resolves the service's options for a job that is starting. Finds the worker module and probes for ffmpeg,
+ * so it runs per job, never when a session is created.
  */
 export async function resolveJobOptions(options: RenderQueueServiceOptions): Promise<JobOptions> {
-  const workerUrl = builtModuleUrl('./worker.js');
-  const rendererModule = options.rendererModule ?? builtModuleUrl('../index.js').href;
+  const workerUrl = workerEntryUrl('./worker.js', import.meta.url);
+  const rendererModule = options.rendererModule ?? siblingModuleUrl('../index.js', import.meta.url).href;
   const ffmpeg = await (options.findFfmpeg ?? findFfmpeg)();
   return {
     workerUrl,

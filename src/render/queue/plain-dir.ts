@@ -3,7 +3,7 @@
  * no roots to stay inside); folders made for the render are remembered so a failed render removes exactly them.
  */
 import { promises as fs } from 'node:fs';
-import { makeDirs } from '../../engine/make-dirs.js';
+import { makeDirs } from '../../node-io/make-dirs.js';
 import type { WriteDir } from '../../confinement/types.js';
 
 /** Opens how a job reaches an output folder: by path (unconfined) or through a verified handle (confined). */

@@ -110,7 +110,7 @@ export class RenderQueueService {
         onProgress: (p) => this.#listeners.forEach((l) => l(p)),
       });
     } catch (err) {
-      // Setup failed (worker not built): every item fails with the reason, and the service stays usable.
+      // Setup failed (no tsx to load worker sources): every item fails with the reason, and the service stays usable.
       const error =
         err instanceof EngineError
           ? err.toInfo()

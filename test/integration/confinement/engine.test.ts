@@ -98,6 +98,15 @@ describe('a confined engine', () => {
     }
   });
 
+  it('refuses starting a script thread at the ports too (a command that slipped past the guard)', async () => {
+    const l = await layout();
+    const events = { message: () => undefined, error: () => undefined, exit: () => undefined };
+    const data = { code: 'return 1', filename: 'x.js', document: null, maxLogLines: 1 };
+    expect(() => confined(l).ports.startScript(data, events)).toThrow(
+      expect.objectContaining({ code: 'refused_while_confined' }),
+    );
+  });
+
   it('refuses absolute paths nested anywhere in params, and text that is a path outside', async () => {
     const l = await layout();
     const probe = defineCommand({

@@ -1,6 +1,6 @@
 /**
  * Scripts run in a worker with a wall-clock limit: a runaway script (sync or async) ends with code timeout,
- * the edits it made stay, and the engine keeps serving. Needs a build (the worker is dist/engine/script-worker.js).
+ * the edits it made stay, and the engine keeps serving. The worker runs from its source (src/node-io/script-worker.ts).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { createSession, type Session } from '../../../src/session.js';
 import { createFrameRenderer } from '../../../src/render/index.js';
-import { createNodePorts } from '../../../src/engine/node-ports.js';
+import { createNodePorts } from '../../../src/node-io/engine-ports.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { listDir, run } from '../../helpers/queue.js';
 import { probeImage, probeVideo } from '../../helpers/probe.js';

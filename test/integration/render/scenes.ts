@@ -3,7 +3,7 @@
  * build-golden-fixtures.ts to write fixtures/golden/*.ecproj; the golden test renders those files.
  */
 import { BLEND_MODES, Engine, engineCommands, type Project } from '../../../src/engine/index.js';
-import { createNodePorts } from '../../../src/engine/node-ports.js';
+import { createNodePorts } from '../../../src/node-io/engine-ports.js';
 
 export class Scene {
   readonly engine = new Engine({ commands: engineCommands(), ports: createNodePorts() });

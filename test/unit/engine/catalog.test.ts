@@ -122,7 +122,7 @@ describe('command catalog', () => {
   it('never throws on unexpected failures: they become tool_failed with the document unchanged', async () => {
     const logged: string[] = [];
     const { Engine, engineCommands, defineCommand, EDIT } = await import('../../../src/engine/index.js');
-    const { createNodePorts } = await import('../../../src/engine/node-ports.js');
+    const { createNodePorts } = await import('../../../src/node-io/engine-ports.js');
     const { z } = await import('zod');
     const boom = defineCommand({
       id: 'test.boom',

@@ -1,7 +1,7 @@
 /** The engine alone orders edits: groups hold the order, others wait (bounded), nothing acknowledged is lost. */
 import { describe, expect, it } from 'vitest';
 import { Engine, engineCommands, type EditGroup } from '../../../src/engine/index.js';
-import { createNodePorts } from '../../../src/engine/node-ports.js';
+import { createNodePorts } from '../../../src/node-io/engine-ports.js';
 import { newEngine, run } from '../../helpers/engine.js';
 
 const names = (engine: Engine) => engine.document.items.map((i) => i.name);

@@ -191,7 +191,7 @@ describe('effect commands', () => {
 describe('font families', () => {
   it('text commands refuse a family the renderer lacks, listing the available ones', async () => {
     const { Engine, engineCommands } = await import('../../../src/engine/index.js');
-    const { createNodePorts } = await import('../../../src/engine/node-ports.js');
+    const { createNodePorts } = await import('../../../src/node-io/engine-ports.js');
     const engine = new Engine({
       commands: engineCommands(),
       ports: createNodePorts(),

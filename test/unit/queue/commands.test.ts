@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine, engineCommands } from '../../../src/engine/index.js';
-import { createNodePorts } from '../../../src/engine/node-ports.js';
+import { createNodePorts } from '../../../src/node-io/engine-ports.js';
 import { queueItemCommands } from '../../../src/render/queue/commands/index.js';
 import { fails, newEngine, run } from '../../helpers/engine.js';
 import { tempDir } from '../../helpers/tmp.js';

@@ -6,9 +6,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { EngineError, fsError } from '../../../engine/index.js';
+import { DEFAULT_SEARCH_PATH } from '../../../node-io/search-path.js';
 
-/** Absolute path of an executable `ffmpeg` on PATH, or null. */
-export async function findFfmpeg(pathVar = process.env.PATH ?? ''): Promise<string | null> {
+/** Absolute path of an executable `ffmpeg` on `pathVar` (PATH-style; the CLI passes $PATH), or null. */
+export async function findFfmpeg(pathVar = DEFAULT_SEARCH_PATH): Promise<string | null> {
   for (const dir of pathVar.split(delimiter).filter(Boolean)) {
     const candidate = join(dir, 'ffmpeg');
     const ok = await fs.access(candidate, constants.X_OK).then(

@@ -1,44 +1,14 @@
-/** The Node.js implementation of the engine's ports: real files, sharp for image headers, xdg-open. */
-import { constants, promises as fs } from 'node:fs';
-import { execFile } from 'node:child_process';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { EngineError, fsError } from './errors.js';
-import type { EnginePorts, ImageInfo } from './ports.js';
-
 /**
- * Writes `data` to a temporary file in the target's directory (created exclusively and without following
- * links), fsyncs it, renames it over the target and fsyncs the directory: readers see the old file or the
- * new one, never half of one. On failure the temporary is removed.
+ * The Node.js implementation of the engine's ports: real files, sharp for image headers, xdg-open, scripts in
+ * worker threads.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(
-      tmp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o644,
-    );
-    await handle.writeFile(data);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await fs.rename(tmp, path);
-  } catch (err) {
-    await handle?.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw fsError(err, path, 'write');
-  }
-  await syncDir(dir);
-}
-
-async function syncDir(dir: string): Promise<void> {
-  const h = await fs.open(dir, constants.O_RDONLY).catch(() => undefined);
-  await h?.sync().catch(() => undefined);
-  await h?.close().catch(() => undefined);
-}
+import { promises as fs } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { basename, dirname } from 'node:path';
+import { EngineError, fsError } from '../engine/errors.js';
+import type { EnginePorts, ImageInfo } from '../engine/ports.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { startScriptThread } from './script-thread.js';
 
 async function probeImage(path: string): Promise<ImageInfo> {
   const data = await fs.readFile(path).catch((err) => {
@@ -94,10 +64,16 @@ async function openWithOs(path: string, mode: 'open' | 'reveal'): Promise<void> 
   );
 }
 
+/** What the script threads write (stdout and stderr) goes to our stderr: stdout is `mcp`'s protocol channel. */
+const scriptOutputToStderr = (chunk: Buffer) => void process.stderr.write(chunk);
+
 export function createNodePorts(): EnginePorts {
   return {
     readFile: (path) => fs.readFile(path),
-    writeFileAtomic,
+    writeFileAtomic: (path, data) =>
+      writeFileAtomic(path, data).catch((err: unknown) => {
+        throw fsError(err, path, 'write');
+      }),
     exists: (path) =>
       fs.access(path).then(
         () => true,
@@ -105,5 +81,6 @@ export function createNodePorts(): EnginePorts {
       ),
     probeImage,
     openWithOs,
+    startScript: (data, events) => startScriptThread(data, events, scriptOutputToStderr),
   };
 }

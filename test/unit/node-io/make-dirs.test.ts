@@ -1,7 +1,7 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeDirs } from '../../../src/engine/make-dirs.js';
+import { makeDirs } from '../../../src/node-io/make-dirs.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 describe('makeDirs', () => {

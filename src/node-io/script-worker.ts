@@ -8,8 +8,8 @@
  */
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ErrorInfo } from './errors.js';
-import type { ScriptHostMessage, ScriptWorkerData, ScriptWorkerMessage } from './script-protocol.js';
+import type { ErrorInfo } from '../engine/errors.js';
+import type { ScriptHostMessage, ScriptWorkerData, ScriptWorkerMessage } from '../engine/script-protocol.js';
 
 const data = workerData as ScriptWorkerData;
 const port = parentPort!;
@@ -102,6 +102,7 @@ async function main(): Promise<void> {
     return;
   }
   let result: unknown;
+  post({ type: 'started' });
   try {
     result = await fn();
   } catch (err) {
