@@ -5,6 +5,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { writeFileAtomic } from '../node-io/atomic-write.js';
+import { readRegularFile } from '../node-io/read-regular.js';
 import { makeDirs } from '../node-io/make-dirs.js';
 import { dirname, join } from 'node:path';
 
@@ -49,7 +50,8 @@ export type TokenRead =
 /** Reads a token file written by the app. */
 export async function readTokenFile(path: string): Promise<TokenRead> {
   try {
-    const token = (await readFile(path, 'utf8')).trim();
+    // A token is 64 hex characters; a FIFO or a huge file in its place must not hang or fill the reader.
+    const token = (await readRegularFile(path, { maxBytes: 4096 })).toString('utf8').trim();
     return token ? { ok: true, token } : { ok: false, reason: 'empty' };
   } catch (err) {
     return { ok: false, reason: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable' };

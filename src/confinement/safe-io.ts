@@ -12,6 +12,7 @@ import { constants, promises as fs, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { EngineError, fsError } from '../engine/index.js';
 import { writeAtomicIn } from '../node-io/atomic-write.js';
+import { readRegularFile } from '../node-io/read-regular.js';
 import { CheckedDir, DEFAULT_IO, swapped, type SafeIoOptions } from './checked-dir.js';
 import { isInside } from './path-resolve.js';
 
@@ -38,36 +39,27 @@ export async function readConfined(
   param: string,
   io: SafeIoOptions = DEFAULT_IO,
 ): Promise<Buffer> {
-  let handle: fs.FileHandle;
   try {
-    // Security: O_NOFOLLOW refuses a final component swapped for a symlink after the check; O_NONBLOCK keeps
-    // a FIFO planted in a root from hanging the server (regular files ignore it).
-    handle = await fs.open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    // Security: O_NOFOLLOW refuses a final component swapped for a symlink after the check; the shared reader
+    // opens non-blocking and reads only a regular file of bounded size (no FIFO hang, no endless /dev/zero).
+    return await readRegularFile(real, {
+      flags: constants.O_NOFOLLOW,
+      shownPath,
+      verify: async (handle) => {
+        const at = await fdPath(handle.fd, io);
+        if (at !== null) {
+          if (!roots.some((root) => isInside(at, root))) throw swapped(shownPath, param);
+        } else if (
+          !sameFile(await handle.stat(), await fs.stat(real)) ||
+          realpathSync.native(real) !== real
+        ) {
+          throw swapped(shownPath, param);
+        }
+      },
+    });
   } catch (err) {
-    throw (err as NodeJS.ErrnoException).code === 'ELOOP'
-      ? swapped(shownPath, param)
-      : fsError(err, shownPath, 'read');
-  }
-  try {
-    const at = await fdPath(handle.fd, io);
-    if (at !== null) {
-      if (!roots.some((root) => isInside(at, root))) throw swapped(shownPath, param);
-    } else if (!sameFile(await handle.stat(), await fs.stat(real)) || realpathSync.native(real) !== real) {
-      throw swapped(shownPath, param);
-    }
-    // Devices and FIFOs (an endless /dev/zero) are not files an agent's project needs.
-    if (!(await handle.stat()).isFile()) {
-      throw new EngineError(
-        'bad_argument',
-        `"${param}": ${JSON.stringify(shownPath)} is not a regular file.`,
-        'Read a regular file.',
-      );
-    }
-    return await handle.readFile();
-  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw swapped(shownPath, param);
     throw err instanceof EngineError ? err : fsError(err, shownPath, 'read');
-  } finally {
-    await handle.close().catch(() => undefined);
   }
 }
 

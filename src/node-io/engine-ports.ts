@@ -8,12 +8,18 @@ import { basename, dirname } from 'node:path';
 import { EngineError, fsError } from '../engine/errors.js';
 import type { EnginePorts, ImageInfo } from '../engine/ports.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { readRegularFile } from './read-regular.js';
 import { startScriptThread } from './script-thread.js';
 
-async function probeImage(path: string): Promise<ImageInfo> {
-  const data = await fs.readFile(path).catch((err) => {
-    throw fsError(err, path, 'read');
+/** Reads a regular file within the size bound; fs errors become coded engine errors. */
+function readFile(path: string): Promise<Buffer> {
+  return readRegularFile(path).catch((err: unknown) => {
+    throw err instanceof EngineError ? err : fsError(err, path, 'read');
   });
+}
+
+async function probeImage(path: string): Promise<ImageInfo> {
+  const data = await readFile(path);
   const { default: sharp } = await import('sharp');
   try {
     const meta = await sharp(data, { animated: false }).metadata();
@@ -69,7 +75,7 @@ const scriptOutputToStderr = (chunk: Buffer) => void process.stderr.write(chunk)
 
 export function createNodePorts(): EnginePorts {
   return {
-    readFile: (path) => fs.readFile(path),
+    readFile,
     writeFileAtomic: (path, data) =>
       writeFileAtomic(path, data).catch((err: unknown) => {
         throw fsError(err, path, 'write');

@@ -79,7 +79,7 @@ export const fileRunScript = defineCommand({
     try {
       code = (await ctx.ports.readFile(p.path)).toString('utf8');
     } catch (err) {
-      throw fsError(err, p.path, 'read the script');
+      throw err instanceof EngineError ? err : fsError(err, p.path, 'read the script');
     }
     return runScriptCode(code, ctx, p.path, p.timeoutMs);
   },
