@@ -2,7 +2,7 @@
  * Output path templates: `shot_[#####].png` numbers frames with zero padding to the number of `#`.
  * Sequence formats need the field; single-file formats (video, animated GIF/WebP) must not have one.
  */
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import { EngineError } from './errors.js';
 import type { OutputFormat } from './model.js';
 import {
@@ -23,6 +23,23 @@ export function hasFrameField(template: string): boolean {
 /** The file name for one frame of a sequence. */
 export function framePath(template: string, frame: number): string {
   return template.replace(FIELD, (_m, hashes: string) => String(frame).padStart(hashes.length, '0'));
+}
+
+/**
+ * The frame a file name stands for in `template`'s sequence, or null when it is not one of its names:
+ * `shot_00042.png` is frame 42 of `shot_[#####].png`; `shot_042.png` (other padding) is not. Reading a
+ * folder's names this way replaces a stat per frame (a day-long composition has 864,000 of them).
+ */
+export function frameOfName(template: string, name: string): number | null {
+  const file = basename(template);
+  const field = FIELD.exec(file);
+  if (!field) return null;
+  const [prefix, suffix] = [file.slice(0, field.index), file.slice(field.index + field[0].length)];
+  if (!name.startsWith(prefix) || !name.endsWith(suffix)) return null;
+  const digits = name.slice(prefix.length, name.length - suffix.length);
+  if (!/^\d{1,15}$/.test(digits)) return null;
+  const frame = Number(digits);
+  return framePath(file, frame) === name ? frame : null;
 }
 
 /** Picks the format from the template's extension when not given, and checks the two agree. */
