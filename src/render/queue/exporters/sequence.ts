@@ -39,10 +39,16 @@ const SCAN_BATCH = 4096;
 const isFull = (err: unknown) => ['ENOSPC', 'EDQUOT'].includes((err as NodeJS.ErrnoException)?.code ?? '');
 
 export class SequenceExporter implements Exporter {
-  readonly ordered = false;
+  /**
+   * With overflow folders, frames are written in frame order: workers finish them out of order, and the
+   * volume cursor below only moves forward, so written in frame order no frame lands on an earlier volume
+   * than a frame before it. Without overflow there is one volume and any order will do.
+   */
+  readonly ordered: boolean;
   readonly payload: FramePayload;
   readonly #ctx: ExporterContext;
   readonly #volumes: Volume[];
+  /** The volume frames go to now; it only moves forward. */
   #current = 0;
   readonly #written = new Map<number, OutputFile>();
 
@@ -50,6 +56,7 @@ export class SequenceExporter implements Exporter {
     this.#ctx = ctx;
     this.payload = payload;
     this.#volumes = volumesOf(ctx);
+    this.ordered = this.#volumes.length > 1;
   }
 
   /**
