@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFile, readdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliPath, repoRoot } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -33,6 +34,19 @@ function cli(
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Every file in `dir`, hidden ones included, with its sha256. */
+async function filesIn(dir: string): Promise<Record<string, string>> {
+  const names = (await readdir(dir)).sort();
+  const sums = await Promise.all(
+    names.map(async (n) =>
+      createHash('sha256')
+        .update(await readFile(join(dir, n)))
+        .digest('hex'),
+    ),
+  );
+  return Object.fromEntries(names.map((n, i) => [n, sums[i]!]));
 }
 
 async function sampleCopy(): Promise<string> {
@@ -155,6 +169,39 @@ describe('effectcraft-cli render', () => {
       expect((await readdir(dir)).sort()).toEqual(['f_003.png', 'sample.ecproj']);
     },
   );
+
+  it('SIGINT during a re-render puts back every frame of the earlier run it replaced, byte for byte', async () => {
+    const dir = await sampleCopy();
+    const args = ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'f_[###].png'];
+    expect((await cli([...args, '--frames', '0-29'], dir)).code).toBe(0);
+    const before = await filesIn(dir);
+    const inodes = async () =>
+      new Map(
+        await Promise.all(Object.keys(before).map(async (n) => [n, (await stat(join(dir, n))).ino] as const)),
+      );
+    const first = await inodes();
+    // The same frames at another scale: every replaced frame has other bytes.
+    let replaced = 0;
+    let sent = false;
+    const r = await cli([...args, '--frames', '0-29', '--scale', '3'], dir, (_text, kill) => {
+      if (sent) return;
+      sent = true;
+      const poll = setInterval(() => {
+        void inodes().then(
+          (now) => {
+            replaced = [...now].filter(([n, ino]) => first.get(n) !== ino).length;
+            if (replaced < 3) return;
+            clearInterval(poll);
+            kill();
+          },
+          () => undefined,
+        );
+      }, 20);
+    });
+    expect(replaced).toBeGreaterThanOrEqual(3);
+    expect(r.code).toBe(130);
+    expect(await filesIn(dir)).toEqual(before);
+  });
 
   itWithFfmpeg('SIGTERM during a webm render exits 143 and leaves no .part temporary', async () => {
     const dir = await sampleCopy();
