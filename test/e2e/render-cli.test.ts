@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { probeVideo } from '../helpers/probe.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { newEngine, run } from '../helpers/engine.js';
+import { projectWith } from '../helpers/projects.js';
 
 interface Run {
   code: number | null;
@@ -112,6 +113,23 @@ describe('effectcraft-cli render', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
   });
+
+  it.each([
+    ['frameRange', { frameRange: { start: 0, end: 1e9 } }],
+    ['frameRange', { frameRange: { start: 5, end: 2 } }],
+    ['format', { format: 'mp4' }],
+  ])(
+    'a project file with a queue item renderQueue.add refuses (%s) exits 1 naming it, never aborting',
+    async (field, item) => {
+      const dir = await tempDir();
+      await writeFile(join(dir, 'bad.ecproj'), projectWith({ output: 'o_[##].png', ...item }));
+      const r = await cli(['render', 'bad.ecproj'], dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`renderQueue[0].${field}`);
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+|heap/i);
+      expect(await readdir(dir)).toEqual(['bad.ecproj']);
+    },
+  );
 
   it('exits 1 when an item fails', async () => {
     const dir = await sampleCopy();
