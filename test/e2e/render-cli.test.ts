@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliPath, repoRoot } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -10,6 +9,7 @@ import { probeVideo } from '../helpers/probe.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { newEngine, run } from '../helpers/engine.js';
 import { projectWith } from '../helpers/projects.js';
+import { hashFiles } from '../helpers/queue.js';
 
 interface Run {
   code: number | null;
@@ -35,19 +35,6 @@ function cli(
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** Every file in `dir`, hidden ones included, with its sha256. */
-async function filesIn(dir: string): Promise<Record<string, string>> {
-  const names = (await readdir(dir)).sort();
-  const sums = await Promise.all(
-    names.map(async (n) =>
-      createHash('sha256')
-        .update(await readFile(join(dir, n)))
-        .digest('hex'),
-    ),
-  );
-  return Object.fromEntries(names.map((n, i) => [n, sums[i]!]));
 }
 
 async function sampleCopy(): Promise<string> {
@@ -192,7 +179,7 @@ describe('effectcraft-cli render', () => {
     const dir = await sampleCopy();
     const args = ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'f_[###].png'];
     expect((await cli([...args, '--frames', '0-29'], dir)).code).toBe(0);
-    const before = await filesIn(dir);
+    const before = await hashFiles(dir);
     const inodes = async () =>
       new Map(
         await Promise.all(Object.keys(before).map(async (n) => [n, (await stat(join(dir, n))).ino] as const)),
@@ -218,7 +205,7 @@ describe('effectcraft-cli render', () => {
     });
     expect(replaced).toBeGreaterThanOrEqual(3);
     expect(r.code).toBe(130);
-    expect(await filesIn(dir)).toEqual(before);
+    expect(await hashFiles(dir)).toEqual(before);
   });
 
   itWithFfmpeg('SIGTERM during a webm render exits 143 and leaves no .part temporary', async () => {

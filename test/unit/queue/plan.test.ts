@@ -4,44 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Project, RenderQueueItem } from '../../../src/engine/index.js';
 import { planItem } from '../../../src/render/queue/plan.js';
+import { projectWith } from '../../helpers/projects.js';
 
 function doc(item: Partial<RenderQueueItem>, comp: { duration?: number; frameRate?: number } = {}) {
-  const project = JSON.parse(
-    JSON.stringify({
-      format: 'effectcraft-project',
-      version: 1,
-      name: 'p',
-      items: [
-        {
-          type: 'composition',
-          id: 'comp_1',
-          name: 'Main',
-          width: 32,
-          height: 18,
-          frameRate: comp.frameRate ?? 10,
-          duration: comp.duration ?? 1,
-          backgroundColor: '#000000',
-          layers: [],
-        },
-      ],
-      renderQueue: [],
-      activeComp: 'comp_1',
-      nextId: 3,
-    }),
-  ) as Project;
-  const queued: RenderQueueItem = {
-    id: 'rq_2',
-    comp: 'comp_1',
-    output: '/out/o_[##].png',
-    format: 'png',
-    frameRange: null,
-    scale: 1,
-    skipExisting: false,
-    overflow: [],
-    alpha: false,
-    ...item,
-  };
-  return { project, queued };
+  const project = JSON.parse(projectWith({ output: '/out/o_[##].png', ...item }, comp)) as Project;
+  return { project, queued: project.renderQueue[0]! };
 }
 
 describe('planItem', () => {
