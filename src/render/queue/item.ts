@@ -140,7 +140,8 @@ async function render(
     await writer?.flush().catch(() => undefined);
   });
   const skip = await exporter.prepare();
-  const todo = skip === 'all' ? [] : frames.filter((f) => !skip.has(f));
+  // Without skipped frames the item's own list serves (no copy of a day-long composition's frames).
+  const todo = skip === 'all' ? [] : skip.size ? frames.filter((f) => !skip.has(f)) : frames;
   counts.skipped = frames.length - todo.length;
   env.onFrames(counts.skipped, frames.length, 0);
   const w = new FrameWriter(exporter, todo, (n) =>
