@@ -182,8 +182,8 @@ export class FileTracker {
 
   /**
    * Keeps the file at `name` (if any) under a hidden name beside it, so the item can put it back: a second
-   * hard link, so the name never disappears, or a rename where the volume has no hard links. null when there
-   * is nothing there to keep (a folder is left alone; the rename over it then fails as it always did).
+   * hard link, so the name never disappears, or a rename where the volume has no hard links. undefined when
+   * there is nothing there to keep (a folder is left alone; the rename over it then fails as it always did).
    */
   async #setAside(dir: WriteDir, name: string): Promise<string | undefined> {
     const aside = `.${name}.${randomBytes(5).toString('hex')}.prev`;
