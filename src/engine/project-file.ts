@@ -4,6 +4,7 @@
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { EngineError } from './errors.js';
+import { checkRenderItem } from './render-item-rules.js';
 import {
   isComposition,
   Project,
@@ -87,7 +88,7 @@ function checkReferences(doc: ProjectT, path: string): void {
     if (ids.has(id)) throw invalid(path, `the id "${id}" is used twice.`);
     ids.add(id);
   };
-  const comps = new Set(doc.items.filter(isComposition).map((c) => c.id));
+  const comps = new Map(doc.items.filter(isComposition).map((c) => [c.id, c]));
   const footage = new Set(doc.items.filter((i) => i.type === 'footage').map((i) => i.id));
   for (const item of doc.items) {
     dup(item.id);
@@ -109,13 +110,24 @@ function checkReferences(doc: ProjectT, path: string): void {
   }
   if (doc.activeComp !== null && !comps.has(doc.activeComp))
     throw invalid(path, `the active composition "${doc.activeComp}" does not exist.`);
-  for (const q of doc.renderQueue) {
+  for (const [i, q] of doc.renderQueue.entries()) {
     dup(q.id);
-    if (!comps.has(q.comp))
+    const comp = comps.get(q.comp);
+    if (!comp)
       throw invalid(
         path,
         `render queue item "${q.id}" renders a composition "${q.comp}" that does not exist.`,
       );
+    // Held to renderQueue.add's rules: a hand-edited item must not get what the command refuses.
+    const checked = checkRenderItem(q, comp);
+    if (!checked.ok) {
+      const field = `renderQueue[${i}].${checked.field}`;
+      throw invalid(
+        path,
+        `${field} (item "${q.id}"): ${checked.message}`,
+        `Fix ${field} in the file: ${checked.remediation}`,
+      );
+    }
   }
   // Ids are allocated from nextId; a file whose counter is behind its ids would hand out duplicates.
   const maxN = Math.max(0, ...[...ids].map((id) => Number(/_(\d+)$/.exec(id)?.[1] ?? 0)));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliPath, repoRoot } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -8,6 +8,8 @@ import sharp from 'sharp';
 import { probeVideo } from '../helpers/probe.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { newEngine, run } from '../helpers/engine.js';
+import { projectWith } from '../helpers/projects.js';
+import { hashFiles } from '../helpers/queue.js';
 
 interface Run {
   code: number | null;
@@ -99,6 +101,23 @@ describe('effectcraft-cli render', () => {
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
   });
 
+  it.each([
+    ['frameRange', { frameRange: { start: 0, end: 1e9 } }],
+    ['frameRange', { frameRange: { start: 5, end: 2 } }],
+    ['format', { format: 'mp4' }],
+  ])(
+    'a project file with a queue item renderQueue.add refuses (%s) exits 1 naming it, never aborting',
+    async (field, item) => {
+      const dir = await tempDir();
+      await writeFile(join(dir, 'bad.ecproj'), projectWith({ output: 'o_[##].png', ...item }));
+      const r = await cli(['render', 'bad.ecproj'], dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`renderQueue[0].${field}`);
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+|heap/i);
+      expect(await readdir(dir)).toEqual(['bad.ecproj']);
+    },
+  );
+
   it('exits 1 when an item fails', async () => {
     const dir = await sampleCopy();
     await writeFile(join(dir, 'blocker'), 'a file where a folder should be');
@@ -155,6 +174,39 @@ describe('effectcraft-cli render', () => {
       expect((await readdir(dir)).sort()).toEqual(['f_003.png', 'sample.ecproj']);
     },
   );
+
+  it('SIGINT during a re-render puts back every frame of the earlier run it replaced, byte for byte', async () => {
+    const dir = await sampleCopy();
+    const args = ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'f_[###].png'];
+    expect((await cli([...args, '--frames', '0-29'], dir)).code).toBe(0);
+    const before = await hashFiles(dir);
+    const inodes = async () =>
+      new Map(
+        await Promise.all(Object.keys(before).map(async (n) => [n, (await stat(join(dir, n))).ino] as const)),
+      );
+    const first = await inodes();
+    // The same frames at another scale: every replaced frame has other bytes.
+    let replaced = 0;
+    let sent = false;
+    const r = await cli([...args, '--frames', '0-29', '--scale', '3'], dir, (_text, kill) => {
+      if (sent) return;
+      sent = true;
+      const poll = setInterval(() => {
+        void inodes().then(
+          (now) => {
+            replaced = [...now].filter(([n, ino]) => first.get(n) !== ino).length;
+            if (replaced < 3) return;
+            clearInterval(poll);
+            kill();
+          },
+          () => undefined,
+        );
+      }, 20);
+    });
+    expect(replaced).toBeGreaterThanOrEqual(3);
+    expect(r.code).toBe(130);
+    expect(await hashFiles(dir)).toEqual(before);
+  });
 
   itWithFfmpeg('SIGTERM during a webm render exits 143 and leaves no .part temporary', async () => {
     const dir = await sampleCopy();

@@ -1,7 +1,9 @@
 /** Render queue test helpers: sessions with the stand-in renderer, command shorthands, file listings. */
-import { readdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { JobResult } from '../../src/render/queue/service.js';
 import { createSession, type Session, type SessionOptions } from '../../src/session.js';
 import { repoRoot } from './cli.js';
 
@@ -56,4 +58,28 @@ export async function addComp(
 /** Every entry in `dir`, hidden ones included, sorted (to prove exact cleanup). */
 export async function listDir(dir: string): Promise<string[]> {
   return (await readdir(dir)).sort();
+}
+
+/** Every entry in `dir`, hidden ones included, with its sha256 (to prove files were left byte-identical). */
+export async function hashFiles(dir: string): Promise<Record<string, string>> {
+  const names = await listDir(dir);
+  const sums = await Promise.all(
+    names.map(async (n) =>
+      createHash('sha256')
+        .update(await readFile(join(dir, n)))
+        .digest('hex'),
+    ),
+  );
+  return Object.fromEntries(names.map((n, i) => [n, sums[i]!]));
+}
+
+/** Renders the whole queue and stops the job once `frames` frames of an item are done. */
+export async function renderStoppedAt(s: Session, frames: number): Promise<JobResult> {
+  const job = s.engine.execute<JobResult>('renderQueue.render', {});
+  const off = s.renderQueue.onProgress((p) => {
+    if (p.framesDone >= frames) s.renderQueue.stop();
+  });
+  const r = await job.finally(off);
+  if (!r.ok) throw new Error(`renderQueue.render failed: ${r.error.code}: ${r.error.message}`);
+  return r.result;
 }

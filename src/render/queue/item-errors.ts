@@ -5,6 +5,20 @@ import { EngineError, fsError, type ErrorInfo } from '../../engine/index.js';
 export const stopped = (): EngineError =>
   new EngineError('cancelled', 'The render was stopped.', 'Render again to finish it.');
 
+/** Throws `stopped()` once the item's signal has aborted (the job stopped, or the item was removed). */
+export function throwIfStopped(signal: AbortSignal): void {
+  if (signal.aborted) throw stopped();
+}
+
+/**
+ * A stopping point inside a long loop over frames or files: yields to the event loop first, because a loop
+ * that never does keeps renderQueue.stop itself from running, then throws `stopped()` once `signal` aborted.
+ */
+export async function checkpoint(signal: AbortSignal): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  throwIfStopped(signal);
+}
+
 /** Why an item removed from the queue during the job has no output. */
 export function removedError(id: string): ErrorInfo {
   return new EngineError(

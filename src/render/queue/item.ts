@@ -14,7 +14,7 @@ import {
   type RenderQueueItem,
 } from '../../engine/index.js';
 import { CleanupStack } from './cleanup.js';
-import { removedError, stopped, toInfo } from './item-errors.js';
+import { removedError, stopped, throwIfStopped, toInfo } from './item-errors.js';
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
 import { footagePaths } from './footage.js';
 import type { JobOptions } from './options.js';
@@ -123,7 +123,14 @@ async function render(
   const factory = env.exporters.get(item.format);
   if (!factory)
     throw new EngineError('unsupported_format', `No exporter for "${item.format}".`, 'Pick another format.');
-  const exporter = factory({ item, frames, frameRate: plan.frameRate, tracker, ffmpeg: env.options.ffmpeg });
+  const exporter = factory({
+    item,
+    frames,
+    frameRate: plan.frameRate,
+    tracker,
+    ffmpeg: env.options.ffmpeg,
+    signal: stop.signal,
+  });
   // Set once the frames to write are known (after prepare); the cleanup below may run before that.
   let writer: FrameWriter | undefined = undefined;
   // Kill the encoder (ffmpeg) before waiting for the writes in flight: a write blocked on its pipe then fails
@@ -133,7 +140,8 @@ async function render(
     await writer?.flush().catch(() => undefined);
   });
   const skip = await exporter.prepare();
-  const todo = frames.filter((f) => !skip.has(f));
+  // Without skipped frames the item's own list serves (no copy of a day-long composition's frames).
+  const todo = skip === 'all' ? [] : skip.size ? frames.filter((f) => !skip.has(f)) : frames;
   counts.skipped = frames.length - todo.length;
   env.onFrames(counts.skipped, frames.length, 0);
   const w = new FrameWriter(exporter, todo, (n) =>
@@ -144,7 +152,7 @@ async function render(
   cleanup.onFailure(() => w.close());
   if (todo.length) {
     if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
-    const footage = await readFootage(env, item.comp);
+    const footage = await readFootage(env, item.comp, stop.signal);
     const pool = await RenderPool.start({
       workers: Math.max(1, Math.min(env.options.maxWorkers, todo.length)),
       workerUrl: env.options.workerUrl,
@@ -169,9 +177,14 @@ async function render(
 }
 
 /** The footage of `compId`, read through the engine's ports so confinement applies; workers only see bytes. */
-async function readFootage(env: ItemEnv, compId: string): Promise<Array<[string, Uint8Array]>> {
+async function readFootage(
+  env: ItemEnv,
+  compId: string,
+  signal: AbortSignal,
+): Promise<Array<[string, Uint8Array]>> {
   const footage: Array<[string, Uint8Array]> = [];
   for (const path of footagePaths(env.doc, [compId])) {
+    throwIfStopped(signal);
     const bytes = await env.ports.readFile(path).catch((err: unknown) => {
       throw err instanceof EngineError ? err : fsError(err, path, 'read footage');
     });

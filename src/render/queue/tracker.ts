@@ -32,7 +32,15 @@ export interface TrackedFile {
 interface Owned {
   dir: WriteDir;
   name: string;
+  /**
+   * The earlier run's file this one replaced, kept aside under this name (in `dir`) until the item
+   * completes: cleanup puts it back instead of removing `name`, so a stopped re-render leaves it as it was.
+   */
+  aside?: string;
 }
+
+// What "no hard links here" looks like (FAT, some network volumes): the earlier file is renamed aside instead.
+const NO_LINKS = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'EXDEV', 'ENOSYS'];
 
 export class FileTracker {
   readonly #openDir: OpenWriteDir;
@@ -53,9 +61,9 @@ export class FileTracker {
     return this.#committed;
   }
 
-  /** Real paths created and not yet removed (tests and diagnostics). */
+  /** Real paths created and not yet removed, earlier files kept aside included (tests and diagnostics). */
   get paths(): string[] {
-    return [...this.#owned.keys()];
+    return [...this.#owned].flatMap(([real, o]) => (o.aside ? [real, join(o.dir.real, o.aside)] : [real]));
   }
 
   /** The temporary name for `finalPath`: hidden, in the same directory so the rename is atomic. */
@@ -108,22 +116,32 @@ export class FileTracker {
   }
 
   /**
-   * Renames a finished temporary to its final name; the final name is owned from then on. Confined, the
-   * folder is verified first: a folder moved or swapped since it was opened fails with path_outside_roots.
+   * Renames a finished temporary to its final name; the final name is owned from then on. A file already
+   * there (an earlier run's frame) is kept aside first and put back if the item does not complete. Confined,
+   * the folder is verified first: a folder moved or swapped since it was opened fails with path_outside_roots.
    */
   async commit(file: TrackedFile): Promise<void> {
     const temp = this.#owned.get(file.tempPath);
     if (!temp) throw new Error(`Not a pending temporary of this job: ${file.tempPath}`);
     const { dir } = temp;
     const name = basename(file.finalPath);
+    const finalReal = join(dir.real, name);
     await dir.verify();
+    // A name this job already wrote holds no earlier file: keep what was set aside for it the first time.
+    const owned = this.#owned.get(finalReal) ?? { dir, name, aside: await this.#setAside(dir, name) };
+    // Recorded before the rename when something was set aside, so cleanup puts it back even if the rename
+    // fails; otherwise only once the name is ours (cleanup must never remove what is there instead).
+    if (owned.aside) this.#owned.set(finalReal, owned);
     await fs.rename(join(dir.base, temp.name), join(dir.base, name));
+    this.#owned.set(finalReal, owned);
     this.#owned.delete(file.tempPath);
-    this.#owned.set(join(dir.real, name), { dir, name });
     this.#committed++;
   }
 
-  /** Removes every path this tracker created: the job's exact cleanup on cancellation or failure. */
+  /**
+   * The job's exact cleanup on cancellation or failure: removes every path this tracker created and puts
+   * back the earlier files its files replaced.
+   */
   async removeAll(): Promise<void> {
     await Promise.all([...this.#owned.keys()].map((p) => this.#remove(p)));
     // Deepest folders were opened last (an overflow folder inside the output folder): undo in reverse.
@@ -133,9 +151,16 @@ export class FileTracker {
     }
   }
 
-  /** Forgets everything: called when an item finishes, so its files stay even if a later item is cancelled. */
+  /**
+   * Forgets everything: called when an item finishes, so its files stay even if a later item is cancelled.
+   * The earlier files they replaced are deleted now that the new ones are complete.
+   */
   async release(): Promise<void> {
+    const asides = [...this.#owned.values()].filter((o) => o.aside);
     this.#owned.clear();
+    await Promise.all(
+      asides.map((o) => fs.rm(join(o.dir.base, o.aside!), { force: true }).catch(() => undefined)),
+    );
     await Promise.all((await this.#openedDirs()).map((d) => d.close()));
   }
 
@@ -155,11 +180,43 @@ export class FileTracker {
     };
   }
 
-  /** Removes one owned file through its folder's handle (missing is fine). */
+  /**
+   * Keeps the file at `name` (if any) under a hidden name beside it, so the item can put it back: a second
+   * hard link, so the name never disappears, or a rename where the volume has no hard links. undefined when
+   * there is nothing there to keep (a folder is left alone; the rename over it then fails as it always did).
+   */
+  async #setAside(dir: WriteDir, name: string): Promise<string | undefined> {
+    const aside = `.${name}.${randomBytes(5).toString('hex')}.prev`;
+    const [from, to] = [join(dir.base, name), join(dir.base, aside)];
+    try {
+      await fs.link(from, to);
+      return aside;
+    } catch (err) {
+      if (!NO_LINKS.includes((err as NodeJS.ErrnoException).code ?? '')) return undefined;
+    }
+    const found = await fs.lstat(from).catch(() => null);
+    if (!found || found.isDirectory()) return undefined;
+    await fs.rename(from, to);
+    return aside;
+  }
+
+  /**
+   * Removes one owned file through its folder's handle (missing is fine), or puts back the earlier file it
+   * replaced. A failed put-back leaves the earlier file under its hidden name: its bytes are never deleted.
+   */
   async #remove(real: string): Promise<void> {
     const owned = this.#owned.get(real);
-    if (owned) await fs.rm(join(owned.dir.base, owned.name), { force: true }).catch(() => undefined);
     this.#owned.delete(real);
+    if (!owned) return;
+    const [base, name] = [owned.dir.base, owned.name];
+    if (!owned.aside) return void (await fs.rm(join(base, name), { force: true }).catch(() => undefined));
+    const aside = join(base, owned.aside);
+    // After a put-back the hidden name is gone, or (a failed commit left both names on the same file, and
+    // rename then does nothing) it is a second link to the earlier file: removing it loses no bytes.
+    await fs.rename(aside, join(base, name)).then(
+      () => fs.rm(aside, { force: true }),
+      () => undefined,
+    );
   }
 
   /** The folders opened so far (failed opens left out), emptied from the cache. */

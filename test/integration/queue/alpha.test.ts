@@ -204,7 +204,9 @@ describe('RGB + Alpha render queue items', () => {
     expect(s.engine.document.renderQueue).toEqual([]);
   });
 
-  it('a hand-edited project asking jpeg with alpha fails that item at render time, writing nothing', async () => {
+  // Held to renderQueue.add's rules when opened (it used to open and fail at render time); planItem still
+  // refuses it if it reaches a render (test/unit/queue/plan.test.ts).
+  it('a hand-edited project asking jpeg with alpha is refused when opened, naming the field, writing nothing', async () => {
     const dir = await tempDir();
     const s = createSession({ renderQueue: { maxWorkers: 2 } });
     const comp = await overlay(s);
@@ -214,11 +216,11 @@ describe('RGB + Alpha render queue items', () => {
     const text = (await readFile(path, 'utf8')).replace('"alpha": false', '"alpha": true');
     const s2 = createSession({ renderQueue: { maxWorkers: 2 } });
     await writeFile(path, text);
-    await run(s2, 'project.open', { path });
-    expect(s2.engine.document.renderQueue[0]!.alpha).toBe(true);
-    const r = await run<JobResult>(s2, 'renderQueue.render', {});
-    expect(r.failed).toBe(1);
-    expect(r.items[0]!.error?.code).toBe('bad_argument');
+    const before = s2.engine.document;
+    const opened = await s2.engine.execute('project.open', { path });
+    expect(opened).toMatchObject({ ok: false, error: { code: 'invalid_project' } });
+    if (!opened.ok) expect(opened.error.message).toContain('renderQueue[0].alpha');
+    expect(s2.engine.document).toBe(before);
     expect(await listDir(dir)).toEqual(['p.ecproj']);
   });
 });

@@ -61,6 +61,10 @@ describe('render queue items', () => {
     expect(await fails(engine, 'renderQueue.add', { comp: 'Main', output: '/out/shot.xyz' })).toBe(
       'unsupported_format',
     );
+    // A frame field in a folder name would write every frame under one file name.
+    expect(await fails(engine, 'renderQueue.add', { comp: 'Main', output: '/out_[##]/shot.png' })).toBe(
+      'bad_argument',
+    );
     expect(
       await fails(engine, 'renderQueue.add', { comp: 'Main', output: '/out/a_[#].png', format: 'jpeg' }),
     ).toBe('bad_argument');

@@ -26,7 +26,14 @@ function context(format: OutputFormatId): ExporterContext {
     alpha: false,
   };
   // Constructing an exporter starts nothing: ffmpeg is only spawned on the first frame.
-  return { item, frames: [0, 1], frameRate: 10, tracker: new FileTracker(), ffmpeg: '/usr/bin/ffmpeg' };
+  return {
+    item,
+    frames: [0, 1],
+    frameRate: 10,
+    tracker: new FileTracker(),
+    ffmpeg: '/usr/bin/ffmpeg',
+    signal: new AbortController().signal,
+  };
 }
 
 describe('built-in exporters', () => {

@@ -69,4 +69,41 @@ describe('FileTracker', () => {
     expect(await readdir(join(root, 'moved'))).toEqual([]);
     expect(await readdir(outside)).toEqual([]);
   });
+
+  it('keeps an earlier file it replaces aside: put back by removeAll, deleted by release', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a.png'), 'earlier a');
+    await writeFile(join(dir, 'b.png'), 'earlier b');
+    const t = new FileTracker();
+    await t.writeFile(join(dir, 'a.png'), Buffer.from('new a'));
+    await t.writeFile(join(dir, 'c.png'), Buffer.from('new c'));
+    // Writing the same name twice keeps the earlier file of the first time, not this job's own.
+    await t.writeFile(join(dir, 'a.png'), Buffer.from('newer a'));
+    expect(await readFile(join(dir, 'a.png'), 'utf8')).toBe('newer a');
+    const [aside] = (await listDir(dir)).filter((n) => n.startsWith('.a.png.') && n.endsWith('.prev'));
+    expect(t.paths.sort()).toEqual([join(dir, 'a.png'), join(dir, aside!), join(dir, 'c.png')].sort());
+    await t.removeAll();
+    expect(await listDir(dir)).toEqual(['a.png', 'b.png']);
+    expect(await readFile(join(dir, 'a.png'), 'utf8')).toBe('earlier a');
+
+    const done = new FileTracker();
+    await done.writeFile(join(dir, 'b.png'), Buffer.from('new b'));
+    await done.release();
+    await done.removeAll();
+    expect(await listDir(dir)).toEqual(['a.png', 'b.png']);
+    expect(await readFile(join(dir, 'b.png'), 'utf8')).toBe('new b');
+  });
+
+  it('a commit that cannot replace a folder leaves it, and cleanup removes nothing of it', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'x.png'));
+    await writeFile(join(dir, 'x.png', 'inside'), 'keep');
+    const t = new FileTracker();
+    await expect(t.writeFile(join(dir, 'x.png'), Buffer.from('new'))).rejects.toMatchObject({
+      code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST)$/),
+    });
+    await t.removeAll();
+    expect(await listDir(dir)).toEqual(['x.png']);
+    expect(await readdir(join(dir, 'x.png'))).toEqual(['inside']);
+  });
 });

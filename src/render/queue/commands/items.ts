@@ -11,17 +11,15 @@ import {
   EDIT,
   EngineError,
   formatSpec,
-  frameCount,
   listWords,
-  MAX_SIDE,
   OUTPUT_FORMATS,
   OutputFormat,
   READ_ONLY,
-  resolveOutputFormat,
   type AnyCommand,
   type RenderQueueItem,
 } from '../../../engine/index.js';
 import { AbsPath, CompRef } from '../../../engine/commands/params.js';
+import { checkRenderItem } from '../../../engine/render-item-rules.js';
 import { findComp, newId } from '../../../engine/resolve.js';
 import { frameSpan } from '../plan.js';
 import type { StatusSource } from '../status.js';
@@ -67,38 +65,10 @@ const renderQueueAdd = defineCommand({
   mutates: true,
   run(ctx, p) {
     const comp = findComp(ctx.doc, p.comp);
-    const format = resolveOutputFormat(p.output, p.format);
-    const frames = frameCount(comp);
-    if (p.frameRange && (p.frameRange.end < p.frameRange.start || p.frameRange.end >= frames)) {
-      throw new EngineError(
-        'bad_argument',
-        `frameRange ${p.frameRange.start}-${p.frameRange.end} is not within frames 0-${frames - 1} of "${comp.name}".`,
-        `Pass start <= end <= ${frames - 1}.`,
-      );
-    }
-    const scale = p.scale ?? 1;
-    const [w, h] = [Math.round(comp.width * scale), Math.round(comp.height * scale)];
-    if (w > MAX_SIDE || h > MAX_SIDE) {
-      throw new EngineError(
-        'bad_argument',
-        `scale ${scale} makes ${w}x${h} frames; outputs are at most ${MAX_SIDE} pixels a side.`,
-        `Pass a scale of at most ${Math.floor((MAX_SIDE / Math.max(comp.width, comp.height)) * 1000) / 1000}.`,
-      );
-    }
-    if (p.overflow?.length && !formatSpec(format).overflow) {
-      throw new EngineError(
-        'bad_argument',
-        'Overflow directories apply to image sequences only.',
-        'Remove "overflow", or render a sequence.',
-      );
-    }
-    if (p.alpha && !formatSpec(format).alpha) {
-      throw new EngineError(
-        'bad_argument',
-        `Format "${format}" has no alpha channel, so it cannot render RGB + Alpha.`,
-        `Pick a format that carries alpha: ${listWords(describeFormats(ALPHA_FORMATS, true))}; or leave out "alpha".`,
-      );
-    }
+    // The same rules hold every item of a project file (project.open) and every item a render plans.
+    const checked = checkRenderItem(p, comp);
+    if (!checked.ok) throw new EngineError(checked.code, checked.message, checked.remediation);
+    const { format } = checked;
     let id = '';
     ctx.update((d) => {
       id = newId(d, 'rq');
@@ -108,7 +78,7 @@ const renderQueueAdd = defineCommand({
         output: p.output,
         format,
         frameRange: p.frameRange ?? null,
-        scale,
+        scale: p.scale ?? 1,
         skipExisting: p.skipExisting ?? false,
         overflow: (p.overflow ?? []).map((o) => ({ dir: o.dir, minFreeBytes: o.minFreeBytes ?? 0 })),
         alpha: p.alpha ?? false,

@@ -6,7 +6,9 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { EngineError, framePath, fsError } from '../../../engine/index.js';
 import type { FramePayload } from '../../encode.js';
+import { frameOfName } from '../../../engine/output-template.js';
 import { sha256 } from '../../hash.js';
+import { checkpoint, throwIfStopped } from '../item-errors.js';
 import type { Exporter, ExporterContext, OutputFile } from './types.js';
 
 interface Volume {
@@ -31,13 +33,22 @@ async function freeBytes(dir: string): Promise<number> {
   return Number(s.bavail) * Number(s.bsize);
 }
 
+// Folder entries read between two stopping points of the skipExisting scan.
+const SCAN_BATCH = 4096;
+
 const isFull = (err: unknown) => ['ENOSPC', 'EDQUOT'].includes((err as NodeJS.ErrnoException)?.code ?? '');
 
 export class SequenceExporter implements Exporter {
-  readonly ordered = false;
+  /**
+   * With overflow folders, frames are written in frame order: workers finish them out of order, and the
+   * volume cursor below only moves forward, so written in frame order no frame lands on an earlier volume
+   * than a frame before it. Without overflow there is one volume and any order will do.
+   */
+  readonly ordered: boolean;
   readonly payload: FramePayload;
   readonly #ctx: ExporterContext;
   readonly #volumes: Volume[];
+  /** The volume frames go to now; it only moves forward. */
   #current = 0;
   readonly #written = new Map<number, OutputFile>();
 
@@ -45,24 +56,27 @@ export class SequenceExporter implements Exporter {
     this.#ctx = ctx;
     this.payload = payload;
     this.#volumes = volumesOf(ctx);
+    this.ordered = this.#volumes.length > 1;
   }
 
-  /** With skipExisting, a frame whose final name exists on any volume is skipped (and never touched). */
+  /**
+   * With skipExisting, a frame whose final name exists on any volume is skipped (and never touched). Each
+   * volume is listed once, and its names are read back to frames: a stat per frame took minutes on a
+   * day-long composition, and a stop has to be able to interrupt the scan.
+   */
   async prepare(): Promise<ReadonlySet<number>> {
     const skip = new Set<number>();
-    if (!this.#ctx.item.skipExisting) return skip;
-    for (const frame of this.#ctx.frames) {
-      const name = basename(framePath(this.#ctx.item.output, frame));
-      for (const v of this.#volumes) {
-        if (
-          await fs.lstat(join(v.dir, name)).then(
-            () => true,
-            () => false,
-          )
-        ) {
-          skip.add(frame);
-          break;
-        }
+    const { item, frames, signal } = this.#ctx;
+    if (!item.skipExisting || !frames.length) return skip;
+    const [first, last] = [frames[0]!, frames.at(-1)!];
+    for (const v of this.#volumes) {
+      throwIfStopped(signal);
+      // A volume that does not exist yet (or cannot be listed) holds no frames to skip.
+      const names = await fs.readdir(v.dir).catch(() => [] as string[]);
+      for (const [i, name] of names.entries()) {
+        if (i % SCAN_BATCH === SCAN_BATCH - 1) await checkpoint(signal);
+        const frame = frameOfName(item.output, name);
+        if (frame !== null && frame >= first && frame <= last) skip.add(frame);
       }
     }
     return skip;
@@ -71,6 +85,7 @@ export class SequenceExporter implements Exporter {
   async writeFrame(frame: number, data: Uint8Array): Promise<void> {
     const name = basename(framePath(this.#ctx.item.output, frame));
     for (;;) {
+      throwIfStopped(this.#ctx.signal);
       const volume = this.#volumes[this.#current]!;
       const last = this.#current === this.#volumes.length - 1;
       const path = join(volume.dir, name);

@@ -29,6 +29,11 @@ export interface ExporterContext {
   tracker: FileTracker;
   /** Absolute path of ffmpeg, or null when it is not installed (probed once per job). */
   ffmpeg: string | null;
+  /**
+   * Aborts when the job stops or the item leaves the queue. A loop over frames or files (a skipExisting
+   * scan of a long sequence) checks it and throws, so renderQueue.stop does not wait for the loop to end.
+   */
+  signal: AbortSignal;
 }
 
 export interface FrameSize {
@@ -41,8 +46,12 @@ export interface Exporter {
   readonly payload: FramePayload;
   /** true when writeFrame must be called in frame order (streaming encoders); the job reorders for it. */
   readonly ordered: boolean;
-  /** Called before rendering: frames that must not be rendered (e.g. they exist and skipExisting is on). */
-  prepare(): Promise<ReadonlySet<number>>;
+  /**
+   * Called before rendering: frames that must not be rendered (e.g. they exist and skipExisting is on), or
+   * 'all' to skip the whole item (a one-file output that exists): a set of every frame of a day-long
+   * composition would be a table of millions of entries.
+   */
+  prepare(): Promise<ReadonlySet<number> | 'all'>;
   /** Writes one frame's data (payload form). Awaited: this is where backpressure comes from. */
   writeFrame(frame: number, data: Uint8Array, size: FrameSize): Promise<void>;
   /** Completes the output (renames temporaries) and reports every file this item wrote. */

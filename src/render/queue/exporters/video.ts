@@ -30,13 +30,14 @@ export class VideoExporter implements Exporter {
   }
 
   /** One file: with skipExisting and the file present, the whole item is skipped. */
-  async prepare(): Promise<ReadonlySet<number>> {
-    const { item, frames } = this.#ctx;
+  async prepare(): Promise<ReadonlySet<number> | 'all'> {
+    const { item } = this.#ctx;
+    if (!item.skipExisting) return new Set();
     const exists = await fs.lstat(item.output).then(
       () => true,
       () => false,
     );
-    return item.skipExisting && exists ? new Set(frames) : new Set();
+    return exists ? 'all' : new Set();
   }
 
   async writeFrame(_frame: number, data: Uint8Array, size: FrameSize): Promise<void> {

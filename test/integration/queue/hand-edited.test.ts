@@ -1,0 +1,54 @@
+// What add refuses never reaches a render: a project file holding it is refused whole (the session keeps its
+// unsaved work and renders on), and an item made invalid after it was added fails alone, with a clear error.
+import { describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/tmp.js';
+import { projectWith } from '../../helpers/projects.js';
+import { addComp, listDir, queueSession, run } from '../../helpers/queue.js';
+import type { JobResult } from '../../../src/render/queue/service.js';
+
+describe('hand-edited render queue items', () => {
+  it('project.open refuses a billion-frame item; the unsaved session renders on', async () => {
+    const dir = await tempDir();
+    const s = queueSession();
+    const comp = await addComp(s, { name: 'unsaved' });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'mine_[##].png') });
+    const before = s.engine.document;
+    const path = join(dir, 'huge.ecproj');
+    await writeFile(path, projectWith({ output: 'out/o_[##].png', frameRange: { start: 0, end: 1e9 } }));
+    const opened = await s.engine.execute('project.open', { path });
+    expect(opened).toMatchObject({ ok: false, error: { code: 'invalid_project' } });
+    if (!opened.ok) expect(opened.error.message).toContain('renderQueue[0].frameRange');
+    expect(s.engine.document).toBe(before);
+    expect(await run(s, 'renderQueue.render', { wait: false })).toMatchObject({ started: true });
+    await s.renderQueue.idle();
+    const list = await run<{ items: Array<{ status: string }> }>(s, 'renderQueue.list');
+    expect(list.items.map((i) => i.status)).toEqual(['done']);
+    expect(await listDir(dir)).toEqual([
+      'huge.ecproj',
+      ...Array.from({ length: 10 }, (_, i) => `mine_0${i}.png`),
+    ]);
+  });
+
+  it('an item whose composition was shortened after it was added fails alone with bad_argument', async () => {
+    const dir = await tempDir();
+    const s = queueSession();
+    const shortened = await addComp(s, { name: 'shortened' });
+    const other = await addComp(s, { name: 'other' });
+    await run(s, 'renderQueue.add', {
+      comp: shortened,
+      output: join(dir, 'a_[##].png'),
+      frameRange: { start: 0, end: 9 },
+    });
+    await run(s, 'renderQueue.add', { comp: other, output: join(dir, 'b_[##].png') });
+    await run(s, 'comp.setSettings', { comp: shortened, duration: 0.5 });
+    const r = await run<JobResult>(s, 'renderQueue.render', {});
+    expect(r.items.map((i) => [i.status, i.error?.code])).toEqual([
+      ['failed', 'bad_argument'],
+      ['done', undefined],
+    ]);
+    expect(r.items[0]!.error!.message).toContain('frameRange 0-9');
+    expect((await listDir(dir)).filter((n) => n.startsWith('a_'))).toEqual([]);
+  });
+});
