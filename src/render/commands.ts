@@ -125,6 +125,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         scale,
         transparent: p.transparent ?? false,
         missingFootage: 'placeholder',
+        signal: ctx.signal,
       });
       const { encodeFrame } = await import('./encode.js');
       const { rgba, width, height, premultiplied } = rendered;
@@ -192,6 +193,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         scale: 1,
         transparent,
         missingFootage: 'fail',
+        signal: ctx.signal,
       });
       const { encodeStill } = await import('./encode.js');
       const data = await encodeStill(rendered, format);
@@ -210,13 +212,14 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
 }
 
 /**
- * A lazy renderer getter for a session: the Skia module loads and the renderer is created on the first
- * frame command, with footage read through `readFile` (the session's ports, so confinement applies).
+ * A lazy renderer getter for a session: its preview worker (preview/client.ts), whose thread loads Skia on the
+ * first frame command and draws every frame off the main thread, with footage read through `readFile` (the
+ * session's ports, so confinement applies).
  */
 export function lazyRenderer(readFile: (path: string) => Promise<Buffer>): () => Promise<FrameRenderer> {
   let pending: Promise<FrameRenderer> | undefined;
   return () => {
-    pending ??= import('./renderer.js').then((m) => m.createFrameRenderer({ readFile }));
+    pending ??= import('./preview/client.js').then((m) => m.createPreviewWorker({ readFile }));
     return pending;
   };
 }
