@@ -53,6 +53,17 @@ function readFailure(err: unknown): ReadFailure {
   return { errno: (err as NodeJS.ErrnoException)?.code, message: String(err) };
 }
 
+/** `promise`, or `frameCancelled()` as soon as `signal` fires. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(frameCancelled());
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 class PreviewWorker implements FrameRenderer {
   readonly #options: PreviewWorkerOptions;
   // One frame at a time: the worker has one renderer, and a queued frame can be cancelled before it starts.
@@ -73,12 +84,25 @@ class PreviewWorker implements FrameRenderer {
   ): Promise<RenderedFrame> {
     const { signal, ...wire } = options;
     throwIfCancelled(signal);
+    // p-queue drops a frame cancelled while it waits. Once the frame runs, its cancellation is ours to handle
+    // (and the queue must not start the next frame before the worker is free), so p-queue's signal is cut off.
+    const waiting = new AbortController();
+    const dropWaiting = () => waiting.abort();
+    signal?.addEventListener('abort', dropWaiting, { once: true });
     try {
-      return await this.#queue.add(() => this.#draw(doc, compId, time, wire, signal), { signal });
+      return await this.#queue.add(
+        () => {
+          signal?.removeEventListener('abort', dropWaiting);
+          return this.#draw(doc, compId, time, wire, signal);
+        },
+        { signal: waiting.signal },
+      );
     } catch (err) {
       // p-queue rejects with the signal's reason (an AbortError) when it is cancelled while waiting.
-      if (signal?.aborted) throw frameCancelled();
+      if (signal?.aborted && !isEngineError(err)) throw frameCancelled();
       throw err;
+    } finally {
+      signal?.removeEventListener('abort', dropWaiting);
     }
   }
 
@@ -98,8 +122,8 @@ class PreviewWorker implements FrameRenderer {
     const thread = this.#thread ?? this.#start();
     thread.worker.ref();
     try {
-      await thread.ready;
-      throwIfCancelled(signal);
+      // Cancelled while the worker starts: it goes on starting, warm for the next frame.
+      await untilAborted(thread.ready, signal);
       const id = this.#nextId++;
       const frame = new Promise<RenderedFrame>((resolve, reject) => {
         thread.pending = { id, resolve, reject };
@@ -109,16 +133,13 @@ class PreviewWorker implements FrameRenderer {
       if (thread.doc !== doc) request.doc = doc;
       thread.worker.postMessage(request);
       thread.doc = doc;
-      const onAbort = () => {
-        // The frame may go on for minutes and Skia cannot be interrupted: end the thread, not the wait.
-        this.#stop();
-        thread.pending?.reject(frameCancelled());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      // The frame may go on for minutes and Skia cannot be interrupted: a cancellation ends the thread.
+      const stop = () => this.#stop();
+      signal?.addEventListener('abort', stop, { once: true });
       try {
-        return await frame;
+        return await untilAborted(frame, signal);
       } finally {
-        signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', stop);
         thread.pending = undefined;
       }
     } finally {

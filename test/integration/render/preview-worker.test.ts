@@ -2,7 +2,9 @@
  * frame.preview and frame.save draw in the session's preview worker (off the main thread): the same bytes as
  * the main-thread renderer, a cancelled frame stops at once, and the next frame after it renders.
  */
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import type { Engine } from '../../../src/engine/index.js';
 import { encodeFrame } from '../../../src/render/encode.js';
 import { createFrameRenderer, encodeStill } from '../../../src/render/index.js';
 import { createSession } from '../../../src/session.js';
+import { distDir } from '../../helpers/cli.js';
 import { fanOutSteps } from '../../helpers/fan-out.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -68,5 +71,25 @@ describe('the preview worker', () => {
     expect(early.ok ? 'ok' : early.error.code).toBe('cancelled');
     const next = await ok<{ size: { width: number } }>(engine, 'frame.preview', { comp: 'F0', max_side: 64 });
     expect(next.size.width).toBe(64);
+  });
+
+  it('keeps a plain Node process alive for a frame after frames cancelled while the worker starts', async () => {
+    // The worker is unreferenced while idle (it never holds a process open), and referenced while a frame is
+    // drawn: a cancelled frame must not unreference it under the frame that follows.
+    const script = `
+      const { createSession } = await import(${JSON.stringify(join(distDir, 'session.js'))});
+      const { engine } = createSession();
+      await engine.execute('comp.new', { width: 64, height: 64 });
+      for (let i = 0; i < 5; i++) {
+        const c = new AbortController();
+        setTimeout(() => c.abort(), i);
+        await engine.execute('frame.preview', {}, { signal: c.signal });
+      }
+      const r = await engine.execute('frame.preview', {});
+      console.log(r.ok ? 'drawn' : JSON.stringify(r.error));`;
+    const file = join(await tempDir(), 'cancel-then-draw.mjs');
+    await writeFile(file, script);
+    const { stdout } = await promisify(execFile)(process.execPath, [file]);
+    expect(stdout.trim()).toBe('drawn');
   });
 });
