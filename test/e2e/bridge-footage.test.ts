@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../../src/session.js';
 import { tempDir } from '../helpers/tmp.js';
-import { AppProcess, call, mcpClient, run } from './bridge-helpers.js';
+import { appAndClient, call, run } from './bridge-helpers.js';
 
 const BLUE = { r: 0, g: 0, b: 255 };
 
@@ -50,19 +50,8 @@ async function bluePixels(png: Buffer): Promise<number> {
 
 /** An unconfined app, and an MCP server in bridge mode confined to read `readRoot` and write `writeRoot`. */
 async function confinedBridge(dir: string, readRoot: string, writeRoot: string) {
-  const tokenFile = join(dir, 'app.token');
-  const app = await AppProcess.start(['--port', '0', '--token-file', tokenFile]);
-  const { client } = await mcpClient([
-    '--bridge',
-    String(app.port),
-    '--bridge-token-file',
-    tokenFile,
-    '--automation-read-root',
-    readRoot,
-    '--automation-write-root',
-    writeRoot,
-  ]);
-  return client;
+  const roots = ['--automation-read-root', readRoot, '--automation-write-root', writeRoot];
+  return (await appAndClient(dir, [], roots)).client;
 }
 
 describe('mcp --bridge --automation-read-root with an unconfined app', () => {
