@@ -198,10 +198,10 @@ class PreviewWorker implements FrameRenderer {
       }
       case 'error':
         if (thread.pending?.id !== m.id) return;
-        // A bug in the worker reaches the engine as an ordinary exception: tool_failed, details in the log.
+        // A bug in the worker reaches the engine as an ordinary exception: tool_failed, its stack in the log.
         thread.pending.reject(
-          m.unexpected
-            ? new Error(m.error.message)
+          m.stack !== undefined
+            ? Object.assign(new Error(m.error.message), { stack: m.stack })
             : new EngineError(m.error.code, m.error.message, m.error.remediation),
         );
     }

@@ -38,5 +38,8 @@ export type FromWorker =
       premultiplied: boolean;
       warnings: string[];
     }
-  /** An expected failure (its code and remedy), or `unexpected` (a bug: the client sees tool_failed). */
-  | { type: 'error'; id: number; error: ErrorInfo; unexpected?: boolean };
+  /**
+   * An expected failure (its code and remedy), or, with `stack`, a bug: the client then sees tool_failed with
+   * the message, and the stack goes to the server log only.
+   */
+  | { type: 'error'; id: number; error: ErrorInfo; stack?: string };

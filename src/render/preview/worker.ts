@@ -54,13 +54,10 @@ async function render(req: RenderRequest): Promise<void> {
   } catch (err) {
     if (isEngineError(err)) post({ type: 'error', id: req.id, error: err.toInfo() });
     else {
-      const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-      post({
-        type: 'error',
-        id: req.id,
-        unexpected: true,
-        error: { code: 'tool_failed', message, remediation: 'Report it with the server log (stderr).' },
-      });
+      const message = err instanceof Error ? err.message : String(err);
+      const stack = (err instanceof Error && err.stack) || message;
+      const remediation = 'Report it with the server log (stderr).';
+      post({ type: 'error', id: req.id, error: { code: 'tool_failed', message, remediation }, stack });
     }
   }
 }
