@@ -15,6 +15,7 @@ import {
   STILL_FORMATS,
   type AnyCommand,
   type Composition,
+  type SessionView,
   type StillEncoding,
   type StillFormat,
 } from '../engine/index.js';
@@ -22,6 +23,7 @@ import { AbsPath, CompRef } from '../engine/commands/params.js';
 import { needsComp } from '../engine/commands/layer-add.js';
 import { findComp } from '../engine/resolve.js';
 import { sha256 } from './hash.js';
+import { footagePaths } from './queue/footage.js';
 import type { FrameRenderer } from './types.js';
 
 /** Default longest side of a preview: small enough for a model's context, big enough to judge a layout. */
@@ -45,6 +47,23 @@ function frameAt(comp: Composition, time: number): number {
     );
   }
   return Math.min(frameCount(comp) - 1, Math.floor(time * comp.frameRate + 1e-9));
+}
+
+/**
+ * The footage files a frame of `comp` reads: its own and its precomps' (nested ones included), from the same
+ * walk as renderQueue.render's declaration. Declared as the frame commands' readsFiles, so confinement checks
+ * them before anything is drawn: in the engine, and on the MCP side of the bridge before the call is forwarded
+ * to an app that may not be confined itself.
+ */
+function drawnFootage(view: SessionView, comp: string | undefined): string[] {
+  let id: string;
+  try {
+    id = findComp(view.doc, comp).id;
+  } catch {
+    // A declaration must not throw; the command itself reports the unknown composition, and draws nothing.
+    return [];
+  }
+  return footagePaths(view.doc, [id]);
 }
 
 // Level 6: previews are small, so the better compression costs little and keeps base64 short.
@@ -81,6 +100,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       path: AbsPath.optional().describe('Also write the preview PNG to this absolute .png path'),
     }),
     pathParams: { path: 'write' },
+    readsFiles: (view, p) => drawnFootage(view, p.comp),
     enabled: needsComp,
     // A file writer when "path" is given; otherwise it only reads.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -105,6 +125,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         scale,
         transparent: p.transparent ?? false,
         missingFootage: 'placeholder',
+        signal: ctx.signal,
       });
       const { encodeFrame } = await import('./encode.js');
       const { rgba, width, height, premultiplied } = rendered;
@@ -148,6 +169,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         ),
     }),
     pathParams: { path: 'write' },
+    readsFiles: (view, p) => drawnFootage(view, p.comp),
     enabled: needsComp,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     mutates: false,
@@ -171,6 +193,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         scale: 1,
         transparent,
         missingFootage: 'fail',
+        signal: ctx.signal,
       });
       const { encodeStill } = await import('./encode.js');
       const data = await encodeStill(rendered, format);
@@ -189,13 +212,14 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
 }
 
 /**
- * A lazy renderer getter for a session: the Skia module loads and the renderer is created on the first
- * frame command, with footage read through `readFile` (the session's ports, so confinement applies).
+ * A lazy renderer getter for a session: its preview worker (preview/client.ts), whose thread loads Skia on the
+ * first frame command and draws every frame off the main thread, with footage read through `readFile` (the
+ * session's ports, so confinement applies).
  */
 export function lazyRenderer(readFile: (path: string) => Promise<Buffer>): () => Promise<FrameRenderer> {
   let pending: Promise<FrameRenderer> | undefined;
   return () => {
-    pending ??= import('./renderer.js').then((m) => m.createFrameRenderer({ readFile }));
+    pending ??= import('./preview/client.js').then((m) => m.createPreviewWorker({ readFile }));
     return pending;
   };
 }

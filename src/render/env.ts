@@ -1,9 +1,8 @@
 /** What the compositing functions share during one frame. */
-import type { SKRSContext2D } from '@napi-rs/canvas';
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { Composition, Project } from '../engine/index.js';
 import type { FrameFootage } from './footage.js';
-import type { Mat } from '../engine/affine.js';
-import type { Surface, SurfacePool } from './surfaces.js';
+import type { SurfacePool } from './surfaces.js';
 
 export interface ComposeEnv {
   doc: Project;
@@ -14,6 +13,15 @@ export interface ComposeEnv {
   warn(message: string): void;
   /** Ids of the compositions being composed, outermost first (cycle check). */
   stack: string[];
-  /** Composes `comp` at comp time `t` into a new pooled surface (see compositor.ts). */
-  compose(comp: Composition, t: number, width: number, height: number, base: Mat): Surface;
+  /**
+   * Hands `paint` the frame of nested composition `comp` at its time `t`, `width` × `height` (composed now, or
+   * the copy composed earlier in this frame); bounded per frame (see nesting.ts). Valid only during `paint`.
+   */
+  drawNested(
+    comp: Composition,
+    t: number,
+    width: number,
+    height: number,
+    paint: (canvas: Canvas) => void,
+  ): void;
 }

@@ -88,9 +88,7 @@ export function drawContent(env: ComposeEnv, ctx: SKRSContext2D, layer: Layer, l
       const kk = Math.min(k, Math.max(1, MAX_NESTED_SIDE / Math.max(c.width, c.height)));
       const w = Math.max(1, Math.round(c.width * kk));
       const h = Math.max(1, Math.round(c.height * kk));
-      const nested = env.compose(c, lt, w, h, scaling(w / c.width, h / c.height));
-      ctx.drawImage(nested.canvas, 0, 0, c.width, c.height);
-      env.pool.release(nested);
+      env.drawNested(c, lt, w, h, (nested) => ctx.drawImage(nested, 0, 0, c.width, c.height));
       return;
     }
     default:

@@ -8,6 +8,8 @@ import { ensureFonts } from './fonts.js';
 import { FootageCache } from './footage.js';
 import { scaling } from '../engine/affine.js';
 import { MAX_SURFACE_SIDE, SurfacePool } from './surfaces.js';
+import { NestedFrames } from './nesting.js';
+import { throwIfCancelled } from './cancel.js';
 import type { FrameRenderer, FrameRendererOptions, RenderedFrame, RenderOptions } from './types.js';
 
 const DEFAULT_FOOTAGE_CACHE = 256 * 1024 * 1024;
@@ -70,7 +72,11 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
       const warnings = new Set<string>();
       const warn = (message: string) => void warnings.add(message);
       const frameFootage = await footage.prepare(doc, comp, opts.missingFootage, warn);
+      throwIfCancelled(opts.signal);
       // From here on everything is synchronous, so concurrent calls never share a surface mid-frame.
+      const nested = new NestedFrames(pool, comp, (c, t, w, h) =>
+        composeComp(env, c, t, w, h, scaling(w / c.width, h / c.height)),
+      );
       const env: ComposeEnv = {
         doc,
         pool,
@@ -78,17 +84,22 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
         measure,
         warn,
         stack: [],
-        compose: (c, t, w, h, base) => composeComp(env, c, t, w, h, base),
+        drawNested: (c, t, w, h, paint) => nested.draw(env.stack, c, t, w, h, paint),
       };
       const transparent = opts.transparent ?? false;
       const plan = transparent ? 'none' : backdropPlan(comp, time);
       const base = scaling(width / comp.width, height / comp.height);
-      const surface = composeComp(env, comp, time, width, height, base, (s) => {
-        if (plan === 'first') fillBackdrop(s.ctx, comp, width, height, false);
-      });
-      if (plan === 'after') fillBackdrop(surface.ctx, comp, width, height, true);
-      const rgba = surface.canvas.data();
-      pool.release(surface);
+      let rgba: Buffer;
+      try {
+        const surface = composeComp(env, comp, time, width, height, base, (s) => {
+          if (plan === 'first') fillBackdrop(s.ctx, comp, width, height, false);
+        });
+        if (plan === 'after') fillBackdrop(surface.ctx, comp, width, height, true);
+        rgba = surface.canvas.data();
+        pool.release(surface);
+      } finally {
+        nested.release();
+      }
       // An opaque frame is the same premultiplied or not; saying "straight" spares encoders a pass.
       return { width, height, rgba, premultiplied: transparent, warnings: [...warnings] };
     },

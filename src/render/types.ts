@@ -14,6 +14,11 @@ export interface RenderOptions {
    * 'fail' throws EngineError('no_such_file') naming the item and path (final renders).
    */
   missingFootage: 'placeholder' | 'fail';
+  /**
+   * Stops the frame with `cancelled`. The preview worker (preview/) stops at once, mid-frame; a renderer on the
+   * calling thread checks it before it starts drawing (drawing itself is synchronous).
+   */
+  signal?: AbortSignal;
 }
 
 export interface RenderedFrame {

@@ -1,6 +1,7 @@
 /** Helpers for the bridge end-to-end tests: the built CLI's `app` as a real child process, and raw sockets. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach } from 'vitest';
@@ -64,6 +65,17 @@ export async function mcpClient(
   await client.connect(transport);
   cleanups.push(() => client.close());
   return { client, stderr: () => stderr };
+}
+
+/**
+ * `effectcraft-cli app` (with `appArgs`) on a free port and token file in `dir`, and an MCP client over
+ * `effectcraft-cli mcp --bridge` (with `mcpArgs`, e.g. confinement roots) pointed at it.
+ */
+export async function appAndClient(dir: string, appArgs: string[] = [], mcpArgs: string[] = []) {
+  const tokenFile = join(dir, 'app.token');
+  const app = await AppProcess.start(['--port', '0', '--token-file', tokenFile, ...appArgs]);
+  const mcp = await mcpClient(['--bridge', String(app.port), '--bridge-token-file', tokenFile, ...mcpArgs]);
+  return { app, tokenFile, ...mcp };
 }
 
 /** Calls a tool; returns its structured content and whether it is an error result. */

@@ -10,16 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { repoRoot } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { AppProcess, call, mcpClient, rawSocket, run } from './bridge-helpers.js';
+import { AppProcess, appAndClient, call, mcpClient, rawSocket, run } from './bridge-helpers.js';
 
 const UI_TOOLS = ['ui_click', 'ui_key', 'ui_type', 'ui_drag', 'ui_set', 'script_ui', 'control'];
-
-async function appAndClient(dir: string, appArgs: string[] = []) {
-  const tokenFile = join(dir, 'app.token');
-  const app = await AppProcess.start(['--port', '0', '--token-file', tokenFile, ...appArgs]);
-  const mcp = await mcpClient(['--bridge', String(app.port), '--bridge-token-file', tokenFile]);
-  return { app, tokenFile, ...mcp };
-}
 
 describe('mcp --bridge against effectcraft-cli app', () => {
   it('runs a full session in the app: build, preview, render with wait:false and poll', async () => {
@@ -107,16 +100,7 @@ describe('mcp --bridge against effectcraft-cli app', () => {
 
   it('applies confinement flags before forwarding to the app', async () => {
     const dir = await tempDir();
-    const tokenFile = join(dir, 'app.token');
-    const app = await AppProcess.start(['--port', '0', '--token-file', tokenFile]);
-    const { client } = await mcpClient([
-      '--bridge',
-      String(app.port),
-      '--bridge-token-file',
-      tokenFile,
-      '--automation-write-root',
-      dir,
-    ]);
+    const { client } = await appAndClient(dir, [], ['--automation-write-root', dir]);
     expect((await run(client, 'comp.new', { name: 'C', width: 8, height: 8 })).isError).toBe(false);
     const outside = await run(client, 'project.save', { path: '/tmp/effectcraft-bridge-outside.ecproj' });
     expect(outside).toMatchObject({ isError: true, body: { code: 'path_outside_roots' } });

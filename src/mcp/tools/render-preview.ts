@@ -12,6 +12,8 @@ export const renderPreview = defineTool({
     'Renders one frame of a composition (default: the active one at time 0) and returns it as a PNG image, with the frame information (comp, time, frame, sizes, sha256, warnings) as JSON. Look at pixels with this; render finals with renderQueue.render. With output, the PNG is also written to disk.',
   // A file writer: with "output" it writes the PNG to disk (replacing a file there).
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  // The frame is drawn off the main thread (the session's preview worker), which a cancellation stops.
+  cancellable: true,
   input: z.strictObject({
     comp: z.string().min(1).optional().describe('Composition id or name (default: the active composition).'),
     time: z.number().min(0).optional().describe('Comp time in seconds (default 0).'),

@@ -158,17 +158,41 @@ describe('frame.preview and frame.save while confined', () => {
 
     const engine = confined(l);
     expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
-    const preview = await engine.execute<{ png: string; warnings: string[] }>('frame.preview', {});
-    // A preview draws a placeholder for unreadable footage (or fails); either way no outside pixel shows.
-    if (preview.ok) {
-      expect(await bluePixels(preview.result.png)).toBe(0);
-      expect(preview.result.warnings.length).toBeGreaterThan(0);
-    } else {
-      expect(preview.error.code).toBe('path_outside_roots');
-    }
+    // The footage a frame draws is declared (readsFiles) and checked before drawing, as in bridge mode.
+    expect(codeOf(await engine.execute('frame.preview', {}))).toBe('path_outside_roots');
     const saved = await engine.execute('frame.save', { path: join(l.root, 'still.png') });
     expect(codeOf(saved)).toBe('path_outside_roots');
     expect(existsSync(join(l.root, 'still.png'))).toBe(false);
+  });
+
+  it('refuses a preview of footage outside the roots nested in precomps, and previews the rest', async () => {
+    const l = await layout();
+    const path = await project(l, join(l.outside, 'secret.png'), join(l.root, 'shot_[##].png'));
+    const free = createSession().engine;
+    await free.execute('project.open', { path });
+    // Top nests Mid, which nests comp_1 (the footage); Clean holds a solid only.
+    for (const step of [
+      ['comp.new', { name: 'Mid', width: 16, height: 16, duration: 1 }],
+      ['layer.addPrecomp', { comp: 'Mid', source: 'comp_1' }],
+      ['comp.new', { name: 'Top', width: 16, height: 16, duration: 1 }],
+      ['layer.addPrecomp', { comp: 'Top', source: 'Mid' }],
+      ['comp.new', { name: 'Clean', width: 16, height: 16, duration: 1 }],
+      ['layer.addSolid', { comp: 'Clean', color: '#00ff00' }],
+      ['project.save', {}],
+    ] as const)
+      expect(codeOf(await free.execute(step[0], step[1]))).toBe('ok');
+
+    const engine = confined(l);
+    expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
+    for (const comp of ['Top', 'Mid', 'comp_1']) {
+      expect(codeOf(await engine.execute('frame.preview', { comp }))).toBe('path_outside_roots');
+      expect(codeOf(await engine.execute('frame.save', { comp, path: join(l.root, 'a.png') }))).toBe(
+        'path_outside_roots',
+      );
+    }
+    expect(existsSync(join(l.root, 'a.png'))).toBe(false);
+    const clean = await engine.execute<{ png: string }>('frame.preview', { comp: 'Clean' });
+    expect(codeOf(clean)).toBe('ok');
   });
 
   it('refuses frame.save and a preview written to a path outside or through a symlinked directory out', async () => {

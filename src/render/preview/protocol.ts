@@ -1,0 +1,45 @@
+/** Messages between a session's preview worker (preview/worker.ts) and its main-thread side (preview/client.ts). */
+import type { ErrorInfo, Project } from '../../engine/index.js';
+import type { RenderOptions } from '../types.js';
+
+/** A frame to draw. `doc` is sent only when it is not the document the worker already holds (a new snapshot). */
+export interface RenderRequest {
+  type: 'render';
+  id: number;
+  doc?: Project;
+  compId: string;
+  time: number;
+  options: Omit<RenderOptions, 'signal'>;
+}
+
+/** Why a footage read failed: an engine error (a confinement refusal keeps its code) or a system error code. */
+export type ReadFailure = { info: ErrorInfo } | { errno: string | undefined; message: string };
+
+/** The answer to a worker's `read`: the file's bytes, or why they could not be read. */
+export interface FootageReply {
+  type: 'footage';
+  id: number;
+  bytes?: Uint8Array;
+  failure?: ReadFailure;
+}
+
+export type ToWorker = RenderRequest | FootageReply;
+
+export type FromWorker =
+  | { type: 'ready' }
+  /** The worker needs the bytes of a footage file: the main thread reads it through the session's ports. */
+  | { type: 'read'; id: number; path: string }
+  | {
+      type: 'frame';
+      id: number;
+      width: number;
+      height: number;
+      rgba: Uint8Array;
+      premultiplied: boolean;
+      warnings: string[];
+    }
+  /**
+   * An expected failure (its code and remedy), or, with `stack`, a bug: the client then sees tool_failed with
+   * the message, and the stack goes to the server log only.
+   */
+  | { type: 'error'; id: number; error: ErrorInfo; stack?: string };
