@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import PQueue from 'p-queue';
 import { EngineError, isEngineError, type Project } from '../../engine/index.js';
-import { builtModuleUrl } from '../../engine/worker-url.js';
+import { workerEntryUrl } from '../../node-io/worker-url.js';
 import { frameCancelled, throwIfCancelled } from '../cancel.js';
 import type { FrameRenderer, RenderedFrame, RenderOptions } from '../types.js';
 import type { FromWorker, ReadFailure, ToWorker } from './protocol.js';
@@ -152,7 +152,7 @@ class PreviewWorker implements FrameRenderer {
 
   /** Starts the worker; it answers `ready` once Skia and the fonts are loaded. */
   #start(): Thread {
-    const worker = new Worker(this.#options.workerUrl ?? builtModuleUrl('./worker.js', import.meta.url));
+    const worker = new Worker(this.#options.workerUrl ?? workerEntryUrl('./worker.js', import.meta.url));
     let ready!: { resolve(): void; reject(err: Error): void };
     const thread: Thread = {
       worker,
