@@ -3,7 +3,7 @@
  * `execute(id, params)`. Documents are immutable (immer, auto-frozen): a render job keeps the reference
  * it started with as its snapshot, at no cost.
  */
-import { enablePatches, produceWithPatches, type Patch } from 'immer';
+import { enablePatches } from 'immer';
 import { z } from 'zod';
 import { isAbsolute } from 'node:path';
 import {
@@ -17,9 +17,10 @@ import {
 } from './catalog.js';
 import { EditOrder } from './edit-order.js';
 import { EngineError, isEngineError, type ErrorInfo } from './errors.js';
-import { foldSteps, revertSteps, UndoHistory, type HistoryMark } from './history.js';
+import { foldSteps, revertSteps, UndoHistory, type HistoryMark, type StepSummary } from './history.js';
 import { emptyProject, type Project } from './model.js';
 import type { EnginePorts } from './ports.js';
+import { StepRecorder } from './step-recorder.js';
 import { parseParams } from './validation.js';
 
 enablePatches();
@@ -143,6 +144,11 @@ export class Engine {
 
   get ports(): EnginePorts {
     return this.#options.ports;
+  }
+
+  /** The undo steps, oldest first, with the number of changes each holds (what it costs to keep). */
+  undoSteps(): StepSummary[] {
+    return this.#history.summary();
   }
 
   command(id: string): AnyCommand | undefined {
@@ -358,12 +364,10 @@ export class Engine {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const engine = this;
     // Until the command edits, it sees the live document (scripts run other commands and must see their edits).
-    let localDoc: Project | null = null;
-    const patches: Patch[] = [];
-    const inverse: Patch[] = [];
+    const step = new StepRecorder(() => engine.#doc);
     const warnings: string[] = [];
     const signal = options.signal ?? new AbortController().signal;
-    const step = (direction: 'undo' | 'redo'): string | null => {
+    const move = (direction: 'undo' | 'redo'): string | null => {
       // An undo inside a group would revert a step of it, or a step from before it that the group cannot restore.
       if (options.group) throw undoInGroup(direction, options.group);
       const done = engine.#history.step(engine.#doc, direction);
@@ -374,7 +378,7 @@ export class Engine {
     };
     return {
       get doc() {
-        return localDoc ?? engine.#doc;
+        return step.doc;
       },
       get projectPath() {
         return engine.#path;
@@ -386,19 +390,11 @@ export class Engine {
         return engine.#history.canRedo;
       },
       warnings,
-      update(recipe) {
-        // The wrapper drops whatever the recipe returns: recipes only mutate the draft.
-        const [next, p, inv] = produceWithPatches(localDoc ?? engine.#doc, (draft) => {
-          recipe(draft);
-        });
-        localDoc = next;
-        patches.push(...p);
-        inverse.unshift(...inv);
-      },
+      update: (recipe) => step.update(recipe),
+      insert: (path, index, value) => step.insert(path, index, value),
+      remove: (path, index) => step.remove(path, index),
       replaceProject(next, path) {
-        localDoc = null;
-        patches.length = 0;
-        inverse.length = 0;
+        step.reset();
         // Inside a group the history before it is kept aside: a rollback puts the old project back whole.
         if (engine.#group) {
           engine.#group.replaced = true;
@@ -412,7 +408,7 @@ export class Engine {
       setProjectPath(path) {
         engine.#path = path;
       },
-      history: { undo: () => step('undo'), redo: () => step('redo') },
+      history: { undo: () => move('undo'), redo: () => move('redo') },
       ports: this.#options.ports,
       fontFamilies: this.#options.fontFamilies ?? null,
       missingGlyphs: this.#options.missingGlyphs ?? (() => []),
@@ -423,10 +419,14 @@ export class Engine {
       execute: (id, params, nested) =>
         engine.execute(id, params, { signal: nested ?? signal, group: options.group }),
       commit(label: string) {
-        if (patches.length === 0 || !localDoc) return;
-        engine.#doc = localDoc;
+        const next = step.changed;
+        if (!next) return;
+        engine.#doc = next;
         // A group's steps are folded when it ends; trimming must not cut into them meanwhile.
-        engine.#history.push({ label, patches: [...patches], inverse: [...inverse] }, engine.#group === null);
+        engine.#history.push(
+          { label, patches: [...step.patches], inverse: [...step.inverse] },
+          engine.#group === null,
+        );
         engine.#emit(label);
       },
     };

@@ -171,10 +171,12 @@ export const compDelete = defineCommand({
         'Remove those items with renderQueue.remove first.',
       );
     }
-    ctx.update((d) => {
-      d.items = d.items.filter((i) => i.id !== comp.id);
-      if (d.activeComp === comp.id) d.activeComp = d.items.find((i) => i.type === 'composition')?.id ?? null;
-    });
+    // One change for the removal, whatever the number of items.
+    ctx.remove(['items'], ctx.doc.items.indexOf(comp));
+    if (ctx.doc.activeComp === comp.id) {
+      const next = compositions(ctx.doc)[0]?.id ?? null;
+      ctx.update((d) => void (d.activeComp = next));
+    }
     return { id: comp.id, deleted: true };
   },
 });
