@@ -19,6 +19,7 @@ import { EditOrder } from './edit-order.js';
 import { EngineError, isEngineError, type ErrorInfo } from './errors.js';
 import { foldSteps, revertSteps, UndoHistory, type HistoryMark, type StepSummary } from './history.js';
 import { emptyProject, type Project } from './model.js';
+import { Pacer } from './pacer.js';
 import type { EnginePorts } from './ports.js';
 import { StepRecorder } from './step-recorder.js';
 import { parseParams } from './validation.js';
@@ -118,6 +119,7 @@ export class Engine {
   readonly #order = new EditOrder();
   #group: OpenGroup | null = null;
   #groupSeq = 0;
+  readonly #pacer = new Pacer();
 
   constructor(options: EngineOptions) {
     this.#options = options;
@@ -266,6 +268,8 @@ export class Engine {
   }
 
   async #executeNow<R>(id: string, raw: unknown, options: ExecuteOptions): Promise<ExecuteResult<R>> {
+    // A batch of thousands of commands must not keep other callers' requests (and pings) waiting until it ends.
+    await this.#pacer.pace();
     const prepared = this.prepare(id, raw);
     if (!prepared.ok) return prepared;
     const { command, params } = prepared;
