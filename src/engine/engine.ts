@@ -15,6 +15,7 @@ import {
   type ProgressInfo,
   type SessionView,
 } from './catalog.js';
+import { checkEdit } from './edit-check.js';
 import { EditOrder } from './edit-order.js';
 import { EngineError, isEngineError, type ErrorInfo } from './errors.js';
 import { foldSteps, revertSteps, UndoHistory, type HistoryMark, type StepSummary } from './history.js';
@@ -425,6 +426,9 @@ export class Engine {
       commit(label: string) {
         const next = step.changed;
         if (!next) return;
+        // The one place every edit passes: it is not applied when it would break the schema or a limit.
+        const refused = checkEdit(next, step.patches);
+        if (refused) throw refused;
         engine.#doc = next;
         // A group's steps are folded when it ends; trimming must not cut into them meanwhile.
         engine.#history.push(

@@ -41,6 +41,22 @@ function animatable(doc: Project, p: { comp?: string; layer: string; property: s
   return { comp, layer, ref };
 }
 
+/** Where a key at `time` goes in `keys` (sorted by time), and the keyframe already at that time, or -1. */
+function place(keys: readonly Keyframe[], time: number): { at: number; same: number } {
+  // Binary search: a baked track holds thousands of keys, and keys are mostly added at its end.
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid]!.time > time) hi = mid;
+    else lo = mid + 1;
+  }
+  let same = -1;
+  for (let i = lo - 1; i >= 0 && time - keys[i]!.time < SAME_TIME; i--) same = i;
+  if (same < 0 && lo < keys.length && keys[lo]!.time - time < SAME_TIME) same = lo;
+  return { at: lo, same };
+}
+
 /** Where the property's keyframe list is in the document, for ctx.insert and ctx.remove. */
 function keyframesPath(doc: Project, compId: string, layerId: string, ref: PropertyRef) {
   return [...layerPath(doc, compId, layerId), ...ref.path, 'keyframes'];
@@ -108,15 +124,14 @@ export const propertySetKeyframe = defineCommand({
     if (p.easeIn) key.easeIn = p.easeIn;
     if (p.easeOut) key.easeOut = p.easeOut;
     const keys = readAnimatable(layer, ref).keyframes;
-    const same = keys.findIndex((k) => Math.abs(k.time - p.time) < SAME_TIME);
+    const { at, same } = place(keys, p.time);
     if (same >= 0) {
       ctx.update((d) => void (draftAnimatable(draftLayer(d, comp.id, layer.id), ref).keyframes[same] = key));
     } else {
       // A stroke or fill the layer does not have yet is created first; then the key goes in at its place in time.
       if (!propertyExists(layer, ref))
         ctx.update((d) => void draftAnimatable(draftLayer(d, comp.id, layer.id), ref));
-      const at = keys.findIndex((k) => k.time > p.time);
-      ctx.insert(keyframesPath(ctx.doc, comp.id, layer.id, ref), at < 0 ? keys.length : at, key);
+      ctx.insert(keyframesPath(ctx.doc, comp.id, layer.id, ref), at, key);
     }
     const count = keys.length + (same >= 0 ? 0 : 1);
     return { layer: layer.id, property: p.property, time: p.time, value, interpolation, keyframes: count };
@@ -142,7 +157,7 @@ export const propertyRemoveKeyframe = defineCommand({
   run(ctx, p) {
     const { comp, layer, ref } = animatable(ctx.doc, p);
     const existing = readAnimatable(layer, ref).keyframes;
-    const at = existing.findIndex((k) => Math.abs(k.time - p.time) < SAME_TIME);
+    const at = place(existing, p.time).same;
     if (at < 0) {
       throw new EngineError(
         'not_found',
