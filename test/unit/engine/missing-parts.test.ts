@@ -116,12 +116,14 @@ describe('a stroke or fill the layer does not have yet', () => {
   it('a stroke property of the other layer kind is refused', async () => {
     const engine = await setup();
     const before = engine.document;
-    expect(await fails(engine, 'property.set', { layer: 'S', property: 'text.strokeWidth', value: 1 })).toBe(
-      'bad_argument',
-    );
-    expect(
-      await fails(engine, 'property.set', { layer: 'T', property: 'shape.fillColor', value: 'red' }),
-    ).toBe('bad_argument');
+    for (const [layer, property] of [
+      ['S', 'text.strokeWidth'],
+      ['T', 'shape.strokeWidth'],
+      ['T', 'shape.fillColor'],
+    ])
+      expect(await fails(engine, 'property.set', { layer, property, value: 1 }), property).toBe(
+        'bad_argument',
+      );
     expect(engine.document).toBe(before);
   });
 });
