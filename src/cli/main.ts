@@ -1,4 +1,5 @@
 /** Dispatches `effectcraft-cli <subcommand>`; maps usage errors to exit 2 with a message, never a stack. */
+import { own } from '../engine/own.js';
 import { appCommand } from './app-cmd.js';
 import { commandsCommand } from './commands-cmd.js';
 import { mcpCommand } from './mcp-cmd.js';
@@ -46,7 +47,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(packageVersion() + '\n');
     return EXIT.ok;
   }
-  const sub = SUBCOMMANDS[first];
+  // `effectcraft-cli constructor` is an unknown command, not Object.prototype.constructor.
+  const sub = own(SUBCOMMANDS, first);
   if (!sub) {
     process.stderr.write(
       `effectcraft-cli: unknown ${first.startsWith('-') ? 'option' : 'command'} "${printable(first)}". Commands: ${Object.keys(SUBCOMMANDS).join(', ')}. See --help.\n`,

@@ -32,9 +32,22 @@ export interface HistoryControl {
   redo(): string | null;
 }
 
-/** What a running command gets. Only `update` changes the document, and all updates of one run are one undo step. */
+/** A place in the document: keys from its root, e.g. `['items', 0, 'layers']`. */
+export type DocPath = readonly (string | number)[];
+
+/**
+ * What a running command gets. Only `update`, `insert` and `remove` change the document, and all the changes of
+ * one run are one undo step.
+ */
 export interface CommandContext extends SessionView {
   update(recipe: (draft: Draft<Project>) => void): void;
+  /**
+   * Inserts `value` at `index` of the array at `path`, recorded as one change. Inserting with `update` (unshift,
+   * splice) records a change for every element after `index`, so the undo step would grow with the array.
+   */
+  insert(path: DocPath, index: number, value: unknown): void;
+  /** Removes the element at `index` of the array at `path`, recorded as one change (see `insert`). */
+  remove(path: DocPath, index: number): void;
   /** Replaces the whole project (new/open/close): clears undo history. */
   replaceProject(doc: Project, path: string | null): void;
   setProjectPath(path: string): void;

@@ -2,6 +2,8 @@
  * The effects the engine knows, with their parameters. The renderer implements each `type`; the engine uses
  * this table to create effects with defaults and to validate `effects.<id>.<param>` values.
  */
+import { own, table } from './own.js';
+
 export type ParamType = 'number' | 'color';
 
 export interface EffectParamSpec {
@@ -14,7 +16,7 @@ export interface EffectParamSpec {
 
 export interface EffectTypeSpec {
   title: string;
-  params: Record<string, EffectParamSpec>;
+  params: Readonly<Record<string, EffectParamSpec>>;
 }
 
 const pct = (d: number, description: string): EffectParamSpec => ({
@@ -25,7 +27,7 @@ const pct = (d: number, description: string): EffectParamSpec => ({
   description,
 });
 
-export const EFFECT_TYPES: Record<string, EffectTypeSpec> = {
+const TYPES: Record<string, EffectTypeSpec> = {
   gaussianBlur: {
     title: 'Gaussian Blur',
     params: {
@@ -89,4 +91,27 @@ export const EFFECT_TYPES: Record<string, EffectTypeSpec> = {
   },
 };
 
+/**
+ * Effect types by name. The tables have no prototype, so a name such as "constructor" from a command or a
+ * project file finds nothing even where it is read as `EFFECT_TYPES[name]` (the renderer reads it so).
+ */
+export const EFFECT_TYPES: Readonly<Record<string, EffectTypeSpec>> = table(
+  Object.fromEntries(
+    Object.entries(TYPES).map(([name, spec]) => [
+      name,
+      Object.freeze({ ...spec, params: table(spec.params) }),
+    ]),
+  ),
+);
+
 export const EFFECT_TYPE_NAMES = Object.keys(EFFECT_TYPES);
+
+/** The effect type called `name`, or undefined. */
+export function effectType(name: string): EffectTypeSpec | undefined {
+  return own(EFFECT_TYPES, name);
+}
+
+/** The parameter `name` of an effect type, or undefined. */
+export function effectParam(spec: EffectTypeSpec, name: string): EffectParamSpec | undefined {
+  return own(spec.params, name);
+}

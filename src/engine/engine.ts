@@ -3,7 +3,7 @@
  * `execute(id, params)`. Documents are immutable (immer, auto-frozen): a render job keeps the reference
  * it started with as its snapshot, at no cost.
  */
-import { enablePatches, produceWithPatches, type Patch } from 'immer';
+import { enablePatches } from 'immer';
 import { z } from 'zod';
 import { isAbsolute } from 'node:path';
 import {
@@ -15,11 +15,14 @@ import {
   type ProgressInfo,
   type SessionView,
 } from './catalog.js';
+import { checkEdit } from './edit-check.js';
 import { EditOrder } from './edit-order.js';
 import { EngineError, isEngineError, type ErrorInfo } from './errors.js';
-import { foldSteps, revertSteps, UndoHistory, type HistoryMark } from './history.js';
+import { foldSteps, revertSteps, UndoHistory, type HistoryMark, type StepSummary } from './history.js';
 import { emptyProject, type Project } from './model.js';
+import { Pacer } from './pacer.js';
 import type { EnginePorts } from './ports.js';
+import { StepRecorder } from './step-recorder.js';
 import { parseParams } from './validation.js';
 
 enablePatches();
@@ -117,6 +120,7 @@ export class Engine {
   readonly #order = new EditOrder();
   #group: OpenGroup | null = null;
   #groupSeq = 0;
+  readonly #pacer = new Pacer();
 
   constructor(options: EngineOptions) {
     this.#options = options;
@@ -143,6 +147,11 @@ export class Engine {
 
   get ports(): EnginePorts {
     return this.#options.ports;
+  }
+
+  /** The undo steps, oldest first, with the number of changes each holds (what it costs to keep). */
+  undoSteps(): StepSummary[] {
+    return this.#history.summary();
   }
 
   command(id: string): AnyCommand | undefined {
@@ -260,6 +269,15 @@ export class Engine {
   }
 
   async #executeNow<R>(id: string, raw: unknown, options: ExecuteOptions): Promise<ExecuteResult<R>> {
+    const result = await this.#runCommand<R>(id, raw, options);
+    // A batch of thousands of commands must not keep other callers' requests (and pings) waiting until it ends.
+    // Paced after the command, not before: a command that takes a snapshot (a render) takes it synchronously
+    // when it is called, so callers may let later calls go on as soon as it has been started.
+    await this.#pacer.pace();
+    return result;
+  }
+
+  async #runCommand<R>(id: string, raw: unknown, options: ExecuteOptions): Promise<ExecuteResult<R>> {
     const prepared = this.prepare(id, raw);
     if (!prepared.ok) return prepared;
     const { command, params } = prepared;
@@ -358,12 +376,10 @@ export class Engine {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const engine = this;
     // Until the command edits, it sees the live document (scripts run other commands and must see their edits).
-    let localDoc: Project | null = null;
-    const patches: Patch[] = [];
-    const inverse: Patch[] = [];
+    const step = new StepRecorder(() => engine.#doc);
     const warnings: string[] = [];
     const signal = options.signal ?? new AbortController().signal;
-    const step = (direction: 'undo' | 'redo'): string | null => {
+    const move = (direction: 'undo' | 'redo'): string | null => {
       // An undo inside a group would revert a step of it, or a step from before it that the group cannot restore.
       if (options.group) throw undoInGroup(direction, options.group);
       const done = engine.#history.step(engine.#doc, direction);
@@ -374,7 +390,7 @@ export class Engine {
     };
     return {
       get doc() {
-        return localDoc ?? engine.#doc;
+        return step.doc;
       },
       get projectPath() {
         return engine.#path;
@@ -386,19 +402,11 @@ export class Engine {
         return engine.#history.canRedo;
       },
       warnings,
-      update(recipe) {
-        // The wrapper drops whatever the recipe returns: recipes only mutate the draft.
-        const [next, p, inv] = produceWithPatches(localDoc ?? engine.#doc, (draft) => {
-          recipe(draft);
-        });
-        localDoc = next;
-        patches.push(...p);
-        inverse.unshift(...inv);
-      },
+      update: (recipe) => step.update(recipe),
+      insert: (path, index, value) => step.insert(path, index, value),
+      remove: (path, index) => step.remove(path, index),
       replaceProject(next, path) {
-        localDoc = null;
-        patches.length = 0;
-        inverse.length = 0;
+        step.reset();
         // Inside a group the history before it is kept aside: a rollback puts the old project back whole.
         if (engine.#group) {
           engine.#group.replaced = true;
@@ -412,7 +420,7 @@ export class Engine {
       setProjectPath(path) {
         engine.#path = path;
       },
-      history: { undo: () => step('undo'), redo: () => step('redo') },
+      history: { undo: () => move('undo'), redo: () => move('redo') },
       ports: this.#options.ports,
       fontFamilies: this.#options.fontFamilies ?? null,
       missingGlyphs: this.#options.missingGlyphs ?? (() => []),
@@ -423,10 +431,17 @@ export class Engine {
       execute: (id, params, nested) =>
         engine.execute(id, params, { signal: nested ?? signal, group: options.group }),
       commit(label: string) {
-        if (patches.length === 0 || !localDoc) return;
-        engine.#doc = localDoc;
+        const next = step.changed;
+        if (!next) return;
+        // The one place every edit passes: it is not applied when it would break the schema or a limit.
+        const refused = checkEdit(next, step.patches);
+        if (refused) throw refused;
+        engine.#doc = next;
         // A group's steps are folded when it ends; trimming must not cut into them meanwhile.
-        engine.#history.push({ label, patches: [...patches], inverse: [...inverse] }, engine.#group === null);
+        engine.#history.push(
+          { label, patches: [...step.patches], inverse: [...step.inverse] },
+          engine.#group === null,
+        );
         engine.#emit(label);
       },
     };

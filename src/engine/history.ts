@@ -3,13 +3,20 @@
  * the patches of one command, or of one whole group (folded when the group commits), so an undo never splits
  * a group. Patches are immer's: a step costs memory in proportion to what it changed.
  */
-import { applyPatches, type Patch } from 'immer';
+import type { Patch } from 'immer';
 import type { Project } from './model.js';
+import { applyChanges } from './patches.js';
 
 export interface HistoryStep {
   label: string;
   patches: Patch[];
   inverse: Patch[];
+}
+
+/** An undo step as diagnostics see it: its label and how many changes (patches) it keeps. */
+export interface StepSummary {
+  label: string;
+  changes: number;
 }
 
 export interface HistoryMark {
@@ -49,9 +56,13 @@ export class UndoHistory {
     if (!entry) return null;
     to.push(entry);
     return {
-      doc: applyPatches(doc, direction === 'undo' ? entry.inverse : entry.patches),
+      doc: applyChanges(doc, direction === 'undo' ? entry.inverse : entry.patches),
       label: entry.label,
     };
+  }
+
+  summary(): StepSummary[] {
+    return this.#undo.map((s) => ({ label: s.label, changes: s.patches.length + s.inverse.length }));
   }
 
   clear(): void {
@@ -93,6 +104,6 @@ export function foldSteps(label: string, steps: HistoryStep[]): HistoryStep {
 /** The document before `steps`: their inverses applied newest first. */
 export function revertSteps(doc: Project, steps: HistoryStep[]): Project {
   let out = doc;
-  for (const s of [...steps].reverse()) out = applyPatches(out, s.inverse);
+  for (const s of [...steps].reverse()) out = applyChanges(out, s.inverse);
   return out;
 }

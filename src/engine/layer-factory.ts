@@ -1,7 +1,7 @@
 /** Builds new layers with After Effects' defaults: full comp duration, centred, 100% scale and opacity. */
-import type { Draft } from 'immer';
+import type { CommandContext } from './catalog.js';
 import { staticProp, type Composition, type Layer, type LayerSource, type Project } from './model.js';
-import { newId, uniqueName } from './resolve.js';
+import { layersPath, newId, uniqueName } from './resolve.js';
 
 /** The size of a layer's own space, or null for layers drawn around their origin (text, shape, null). */
 export function layerSize(doc: Project, comp: Composition, source: LayerSource): [number, number] | null {
@@ -23,16 +23,20 @@ export function layerSize(doc: Project, comp: Composition, source: LayerSource):
   }
 }
 
-/** Creates a layer at the top of `comp` and returns its id. Call inside ctx.update. */
+/**
+ * Creates a layer at the top of `comp` and returns its id. It is inserted as one change (ctx.insert), so adding a
+ * layer costs the same undo memory whatever the number of layers below it.
+ */
 export function insertLayer(
-  draft: Draft<Project>,
+  ctx: CommandContext,
   comp: Composition,
   source: LayerSource,
   baseName: string,
   name?: string,
 ): string {
-  const id = newId(draft, 'layer');
-  const size = layerSize(draft as Project, comp, source);
+  let id = '';
+  ctx.update((d) => void (id = newId(d, 'layer')));
+  const size = layerSize(ctx.doc, comp, source);
   const layer: Layer = {
     id,
     name: name ?? uniqueName(comp.layers, baseName),
@@ -53,7 +57,6 @@ export function insertLayer(
     effects: [],
     source,
   };
-  const target = draft.items.find((i) => i.id === comp.id);
-  if (target?.type === 'composition') target.layers.unshift(layer);
+  ctx.insert(layersPath(ctx.doc, comp.id), 0, layer);
   return id;
 }

@@ -6,10 +6,24 @@
  * rotation in degrees. Keyframe times are in layer time (comp time minus the layer's start time).
  */
 import { z } from 'zod';
+import { limitedList, LIMITS, type Limit } from './limits.js';
 import { OUTPUT_FORMATS } from './output-formats.js';
 
 export const PROJECT_FORMAT = 'effectcraft-project';
 export const PROJECT_VERSION = 1;
+
+/** A string of at most `limit.max` characters; longer ones fail with the limit's message. */
+function bounded(limit: Limit = LIMITS.name) {
+  return z.string().max(limit.max, limit.message);
+}
+
+/** A list of `min` to `limit.max` elements. */
+function list<T extends z.ZodType>(item: T, limit: Limit, min = 0) {
+  return limitedList(z.array(item).min(min).max(limit.max, limit.message), limit);
+}
+
+/** Names and ids. */
+export const Name = bounded();
 
 export const Vec2 = z.tuple([z.number(), z.number()]);
 export type Vec2 = z.infer<typeof Vec2>;
@@ -38,7 +52,7 @@ function keyframe<T extends z.ZodType>(value: T) {
 
 /** A static value, or keyframes (sorted by time) when `keyframes` is non-empty. */
 function animatable<T extends z.ZodType>(value: T) {
-  return z.strictObject({ value, keyframes: z.array(keyframe(value)) });
+  return z.strictObject({ value, keyframes: list(keyframe(value), LIMITS.keyframes) });
 }
 
 export const NumberProp = animatable(z.number());
@@ -82,14 +96,14 @@ export const BlendMode = z.enum(BLEND_MODES);
 export type BlendMode = z.infer<typeof BlendMode>;
 
 export const MATTE_MODES = ['alpha', 'alphaInverted', 'luma', 'lumaInverted'] as const;
-export const TrackMatte = z.strictObject({ layer: z.string(), mode: z.enum(MATTE_MODES) });
+export const TrackMatte = z.strictObject({ layer: Name, mode: z.enum(MATTE_MODES) });
 export type TrackMatte = z.infer<typeof TrackMatte>;
 
 export const Effect = z.strictObject({
-  id: z.string(),
-  type: z.string(),
+  id: Name,
+  type: Name,
   enabled: z.boolean(),
-  params: z.record(z.string(), z.union([NumberProp, Vec2Prop, ColorProp])),
+  params: z.record(Name, z.union([NumberProp, Vec2Prop, ColorProp])),
 });
 export type Effect = z.infer<typeof Effect>;
 
@@ -101,7 +115,7 @@ export const Gradient = z.strictObject({
   type: z.enum(['linear', 'radial']),
   start: Vec2,
   end: Vec2,
-  stops: z.array(GradientStop).min(2),
+  stops: list(GradientStop, LIMITS.gradientStops, 2),
 });
 export type Gradient = z.infer<typeof Gradient>;
 
@@ -115,7 +129,11 @@ export const ShapeGeometry = z.discriminatedUnion('type', [
     /** When set, the polygon is a star with this inner radius. */
     innerRadius: NumberProp.nullable(),
   }),
-  z.strictObject({ type: z.literal('path'), points: z.array(Vec2).min(2), closed: z.boolean() }),
+  z.strictObject({
+    type: z.literal('path'),
+    points: list(Vec2, LIMITS.pathPoints, 2),
+    closed: z.boolean(),
+  }),
 ]);
 export type ShapeGeometry = z.infer<typeof ShapeGeometry>;
 
@@ -129,8 +147,8 @@ export const SolidSource = z.strictObject({
 });
 export const TextSource = z.strictObject({
   kind: z.literal('text'),
-  text: z.string(),
-  fontFamily: z.string(),
+  text: bounded(LIMITS.text),
+  fontFamily: Name,
   fontWeight: z.number().int().min(100).max(900),
   fontSize: NumberProp,
   fill: ColorProp,
@@ -148,8 +166,8 @@ export const ShapeSource = z.strictObject({
   gradient: Gradient.nullable(),
   stroke: Stroke.nullable(),
 });
-export const FootageSource = z.strictObject({ kind: z.literal('footage'), footage: z.string() });
-export const PrecompSource = z.strictObject({ kind: z.literal('precomp'), comp: z.string() });
+export const FootageSource = z.strictObject({ kind: z.literal('footage'), footage: Name });
+export const PrecompSource = z.strictObject({ kind: z.literal('precomp'), comp: Name });
 export const NullSource = z.strictObject({ kind: z.literal('null') });
 export const AdjustmentSource = z.strictObject({ kind: z.literal('adjustment') });
 
@@ -167,17 +185,17 @@ export type LayerKind = LayerSource['kind'];
 export const LAYER_KINDS = ['solid', 'text', 'shape', 'footage', 'null', 'adjustment', 'precomp'] as const;
 
 export const Layer = z.strictObject({
-  id: z.string(),
-  name: z.string(),
+  id: Name,
+  name: Name,
   enabled: z.boolean(),
   inPoint: z.number(),
   outPoint: z.number(),
   startTime: z.number(),
   blendMode: BlendMode,
-  parent: z.string().nullable(),
+  parent: Name.nullable(),
   trackMatte: TrackMatte.nullable(),
   transform: Transform,
-  effects: z.array(Effect),
+  effects: list(Effect, LIMITS.effects),
   source: LayerSource,
 });
 export type Layer = z.infer<typeof Layer>;
@@ -190,30 +208,30 @@ export const MAX_SIDE = 8192;
 
 export const Composition = z.strictObject({
   type: z.literal('composition'),
-  id: z.string(),
-  name: z.string(),
+  id: Name,
+  name: Name,
   width: z.number().int().min(1).max(MAX_SIDE),
   height: z.number().int().min(1).max(MAX_SIDE),
   frameRate: z.number().positive().max(240),
   duration: z.number().positive(),
   backgroundColor: ColorHex,
   /** Top to bottom, as in the After Effects timeline. */
-  layers: z.array(Layer),
+  layers: list(Layer, LIMITS.layers),
 });
 export type Composition = z.infer<typeof Composition>;
 
 export const FootageItem = z.strictObject({
   type: z.literal('footage'),
-  id: z.string(),
-  name: z.string(),
-  path: z.string(),
+  id: Name,
+  name: Name,
+  path: bounded(LIMITS.filePath),
   width: z.number().int().positive(),
   height: z.number().int().positive(),
-  format: z.string(),
+  format: Name,
 });
 export type FootageItem = z.infer<typeof FootageItem>;
 
-export const FolderItem = z.strictObject({ type: z.literal('folder'), id: z.string(), name: z.string() });
+export const FolderItem = z.strictObject({ type: z.literal('folder'), id: Name, name: Name });
 
 export const ProjectItem = z.discriminatedUnion('type', [Composition, FootageItem, FolderItem]);
 export type ProjectItem = z.infer<typeof ProjectItem>;
@@ -222,18 +240,21 @@ export type ProjectItem = z.infer<typeof ProjectItem>;
 export const OutputFormat = z.enum(OUTPUT_FORMATS);
 export type OutputFormat = z.infer<typeof OutputFormat>;
 
-export const OverflowVolume = z.strictObject({ dir: z.string(), minFreeBytes: z.number().int().min(0) });
+export const OverflowVolume = z.strictObject({
+  dir: bounded(LIMITS.filePath),
+  minFreeBytes: z.number().int().min(0),
+});
 export type OverflowVolume = z.infer<typeof OverflowVolume>;
 
 export const RenderQueueItem = z.strictObject({
-  id: z.string(),
-  comp: z.string(),
-  output: z.string(),
+  id: Name,
+  comp: Name,
+  output: bounded(LIMITS.filePath),
   format: OutputFormat,
   frameRange: z.strictObject({ start: z.number().int().min(0), end: z.number().int().min(0) }).nullable(),
   scale: z.number().positive().max(4),
   skipExisting: z.boolean(),
-  overflow: z.array(OverflowVolume),
+  overflow: list(OverflowVolume, LIMITS.overflow),
   /**
    * RGB + Alpha: render on a transparent background and keep the alpha channel (straight alpha) in formats
    * that carry one. Defaulted so project files written before the field existed still open (same version).
@@ -245,10 +266,10 @@ export type RenderQueueItem = z.infer<typeof RenderQueueItem>;
 export const Project = z.strictObject({
   format: z.literal(PROJECT_FORMAT),
   version: z.literal(PROJECT_VERSION),
-  name: z.string(),
-  items: z.array(ProjectItem),
-  renderQueue: z.array(RenderQueueItem),
-  activeComp: z.string().nullable(),
+  name: Name,
+  items: list(ProjectItem, LIMITS.items),
+  renderQueue: list(RenderQueueItem, LIMITS.renderQueue),
+  activeComp: Name.nullable(),
   /** Ids are `kind_N` from this counter, so replaying the same commands gives the same ids. */
   nextId: z.number().int().min(1),
 });

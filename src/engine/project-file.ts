@@ -4,6 +4,7 @@
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { EngineError } from './errors.js';
+import { LIMITS, limitRemedy } from './limits.js';
 import { checkRenderItem } from './render-item-rules.js';
 import {
   isComposition,
@@ -12,6 +13,7 @@ import {
   PROJECT_VERSION,
   type Project as ProjectT,
 } from './model.js';
+import { projectSize } from './project-size.js';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -26,6 +28,20 @@ function invalid(
   remedy = 'Open a valid .ecproj file, or restore it from a backup.',
 ): EngineError {
   return new EngineError('invalid_project', `Cannot open "${path}": ${what}`, remedy);
+}
+
+/**
+ * Refuses a file too large to be a project within the size limit before it is decoded: a saved project takes at
+ * most `projectSize.max` characters, each at most 3 bytes of UTF-8. (Decoding a file past ~512 MB fails outright.)
+ */
+export function checkProjectBytes(bytes: number, path: string): void {
+  if (bytes > 3 * LIMITS.projectSize.max) {
+    throw invalid(
+      path,
+      `it is ${Math.round(bytes / 2 ** 20)} MiB; a project holds ${LIMITS.projectSize.message}.`,
+      LIMITS.projectSize.remedy,
+    );
+  }
 }
 
 /** Parses and validates project text; relative footage and render output paths resolve against the file's folder. */
@@ -63,10 +79,16 @@ export function parseProject(text: string, path: string): ProjectT {
   }
   const parsed = Project.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw invalid(path, `it does not match the project schema (${issues.join('; ')}).`);
+    const issues = parsed.error.issues.slice(0, 3);
+    const limit = issues.find((i) => limitRemedy(i.message));
+    if (limit)
+      throw invalid(
+        path,
+        `${limit.path.join('.')} exceeds a limit: ${limit.message}.`,
+        limitRemedy(limit.message)!,
+      );
+    const listed = issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw invalid(path, `it does not match the project schema (${listed.join('; ')}).`);
   }
   const doc = parsed.data;
   checkReferences(doc, path);
@@ -78,6 +100,14 @@ export function parseProject(text: string, path: string): ProjectT {
     if (!isAbsolute(q.output)) q.output = resolve(base, q.output);
     for (const o of q.overflow) if (!isAbsolute(o.dir)) o.dir = resolve(base, o.dir);
   }
+  // The same bound as edits: a project that opens can be saved and opened again.
+  const size = projectSize(doc);
+  if (size > LIMITS.projectSize.max)
+    throw invalid(
+      path,
+      `it takes ${size.toLocaleString('en-US')} characters as saved; a project holds ${LIMITS.projectSize.message}.`,
+      LIMITS.projectSize.remedy,
+    );
   return doc;
 }
 

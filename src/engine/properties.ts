@@ -1,193 +1,240 @@
 /**
  * Property paths (`transform.position`, `text.fontSize`, `effects.fx_3.radius`) and the values they accept.
- * One table serves property.set, property.setKeyframe, doc_inspect and the renderer.
+ * One table serves property.set, property.setKeyframe, property.removeKeyframe and property.clearKeyframes.
+ *
+ * A path resolves, on one layer, to where the property lives in it. Reading never changes the layer (documents
+ * are frozen): a property whose part of the layer does not exist yet (the stroke of a layer without one, the fill
+ * of a shape made with `fill: null`, an effect parameter a project file left out) reads as its default, and the
+ * first write creates it inside the edit's draft.
  */
+import type { Draft } from 'immer';
 import { normalizeColor } from './color.js';
-import { EFFECT_TYPES } from './effect-types.js';
+import { EFFECT_TYPE_NAMES, effectParam, effectType } from './effect-types.js';
 import { EngineError } from './errors.js';
-import { staticProp, TEXT_ALIGNS, type AnimatableProperty, type Layer } from './model.js';
+import {
+  LAYER_KINDS,
+  staticProp,
+  TEXT_ALIGNS,
+  type AnimatableProperty,
+  type Layer,
+  type LayerKind,
+} from './model.js';
+import { own } from './own.js';
 
 export type ValueType = 'number' | 'vec2' | 'color' | 'string' | 'align' | 'weight';
+type Key = string | number;
 
-/** Where a property lives: animatable ones resolve to their `{value, keyframes}` object. */
-export type PropertyRef =
-  | {
-      animatable: true;
-      type: 'number' | 'vec2' | 'color';
-      get(layer: Layer): AnimatableProperty;
-      min?: number;
-      max?: number;
-    }
-  | {
-      animatable: false;
-      type: ValueType;
-      get(layer: Layer): unknown;
-      set(layer: Layer, value: unknown): void;
-      min?: number;
-      max?: number;
-    };
-
-type Src<K extends Layer['source']['kind']> = Extract<Layer['source'], { kind: K }>;
-
-function source<K extends Layer['source']['kind']>(layer: Layer, kind: K, path: string): Src<K> {
-  if (layer.source.kind !== kind) {
-    throw new EngineError(
-      'bad_argument',
-      `Property "${path}" belongs to ${kind} layers; "${layer.name}" is a ${layer.source.kind} layer.`,
-      'Pick a property of that layer kind (doc_inspect lists them).',
-    );
-  }
-  return layer.source as Src<K>;
+/** Where a property lives in a layer and what it accepts. */
+export interface PropertyRef {
+  /** Animatable properties are `{value, keyframes}`; the others are plain fields set by property.set only. */
+  animatable: boolean;
+  type: ValueType;
+  min?: number;
+  max?: number;
+  /** Keys from the layer: `['transform', 'position']`, `['effects', 2, 'params', 'radius']`. */
+  path: readonly Key[];
+  /** The first `depth` keys of `path` lead to a part that may be absent (null); `initial` is what it starts as. */
+  optional?: { depth: number; initial: () => object };
 }
 
-const anim = (
-  type: 'number' | 'vec2' | 'color',
-  get: (l: Layer) => AnimatableProperty,
-  min?: number,
-  max?: number,
-): PropertyRef => ({ animatable: true, type, get, min, max });
+interface Spec extends PropertyRef {
+  kinds: readonly LayerKind[];
+  /** Why this layer does not have it (a shape type without that property), or null when it does. */
+  absent?: (layer: Layer) => EngineError | null;
+}
 
-function shapeProp(
-  layer: Layer,
-  path: string,
-  key: 'size' | 'roundness' | 'outerRadius' | 'innerRadius',
-): AnimatableProperty {
-  const geom = source(layer, 'shape', path).shape as unknown as Record<
-    string,
-    AnimatableProperty | null | undefined
-  >;
-  const prop = geom[key];
-  if (key === 'innerRadius' && geom.type !== undefined && prop === null) {
-    throw new EngineError(
+const newStroke = () => ({ color: staticProp('#000000'), width: staticProp(0) });
+const newFill = () => ({ color: staticProp('#ffffff') });
+
+function anim(
+  type: 'number' | 'vec2' | 'color',
+  kinds: readonly LayerKind[],
+  path: readonly Key[],
+  more: Partial<Spec> = {},
+): Spec {
+  return { animatable: true, type, kinds, path, ...more };
+}
+
+function plain(type: ValueType, key: string, more: Partial<Spec> = {}): Spec {
+  return { animatable: false, type, kinds: ['text'], path: ['source', key], ...more };
+}
+
+function stroke(kind: 'text' | 'shape', key: 'color' | 'width'): Spec {
+  const range = key === 'width' ? { min: 0, max: 500 } : {};
+  const optional = { depth: 2, initial: newStroke };
+  return anim(key === 'width' ? 'number' : 'color', [kind], ['source', 'stroke', key], {
+    ...range,
+    optional,
+  });
+}
+
+/** A property of the shape's geometry, which only some shape types have. */
+function geometry(type: 'number' | 'vec2', key: string): Spec {
+  const absent = (layer: Layer): EngineError | null => {
+    const shape = (layer.source as Extract<Layer['source'], { kind: 'shape' }>).shape;
+    const value = own(shape as unknown as Record<string, unknown>, key);
+    if (key === 'innerRadius' && shape.type === 'polygon' && value === null)
+      return new EngineError(
+        'bad_argument',
+        `"${layer.name}" is a polygon, not a star.`,
+        'Add the shape with innerRadius to make a star.',
+      );
+    if (value) return null;
+    return new EngineError(
       'bad_argument',
-      `"${layer.name}" is a polygon, not a star.`,
-      'Add the shape with innerRadius to make a star.',
-    );
-  }
-  if (!prop)
-    throw new EngineError(
-      'bad_argument',
-      `The ${(geom as { type?: string }).type} shape of "${layer.name}" has no ${key}.`,
+      `The ${shape.type} shape of "${layer.name}" has no ${key}.`,
       'Use a property that this shape type has.',
     );
-  return prop;
+  };
+  return anim(type, ['shape'], ['source', 'shape', key], { min: type === 'number' ? 0 : undefined, absent });
 }
 
-const STATIC: Record<string, PropertyRef> = {
-  'transform.anchorPoint': anim('vec2', (l) => l.transform.anchorPoint),
-  'transform.position': anim('vec2', (l) => l.transform.position),
-  'transform.scale': anim('vec2', (l) => l.transform.scale),
-  'transform.rotation': anim('number', (l) => l.transform.rotation),
-  'transform.opacity': anim('number', (l) => l.transform.opacity, 0, 100),
-  'solid.color': anim('color', (l) => source(l, 'solid', 'solid.color').color),
-  'text.fontSize': anim('number', (l) => source(l, 'text', 'text.fontSize').fontSize, 1, 2000),
-  'text.fill': anim('color', (l) => source(l, 'text', 'text.fill').fill),
-  'text.tracking': anim('number', (l) => source(l, 'text', 'text.tracking').tracking),
-  'text.strokeColor': anim('color', (l) => ensureStroke(l, 'text.strokeColor').color),
-  'text.strokeWidth': anim('number', (l) => ensureStroke(l, 'text.strokeWidth').width, 0, 500),
-  'shape.size': anim('vec2', (l) => shapeProp(l, 'shape.size', 'size')),
-  'shape.roundness': anim('number', (l) => shapeProp(l, 'shape.roundness', 'roundness'), 0),
-  'shape.outerRadius': anim('number', (l) => shapeProp(l, 'shape.outerRadius', 'outerRadius'), 0),
-  'shape.innerRadius': anim('number', (l) => shapeProp(l, 'shape.innerRadius', 'innerRadius'), 0),
-  'shape.fillColor': anim('color', (l) => {
-    const s = source(l, 'shape', 'shape.fillColor');
-    if (!s.fill) s.fill = { color: staticProp('#ffffff') };
-    return s.fill.color;
-  }),
-  'shape.strokeColor': anim('color', (l) => ensureStroke(l, 'shape.strokeColor').color),
-  'shape.strokeWidth': anim('number', (l) => ensureStroke(l, 'shape.strokeWidth').width, 0, 500),
-  'text.text': {
-    animatable: false,
-    type: 'string',
-    get: (l) => source(l, 'text', 'text.text').text,
-    set: (l, v) => (source(l, 'text', 'text.text').text = v as string),
-  },
-  'text.fontFamily': {
-    animatable: false,
-    type: 'string',
-    get: (l) => source(l, 'text', 'text.fontFamily').fontFamily,
-    set: (l, v) => (source(l, 'text', 'text.fontFamily').fontFamily = v as string),
-  },
-  'text.fontWeight': {
-    animatable: false,
-    type: 'weight',
-    get: (l) => source(l, 'text', 'text.fontWeight').fontWeight,
-    set: (l, v) => (source(l, 'text', 'text.fontWeight').fontWeight = v as number),
-  },
-  'text.align': {
-    animatable: false,
-    type: 'align',
-    get: (l) => source(l, 'text', 'text.align').align,
-    set: (l, v) => (source(l, 'text', 'text.align').align = v as (typeof TEXT_ALIGNS)[number]),
-  },
-  'text.lineHeight': {
-    animatable: false,
-    type: 'number',
-    min: 0.1,
-    max: 10,
-    get: (l) => source(l, 'text', 'text.lineHeight').lineHeight,
-    set: (l, v) => (source(l, 'text', 'text.lineHeight').lineHeight = v as number),
-  },
-};
+// A Map, not an object: a path such as "constructor" must not find what objects inherit.
+const STATIC = new Map<string, Spec>([
+  ['transform.anchorPoint', anim('vec2', LAYER_KINDS, ['transform', 'anchorPoint'])],
+  ['transform.position', anim('vec2', LAYER_KINDS, ['transform', 'position'])],
+  ['transform.scale', anim('vec2', LAYER_KINDS, ['transform', 'scale'])],
+  ['transform.rotation', anim('number', LAYER_KINDS, ['transform', 'rotation'])],
+  ['transform.opacity', anim('number', LAYER_KINDS, ['transform', 'opacity'], { min: 0, max: 100 })],
+  ['solid.color', anim('color', ['solid'], ['source', 'color'])],
+  ['text.fontSize', anim('number', ['text'], ['source', 'fontSize'], { min: 1, max: 2000 })],
+  ['text.fill', anim('color', ['text'], ['source', 'fill'])],
+  ['text.tracking', anim('number', ['text'], ['source', 'tracking'])],
+  ['text.strokeColor', stroke('text', 'color')],
+  ['text.strokeWidth', stroke('text', 'width')],
+  ['shape.size', geometry('vec2', 'size')],
+  ['shape.roundness', geometry('number', 'roundness')],
+  ['shape.outerRadius', geometry('number', 'outerRadius')],
+  ['shape.innerRadius', geometry('number', 'innerRadius')],
+  [
+    'shape.fillColor',
+    anim('color', ['shape'], ['source', 'fill', 'color'], { optional: { depth: 2, initial: newFill } }),
+  ],
+  ['shape.strokeColor', stroke('shape', 'color')],
+  ['shape.strokeWidth', stroke('shape', 'width')],
+  ['text.text', plain('string', 'text')],
+  ['text.fontFamily', plain('string', 'fontFamily')],
+  ['text.fontWeight', plain('weight', 'fontWeight')],
+  ['text.align', plain('align', 'align')],
+  ['text.lineHeight', plain('number', 'lineHeight', { min: 0.1, max: 10 })],
+]);
 
 /** Short names agents tend to use, mapped to full paths. */
-const ALIASES: Record<string, string> = {
-  position: 'transform.position',
-  anchorPoint: 'transform.anchorPoint',
-  scale: 'transform.scale',
-  rotation: 'transform.rotation',
-  opacity: 'transform.opacity',
-};
+const ALIASES = new Map<string, string>([
+  ['position', 'transform.position'],
+  ['anchorPoint', 'transform.anchorPoint'],
+  ['scale', 'transform.scale'],
+  ['rotation', 'transform.rotation'],
+  ['opacity', 'transform.opacity'],
+]);
 
-export const PROPERTY_PATHS = [...Object.keys(STATIC), 'effects.<effectId>.<param>'];
+export const PROPERTY_PATHS = [...STATIC.keys(), 'effects.<effectId>.<param>'];
 
-function ensureStroke(layer: Layer, path: string) {
-  const s = layer.source;
-  if (s.kind !== 'text' && s.kind !== 'shape') {
-    throw new EngineError(
-      'bad_argument',
-      `Property "${path}" belongs to text and shape layers.`,
-      'Pick a property of that layer kind.',
-    );
-  }
-  if (!s.stroke) s.stroke = { color: staticProp('#000000'), width: staticProp(0) };
-  return s.stroke;
-}
-
-/** Resolves a property path on a layer; throws bad_argument listing valid paths when unknown. */
+/** Resolves a property path on a layer; throws bad_argument (or not_found for an effect) naming valid ones. */
 export function resolveProperty(layer: Layer, path: string): PropertyRef {
-  const full = ALIASES[path] ?? path;
-  const known = STATIC[full];
-  if (known) return known;
-  const m = /^effects\.([^.]+)\.([^.]+)$/.exec(full);
-  if (m) {
-    const [, effectRef, param] = m as unknown as [string, string, string];
-    const effect =
-      layer.effects.find((e) => e.id === effectRef) ?? layer.effects.find((e) => e.type === effectRef);
-    if (!effect) {
-      throw new EngineError(
-        'not_found',
-        `Layer "${layer.name}" has no effect "${effectRef}".`,
-        `Effects on it: ${layer.effects.map((e) => e.id).join(', ') || 'none'}. Add one with effect.add.`,
-      );
-    }
-    const spec = EFFECT_TYPES[effect.type]?.params[param];
-    if (!spec) {
-      const names = Object.keys(EFFECT_TYPES[effect.type]?.params ?? {});
+  const full = ALIASES.get(path) ?? path;
+  const spec = STATIC.get(full);
+  if (spec) {
+    if (!spec.kinds.includes(layer.source.kind)) {
       throw new EngineError(
         'bad_argument',
-        `Effect ${effect.type} has no parameter "${param}".`,
-        `Its parameters: ${names.join(', ')}.`,
+        `Property "${path}" belongs to ${spec.kinds.length > 1 ? 'all' : spec.kinds[0]} layers; "${layer.name}" is a ${layer.source.kind} layer.`,
+        'Pick a property of that layer kind (doc_inspect lists them).',
       );
     }
-    const id = effect.id;
-    return anim(spec.type, (l) => l.effects.find((e) => e.id === id)!.params[param]!, spec.min, spec.max);
+    const why = spec.absent?.(layer);
+    if (why) throw why;
+    return spec;
   }
+  const m = /^effects\.([^.]+)\.([^.]+)$/.exec(full);
+  if (m) return effectProperty(layer, m[1]!, m[2]!);
   throw new EngineError(
     'bad_argument',
     `Unknown property "${path}".`,
     `Use one of: ${PROPERTY_PATHS.join(', ')}.`,
   );
+}
+
+function effectProperty(layer: Layer, effectRef: string, param: string): PropertyRef {
+  const effect =
+    layer.effects.find((e) => e.id === effectRef) ?? layer.effects.find((e) => e.type === effectRef);
+  if (!effect) {
+    throw new EngineError(
+      'not_found',
+      `Layer "${layer.name}" has no effect "${effectRef}".`,
+      `Effects on it: ${layer.effects.map((e) => e.id).join(', ') || 'none'}. Add one with effect.add.`,
+    );
+  }
+  const type = effectType(effect.type);
+  if (!type) {
+    throw new EngineError(
+      'bad_argument',
+      `Effect ${effect.id} is of a type this version does not know ("${effect.type}"), so it has no parameters to set.`,
+      `Remove it with effect.remove; known types: ${EFFECT_TYPE_NAMES.join(', ')}.`,
+    );
+  }
+  const spec = effectParam(type, param);
+  if (!spec) {
+    throw new EngineError(
+      'bad_argument',
+      `Effect ${effect.type} has no parameter "${param}".`,
+      `Its parameters: ${Object.keys(type.params).join(', ')}.`,
+    );
+  }
+  return {
+    animatable: true,
+    type: spec.type,
+    min: spec.min,
+    max: spec.max,
+    path: ['effects', layer.effects.indexOf(effect), 'params', param],
+    // A project file may leave a parameter out; it then has its default until it is set.
+    optional: { depth: 4, initial: () => staticProp(spec.default) },
+  };
+}
+
+/** The property as it is on `layer` (its default when its part does not exist yet); changes nothing. */
+export function readProperty(layer: Layer, ref: PropertyRef): unknown {
+  const found = lookup(layer, ref.path);
+  if (found !== undefined && found !== null) return found;
+  if (!ref.optional) throw new Error(`property ${ref.path.join('.')} is missing from layer ${layer.id}`);
+  return lookup(ref.optional.initial(), ref.path.slice(ref.optional.depth));
+}
+
+/** An animatable property as it is on `layer`; changes nothing. */
+export function readAnimatable(layer: Layer, ref: PropertyRef): AnimatableProperty {
+  return readProperty(layer, ref) as AnimatableProperty;
+}
+
+/** Whether the part of `layer` that holds the property exists (a stroke, a fill, an effect parameter). */
+export function propertyExists(layer: Layer, ref: PropertyRef): boolean {
+  return lookup(layer, ref.path) != null;
+}
+
+/** The animatable property in a draft layer, creating its part first when it is absent. Call inside update. */
+export function draftAnimatable(layer: Draft<Layer>, ref: PropertyRef): AnimatableProperty {
+  if (ref.optional) {
+    const { depth, initial } = ref.optional;
+    const parent = lookup(layer, ref.path.slice(0, depth - 1)) as Record<Key, unknown>;
+    const key = ref.path[depth - 1]!;
+    if (lookup(parent, [key]) == null) parent[key] = initial();
+  }
+  return lookup(layer, ref.path) as AnimatableProperty;
+}
+
+/** Sets a property that is not animatable in a draft layer. Call inside update. */
+export function setPlain(layer: Draft<Layer>, ref: PropertyRef, value: unknown): void {
+  const parent = lookup(layer, ref.path.slice(0, -1)) as Record<Key, unknown>;
+  parent[ref.path[ref.path.length - 1]!] = value;
+}
+
+/** Follows `path` through own properties only; undefined where it leads nowhere. */
+function lookup(root: unknown, path: readonly Key[]): unknown {
+  let cur = root;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, key)) return undefined;
+    cur = (cur as Record<Key, unknown>)[key];
+  }
+  return cur;
 }
 
 /** Checks and normalises a value for a property type; throws bad_argument naming the expected form. */
@@ -199,7 +246,7 @@ export function coerceValue(
   const fail = (expected: string) =>
     new EngineError(
       'bad_argument',
-      `Invalid value for "${path}": expected ${expected}, got ${JSON.stringify(value)}.`,
+      `Invalid value for "${path}": expected ${expected}, got ${describe(value)}.`,
       `Pass ${expected}.`,
     );
   const range = (n: number) => {
@@ -239,4 +286,16 @@ export function coerceValue(
         throw fail('a font weight 100..900');
       return value;
   }
+}
+
+/** The value for an error message: JSON, cut short (a value may be megabytes, or not JSON at all). */
+function describe(value: unknown): string {
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(value);
+  } catch {
+    s = undefined;
+  }
+  s ??= String(value);
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
 }

@@ -1,5 +1,6 @@
 /** Finding compositions, layers, footage and effects by id, or by name when the name is unique. */
 import type { Draft } from 'immer';
+import type { DocPath } from './catalog.js';
 import { EngineError } from './errors.js';
 import {
   isComposition,
@@ -94,6 +95,22 @@ export function draftLayer(draft: Draft<Project>, compId: string, layerId: strin
   return layer;
 }
 
+/** Where a composition's layer list is in the document, for ctx.insert and ctx.remove. */
+export function layersPath(doc: Project, compId: string): DocPath {
+  const index = doc.items.findIndex((i) => i.id === compId);
+  if (index < 0) throw new Error(`composition ${compId} is not in the document`);
+  return ['items', index, 'layers'];
+}
+
+/** Where a layer is in the document. */
+export function layerPath(doc: Project, compId: string, layerId: string): DocPath {
+  const path = layersPath(doc, compId);
+  const comp = doc.items[path[1] as number] as Composition;
+  const index = comp.layers.findIndex((l) => l.id === layerId);
+  if (index < 0) throw new Error(`layer ${layerId} is not in composition ${compId}`);
+  return [...path, index];
+}
+
 /** Allocates the next id with a readable prefix (`comp_3`, `layer_7`). */
 export function newId(draft: Draft<Project>, prefix: string): string {
   const id = `${prefix}_${draft.nextId}`;
@@ -101,9 +118,33 @@ export function newId(draft: Draft<Project>, prefix: string): string {
   return id;
 }
 
-/** A name not yet used in the list: `Base`, `Base 2`, `Base 3`, … */
+/** A name not yet used in the list: `Base`, `Base 2`, `Base 3`, … (the first free number). */
 export function uniqueName(existing: readonly Named[], base: string): string {
-  const names = new Set(existing.map((x) => x.name));
-  if (!names.has(base)) return base;
-  for (let i = 2; ; i++) if (!names.has(`${base} ${i}`)) return `${base} ${i}`;
+  // One pass collecting the numbers in use: trying `Base 2`, `Base 3`, … against every name made adding the
+  // n-th "Solid" cost n string builds.
+  const prefix = `${base} `;
+  const used = new Set<number>();
+  let taken = false;
+  for (const { name } of existing) {
+    if (name === base) taken = true;
+    else if (name.startsWith(prefix)) {
+      const n = numberAt(name, prefix.length);
+      if (n !== null) used.add(n);
+    }
+  }
+  if (!taken) return base;
+  for (let i = 2; ; i++) if (!used.has(i)) return `${base} ${i}`;
+}
+
+/** The number `name` spells from `start` to its end, written as `String(n)` would (no leading zeros), or null. */
+function numberAt(name: string, start: number): number | null {
+  const length = name.length - start;
+  if (length < 1 || length > 15 || (length > 1 && name.charCodeAt(start) === 48)) return null;
+  let n = 0;
+  for (let i = start; i < name.length; i++) {
+    const digit = name.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return null;
+    n = n * 10 + digit;
+  }
+  return n;
 }

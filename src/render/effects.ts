@@ -4,7 +4,8 @@
  * them to surface pixels (the surface may be rendered at a preview scale).
  */
 import type { Canvas } from '@napi-rs/canvas';
-import { EFFECT_TYPES } from '../engine/effect-types.js';
+import { effectParam, effectType } from '../engine/effect-types.js';
+import { own } from '../engine/own.js';
 import { valueAt, type Effect } from '../engine/index.js';
 import { applyLut, LUMA, mapPixels } from './pixels.js';
 import { parseColor } from '../engine/color.js';
@@ -15,17 +16,23 @@ import type { Surface, SurfacePool } from './surfaces.js';
 const SIGMA_PER_RADIUS = 0.5;
 const EXTENT_PER_RADIUS = 1.5;
 
+/** A param's default from the effect table; type and param names come from the document, so own entries only. */
+function defaultOf(e: Effect, name: string): unknown {
+  const spec = effectType(e.type);
+  return spec ? effectParam(spec, name)?.default : undefined;
+}
+
 function num(e: Effect, name: string, lt: number): number {
-  const p = e.params[name];
+  const p = own(e.params, name);
   if (p) return Number(valueAt(p, lt));
-  const d = EFFECT_TYPES[e.type]?.params[name]?.default;
+  const d = defaultOf(e, name);
   return typeof d === 'number' ? d : 0;
 }
 
 function color(e: Effect, name: string, lt: number): string {
-  const p = e.params[name];
+  const p = own(e.params, name);
   if (p) return String(valueAt(p, lt));
-  return String(EFFECT_TYPES[e.type]?.params[name]?.default ?? '#000000');
+  return String(defaultOf(e, name) ?? '#000000');
 }
 
 /** How far (layer pixels) the enabled effects can spread content beyond the layer's bounds. */

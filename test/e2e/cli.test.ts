@@ -37,7 +37,9 @@ describe('effectcraft-cli (built binary)', () => {
   });
 
   it('unknown commands, unknown flags and missing values exit 2 with a message and no stack trace', async () => {
-    for (const args of [['frobnicate'], ['commands', '--bogus'], ['commands', '--filter']]) {
+    // Names every object inherits are unknown commands too.
+    const inherited = [['constructor'], ['toString'], ['__proto__']];
+    for (const args of [['frobnicate'], ...inherited, ['commands', '--bogus'], ['commands', '--filter']]) {
       const r = await runCli(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.length).toBeGreaterThan(0);

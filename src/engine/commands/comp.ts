@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { MAX_SIDE, type Composition } from '../model.js';
+import { checkRenderItem } from '../render-item-rules.js';
 import { compositions, draftComp, findComp, newId, uniqueName } from '../resolve.js';
 import { color, ColorInput, CompRef } from './params.js';
 
@@ -95,6 +96,18 @@ export const compSetSettings = defineCommand({
       if (bg !== undefined) c.backgroundColor = bg;
     });
     const c = findComp(ctx.doc, comp.id);
+    // A project must always reopen: its queue items are held to renderQueue.add's rules, so a change that would
+    // put a queued item of this comp outside them (frames past the new end, frames too large) is refused.
+    for (const item of ctx.doc.renderQueue.filter((q) => q.comp === comp.id)) {
+      const check = checkRenderItem(item, c);
+      if (!check.ok) {
+        throw new EngineError(
+          check.code,
+          `These settings would break render queue item "${item.id}": ${check.message}`,
+          `Change or remove that item first (renderQueue.remove, then renderQueue.add with new settings), or keep the composition's ${check.field === 'frameRange' ? 'duration and frame rate' : 'size'}.`,
+        );
+      }
+    }
     return {
       id: c.id,
       name: c.name,
@@ -171,10 +184,12 @@ export const compDelete = defineCommand({
         'Remove those items with renderQueue.remove first.',
       );
     }
-    ctx.update((d) => {
-      d.items = d.items.filter((i) => i.id !== comp.id);
-      if (d.activeComp === comp.id) d.activeComp = d.items.find((i) => i.type === 'composition')?.id ?? null;
-    });
+    // One change for the removal, whatever the number of items.
+    ctx.remove(['items'], ctx.doc.items.indexOf(comp));
+    if (ctx.doc.activeComp === comp.id) {
+      const next = compositions(ctx.doc)[0]?.id ?? null;
+      ctx.update((d) => void (d.activeComp = next));
+    }
     return { id: comp.id, deleted: true };
   },
 });

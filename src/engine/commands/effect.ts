@@ -1,9 +1,16 @@
 /** Adding, changing and removing effects on layers. */
 import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT } from '../catalog.js';
-import { EFFECT_TYPE_NAMES, EFFECT_TYPES } from '../effect-types.js';
+import {
+  EFFECT_TYPE_NAMES,
+  EFFECT_TYPES,
+  effectParam,
+  effectType,
+  type EffectTypeSpec,
+} from '../effect-types.js';
 import { EngineError } from '../errors.js';
 import { staticProp, type Effect } from '../model.js';
+import { own } from '../own.js';
 import { coerceValue } from '../properties.js';
 import { draftLayer, findComp, findEffect, findLayer, newId } from '../resolve.js';
 import { needsComp } from './layer-add.js';
@@ -15,15 +22,27 @@ const Params = z.record(z.string(), z.unknown()).describe(
     .join('; ')}. Details: docs/rendering.md`,
 );
 
+/** The type of an effect, or bad_argument naming the known ones (a project file may hold any string). */
+function knownType(type: string): EffectTypeSpec {
+  const spec = effectType(type);
+  if (!spec)
+    throw new EngineError(
+      'bad_argument',
+      `Unknown effect "${type}".`,
+      `Use one of: ${EFFECT_TYPE_NAMES.join(', ')}.`,
+    );
+  return spec;
+}
+
 function staticParams(
   type: string,
   given: Record<string, unknown>,
   base: Effect['params'],
 ): Effect['params'] {
-  const spec = EFFECT_TYPES[type]!;
+  const spec = knownType(type);
   const out: Effect['params'] = { ...base };
   for (const [name, value] of Object.entries(given)) {
-    const ps = spec.params[name];
+    const ps = effectParam(spec, name);
     if (!ps) {
       throw new EngineError(
         'bad_argument',
@@ -54,13 +73,7 @@ export const effectAdd = defineCommand({
   run(ctx, p) {
     const comp = findComp(ctx.doc, p.comp);
     const layer = findLayer(comp, p.layer);
-    const spec = EFFECT_TYPES[p.effect];
-    if (!spec)
-      throw new EngineError(
-        'bad_argument',
-        `Unknown effect "${p.effect}".`,
-        `Use one of: ${EFFECT_TYPE_NAMES.join(', ')}.`,
-      );
+    const spec = knownType(p.effect);
     const defaults = Object.fromEntries(
       Object.entries(spec.params).map(([k, v]) => [k, staticProp(v.default as number)]),
     ) as Effect['params'];
@@ -96,7 +109,7 @@ export const effectSet = defineCommand({
     const layer = findLayer(comp, p.layer);
     const effect = findEffect(layer, p.effect);
     for (const name of Object.keys(p.params ?? {})) {
-      if (effect.params[name]?.keyframes.length) {
+      if (own(effect.params, name)?.keyframes.length) {
         throw new EngineError(
           'bad_argument',
           `Parameter "${name}" of ${effect.id} is animated.`,

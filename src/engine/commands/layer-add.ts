@@ -66,9 +66,7 @@ function addCommand<S extends z.ZodObject>(
       const typed = p as z.infer<S> & { comp?: string; name?: string };
       const comp = findComp(ctx.doc, typed.comp);
       const source = build(typed, ctx, comp);
-      let newId = '';
-      ctx.update((d) => (newId = insertLayer(d, comp, source, base, typed.name)));
-      return { id: newId };
+      return { id: insertLayer(ctx, comp, source, base, typed.name) };
     },
   });
 }

@@ -5,7 +5,7 @@ import { worldMatrices } from '../layer-transform.js';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT, type CommandContext } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { BlendMode, MATTE_MODES, type Composition, type Layer } from '../model.js';
-import { draftComp, draftLayer, findComp, findLayer, newId, uniqueName } from '../resolve.js';
+import { draftLayer, findComp, findLayer, layersPath, newId, uniqueName } from '../resolve.js';
 import { needsComp } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
 
@@ -31,14 +31,18 @@ export const layerDelete = defineCommand({
   mutates: true,
   run(ctx, p) {
     const { comp, layer } = locate(ctx.doc, p);
-    ctx.update((d) => {
-      const c = draftComp(d, comp.id);
-      c.layers = c.layers.filter((l) => l.id !== layer.id);
-      for (const l of c.layers) {
-        if (l.parent === layer.id) l.parent = null;
-        if (l.trackMatte?.layer === layer.id) l.trackMatte = null;
-      }
-    });
+    // One change for the removal (whatever the number of layers) and one per layer that linked to it.
+    ctx.remove(layersPath(ctx.doc, comp.id), comp.layers.indexOf(layer));
+    const linked = comp.layers.filter((l) => l.parent === layer.id || l.trackMatte?.layer === layer.id);
+    if (linked.length) {
+      ctx.update((d) => {
+        for (const { id } of linked) {
+          const l = draftLayer(d, comp.id, id);
+          if (l.parent === layer.id) l.parent = null;
+          if (l.trackMatte?.layer === layer.id) l.trackMatte = null;
+        }
+      });
+    }
     return { id: layer.id, deleted: true };
   },
 });
@@ -55,20 +59,15 @@ export const layerDuplicate = defineCommand({
   mutates: true,
   run(ctx, p) {
     const { comp, layer } = locate(ctx.doc, p);
-    let id = '';
+    const copy = structuredClone(layer) as Layer;
     ctx.update((d) => {
-      const c = draftComp(d, comp.id);
-      const copy = structuredClone(layer) as Layer;
-      copy.id = id = newId(d, 'layer');
-      copy.name = p.name ?? uniqueName(comp.layers, layer.name);
+      copy.id = newId(d, 'layer');
       for (const e of copy.effects) e.id = newId(d, 'fx');
-      c.layers.splice(
-        comp.layers.findIndex((l) => l.id === layer.id),
-        0,
-        copy,
-      );
     });
-    return { id };
+    copy.name = p.name ?? uniqueName(comp.layers, layer.name);
+    // Directly above the original, as one change (a splice in the draft would record every layer below).
+    ctx.insert(layersPath(ctx.doc, comp.id), comp.layers.indexOf(layer), copy);
+    return { id: copy.id };
   },
 });
 
@@ -91,12 +90,13 @@ export const layerMove = defineCommand({
         `Pass an index from 0 to ${comp.layers.length - 1}.`,
       );
     }
-    ctx.update((d) => {
-      const c = draftComp(d, comp.id);
-      const from = c.layers.findIndex((l) => l.id === layer.id);
-      const [moved] = c.layers.splice(from, 1);
-      c.layers.splice(p.index, 0, moved!);
-    });
+    const from = comp.layers.indexOf(layer);
+    if (from !== p.index) {
+      // Two changes, out and back in, however far it moves.
+      const path = layersPath(ctx.doc, comp.id);
+      ctx.remove(path, from);
+      ctx.insert(path, p.index, layer);
+    }
     return { id: layer.id, index: p.index };
   },
 });

@@ -6,7 +6,7 @@ import { defineCommand, DESTRUCTIVE_EDIT, EDIT, READ_ONLY, type SessionView } fr
 import { EngineError, fsError } from '../errors.js';
 import { inspectDocument } from '../inspect.js';
 import { emptyProject } from '../model.js';
-import { parseProject, serializeProject } from '../project-file.js';
+import { checkProjectBytes, parseProject, serializeProject } from '../project-file.js';
 import { AbsPath } from './params.js';
 
 export const projectNew = defineCommand({
@@ -36,12 +36,14 @@ export const projectOpen = defineCommand({
   annotations: DESTRUCTIVE_EDIT,
   mutates: true,
   async run(ctx, p) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = (await ctx.ports.readFile(p.path)).toString('utf8');
+      bytes = await ctx.ports.readFile(p.path);
     } catch (err) {
       throw err instanceof EngineError ? err : fsError(err, p.path, 'open the project');
     }
+    checkProjectBytes(bytes.length, p.path);
+    const text = bytes.toString('utf8');
     const doc = parseProject(text, p.path);
     ctx.replaceProject(freeze(doc, true), p.path);
     const comps = doc.items.filter((i) => i.type === 'composition').length;

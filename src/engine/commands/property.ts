@@ -3,9 +3,18 @@ import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { valueAt } from '../keyframes.js';
-import { EaseHandle, Interpolation, type AnimatableProperty, type Keyframe, type Project } from '../model.js';
-import { coerceValue, PROPERTY_PATHS, resolveProperty } from '../properties.js';
-import { draftLayer, findComp, findLayer } from '../resolve.js';
+import { EaseHandle, Interpolation, type Keyframe, type Project } from '../model.js';
+import {
+  coerceValue,
+  draftAnimatable,
+  propertyExists,
+  PROPERTY_PATHS,
+  readAnimatable,
+  resolveProperty,
+  setPlain,
+  type PropertyRef,
+} from '../properties.js';
+import { draftLayer, findComp, findLayer, layerPath } from '../resolve.js';
 import { checkFontFamily, needsComp, warnMissingGlyphs } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
 
@@ -32,6 +41,27 @@ function animatable(doc: Project, p: { comp?: string; layer: string; property: s
   return { comp, layer, ref };
 }
 
+/** Where a key at `time` goes in `keys` (sorted by time), and the keyframe already at that time, or -1. */
+function place(keys: readonly Keyframe[], time: number): { at: number; same: number } {
+  // Binary search: a baked track holds thousands of keys, and keys are mostly added at its end.
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid]!.time > time) hi = mid;
+    else lo = mid + 1;
+  }
+  let same = -1;
+  for (let i = lo - 1; i >= 0 && time - keys[i]!.time < SAME_TIME; i--) same = i;
+  if (same < 0 && lo < keys.length && keys[lo]!.time - time < SAME_TIME) same = lo;
+  return { at: lo, same };
+}
+
+/** Where the property's keyframe list is in the document, for ctx.insert and ctx.remove. */
+function keyframesPath(doc: Project, compId: string, layerId: string, ref: PropertyRef) {
+  return [...layerPath(doc, compId, layerId), ...ref.path, 'keyframes'];
+}
+
 export const propertySet = defineCommand({
   id: 'property.set',
   title: 'Set Property Value',
@@ -50,19 +80,17 @@ export const propertySet = defineCommand({
     const value = coerceValue(ref, p.value, p.property);
     if (p.property === 'text.fontFamily') checkFontFamily(value as string, ctx);
     if (p.property === 'text.text') warnMissingGlyphs(value as string, ctx);
-    if (ref.animatable) {
-      if (ref.get(layer)?.keyframes.length) {
-        throw new EngineError(
-          'bad_argument',
-          `"${p.property}" of "${layer.name}" is animated; a static value would be ignored.`,
-          'Use property.setKeyframe to change a keyframe, or property.clearKeyframes first.',
-        );
-      }
+    if (ref.animatable && readAnimatable(layer, ref).keyframes.length) {
+      throw new EngineError(
+        'bad_argument',
+        `"${p.property}" of "${layer.name}" is animated; a static value would be ignored.`,
+        'Use property.setKeyframe to change a keyframe, or property.clearKeyframes first.',
+      );
     }
     ctx.update((d) => {
       const l = draftLayer(d, comp.id, layer.id);
-      if (ref.animatable) (ref.get(l) as { value: unknown }).value = value;
-      else ref.set(l, value);
+      if (ref.animatable) draftAnimatable(l, ref).value = value as never;
+      else setPlain(l, ref, value);
     });
     return { layer: layer.id, property: p.property, value };
   },
@@ -95,18 +123,17 @@ export const propertySetKeyframe = defineCommand({
     const key: Keyframe = { time: p.time, value, interpolation } as Keyframe;
     if (p.easeIn) key.easeIn = p.easeIn;
     if (p.easeOut) key.easeOut = p.easeOut;
-    let count = 0;
-    ctx.update((d) => {
-      const prop = ref.get(draftLayer(d, comp.id, layer.id)) as AnimatableProperty;
-      const keys = prop.keyframes as Keyframe[];
-      const at = keys.findIndex((k) => Math.abs(k.time - p.time) < SAME_TIME);
-      if (at >= 0) keys[at] = key;
-      else {
-        keys.push(key);
-        keys.sort((a, b) => a.time - b.time);
-      }
-      count = keys.length;
-    });
+    const keys = readAnimatable(layer, ref).keyframes;
+    const { at, same } = place(keys, p.time);
+    if (same >= 0) {
+      ctx.update((d) => void (draftAnimatable(draftLayer(d, comp.id, layer.id), ref).keyframes[same] = key));
+    } else {
+      // A stroke or fill the layer does not have yet is created first; then the key goes in at its place in time.
+      if (!propertyExists(layer, ref))
+        ctx.update((d) => void draftAnimatable(draftLayer(d, comp.id, layer.id), ref));
+      ctx.insert(keyframesPath(ctx.doc, comp.id, layer.id, ref), at, key);
+    }
+    const count = keys.length + (same >= 0 ? 0 : 1);
     return { layer: layer.id, property: p.property, time: p.time, value, interpolation, keyframes: count };
   },
 });
@@ -129,8 +156,8 @@ export const propertyRemoveKeyframe = defineCommand({
   mutates: true,
   run(ctx, p) {
     const { comp, layer, ref } = animatable(ctx.doc, p);
-    const existing = ref.get(layer).keyframes;
-    const at = existing.findIndex((k) => Math.abs(k.time - p.time) < SAME_TIME);
+    const existing = readAnimatable(layer, ref).keyframes;
+    const at = place(existing, p.time).same;
     if (at < 0) {
       throw new EngineError(
         'not_found',
@@ -138,11 +165,12 @@ export const propertyRemoveKeyframe = defineCommand({
         'Pass the time of an existing keyframe.',
       );
     }
-    ctx.update((d) => {
-      const prop = ref.get(draftLayer(d, comp.id, layer.id)) as { value: unknown; keyframes: Keyframe[] };
-      const [removed] = prop.keyframes.splice(at, 1);
-      if (prop.keyframes.length === 0 && removed) prop.value = removed.value;
-    });
+    ctx.remove(keyframesPath(ctx.doc, comp.id, layer.id, ref), at);
+    // The last keyframe's value stays as the static value.
+    if (existing.length === 1)
+      ctx.update(
+        (d) => void (draftAnimatable(draftLayer(d, comp.id, layer.id), ref).value = existing[at]!.value),
+      );
     return { layer: layer.id, property: p.property, removed: p.time, keyframes: existing.length - 1 };
   },
 });
@@ -165,12 +193,15 @@ export const propertyClearKeyframes = defineCommand({
   mutates: true,
   run(ctx, p) {
     const { comp, layer, ref } = animatable(ctx.doc, p);
-    const kept = valueAt(ref.get(layer), p.keepValueAt ?? 0);
-    ctx.update((d) => {
-      const prop = ref.get(draftLayer(d, comp.id, layer.id)) as { value: unknown; keyframes: Keyframe[] };
-      prop.keyframes = [];
-      prop.value = kept;
-    });
+    const kept = valueAt(readAnimatable(layer, ref), p.keepValueAt ?? 0);
+    // A stroke or fill the layer does not have has no keyframes: nothing to clear, nothing to create.
+    if (propertyExists(layer, ref)) {
+      ctx.update((d) => {
+        const prop = draftAnimatable(draftLayer(d, comp.id, layer.id), ref);
+        prop.keyframes = [];
+        prop.value = kept as never;
+      });
+    }
     return { layer: layer.id, property: p.property, value: kept };
   },
 });

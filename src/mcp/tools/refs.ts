@@ -24,7 +24,8 @@ export function resolveRefs(value: unknown, results: readonly unknown[], step: n
       }
       let out: unknown = results[index];
       for (const key of (m[2] ?? '').split('.').filter(Boolean)) {
-        if (out === null || typeof out !== 'object' || !(key in out)) {
+        // Own fields only: "$0.constructor" or "$0.__proto__" must not reach what every object inherits.
+        if (out === null || typeof out !== 'object' || !Object.hasOwn(out, key)) {
           error = badRef(v, `the result of step ${index} has no field "${key}"`);
           return v;
         }

@@ -8,6 +8,7 @@ import { CapabilityProbe, type HostFacts } from '../../../src/mcp/capabilities.j
 import { createHeadlessBackend } from '../../../src/mcp/headless-backend.js';
 import { createMcpServer } from '../../../src/mcp/server.js';
 import { createSession } from '../../../src/session.js';
+import { spinCommand } from '../../helpers/spin.js';
 
 export interface SlowRun {
   aborted: boolean;
@@ -111,7 +112,7 @@ export async function harness(
   const logs: string[] = [];
   const session = createSession({
     confinement: options.confinement,
-    extraCommands: [slowCommand(runs), fakePreview, echoCommand],
+    extraCommands: [slowCommand(runs), fakePreview, echoCommand, spinCommand],
     logError: (m) => logs.push(m),
   });
   const base = createHeadlessBackend(session.engine);

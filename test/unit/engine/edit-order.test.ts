@@ -1,6 +1,14 @@
 /** The engine alone orders edits: groups hold the order, others wait (bounded), nothing acknowledged is lost. */
 import { describe, expect, it } from 'vitest';
-import { Engine, engineCommands, type EditGroup } from '../../../src/engine/index.js';
+import { z } from 'zod';
+import {
+  defineCommand,
+  Engine,
+  engineCommands,
+  READ_ONLY,
+  type AnyCommand,
+  type EditGroup,
+} from '../../../src/engine/index.js';
 import { createNodePorts } from '../../../src/node-io/engine-ports.js';
 import { newEngine, run } from '../../helpers/engine.js';
 
@@ -115,5 +123,28 @@ describe('edit order', () => {
     expect(engine.document).toBe(before);
     await run(engine, 'edit.undo');
     expect(names(engine)).toEqual([]);
+  });
+
+  it('a command that is not an edit starts synchronously, even after idle time (a render takes its snapshot then)', async () => {
+    let started = false;
+    const snap = defineCommand({
+      id: 'test.snapshot',
+      title: 'Snapshot',
+      category: 'Test',
+      description: 'records that it ran',
+      params: z.strictObject({}),
+      pathParams: {},
+      annotations: READ_ONLY,
+      mutates: false,
+      run: () => {
+        started = true;
+        return null;
+      },
+    }) as AnyCommand;
+    const engine = new Engine({ commands: [...engineCommands(), snap], ports: createNodePorts() });
+    await new Promise((r) => setTimeout(r, 30));
+    const running = engine.execute('test.snapshot', {});
+    expect(started).toBe(true);
+    await running;
   });
 });

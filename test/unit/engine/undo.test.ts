@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Composition, Engine, Project } from '../../../src/engine/index.js';
 import { newEngine, run } from '../../helpers/engine.js';
-
-/** Deterministic PRNG (mulberry32) so a failing sequence can be replayed from its seed. */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded, so a failing sequence can be replayed from its seed.
+import { pick, rng } from '../../helpers/fuzz.js';
 
 type Step = (engine: Engine, r: () => number) => [string, Record<string, unknown>];
 
-const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
 const layersOf = (e: Engine) =>
   (e.document.items.find((i) => i.id === e.document.activeComp) as Composition | undefined)?.layers ?? [];
 const anyLayer = (e: Engine, r: () => number) =>

@@ -29,3 +29,13 @@ describe('resolveRefs', () => {
     if (!r.ok) expect(r.error.code).toBe('bad_argument');
   });
 });
+
+describe('resolveRefs and inherited names', () => {
+  it('refuses fields every object inherits ("$0.constructor", "$0.__proto__") instead of handing them on', () => {
+    for (const field of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const r = resolveRefs({ a: `$0.${field}` }, [{ id: 'comp_1' }], 1);
+      expect(r.ok, field).toBe(false);
+      if (!r.ok) expect(r.error.code).toBe('bad_argument');
+    }
+  });
+});

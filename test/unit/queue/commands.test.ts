@@ -218,3 +218,25 @@ describe('render queue items', () => {
     expect(third.document).toEqual(reopened.document);
   });
 });
+
+describe('comp.setSettings keeps queued items valid', () => {
+  it('refuses a duration or size that would break a queued item; the project still reopens', async () => {
+    const dir = await tempDir();
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'C', width: 100, height: 100, frameRate: 10, duration: 10 });
+    await run(engine, 'renderQueue.add', {
+      comp: 'C',
+      output: join(dir, 'f_[###].png'),
+      frameRange: { start: 0, end: 99 },
+      scale: 4,
+    });
+    const before = engine.document;
+    expect(await fails(engine, 'comp.setSettings', { comp: 'C', duration: 5 })).toBe('bad_argument');
+    expect(await fails(engine, 'comp.setSettings', { comp: 'C', width: 4000 })).toBe('bad_argument');
+    expect(engine.document).toBe(before);
+    // A change the item survives is fine, and the saved project opens again.
+    await run(engine, 'comp.setSettings', { comp: 'C', duration: 20, name: 'Longer' });
+    await run(engine, 'project.save', { path: join(dir, 'p.ecproj') });
+    await run(engine, 'project.open', { path: join(dir, 'p.ecproj') });
+  });
+});
