@@ -9,6 +9,10 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfinementInfo } from '../confinement/types.js';
 import { DEFAULT_SEARCH_PATH } from '../node-io/search-path.js';
+import { formatsWhere } from '../engine/output-formats.js';
+
+/** The output formats that need ffmpeg, from the format table (webp-anim included). */
+const FFMPEG_FORMAT_LIST = formatsWhere((s) => s.encoder === 'ffmpeg').join(', ');
 
 /** One dependency: null when it works, else why not. */
 export interface HostFacts {
@@ -126,7 +130,7 @@ export function describeTools(names: string[], facts: HostFacts): ToolCapability
     if (['command_run', 'execute_command', 'command_batch', 'batch', 'run_script'].includes(name)) {
       const without: string[] = [];
       if (videoMissing)
-        without.push(`video and animated formats in renders (mp4, webm, mov, gif): ${FFMPEG_REMEDY}`);
+        without.push(`video and animated formats in renders (${FFMPEG_FORMAT_LIST}): ${FFMPEG_REMEDY}`);
       if (renderBlocker) without.push(`rendering: ${renderBlocker}`);
       return without.length
         ? { name, available: true, timeout_s, without }

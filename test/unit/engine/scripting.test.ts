@@ -38,7 +38,8 @@ describe('script time limits', () => {
   });
 
   it('count from the start of the script', async () => {
-    vi.useFakeTimers();
+    // Only the clocks the limits use: the engine's pacing (setImmediate, performance.now) stays real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { engine, stops } = engineWith((events) =>
       setTimeout(() => events.message({ type: 'started' }), 50),
     );
@@ -51,7 +52,8 @@ describe('script time limits', () => {
   });
 
   it('stop a thread that never starts the script, with code timeout', async () => {
-    vi.useFakeTimers();
+    // Only the clocks the limits use: the engine's pacing (setImmediate, performance.now) stays real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { engine, stops } = engineWith(() => undefined);
     const pending = engine.execute('script.run', { code: 'return 1', timeoutMs: 300 });
     await vi.advanceTimersByTimeAsync(SCRIPT_START_LIMIT_MS);
