@@ -1,8 +1,9 @@
 /**
- * The bearer token `mcp --http` requires on every request: from EFFECTCRAFT_MCP_TOKEN, or from a user-only token
- * file that is created with a fresh random token when absent (so a client configured once keeps working across
- * restarts). Security: any local process or user can reach a loopback port; Host and Origin checks only stop
- * browsers, so the token is what keeps others from running commands (and scripts) as this user.
+ * The bearer token `mcp --http` requires on every request: from the environment variable named by
+ * `--token-env NAME`, or from a user-only token file (`--token-file PATH`, or the default location) that is
+ * created with a fresh random token when absent, so a client configured once keeps working across restarts.
+ * Security: any local process or user can reach a loopback port; Host and Origin checks only stop browsers, so
+ * the token is what keeps others from running commands (and scripts) as this user. It is never printed.
  */
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -10,12 +11,18 @@ import { join, resolve } from 'node:path';
 import { newToken, readTokenFile, writeTokenFile } from '../bridge/auth.js';
 import { UsageError } from './usage.js';
 
-export const TOKEN_ENV = 'EFFECTCRAFT_MCP_TOKEN';
+/** A token shorter than this is guessable; ours are 64 hex characters. */
+const MIN_TOKEN_LENGTH = 16;
 
 export interface HttpToken {
   token: string;
-  /** Where it came from, for the start-up line (never the token itself). */
+  /** Where it came from, for the start-up line and the 401 remedy (never the token itself). */
   source: string;
+}
+
+export interface TokenFlags {
+  'token-file'?: string;
+  'token-env'?: string;
 }
 
 /** The default token file: the user's runtime directory when there is one, else the config directory. */
@@ -25,17 +32,20 @@ export function defaultHttpTokenPath(env: NodeJS.ProcessEnv): string {
   return join(base, 'mcp-http.token');
 }
 
-/** Resolves the token for `mcp --http`: the environment first, then the token file (created when absent). */
-export async function httpToken(flag: string | undefined, env: NodeJS.ProcessEnv): Promise<HttpToken> {
-  const fromEnv = env[TOKEN_ENV]?.trim() || undefined;
-  if (fromEnv !== undefined && flag === undefined) {
-    if (fromEnv.length < 16)
+/** Resolves the token for `mcp --http` from the flags: the named environment variable, or the token file. */
+export async function httpToken(flags: TokenFlags, env: NodeJS.ProcessEnv): Promise<HttpToken> {
+  const name = flags['token-env'];
+  if (name !== undefined) {
+    if (flags['token-file'] !== undefined)
+      throw new UsageError('Pass --token-file or --token-env, not both.');
+    const value = env[name]?.trim() ?? '';
+    if (value.length < MIN_TOKEN_LENGTH)
       throw new UsageError(
-        `${TOKEN_ENV} must hold at least 16 characters (a random token); it has ${fromEnv.length}.`,
+        `--token-env ${name}: the environment variable ${value ? `holds ${value.length} characters; a token needs at least ${MIN_TOKEN_LENGTH}` : 'is not set'}.`,
       );
-    return { token: fromEnv, source: `the ${TOKEN_ENV} environment variable` };
+    return { token: value, source: `the environment variable ${name}` };
   }
-  const path = resolve(flag ?? defaultHttpTokenPath(env));
+  const path = resolve(flags['token-file'] ?? defaultHttpTokenPath(env));
   const read = await readTokenFile(path);
   if (read.ok) {
     // Security: like ssh with a private key, refuse a token other users could read.
@@ -44,13 +54,18 @@ export async function httpToken(flag: string | undefined, env: NodeJS.ProcessEnv
       throw new UsageError(
         `The token file ${path} can be read by other users (mode ${mode.toString(8)}). Run: chmod 600 ${path}`,
       );
-    return { token: read.token, source: `token file ${path}` };
+    if (read.token.length < MIN_TOKEN_LENGTH)
+      throw new UsageError(
+        `The token in ${path} is shorter than ${MIN_TOKEN_LENGTH} characters; use a random token.`,
+      );
+    return { token: read.token, source: `the token file ${path}` };
   }
   if (read.reason !== 'missing')
     throw new UsageError(
       `The token file ${path} is ${read.reason}. Remove it to have a new token made, or fix it.`,
     );
-  const token = newToken();
-  await writeTokenFile(path, token);
-  return { token, source: `token file ${path} (new)` };
+  await writeTokenFile(path, newToken());
+  const made = await readTokenFile(path);
+  if (!made.ok) throw new UsageError(`Could not write the token file ${path}.`);
+  return { token: made.token, source: `the token file ${path} (new)` };
 }

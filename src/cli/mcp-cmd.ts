@@ -8,7 +8,7 @@ import { bridgeBackendFromFlags, bridgeHelp, bridgeOptions } from './bridge-back
 import { CapabilityProbe, probeHost } from '../mcp/capabilities.js';
 import { createServerFactory } from '../mcp/server.js';
 import { serveMcpHttp } from '../mcp/http.js';
-import { httpToken, TOKEN_ENV } from './http-token.js';
+import { httpToken } from './http-token.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
 import { createSession } from '../session.js';
 import { sessionEnv } from './host-env.js';
@@ -16,15 +16,15 @@ import { confinementFromFlags, confinementOptions } from './confinement-flags.js
 import { EXIT, parsePort, printable, UsageError } from './usage.js';
 import { packageVersion } from './version.js';
 
-export const mcpHelp = `Usage: effectcraft-cli mcp [--http PORT] [--bridge PORT [--bridge-token-file PATH]] [--automation-read-root DIR]... [--automation-write-root DIR]...
+export const mcpHelp = `Usage: effectcraft-cli mcp [--http PORT [--token-file PATH | --token-env NAME]] [--bridge PORT [--bridge-token-file PATH]] [--automation-read-root DIR]... [--automation-write-root DIR]...
 
 Runs the MCP server for agents: stdio by default (add it to your MCP client's config), or streamable HTTP
 on 127.0.0.1 with --http. Serves both the 2025-11-25 (initialize) and 2026-07-28 (per-request _meta) eras.
   --http PORT                   serve http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port);
                                 every request needs "Authorization: Bearer <token>"
-  --http-token-file PATH        the token for --http (default: $XDG_RUNTIME_DIR/effectcraft/mcp-http.token,
-                                else ~/.config/effectcraft/mcp-http.token; made, mode 0600, when absent).
-                                ${TOKEN_ENV}=<token> in the environment is used instead when no file is given
+  --token-file PATH             the token for --http (default: $XDG_RUNTIME_DIR/effectcraft/mcp-http.token,
+                                else ~/.config/effectcraft/mcp-http.token); made, mode 0600, when absent
+  --token-env NAME              take the token for --http from the environment variable NAME instead
   --automation-read-root DIR    confine reads to DIR (repeatable); scripts are then refused
   --automation-write-root DIR   confine writes to DIR (repeatable; also readable)
 ${bridgeHelp}
@@ -42,7 +42,8 @@ export async function mcpCommand(args: string[]): Promise<number> {
     args,
     options: {
       http: { type: 'string' },
-      'http-token-file': { type: 'string' },
+      'token-file': { type: 'string' },
+      'token-env': { type: 'string' },
       ...confinementOptions,
       ...bridgeOptions,
       help: { type: 'boolean', short: 'h' },
@@ -55,8 +56,8 @@ export async function mcpCommand(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   const port = values.http === undefined ? undefined : parsePort(values.http, '--http', 0);
-  if (port === undefined && values['http-token-file'] !== undefined)
-    throw new UsageError('--http-token-file needs --http PORT.');
+  if (port === undefined && (values['token-file'] !== undefined || values['token-env'] !== undefined))
+    throw new UsageError('--token-file and --token-env go with --http PORT.');
   const confinement = confinementFromFlags(values);
 
   const env = sessionEnv();
@@ -78,7 +79,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
   });
 
   if (port !== undefined) {
-    const { token, source } = await httpToken(values['http-token-file'], process.env);
+    const { token, source } = await httpToken(values, process.env);
     const http = await serveMcpHttp(factory, { port, token, tokenSource: source, log });
     log(
       `listening on ${http.url} (requests need "Authorization: Bearer <token>"; the token is in ${source})`,

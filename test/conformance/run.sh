@@ -41,7 +41,7 @@ url_from() {
   printf '%s' "$url"
 }
 
-node "$DIST/cli.js" mcp --http 0 2>"$WORK/server.log" &
+node "$DIST/cli.js" mcp --http 0 --token-env EFFECTCRAFT_MCP_TOKEN 2>"$WORK/server.log" &
 SERVER_PID=$!
 SERVER_URL=$(url_from "$WORK/server.log")
 if [ -z "$SERVER_URL" ]; then

@@ -1,5 +1,5 @@
 /** `effectcraft-cli mcp --http PORT`: both eras over streamable HTTP on 127.0.0.1, with Host/Origin checks. */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { chmod, readFile, stat } from 'node:fs/promises';
@@ -19,13 +19,10 @@ interface Started {
 }
 
 /** Starts `mcp --http 0` with the given extra args and environment; resolves with its URL once it listens. */
-async function startHttp(
-  args: string[] = [],
-  env: Record<string, string> = { [TOKEN_ENV]: TOKEN },
-): Promise<Started> {
+async function startHttp(args: string[] = ['--token-env', TOKEN_ENV]): Promise<Started> {
   const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, [TOKEN_ENV]: '', ...env },
+    env: { ...process.env, [TOKEN_ENV]: TOKEN },
   });
   children.push(child);
   let err = '';
@@ -39,7 +36,7 @@ async function startHttp(
   });
 }
 
-const TOKEN_ENV = 'EFFECTCRAFT_MCP_TOKEN';
+const TOKEN_ENV = 'E2E_MCP_TOKEN';
 const TOKEN = 'e2e-token-0123456789abcdef';
 const auth = (token = TOKEN) => ({ authorization: `Bearer ${token}` });
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
@@ -98,7 +95,9 @@ describe('mcp --http', () => {
     const none = await fetch(url, { method: 'POST', body: PING, headers: JSON_HEADERS });
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(((await none.json()) as { error: { message: string } }).error.message).toContain(TOKEN_ENV);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toContain(
+      `environment variable ${TOKEN_ENV}`,
+    );
     const wrong = await fetch(url, {
       method: 'POST',
       body: PING,
@@ -115,7 +114,7 @@ describe('mcp --http', () => {
   it('makes a user-only token file when there is none, reuses it, and refuses one others can read', async () => {
     const dir = await tempDir();
     const file = join(dir, 'sub', 'mcp.token');
-    const first = await startHttp(['--http-token-file', file], {});
+    const first = await startHttp(['--token-file', file]);
     expect(first.stderr()).toContain(file);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const token = (await readFile(file, 'utf8')).trim();
@@ -127,7 +126,7 @@ describe('mcp --http', () => {
       headers: { ...JSON_HEADERS, ...auth(token) },
     });
     expect(ok.status).toBe(200);
-    const again = await startHttp(['--http-token-file', file], {});
+    const again = await startHttp(['--token-file', file]);
     expect((await readFile(file, 'utf8')).trim()).toBe(token);
     const reused = await fetch(again.url, {
       method: 'POST',
@@ -136,6 +135,25 @@ describe('mcp --http', () => {
     });
     expect(reused.status).toBe(200);
     await chmod(file, 0o644);
-    await expect(startHttp(['--http-token-file', file], {})).rejects.toThrow(/chmod 600/);
+    await expect(startHttp(['--token-file', file])).rejects.toThrow(/chmod 600/);
+  });
+
+  it('exits 2 with a clear message when the named token variable is unset, or --token-file comes without --http', () => {
+    const unset = spawnSync(
+      process.execPath,
+      [cliPath, 'mcp', '--http', '0', '--token-env', 'NO_SUCH_TOKEN_VAR'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, NO_SUCH_TOKEN_VAR: '' },
+      },
+    );
+    expect(unset.status).toBe(2);
+    expect(unset.stderr).toContain('NO_SUCH_TOKEN_VAR');
+    expect(unset.stdout).toBe('');
+    const stray = spawnSync(process.execPath, [cliPath, 'mcp', '--token-file', '/tmp/x.token'], {
+      encoding: 'utf8',
+    });
+    expect(stray.status).toBe(2);
+    expect(stray.stderr).toContain('--http');
   });
 });

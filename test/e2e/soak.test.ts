@@ -141,9 +141,9 @@ describe('soak (built CLI)', () => {
 
   it('HTTP: 1,000 mixed calls, 8 at a time, some aborted; the others all answered; memory bounded', async () => {
     const token = 'soak-token-0123456789abcdef';
-    const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '0'], {
+    const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '0', '--token-env', 'SOAK_MCP_TOKEN'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, EFFECTCRAFT_MCP_TOKEN: token },
+      env: { ...process.env, SOAK_MCP_TOKEN: token },
     });
     children.push(child);
     const url = await new Promise<string>((resolve, reject) => {
