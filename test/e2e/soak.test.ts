@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { cliPath } from '../helpers/cli.js';
 import { RawServer, type Message } from './mcp-helpers.js';
+import { rng } from '../helpers/fuzz.js';
 
 const MB = 1024 * 1024;
 /** Growth allowed between the warmed-up server and the end of the soak (heap noise, caches, 500 undo steps). */
@@ -18,17 +19,6 @@ const GROWTH_BOUND = 160 * MB;
 async function rssOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024;
-}
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** One random call of the steady mix: name and arguments of a tools/call, or null for a ping. */

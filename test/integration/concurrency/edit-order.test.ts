@@ -18,6 +18,7 @@ import {
 } from '../../../src/mcp/index.js';
 import { emptyProject, type Engine } from '../../../src/engine/index.js';
 import { connect, startApp, tempDir } from '../bridge/harness.js';
+import { rng } from '../../helpers/fuzz.js';
 
 const HTTP_TOKEN = 'concurrency-test-token-0123456789';
 
@@ -36,17 +37,6 @@ interface Surface {
 const comp = (name: string) => ({ id: 'comp.new', params: { name, width: 8, height: 8 } });
 const FAILING = { id: 'layer.delete', params: { layer: 'no-such-layer' } };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function directSurface(engine: Engine): Surface {
   return {
