@@ -9,7 +9,7 @@
 
 export interface Limit {
   readonly max: number;
-  /** What the limit is, as the errors say it: "at most 5,000 layers in a composition". */
+  /** What the limit is, as the errors say it: "at most 10,000 layers in a composition". */
   readonly message: string;
   readonly remedy: string;
 }
@@ -24,9 +24,10 @@ export const LIMITS = {
   // About forty pages of prose, far more than a frame can show legibly; long credits fit on several layers.
   text: limit(100_000, 'characters of text in one text layer', 'Split the text over several text layers.'),
   // Hand-built compositions have tens to hundreds of layers; generated ones (data-driven, particles) a few
-  // thousand. More belongs in precompositions, which also render and inspect faster.
+  // thousand, and a pipeline may add ten thousand in one batch. More belongs in precompositions, which also
+  // render and inspect faster.
   layers: limit(
-    5_000,
+    10_000,
     'layers in a composition',
     'Group layers into precompositions (layer.addPrecomp) or split the composition.',
   ),
