@@ -23,7 +23,7 @@ import { AbsPath, CompRef } from '../engine/commands/params.js';
 import { needsComp } from '../engine/commands/layer-add.js';
 import { findComp } from '../engine/resolve.js';
 import { sha256 } from './hash.js';
-import { footagePaths } from './queue/footage.js';
+import { footagePaths } from './reachable-footage.js';
 import type { FrameRenderer } from './types.js';
 
 /** Default longest side of a preview: small enough for a model's context, big enough to judge a layout. */

@@ -12,6 +12,7 @@ import {
   type Project,
 } from '../engine/index.js';
 import { fsError } from '../engine/errors.js';
+import { reachableFootage } from './reachable-footage.js';
 
 const FAILURE_TTL_MS = 1000;
 
@@ -46,7 +47,7 @@ export class FootageCache {
     warn: (message: string) => void,
   ): Promise<FrameFootage> {
     const out = new Map<string, Canvas | null>();
-    for (const item of reachableFootage(doc, comp)) {
+    for (const item of reachableFootage(doc, [comp.id])) {
       try {
         out.set(item.id, await this.#load(item));
       } catch (err) {
@@ -137,29 +138,6 @@ async function decode(item: FootageItem, data: Buffer): Promise<Canvas> {
   // putImageData takes straight alpha, which is what sharp gives; Skia premultiplies on the way in.
   canvas.getContext('2d').putImageData(new ImageData(pixels, width, height), 0, 0);
   return canvas;
-}
-
-/** Footage items used by layers of `comp` and of the compositions it nests, each once. */
-export function reachableFootage(doc: Project, comp: Composition): FootageItem[] {
-  const seen = new Set<string>();
-  const found = new Map<string, FootageItem>();
-  const walk = (c: Composition) => {
-    if (seen.has(c.id)) return;
-    seen.add(c.id);
-    for (const l of c.layers) {
-      if (l.source.kind === 'footage') {
-        const id = l.source.footage;
-        const item = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.id === id);
-        if (item) found.set(item.id, item);
-      } else if (l.source.kind === 'precomp') {
-        const id = l.source.comp;
-        const nested = doc.items.find((i): i is Composition => i.type === 'composition' && i.id === id);
-        if (nested) walk(nested);
-      }
-    }
-  };
-  walk(comp);
-  return [...found.values()];
 }
 
 /** A visible stand-in for missing footage: a grey/magenta checkerboard with a red X, in layer units. */

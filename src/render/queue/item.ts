@@ -16,7 +16,7 @@ import {
 import { CleanupStack } from './cleanup.js';
 import { removedError, stopped, throwIfStopped, toInfo } from './item-errors.js';
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
-import { footagePaths } from './footage.js';
+import { footagePaths } from '../reachable-footage.js';
 import type { JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
 import { RenderPool } from './pool.js';

@@ -7,7 +7,7 @@ import {
   type Project,
   type RenderQueueItem,
 } from '../../../engine/index.js';
-import { footagePaths } from '../footage.js';
+import { footagePaths } from '../../reachable-footage.js';
 import type { RenderQueueService } from '../service.js';
 
 const RenderParams = z.strictObject({
