@@ -3,12 +3,10 @@
  * @napi-rs/canvas, loading the bundled font), never by asserting. Probed once, lazily, on first use, so
  * starting the server stays cheap (clients start it twice to probe).
  */
-import { access, readFile } from 'node:fs/promises';
-import { constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ConfinementInfo } from '../confinement/types.js';
-import { DEFAULT_SEARCH_PATH } from '../node-io/search-path.js';
+import { DEFAULT_SEARCH_PATH, findExecutable } from '../node-io/search-path.js';
 import { formatsWhere } from '../engine/output-formats.js';
 
 /** The output formats that need ffmpeg, from the format table (webp-anim included). */
@@ -44,19 +42,8 @@ export interface CapabilitiesReport {
 const FONT = fileURLToPath(new URL('../../fixtures/fonts/inter-latin-400-normal.woff2', import.meta.url));
 
 /** Looks for an executable on `path` (PATH-style) the way `which` does. */
-export async function which(name: string, path: string): Promise<string | null> {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here; keep looking
-    }
-  }
-  return null;
-}
+/** The first executable `name` in `path` (PATH-style), or null. */
+export const which = (name: string, path: string): Promise<string | null> => findExecutable(name, path);
 
 async function importable(name: string): Promise<string | null> {
   try {

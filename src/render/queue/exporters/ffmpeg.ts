@@ -3,22 +3,12 @@
  * with backpressure (a write waits for `drain`), killed before its files are deleted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { constants, promises as fs } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { EngineError, fsError } from '../../../engine/index.js';
-import { DEFAULT_SEARCH_PATH } from '../../../node-io/search-path.js';
+import { findExecutable } from '../../../node-io/search-path.js';
 
-/** Absolute path of an executable `ffmpeg` on `pathVar` (PATH-style; the CLI passes $PATH), or null. */
-export async function findFfmpeg(pathVar = DEFAULT_SEARCH_PATH): Promise<string | null> {
-  for (const dir of pathVar.split(delimiter).filter(Boolean)) {
-    const candidate = join(dir, 'ffmpeg');
-    const ok = await fs.access(candidate, constants.X_OK).then(
-      () => true,
-      () => false,
-    );
-    if (ok) return candidate;
-  }
-  return null;
+/** Absolute path of an executable `ffmpeg` on `searchPath` (PATH-style; the CLI passes $PATH), or null. */
+export function findFfmpeg(searchPath?: string): Promise<string | null> {
+  return findExecutable('ffmpeg', searchPath);
 }
 
 export function missingFfmpeg(format: string): EngineError {
