@@ -1,5 +1,6 @@
 // Lint rules the project relies on: no console outside src/cli (stdout of `mcp` is the protocol channel).
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -7,7 +8,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
     languageOptions: {
       globals: {
         process: 'readonly',
@@ -26,6 +27,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    // The studio page runs in the browser: its globals, and no Node ones.
+    files: ['src/studio/ui/**'],
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     files: ['src/cli/**', 'src/cli.ts', 'bench/**', 'test/**', 'scripts/**', '.ci/**'],

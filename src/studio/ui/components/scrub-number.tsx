@@ -1,0 +1,152 @@
+/**
+ * A numeric field that is also a slider, as in After Effects: drag it sideways to scrub (Shift x10, Alt /10),
+ * click it to type a value (Enter commits, Escape cancels), or use the arrow keys. A drag reports `move` for
+ * each change and `end` on release, so the owner can make the whole drag one undo step.
+ */
+import type { JSX } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { windowDrag } from './window-drag.js';
+
+export interface ScrubProps {
+  label: string;
+  value: number;
+  unit?: string;
+  min?: number;
+  max?: number;
+  /** Value change per pixel dragged. */
+  step?: number;
+  /** Decimals shown. */
+  precision?: number;
+  disabled?: boolean;
+  onScrub(value: number, phase: 'move' | 'end'): void;
+  onCommit(value: number): void;
+}
+
+const DRAG_THRESHOLD_PX = 3;
+
+export function ScrubNumber(props: ScrubProps): JSX.Element {
+  const { value, step = 1, precision = 1 } = props;
+  const [dragValue, setDragValue] = useState<number | null>(null);
+  const [editing, setEditing] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const clamp = (v: number) => Math.min(props.max ?? Infinity, Math.max(props.min ?? -Infinity, v));
+  const round = (v: number) => Number(v.toFixed(precision));
+  const shown = dragValue ?? value;
+
+  useEffect(() => {
+    if (editing) inputRef.current?.select();
+  }, [editing]);
+
+  const onPointerDown = (e: PointerEvent) => {
+    if (props.disabled || e.button !== 0) return;
+    e.preventDefault();
+    const startX = e.clientX;
+    let dragging = false;
+    let last = value;
+    windowDrag({
+      move: (ev) => {
+        const dx = ev.clientX - startX;
+        if (!dragging && Math.abs(dx) < DRAG_THRESHOLD_PX) return;
+        dragging = true;
+        const factor = ev.shiftKey ? 10 : ev.altKey ? 0.1 : 1;
+        last = round(clamp(value + dx * step * factor));
+        setDragValue(last);
+        props.onScrub(last, 'move');
+      },
+      up: () => {
+        if (dragging) {
+          props.onScrub(last, 'end');
+          // Keep showing the dragged value until the document refresh brings it back.
+          window.setTimeout(() => setDragValue(null), 400);
+        } else {
+          setEditing(true);
+        }
+      },
+    });
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (props.disabled) return;
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      setEditing(true);
+    } else if (
+      e.key === 'ArrowUp' ||
+      e.key === 'ArrowRight' ||
+      e.key === 'ArrowDown' ||
+      e.key === 'ArrowLeft'
+    ) {
+      e.preventDefault();
+      e.stopPropagation();
+      const sign = e.key === 'ArrowUp' || e.key === 'ArrowRight' ? 1 : -1;
+      props.onCommit(round(clamp(value + sign * (e.shiftKey ? 10 : 1))));
+    }
+  };
+
+  if (editing) {
+    return (
+      <NumberInput
+        inputRef={inputRef}
+        label={props.label}
+        value={round(value)}
+        onDone={(typed) => {
+          setEditing(false);
+          if (typed !== null && Number.isFinite(typed)) props.onCommit(clamp(typed));
+        }}
+      />
+    );
+  }
+  return (
+    <span
+      class={`scrub ${props.disabled ? 'is-disabled' : ''}`}
+      role="slider"
+      tabIndex={props.disabled ? -1 : 0}
+      aria-label={props.label}
+      aria-valuenow={round(shown)}
+      aria-valuemin={props.min}
+      aria-valuemax={props.max}
+      aria-valuetext={`${round(shown)}${props.unit ? ` ${props.unit}` : ''}`}
+      aria-disabled={props.disabled}
+      onPointerDown={onPointerDown}
+      onKeyDown={onKeyDown}
+    >
+      {round(shown)}
+      {props.unit && <span class="unit">{props.unit}</span>}
+    </span>
+  );
+}
+
+/** The text box a click on a scrub field opens. Enter or leaving it commits; Escape cancels. */
+function NumberInput(props: {
+  label: string;
+  value: number;
+  inputRef: { current: HTMLInputElement | null };
+  onDone(value: number | null): void;
+}): JSX.Element {
+  const done = useRef(false);
+  const finish = (value: number | null) => {
+    if (done.current) return;
+    done.current = true;
+    props.onDone(value);
+  };
+  useEffect(() => props.inputRef.current?.focus(), [props.inputRef]);
+  return (
+    <input
+      ref={props.inputRef}
+      class="scrub-input"
+      type="text"
+      inputMode="decimal"
+      aria-label={props.label}
+      defaultValue={String(props.value)}
+      onKeyDown={(e) => {
+        e.stopPropagation();
+        if (e.key === 'Enter') finish(Number(e.currentTarget.value.trim()));
+        else if (e.key === 'Escape') finish(null);
+      }}
+      onBlur={(e) => {
+        const text = e.currentTarget.value.trim();
+        finish(text === String(props.value) || text === '' ? null : Number(text));
+      }}
+    />
+  );
+}

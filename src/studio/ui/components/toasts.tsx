@@ -1,0 +1,25 @@
+/** Command errors as small toasts: the message and what to do about it. */
+import type { JSX } from 'preact';
+import { useStudio, useStudioState } from '../studio.js';
+import { Icon } from './icons.js';
+
+export function Toasts(): JSX.Element {
+  const studio = useStudio();
+  const toasts = useStudioState((s) => s.toasts);
+  return (
+    <div class="toasts" role="status" aria-live="polite">
+      {toasts.map((t) => (
+        <div class="toast" key={t.id} role="alert">
+          <div class="toast-main">
+            <strong>{t.message}</strong>
+            {t.remediation && <span>{t.remediation}</span>}
+          </div>
+          {t.code && <code class="toast-code">{t.code}</code>}
+          <button class="icon-button" aria-label="Dismiss message" onClick={() => studio.dismissToast(t.id)}>
+            <Icon name="close" size={10} />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

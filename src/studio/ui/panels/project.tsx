@@ -1,0 +1,180 @@
+/**
+ * The project: its compositions (click one to make it active: comp.setActive) and footage; open a project by
+ * path, save (the first save asks for a path), and create a composition.
+ */
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { TextField } from '../components/fields.js';
+import { Icon } from '../components/icons.js';
+import { Panel } from '../components/panel.js';
+import { useStudio, useStudioState } from '../studio.js';
+
+type Form = 'open' | 'save' | 'newComp' | null;
+
+/** The end of a long path, which names the file (the full path is in the tooltip). */
+const shortPath = (path: string, max = 52) => (path.length <= max ? path : `…${path.slice(-(max - 1))}`);
+
+export function ProjectPanel(): JSX.Element {
+  const studio = useStudio();
+  const doc = useStudioState((s) => s.doc);
+  const projectPath = useStudioState((s) => s.projectPath);
+  const [form, setForm] = useState<Form>(null);
+  const run = (id: string, params: Record<string, unknown> = {}) =>
+    studio.commands.run(id, params).then(
+      () => true,
+      () => false,
+    );
+
+  const save = () => (projectPath ? void run('project.save') : setForm('save'));
+  const toggle = (f: Form) => setForm(form === f ? null : f);
+
+  const actions = (
+    <>
+      <button
+        class="icon-button"
+        aria-label="Open project"
+        aria-pressed={form === 'open'}
+        onClick={() => toggle('open')}
+      >
+        <Icon name="folder" />
+      </button>
+      <button class="icon-button" aria-label="Save project" onClick={save}>
+        <Icon name="save" />
+      </button>
+      <button
+        class="icon-button"
+        aria-label="New composition"
+        aria-pressed={form === 'newComp'}
+        onClick={() => toggle('newComp')}
+      >
+        <Icon name="plus" />
+      </button>
+    </>
+  );
+
+  return (
+    <Panel name="Project" actions={actions}>
+      <div class="project-meta" title={projectPath ?? 'Not saved yet'}>
+        <strong>{doc?.name ?? 'No project'}</strong>
+        <span class="muted path">{projectPath ? shortPath(projectPath) : 'not saved'}</span>
+      </div>
+      {(form === 'open' || form === 'save') && (
+        <div class="inline-form">
+          <TextField
+            label={form === 'open' ? 'Project file to open' : 'Save project as'}
+            placeholder="/absolute/path/project.ecproj"
+            value={form === 'save' ? (projectPath ?? '') : ''}
+            autoFocus
+            onCommit={async (path) => {
+              const ok = await run(form === 'open' ? 'project.open' : 'project.save', { path: path.trim() });
+              if (ok) setForm(null);
+            }}
+          />
+          <span class="hint">Enter to {form === 'open' ? 'open' : 'save'}, Esc to close</span>
+        </div>
+      )}
+      {form === 'newComp' && (
+        <NewCompForm
+          onCreate={async (params) => {
+            if (await run('comp.new', params)) setForm(null);
+          }}
+          onCancel={() => setForm(null)}
+        />
+      )}
+      <ul class="item-list" role="tree" aria-label="Project items">
+        {(doc?.items ?? []).map((item) =>
+          item.type === 'composition' ? (
+            <li
+              key={item.id}
+              role="treeitem"
+              aria-label={`Composition ${item.name}`}
+              aria-selected={doc?.activeComp === item.id}
+              class={`item ${doc?.activeComp === item.id ? 'is-active' : ''}`}
+              onClick={() => doc?.activeComp !== item.id && void run('comp.setActive', { comp: item.id })}
+            >
+              <Icon name="comp" />
+              <span class="name-text">{item.name}</span>
+              <span class="muted">
+                {item.width}×{item.height} · {item.frameRate} fps · {item.duration}s
+              </span>
+            </li>
+          ) : item.type === 'footage' ? (
+            <li
+              key={item.id}
+              role="treeitem"
+              aria-label={`Footage ${item.name}`}
+              class="item"
+              title={item.path}
+            >
+              <Icon name="film" />
+              <span class="name-text">{item.name}</span>
+              <span class="muted">
+                {item.width}×{item.height} · {item.format}
+              </span>
+            </li>
+          ) : (
+            <li key={item.id} role="treeitem" aria-label={`Folder ${item.name}`} class="item">
+              <Icon name="folder" />
+              <span class="name-text">{item.name}</span>
+            </li>
+          ),
+        )}
+      </ul>
+    </Panel>
+  );
+}
+
+function NewCompForm(props: {
+  onCreate(params: Record<string, unknown>): void;
+  onCancel(): void;
+}): JSX.Element {
+  const [values, setValues] = useState({
+    name: 'Comp 1',
+    width: '1920',
+    height: '1080',
+    frameRate: '30',
+    duration: '10',
+  });
+  const field = (key: keyof typeof values, label: string) => (
+    <label class="form-field">
+      <span>{label}</span>
+      <input
+        class="field"
+        aria-label={`New composition ${label.toLowerCase()}`}
+        value={values[key]}
+        onInput={(e) => setValues({ ...values, [key]: e.currentTarget.value })}
+        onKeyDown={(e) => e.stopPropagation()}
+      />
+    </label>
+  );
+  return (
+    <form
+      class="inline-form comp-form"
+      aria-label="New composition"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onCreate({
+          name: values.name,
+          width: Number(values.width),
+          height: Number(values.height),
+          frameRate: Number(values.frameRate),
+          duration: Number(values.duration),
+        });
+      }}
+    >
+      {field('name', 'Name')}
+      {field('width', 'Width')}
+      {field('height', 'Height')}
+      {field('frameRate', 'FPS')}
+      {field('duration', 'Seconds')}
+      <div class="form-buttons">
+        <button type="button" class="button" aria-label="Cancel new composition" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="submit" class="button primary" aria-label="Create composition">
+          Create
+        </button>
+      </div>
+    </form>
+  );
+}

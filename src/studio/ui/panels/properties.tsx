@@ -1,0 +1,111 @@
+/** The selected layer's properties: transform, source, effects, each editable with its unit and keyframe toggle. */
+import type { JSX } from 'preact';
+import { EFFECT_TYPE_NAMES, effectType } from '../../../engine/effect-types.js';
+import { Panel } from '../components/panel.js';
+import { activeComp, layerById } from '../state/doc.js';
+import { effectNames, layerProperties, type PropertyRow } from '../state/layer-properties.js';
+import { useStudio, useStudioState } from '../studio.js';
+import { PropertyRowView } from './property-row.js';
+
+export function PropertiesPanel(): JSX.Element {
+  const studio = useStudio();
+  const doc = useStudioState((s) => s.doc);
+  const selection = useStudioState((s) => s.selection);
+  const frame = useStudioState((s) => s.frame);
+  const comp = activeComp(doc);
+  const layer = layerById(comp, selection);
+
+  if (!comp || !layer) {
+    return (
+      <Panel name="Properties">
+        <p class="empty">Select a layer to see its properties.</p>
+      </Panel>
+    );
+  }
+  const rows = layerProperties(layer);
+  const groups = new Map<string, PropertyRow[]>();
+  for (const r of rows) groups.set(r.group, [...(groups.get(r.group) ?? []), r]);
+  const effects = new Map(effectNames(layer).map((e) => [`Effects/${e.name}`, e.effect]));
+
+  return (
+    <Panel
+      name="Properties"
+      actions={
+        <span class="panel-subtitle" title={layer.id}>
+          {layer.name}
+        </span>
+      }
+    >
+      <div role="treegrid" aria-label={`Properties of ${layer.name}`}>
+        {[...groups].map(([group, groupRows]) => {
+          const effect = effects.get(group);
+          return (
+            <section class="prop-group" key={group} aria-label={group}>
+              <h3 class="prop-group-title">
+                {effect ? group.slice('Effects/'.length) : group}
+                {effect && (
+                  <span class="group-tools">
+                    <label class="check">
+                      <input
+                        type="checkbox"
+                        aria-label={`Enable ${group.slice('Effects/'.length)}`}
+                        checked={effect.enabled}
+                        onChange={(e) =>
+                          void studio.commands
+                            .run('effect.set', {
+                              comp: comp.id,
+                              layer: layer.id,
+                              effect: effect.id,
+                              enabled: e.currentTarget.checked,
+                            })
+                            .catch(() => undefined)
+                        }
+                      />
+                      fx
+                    </label>
+                    <button
+                      class="icon-button"
+                      aria-label={`Remove ${group.slice('Effects/'.length)}`}
+                      onClick={() =>
+                        void studio.commands
+                          .run('effect.remove', { comp: comp.id, layer: layer.id, effect: effect.id })
+                          .catch(() => undefined)
+                      }
+                    >
+                      ×
+                    </button>
+                  </span>
+                )}
+              </h3>
+              {groupRows.map((row) => (
+                <PropertyRowView key={row.path} row={row} comp={comp} layer={layer} frame={frame} />
+              ))}
+            </section>
+          );
+        })}
+      </div>
+      <div class="add-effect">
+        <select
+          aria-label="Add effect"
+          value=""
+          onChange={(e) => {
+            const effect = e.currentTarget.value;
+            e.currentTarget.value = '';
+            if (effect) {
+              void studio.commands
+                .run('effect.add', { comp: comp.id, layer: layer.id, effect })
+                .catch(() => undefined);
+            }
+          }}
+        >
+          <option value="">Add effect…</option>
+          {EFFECT_TYPE_NAMES.map((name) => (
+            <option key={name} value={name}>
+              {effectType(name)?.title ?? name}
+            </option>
+          ))}
+        </select>
+      </div>
+    </Panel>
+  );
+}

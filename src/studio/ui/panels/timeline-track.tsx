@@ -1,0 +1,154 @@
+/**
+ * A layer's track: its in/out bar (drag to move the layer in time: one layer.setTiming on release) and, when
+ * the layer is expanded, a row of keyframe diamonds per animated property (drag one to retime it: remove +
+ * set in one group, so it is one undo step).
+ */
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Composition, Keyframe, Layer } from '../../../engine/model.js';
+import { windowDrag } from '../components/window-drag.js';
+import { isAnimatable, type PropertyRow } from '../state/layer-properties.js';
+import { useStudio } from '../studio.js';
+import { timeX, type TimeScale } from './timeline-geometry.js';
+
+const DRAG_THRESHOLD_PX = 3;
+
+export function LayerBar(props: {
+  comp: Composition;
+  layer: Layer;
+  scale: TimeScale;
+  selected: boolean;
+}): JSX.Element {
+  const { comp, layer, scale } = props;
+  const studio = useStudio();
+  const [shiftFrames, setShiftFrames] = useState(0);
+  const shiftPx = shiftFrames * scale.pxPerFrame;
+
+  const onPointerDown = (e: PointerEvent) => {
+    if (e.button !== 0) return;
+    e.stopPropagation();
+    studio.select(layer.id);
+    const startX = e.clientX;
+    let frames = 0;
+    let dragging = false;
+    windowDrag({
+      move: (ev) => {
+        if (!dragging && Math.abs(ev.clientX - startX) < DRAG_THRESHOLD_PX) return;
+        dragging = true;
+        frames = Math.round((ev.clientX - startX) / scale.pxPerFrame);
+        setShiftFrames(frames);
+      },
+      up: () => {
+        if (!frames) return setShiftFrames(0);
+        const d = frames / comp.frameRate;
+        void studio.commands
+          .run('layer.setTiming', {
+            comp: comp.id,
+            layer: layer.id,
+            startTime: layer.startTime + d,
+            inPoint: layer.inPoint + d,
+            outPoint: layer.outPoint + d,
+          })
+          .catch(() => undefined)
+          .finally(() => setShiftFrames(0));
+      },
+    });
+  };
+
+  return (
+    <div
+      class={`layer-bar kind-${layer.source.kind} ${props.selected ? 'is-selected' : ''} ${layer.enabled ? '' : 'is-hidden'}`}
+      style={{
+        left: `${timeX(scale, layer.inPoint) + shiftPx}px`,
+        width: `${Math.max(2, timeX(scale, layer.outPoint - layer.inPoint))}px`,
+      }}
+      role="slider"
+      aria-label={`Timing of ${layer.name}: drag to move it in time`}
+      aria-valuenow={Number(layer.inPoint.toFixed(3))}
+      aria-valuetext={`${layer.inPoint.toFixed(2)}s to ${layer.outPoint.toFixed(2)}s`}
+      onPointerDown={onPointerDown}
+    >
+      <span class="bar-label">{layer.name}</span>
+    </div>
+  );
+}
+
+export function KeyframeTrack(props: {
+  comp: Composition;
+  layer: Layer;
+  row: PropertyRow;
+  scale: TimeScale;
+}): JSX.Element {
+  const { comp, layer, row, scale } = props;
+  if (!isAnimatable(row)) return <div />;
+  return (
+    <>
+      {(row.source.keyframes as readonly Keyframe[]).map((k) => (
+        <KeyframeDiamond key={k.time} comp={comp} layer={layer} row={row} keyframe={k} scale={scale} />
+      ))}
+    </>
+  );
+}
+
+function KeyframeDiamond(props: {
+  comp: Composition;
+  layer: Layer;
+  row: PropertyRow;
+  keyframe: Keyframe;
+  scale: TimeScale;
+}): JSX.Element {
+  const { comp, layer, row, keyframe: k, scale } = props;
+  const studio = useStudio();
+  const [shiftFrames, setShiftFrames] = useState(0);
+  const compTime = k.time + layer.startTime;
+
+  const onPointerDown = (e: PointerEvent) => {
+    if (e.button !== 0) return;
+    e.stopPropagation();
+    const startX = e.clientX;
+    let frames = 0;
+    windowDrag({
+      move: (ev) => {
+        frames = Math.round((ev.clientX - startX) / scale.pxPerFrame);
+        setShiftFrames(frames);
+      },
+      up: () => {
+        if (!frames) {
+          studio.seek(Math.round(compTime * comp.frameRate));
+          return setShiftFrames(0);
+        }
+        // Snap the new time to a frame of the composition, in layer time.
+        const newTime =
+          Math.round((compTime + frames / comp.frameRate) * comp.frameRate) / comp.frameRate -
+          layer.startTime;
+        const target = { comp: comp.id, layer: layer.id, property: row.path };
+        void studio.commands
+          .group(`Move ${row.name} keyframe`, [
+            { id: 'property.removeKeyframe', params: { ...target, time: k.time } },
+            {
+              id: 'property.setKeyframe',
+              params: {
+                ...target,
+                time: newTime,
+                value: k.value,
+                interpolation: k.interpolation,
+                ...(k.easeIn && { easeIn: k.easeIn }),
+                ...(k.easeOut && { easeOut: k.easeOut }),
+              },
+            },
+          ])
+          .catch(() => undefined)
+          .finally(() => setShiftFrames(0));
+      },
+    });
+  };
+
+  return (
+    <button
+      class={`kf-diamond interp-${k.interpolation}`}
+      style={{ left: `${timeX(scale, compTime) + shiftFrames * scale.pxPerFrame}px` }}
+      aria-label={`${layer.name} ${row.name} keyframe at ${compTime.toFixed(2)}s`}
+      onPointerDown={onPointerDown}
+    />
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * Everything the page shows, in one immutable object. The document part is a copy of the app's (from
+ * session.view, never edited here); the rest is this page's own view state (playhead, zoom, selection).
+ */
+import type { ActivityEntry, PanelName } from '../../protocol.js';
+import type { Project } from '../../../engine/model.js';
+
+export type ViewerZoom = 'fit' | 0.5 | 1 | 2;
+export type ViewerResolution = 'auto' | 'full' | 'half' | 'quarter';
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+/** A render queue item as renderQueue.list answers it. */
+export interface QueueItem {
+  id: string;
+  comp: string;
+  output: string;
+  format: string;
+  status: string;
+  framesDone: number;
+  framesTotal: number;
+  files?: number;
+  error?: { code: string; message: string };
+}
+
+export interface Toast {
+  id: number;
+  message: string;
+  remediation?: string;
+  code?: string;
+}
+
+/** The part of the timeline that plays and loops, in frames (inclusive); null = the whole composition. */
+export interface WorkArea {
+  start: number;
+  end: number;
+}
+
+export interface StudioState {
+  connection: ConnectionState;
+  /** This page's name as the app knows it ("studio page 2"). */
+  pageId: string;
+  appName: string;
+  /** Blend modes from the command catalog's schema of layer.setBlendMode (the engine's list, not a copy). */
+  blendModes: readonly string[];
+  doc: Project | null;
+  revision: number;
+  projectPath: string | null;
+  canUndo: boolean;
+  canRedo: boolean;
+  /** The selected layer's id (in the active composition). */
+  selection: string | null;
+  frame: number;
+  playing: boolean;
+  /** Frames painted per second while playing (0 when stopped). */
+  fpsReached: number;
+  zoom: ViewerZoom;
+  resolution: ViewerResolution;
+  transparencyGrid: boolean;
+  safeMargins: boolean;
+  /** The scale frames are requested at (from the resolution setting and the viewer's size). */
+  renderScale: number;
+  /** Revision and frame of the picture on the viewer canvas. */
+  painted: { revision: number; frame: number; scale: number } | null;
+  /** Timeline zoom: 1 fits the whole composition in the panel. */
+  timelineZoom: number;
+  workArea: WorkArea | null;
+  /** Layers whose animated properties the timeline shows. */
+  expanded: readonly string[];
+  /** The tab shown in the bottom-right tab group. */
+  dockTab: 'Render Queue' | 'Activity';
+  /** The panel the UI tools last brought forward (for the scripting API's state). */
+  lastPanel: PanelName | null;
+  activity: readonly ActivityEntry[];
+  queue: readonly QueueItem[];
+  /** Live progress per queue item from event.renderProgress. */
+  progress: Readonly<Record<string, { framesDone: number; framesTotal: number }>>;
+  toasts: readonly Toast[];
+}
+
+export const initialState: StudioState = {
+  connection: 'connecting',
+  pageId: '',
+  appName: 'EffectCraft',
+  blendModes: [],
+  doc: null,
+  revision: 0,
+  projectPath: null,
+  canUndo: false,
+  canRedo: false,
+  selection: null,
+  frame: 0,
+  playing: false,
+  fpsReached: 0,
+  zoom: 'fit',
+  resolution: 'auto',
+  transparencyGrid: false,
+  safeMargins: false,
+  renderScale: 0.5,
+  painted: null,
+  timelineZoom: 1,
+  workArea: null,
+  expanded: [],
+  dockTab: 'Activity',
+  lastPanel: null,
+  activity: [],
+  queue: [],
+  progress: {},
+  toasts: [],
+};

@@ -1,0 +1,202 @@
+/**
+ * The page's composition root: one Studio owns the store, the live channel, the command runner, the frame
+ * source and the player, and wires the app's events to them. Components and UI tools receive it through
+ * StudioContext; nothing is kept in module-level variables.
+ */
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { ActivityEntry, AppEvents, ErrorBody, LiveView, PanelName } from '../protocol.js';
+import type { Project } from '../../engine/model.js';
+import { LiveChannel } from './live/channel.js';
+import { coalesced } from './live/coalesce.js';
+import { Commands } from './live/commands.js';
+import { FrameSource } from './live/frames.js';
+import { Player } from './playback/player.js';
+import { activeComp, clampFrame, layerById } from './state/doc.js';
+import { Store, useStore } from './state/store.js';
+import { initialState, type QueueItem, type StudioState } from './state/studio-state.js';
+
+const ACTIVITY_LIMIT = 200;
+const TOAST_MS = 6000;
+
+export class Studio {
+  readonly store = new Store<StudioState>(initialState);
+  readonly channel: LiveChannel;
+  readonly commands: Commands;
+  readonly frames = new FrameSource();
+  readonly player: Player;
+  #toastId = 0;
+
+  /** Fetches session.view; concurrent calls coalesce (one more run after the one in flight). */
+  readonly refreshView = coalesced(async () => {
+    const view = await this.channel.request<LiveView>('session.view');
+    this.#applyView(view);
+  });
+
+  readonly refreshQueue = coalesced(async () => {
+    const r = await this.channel.request<{ result: { items: QueueItem[] } }>('engine.execute', {
+      id: 'renderQueue.list',
+      params: {},
+    });
+    this.store.update({ queue: r.result.items });
+  });
+
+  constructor() {
+    this.channel = new LiveChannel({
+      onEvent: (method, params) => this.#onEvent(method, params),
+      onRequest: (method, params) => this.onPageRequest(method, params),
+      onState: (connection) => {
+        this.store.update({ connection });
+        if (connection === 'open') void this.#loadAll();
+      },
+    });
+    this.commands = new Commands(this.channel, (error) => this.toast(error));
+    this.player = new Player(this);
+  }
+
+  /** Set by the UI tools module: answers the requests the app forwards from an agent's UI tools. */
+  onPageRequest: (method: string, params: unknown) => Promise<unknown> = (method) =>
+    Promise.reject(new Error(`${method}: the page is still starting`));
+
+  start(): void {
+    this.channel.connect();
+  }
+
+  toast(error: ErrorBody): void {
+    const id = ++this.#toastId;
+    this.store.update((s) => ({
+      toasts: [
+        ...s.toasts.slice(-3),
+        { id, code: error.code, message: error.message, remediation: error.remediation },
+      ],
+    }));
+    window.setTimeout(() => this.dismissToast(id), TOAST_MS);
+  }
+
+  dismissToast(id: number): void {
+    this.store.update((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+  }
+
+  /** Tells the app this page has the person's (or agent's) attention: the UI tools drive the last-focused page. */
+  focus(): void {
+    if (this.channel.state === 'open') void this.channel.request('studio.focus').catch(() => undefined);
+  }
+
+  // View state: the page's own, changed directly (not commands: nothing in the document changes).
+
+  seek(frame: number): void {
+    const comp = activeComp(this.store.state.doc);
+    if (!comp) return;
+    this.store.update({ frame: clampFrame(comp, frame) });
+  }
+
+  select(layerId: string | null): void {
+    this.store.update({ selection: layerId });
+  }
+
+  showPanel(panel: PanelName): void {
+    if (panel === 'Render Queue' || panel === 'Activity') this.store.update({ dockTab: panel });
+    this.store.update({ lastPanel: panel });
+  }
+
+  toggleExpanded(layerId: string): void {
+    this.store.update((s) => ({
+      expanded: s.expanded.includes(layerId)
+        ? s.expanded.filter((id) => id !== layerId)
+        : [...s.expanded, layerId],
+    }));
+  }
+
+  async undo(): Promise<void> {
+    await this.commands.run('edit.undo').catch(() => undefined);
+  }
+
+  async redo(): Promise<void> {
+    await this.commands.run('edit.redo').catch(() => undefined);
+  }
+
+  async #loadAll(): Promise<void> {
+    try {
+      const [info, , activity] = await Promise.all([
+        this.channel.request<{ app: string; pageId: string }>('studio.info'),
+        this.refreshView(),
+        this.channel.request<{ entries: ActivityEntry[] }>('studio.activity', { limit: ACTIVITY_LIMIT }),
+      ]);
+      this.store.update({ pageId: info.pageId, appName: info.app, activity: activity.entries });
+      await Promise.all([this.refreshQueue(), this.#loadBlendModes()]);
+    } catch (error) {
+      this.toast(error as ErrorBody);
+    }
+  }
+
+  async #loadBlendModes(): Promise<void> {
+    type Entry = { id: string; params?: { properties?: { mode?: { enum?: string[] } } } };
+    const entries = await this.channel.request<Entry[]>('engine.list', {
+      filter: 'layer.setBlendMode',
+      schemas: true,
+    });
+    const modes = entries.find((e) => e.id === 'layer.setBlendMode')?.params?.properties?.mode?.enum;
+    if (modes) this.store.update({ blendModes: modes });
+  }
+
+  #onEvent(method: string, params: unknown): void {
+    switch (method) {
+      case 'event.documentChanged':
+        void this.refreshView().catch(() => undefined);
+        void this.refreshQueue().catch(() => undefined);
+        return;
+      case 'event.activity': {
+        const { entry } = params as AppEvents['event.activity'];
+        this.store.update((s) => ({
+          activity: [entry, ...s.activity.filter((e) => e.seq !== entry.seq)].slice(0, ACTIVITY_LIMIT),
+        }));
+        return;
+      }
+      case 'event.renderProgress': {
+        const p = params as AppEvents['event.renderProgress'];
+        this.store.update((s) => ({
+          progress: { ...s.progress, [p.itemId]: { framesDone: p.framesDone, framesTotal: p.framesTotal } },
+        }));
+        // Statuses (rendering, done) come from renderQueue.list: refresh at the start and end of each item.
+        if (p.framesDone === 0 || p.framesDone >= p.framesTotal)
+          void this.refreshQueue().catch(() => undefined);
+        return;
+      }
+    }
+  }
+
+  #applyView(view: LiveView): void {
+    const s = this.store.state;
+    // A view answered before a newer one was applied is stale: never let it overwrite newer values.
+    if (s.doc && view.revision < s.revision) return;
+    const doc = view.doc as Project;
+    const comp = activeComp(doc);
+    const selection = layerById(comp, s.selection) ? s.selection : null;
+    const frame = comp ? clampFrame(comp, s.frame) : 0;
+    const compChanged = comp?.id !== activeComp(s.doc)?.id;
+    this.frames.cache.dropBefore(view.revision);
+    this.store.update({
+      doc,
+      revision: view.revision,
+      projectPath: view.projectPath,
+      canUndo: view.canUndo,
+      canRedo: view.canRedo,
+      selection,
+      frame,
+      ...(compChanged && { workArea: null, expanded: [] }),
+    });
+  }
+}
+
+export const StudioContext = createContext<Studio | null>(null);
+
+export function useStudio(): Studio {
+  const studio = useContext(StudioContext);
+  if (!studio) throw new Error('useStudio outside StudioContext');
+  return studio;
+}
+
+/** A slice of the studio state; the component re-renders when it changes. */
+export function useStudioState<T>(select: (state: StudioState) => T): T {
+  return useStore(useStudio().store, select);
+}

@@ -1,0 +1,104 @@
+/**
+ * page.control: the app-level actions the page does itself (focus, showPanel, viewerZoom, listControls,
+ * screenshot, layout). An unknown action is bad_argument listing the known ones.
+ */
+import { domToPng } from 'modern-screenshot';
+import { PANELS, type PanelName } from '../../protocol.js';
+import { RpcError } from '../live/rpc-error.js';
+import type { Studio } from '../studio.js';
+import { describeControls, findControl } from './controls.js';
+import { describe, rectOf } from './describe.js';
+
+const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+
+export async function showPanel(studio: Studio, name: unknown) {
+  const panel = PANELS.find((p) => p.toLowerCase() === String(name).toLowerCase());
+  if (!panel) {
+    throw new RpcError({
+      code: 'bad_argument',
+      message: `No panel "${String(name)}".`,
+      remediation: `Panels: ${PANELS.join(', ')}.`,
+    });
+  }
+  studio.showPanel(panel);
+  await nextFrame();
+  const el = document.querySelector(`[data-panel="${panel}"]`);
+  el?.scrollIntoView({ block: 'nearest' });
+  return { panel, rect: el ? rectOf(el) : null };
+}
+
+/** The whole page as a PNG, drawn in the page (the viewer canvas included). */
+async function screenshot() {
+  const width = window.innerWidth;
+  const height = window.innerHeight;
+  // No workers: the CSP allows no blob: workers, and one page fits in one pass anyway.
+  const url = await domToPng(document.body, {
+    width,
+    height,
+    scale: 1,
+    workerNumber: 0,
+    backgroundColor: '#1e1e1e',
+  });
+  return { png: url.slice(url.indexOf(',') + 1), width, height };
+}
+
+const MAIN_CONTROLS =
+  'button, select, input, [role="slider"], [role="tab"], [role="treeitem"], [role="progressbar"], canvas';
+
+/** Where each panel and each labelled control is, so an agent can click without looking at pixels. */
+function layout() {
+  const panels = PANELS.map((name) => {
+    const el = document.querySelector(`[data-panel="${name}"]`);
+    const visible = !!el && el.getClientRects().length > 0;
+    return { name, visible, rect: el && visible ? rectOf(el) : null };
+  });
+  const buttons = [...document.querySelectorAll(MAIN_CONTROLS)]
+    .filter((el) => el.getClientRects().length > 0)
+    .map((el) => {
+      const hit = describe(el)!;
+      return {
+        label: hit.label,
+        role: hit.role,
+        ...(hit.control && { control: hit.control }),
+        panel: el.closest('[data-panel]')?.getAttribute('data-panel') ?? null,
+        rect: rectOf(el),
+        ...((el as HTMLButtonElement).disabled && { disabled: true }),
+      };
+    })
+    .filter((b) => b.label !== '');
+  return { viewport: { width: window.innerWidth, height: window.innerHeight }, panels, buttons };
+}
+
+const ACTIONS = {
+  focus: async (studio: Studio) => {
+    window.focus();
+    studio.focus();
+    return { focused: true };
+  },
+  showPanel: (studio: Studio, p: Record<string, unknown>) => showPanel(studio, p.panel as PanelName),
+  viewerZoom: async (studio: Studio, p: Record<string, unknown>) => {
+    const control = findControl(studio, 'Viewer/zoom');
+    await control.set(p.zoom);
+    return { zoom: control.get() };
+  },
+  listControls: async (studio: Studio) => ({ controls: describeControls(studio) }),
+  screenshot: () => screenshot(),
+  layout: async () => layout(),
+} satisfies Record<string, (studio: Studio, params: Record<string, unknown>) => Promise<unknown>>;
+
+export function pageControl(
+  studio: Studio,
+  p: { action: string; params?: Record<string, unknown> },
+): Promise<unknown> {
+  const action = Object.hasOwn(ACTIONS, p.action) ? ACTIONS[p.action as keyof typeof ACTIONS] : undefined;
+  if (!action) {
+    return Promise.reject(
+      new RpcError({
+        code: 'bad_argument',
+        message: `Unknown page action "${p.action}".`,
+        remediation: `Actions: ${Object.keys(ACTIONS).join(', ')}.`,
+      }),
+    );
+  }
+  return action(studio, p.params ?? {});
+}
