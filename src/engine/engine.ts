@@ -126,6 +126,8 @@ export type EngineEvent =
       id: string;
       title: string;
       actor: Actor | undefined;
+      /** The open group it was a step of (a drag: many steps, one undo step). */
+      group: string | undefined;
       result: ExecuteResult;
     };
 
@@ -278,6 +280,7 @@ export class Engine {
         id,
         title: command?.title ?? id,
         actor: options.actor,
+        group: options.group?.id,
         result,
       };
       for (const l of this.#listeners) l(event);

@@ -22,7 +22,9 @@ function findChromium(): string | null {
 export const chromiumPath = findChromium();
 
 if (!chromiumPath && process.env.EFFECTCRAFT_REQUIRE_CHROMIUM === '1') {
-  throw new Error('EFFECTCRAFT_REQUIRE_CHROMIUM=1 but chromium is not on PATH: install it (apt-get install chromium).');
+  throw new Error(
+    'EFFECTCRAFT_REQUIRE_CHROMIUM=1 but chromium is not on PATH: install it (apt-get install chromium).',
+  );
 }
 
 export const describeWithChromium = describe.skipIf(!chromiumPath);

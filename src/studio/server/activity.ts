@@ -11,6 +11,8 @@ export class ActivityLog {
   readonly #entries: ActivityEntry[] = [];
   readonly #capacity: number;
   readonly #listeners = new Set<(entry: ActivityEntry) => void>();
+  /** seq -> the group its entry's steps belong to. */
+  readonly #groups = new Map<number, string>();
   #seq = 0;
 
   constructor(capacity = DEFAULT_CAPACITY) {
@@ -21,23 +23,43 @@ export class ActivityLog {
   follow(engine: Engine): () => void {
     return engine.on((event) => {
       if (event.type !== 'commandApplied' || !event.actor) return;
-      this.record({ actor: event.actor, command: event.id, title: event.title, result: event.result });
+      this.record({
+        actor: event.actor,
+        command: event.id,
+        title: event.title,
+        group: event.group,
+        result: event.result,
+      });
     });
   }
 
   record(
-    input: Pick<ActivityEntry, 'actor' | 'command' | 'title'> & { result: ExecuteResult },
+    input: Pick<ActivityEntry, 'actor' | 'command' | 'title'> & { group?: string; result: ExecuteResult },
   ): ActivityEntry {
-    const { result, ...rest } = input;
+    const { result, group, ...rest } = input;
+    const last = this.#entries.at(-1);
+    // The steps of one group that repeat the same command (a drag) are one entry that counts them.
+    const repeats =
+      group !== undefined &&
+      last !== undefined &&
+      this.#groups.get(last.seq) === group &&
+      last.command === rest.command &&
+      last.ok &&
+      result.ok;
     const entry: ActivityEntry = {
-      seq: ++this.#seq,
+      seq: repeats ? last.seq : ++this.#seq,
       at: new Date().toISOString(),
       ...rest,
       ok: result.ok,
+      count: repeats ? last.count + 1 : 1,
       ...(result.ok ? summaryOf(result.result) : { error: result.error }),
     };
-    this.#entries.push(entry);
-    if (this.#entries.length > this.#capacity) this.#entries.shift();
+    if (repeats) this.#entries[this.#entries.length - 1] = entry;
+    else {
+      this.#entries.push(entry);
+      if (group !== undefined) this.#groups.set(entry.seq, group);
+      if (this.#entries.length > this.#capacity) this.#groups.delete(this.#entries.shift()!.seq);
+    }
     for (const l of this.#listeners) l(entry);
     return entry;
   }
