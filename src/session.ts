@@ -11,6 +11,7 @@ import { BUNDLED_FAMILIES, uncoveredCharacters } from './render/font-list.js';
 import { renderQueueCommands } from './render/queue/commands/index.js';
 import { findFfmpeg } from './render/queue/exporters/ffmpeg.js';
 import type { RenderQueueServiceOptions } from './render/queue/options.js';
+import type { FrameRenderer } from './render/types.js';
 import { RenderQueueService } from './render/queue/service.js';
 
 export interface SessionOptions {
@@ -29,6 +30,8 @@ export interface Session {
   confinement?: Confinement;
   /** The render queue's job runner (renderQueue.render/stop; statuses for renderQueue.list). */
   renderQueue: RenderQueueService;
+  /** The session's frame renderer (its preview worker), shared by frame.preview and the studio's viewer. */
+  renderer: () => Promise<FrameRenderer>;
 }
 
 export function createSession(options: SessionOptions = {}): Session {
@@ -36,6 +39,8 @@ export function createSession(options: SessionOptions = {}): Session {
   const ports = options.confinement ? options.confinement.wrapPorts(base) : base;
   // The service reads the live document at report time (items removed mid-render); the engine exists by then.
   const { confinement } = options;
+  // Skia loads on the first frame; footage is read through the (confined) ports.
+  const renderer = lazyRenderer((path) => ports.readFile(path));
   const renderQueue = new RenderQueueService({
     findFfmpeg: () => findFfmpeg(options.searchPath),
     ...options.renderQueue,
@@ -51,8 +56,8 @@ export function createSession(options: SessionOptions = {}): Session {
       ...engineCommands(),
       // renderQueue.*: the item commands (add, list, ...) and the job commands (render, stop), one module.
       ...renderQueueCommands(renderQueue),
-      // frame.preview / frame.save: Skia loads on the first frame, footage is read through the (confined) ports.
-      ...renderCommands(lazyRenderer((path) => ports.readFile(path))),
+      // frame.preview / frame.save.
+      ...renderCommands(renderer),
       ...(options.extraCommands ?? []),
     ],
     ports,
@@ -61,5 +66,5 @@ export function createSession(options: SessionOptions = {}): Session {
     fontFamilies: BUNDLED_FAMILIES,
     missingGlyphs: uncoveredCharacters,
   });
-  return { engine, confinement: options.confinement, renderQueue };
+  return { engine, confinement: options.confinement, renderQueue, renderer };
 }

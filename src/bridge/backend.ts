@@ -3,7 +3,7 @@
  * forwarded to the app over the control channel. Calls stay synchronous/polling: no progress, no
  * cancellation, and a render is always started with `wait: false` (the agent polls renderQueue.list).
  */
-import type { Backend, GroupSteps } from '../mcp/backend.js';
+import type { Backend, GroupSteps, UiStatus } from '../mcp/backend.js';
 import type { Confinement, ConfinementInfo } from '../confinement/types.js';
 import { layeredConfinement, type LayeredConfinement } from './confinement-view.js';
 import {
@@ -103,6 +103,11 @@ export class BridgeBackend implements Backend {
 
   traits(id: string): CommandTraits {
     return traitsOf(this.#commands.get(id));
+  }
+
+  /** The app's studio: whether a page is open for the UI tools, and the remedy when not. */
+  async uiStatus(): Promise<UiStatus> {
+    return this.#client.call('studio.status', {});
   }
 
   async list(options: ListOptions): Promise<CatalogEntry[]> {

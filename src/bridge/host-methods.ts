@@ -5,12 +5,12 @@
  * connection rolls back the groups it leaves open (timeout or close).
  */
 import type { z } from 'zod';
-import type { EditGroup, Engine, ErrorInfo } from '../engine/index.js';
+import type { Actor, EditGroup, Engine, ErrorInfo } from '../engine/index.js';
 import { RpcFailure } from './connection.js';
 import { methodSpec, type EventName, type HelloResult, type MethodName } from './methods.js';
 import { PROTOCOL_VERSION, RpcCodes, Timeouts } from './protocol.js';
 import type { EVENTS, METHODS } from './methods.js';
-import { UI_METHODS } from './ui-methods.js';
+import { UI_METHODS, type UiMethodName } from './ui-methods.js';
 
 export interface HostIdentity {
   app: string;
@@ -24,6 +24,27 @@ export interface ConnectionScope {
   /** Sends a notification to this connection's peer. */
   notify<E extends EventName>(event: E, params: z.input<(typeof EVENTS)[E]>): void;
   groupTimeoutMs?: number;
+  /** Who this connection's edits are from, given the client name it sent in hello (default: actorOfClient). */
+  actorOf?: (client: string | undefined) => Actor;
+  /** Where the UI methods go (the studio); without it they answer not_configured. */
+  ui?: UiDriver;
+}
+
+/** The app's face: the studio pages the UI methods drive, and its status for studio.status. */
+export interface UiDriver {
+  call(method: UiMethodName, params: unknown, signal: AbortSignal): Promise<unknown>;
+  status(): z.input<(typeof METHODS)['studio.status']['result']>;
+  /** A fresh one-time studio link. */
+  link(): string;
+}
+
+/**
+ * The actor of a control-channel client: the MCP bridge (`effectcraft-cli mcp`, which names itself so in hello)
+ * is an agent; any other client (a script, a render farm's driver) is a pipeline.
+ */
+export function actorOfClient(client: string | undefined): Actor {
+  const name = client?.trim() || 'control-channel client';
+  return { kind: /\bmcp\b/i.test(name) ? 'agent' : 'pipeline', name };
 }
 
 type Handlers = {
@@ -52,6 +73,7 @@ function parse(schema: z.ZodType, params: unknown, method: string): unknown {
  */
 export function createHostHandler(engine: Engine, identity: HostIdentity, scope: ConnectionScope) {
   let greeted = false;
+  let actor: Actor = actorOfClient(undefined);
   // Groups this connection opened and has not ended: each ends by engine.endGroup, its timeout, or the close.
   const groups = new Map<string, { group: EditGroup; timer: NodeJS.Timeout }>();
 
@@ -80,11 +102,13 @@ export function createHostHandler(engine: Engine, identity: HostIdentity, scope:
         });
       }
       greeted = true;
+      actor = (scope.actorOf ?? actorOfClient)(p.client);
       return { protocol: PROTOCOL_VERSION, ...identity };
     },
     async 'engine.execute'(p, signal) {
       const r = await engine.execute(p.id, p.params, {
         signal,
+        actor,
         group: groupOf(p.groupId),
         onProgress: (info) => scope.notify('event.progress', { command: p.id, ...info }),
       });
@@ -100,7 +124,7 @@ export function createHostHandler(engine: Engine, identity: HostIdentity, scope:
         p.label ?? 'Batch',
         async (group) => {
           for (const step of p.steps) {
-            const r = await engine.execute(step.id, step.params, { group, signal });
+            const r = await engine.execute(step.id, step.params, { group, signal, actor });
             steps.push(
               r.ok ? { id: step.id, ok: true, result: r.result } : { id: step.id, ok: false, error: r.error },
             );
@@ -131,7 +155,12 @@ export function createHostHandler(engine: Engine, identity: HostIdentity, scope:
       const v = engine.view;
       return { doc: v.doc, projectPath: v.projectPath, canUndo: v.canUndo, canRedo: v.canRedo };
     },
-    ...uiHandlers(),
+    'studio.status': () => scope.ui?.status() ?? NO_STUDIO,
+    'studio.link'() {
+      if (!scope.ui) throw appError(noStudio('studio.link'));
+      return { url: scope.ui.link() };
+    },
+    ...uiHandlers(scope.ui),
   };
 
   async function handle(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
@@ -163,19 +192,34 @@ export function createHostHandler(engine: Engine, identity: HostIdentity, scope:
   };
 }
 
-/** The headless app has no windows to click: every UI method says so plainly rather than pretend. */
-function uiHandlers(): Pick<Handlers, keyof typeof UI_METHODS> {
-  const refuse = (method: string) => () => {
-    throw appError({
-      code: 'not_configured',
-      message: `${method}: this app has no UI (it is the headless effectcraft-cli app).`,
-      remediation: 'Use engine commands instead; UI tools need the EffectCraft desktop app.',
-    });
+/** Each UI method goes to the studio; without one, it says so plainly rather than pretend. */
+function uiHandlers(ui: UiDriver | undefined): Pick<Handlers, UiMethodName> {
+  const forward = (method: UiMethodName) => (params: unknown, signal: AbortSignal) => {
+    if (!ui) throw appError(noStudio(method));
+    return ui.call(method, params, signal);
   };
-  return Object.fromEntries(Object.keys(UI_METHODS).map((m) => [m, refuse(m)])) as unknown as Pick<
-    Handlers,
-    keyof typeof UI_METHODS
-  >;
+  return Object.fromEntries(
+    Object.keys(UI_METHODS).map((m) => [m, forward(m as UiMethodName)]),
+  ) as unknown as Pick<Handlers, UiMethodName>;
+}
+
+const NO_STUDIO = {
+  served: false,
+  url: null,
+  pages: 0,
+  driving: null,
+  headless: false,
+  browser: null,
+  remediation:
+    'This app serves no studio; start effectcraft-cli app (which serves one) and open its studio URL.',
+};
+
+function noStudio(method: string): ErrorInfo {
+  return {
+    code: 'not_configured',
+    message: `${method}: this app serves no studio page to drive.`,
+    remediation: 'Use engine commands instead, or start effectcraft-cli app, which serves the studio.',
+  };
 }
 
 function noGroup(groupId: string): ErrorInfo {

@@ -3,13 +3,14 @@
  * (token + Origin) before any command can run, then serves one engine to every connected client and
  * forwards its events (document changed) to them.
  */
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { z } from 'zod';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Engine } from '../engine/index.js';
 import { checkUpgrade } from './auth.js';
 import { Connection } from './connection.js';
-import { createHostHandler, type HostIdentity } from './host-methods.js';
+import { createHostHandler, type HostIdentity, type UiDriver } from './host-methods.js';
 import type { EVENTS } from './methods.js';
 
 type RenderProgressEvent = z.input<(typeof EVENTS)['event.renderProgress']>;
@@ -33,6 +34,24 @@ export interface BridgeHostOptions {
   onRenderProgress?: (listener: (progress: RenderProgressEvent) => void) => () => void;
   /** One line per connection event; never a token. */
   log?: (message: string) => void;
+  /** Plain HTTP and other upgrades on the same port (the studio); without it, HTTP answers 426. */
+  http?: HttpSurface;
+  /** Where the UI methods go (the studio's pages); without it they answer not_configured. */
+  ui?: UiDriver;
+}
+
+/** Something served beside the control channel on its port. */
+export interface HttpSurface {
+  request(req: IncomingMessage, res: ServerResponse): void;
+  /** Takes an upgrade request that is its own (by path) and returns true; false leaves it to the control channel. */
+  upgrade(req: IncomingMessage, socket: Socket, head: Buffer): boolean;
+}
+
+/** Refuses an upgrade before any WebSocket exists: a bare HTTP status, then the socket is closed. */
+export function refuseUpgrade(socket: Socket, status: number, text: string): void {
+  if (socket.writable)
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.destroy();
 }
 
 export interface BridgeHost {
@@ -40,6 +59,8 @@ export interface BridgeHost {
   readonly host: string;
   /** Number of open connections. */
   readonly clients: number;
+  /** The HTTP server the channel (and the studio, when given) is served on. */
+  readonly server: Server;
   /** Closes every connection (clean close, then terminate after the close timer) and the server. Safe twice. */
   close(): Promise<void>;
 }
@@ -52,35 +73,46 @@ export async function startBridgeHost(options: BridgeHostOptions): Promise<Bridg
   const connections = new Set<Connection>();
 
   const wss = new WebSocketServer({
-    host,
-    port: options.port ?? DEFAULT_PORT,
+    noServer: true,
     maxPayload: options.maxPayload ?? MAX_PAYLOAD,
     clientTracking: true,
-    // Security: refused at the HTTP upgrade, before a socket exists, so no command can run without the token.
-    verifyClient: (info, done) => {
-      const verdict = checkUpgrade(
-        { authorization: info.req.headers.authorization, origin: info.req.headers.origin },
-        options.token,
-        allowed,
-      );
-      if (verdict.ok && connections.size >= (options.maxClients ?? 16)) {
-        log(`refused a connection: already serving ${connections.size} clients`);
-        return done(false, 503, 'Too many connections');
-      }
-      if (verdict.ok) return done(true);
-      log(`refused a connection from ${info.req.socket.remoteAddress ?? '?'}: ${verdict.reason}`);
-      done(false, verdict.status, verdict.status === 401 ? 'Unauthorized' : 'Forbidden');
-    },
   });
+  const server = createServer((req, res) => {
+    if (options.http) return options.http.request(req, res);
+    res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' });
+    res.end('This port speaks the EffectCraft control channel (WebSocket).\n');
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    if (options.http?.upgrade(req, socket, head)) return;
+    // Security: refused at the HTTP upgrade, before a socket exists, so no command can run without the token.
+    const verdict = checkUpgrade(
+      { authorization: req.headers.authorization, origin: req.headers.origin },
+      options.token,
+      allowed,
+    );
+    if (verdict.ok && connections.size >= (options.maxClients ?? 16)) {
+      log(`refused a connection: already serving ${connections.size} clients`);
+      return refuseUpgrade(socket, 503, 'Too many connections');
+    }
+    if (!verdict.ok) {
+      log(`refused a connection from ${req.socket.remoteAddress ?? '?'}: ${verdict.reason}`);
+      return refuseUpgrade(socket, verdict.status, verdict.status === 401 ? 'Unauthorized' : 'Forbidden');
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+  server.listen(options.port ?? DEFAULT_PORT, host);
 
   await new Promise<void>((resolve, reject) => {
-    wss.once('listening', resolve);
-    wss.once('error', reject);
+    server.once('listening', resolve);
+    server.once('error', reject);
   });
-  wss.on('error', (err) => log(`server error: ${err.message}`));
+  server.on('error', (err) => log(`server error: ${err.message}`));
 
   const unsubscribeDoc = options.engine.on((event) => {
-    for (const c of connections) c.notify('event.documentChanged', { label: event.label });
+    if (event.type !== 'documentChanged') return;
+    for (const c of connections)
+      c.notify('event.documentChanged', { label: event.label, revision: event.revision });
   });
   const unsubscribeRender =
     options.onRenderProgress?.((progress) => {
@@ -92,6 +124,7 @@ export async function startBridgeHost(options: BridgeHostOptions): Promise<Bridg
     const handler = createHostHandler(options.engine, options.identity, {
       notify: (event, params) => conn.notify(event, params),
       groupTimeoutMs: options.groupTimeoutMs,
+      ui: options.ui,
     });
     const conn = new Connection(ws, {
       maxPayload: options.maxPayload ?? MAX_PAYLOAD,
@@ -109,12 +142,13 @@ export async function startBridgeHost(options: BridgeHostOptions): Promise<Bridg
     });
   });
 
-  const port = (wss.address() as AddressInfo).port;
+  const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
 
   return {
     port,
     host,
+    server,
     get clients() {
       return connections.size;
     },
@@ -128,6 +162,8 @@ export async function startBridgeHost(options: BridgeHostOptions): Promise<Bridg
         for (const c of connections) c.close(1001, 'app shutting down');
         await Promise.all(closed);
         await new Promise<void>((resolve) => wss.close(() => resolve()));
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
       })();
       return closing;
     },

@@ -119,6 +119,36 @@ const ENGINE_METHODS = {
       canRedo: z.boolean(),
     }),
   }),
+  /** The studio the UI methods drive: whether one is served, how many pages are open, which one is driven. */
+  'studio.status': method({
+    params: z.strictObject({}),
+    result: z.object({
+      served: z.boolean(),
+      /** The studio's address, without a token (studio.link gives a link that opens it). */
+      url: z.string().nullable(),
+      pages: z.number().int(),
+      /** The page the UI methods act on, or null when none is open. */
+      driving: z
+        .object({ pageId: z.string(), headless: z.boolean(), focusedAt: z.string().nullable() })
+        .nullable(),
+      /** Whether the app owns a headless browser showing the studio (--studio-headless). */
+      headless: z.boolean(),
+      /** The Chromium or Chrome found for --studio-headless, or why none, with the remedy. */
+      browser: z
+        .union([
+          z.object({ found: z.literal(true), path: z.string() }),
+          z.object({ found: z.literal(false), reason: z.string(), remediation: z.string() }),
+        ])
+        .nullable(),
+      /** When no page can be driven: what to do. */
+      remediation: z.string().optional(),
+    }),
+  }),
+  /** A fresh one-time link to the studio (for a person to open). */
+  'studio.link': method({
+    params: z.strictObject({}),
+    result: z.object({ url: z.string() }),
+  }),
 } as const;
 
 export const METHODS = { ...ENGINE_METHODS, ...UI_METHODS } as const;
@@ -134,7 +164,8 @@ export function methodSpec(name: string): MethodSpec | undefined {
 
 /** Notifications the host sends (no id, no reply): best effort. */
 export const EVENTS = {
-  'event.documentChanged': z.object({ label: z.string() }),
+  /** `revision` counts document changes (absent from older apps). */
+  'event.documentChanged': z.object({ label: z.string(), revision: z.number().int().optional() }),
   'event.progress': z.object({
     command: z.string(),
     progress: z.number(),

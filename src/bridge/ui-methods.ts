@@ -31,12 +31,13 @@ const ui = <P extends z.ZodObject>(spec: Omit<UiMethod<P>, 'result'>): UiMethod<
   result: z.unknown(),
 });
 
-/** Method name -> spec. The headless app (`effectcraft-cli app`) answers each with not_configured. */
+/** Method name -> spec. The app forwards each to the studio page it drives (src/studio/server/hub.ts). */
 export const UI_METHODS = {
   'ui.click': ui({
     tool: 'ui_click',
     title: 'Click in the App',
-    description: 'Clicks at a point of the EffectCraft app window (bridge mode; needs the desktop app).',
+    description:
+      'Clicks at a point of the studio page the app serves (bridge mode), in CSS pixels from its top-left corner, and answers what it hit (role, label, control path). Use control {"action": "layout"} for the positions of panels and buttons. Drives the studio page focused last; with none open: not_configured with the remedy.',
     params: z.strictObject({
       ...Point.shape,
       button: Button,
@@ -47,40 +48,43 @@ export const UI_METHODS = {
   'ui.key': ui({
     tool: 'ui_key',
     title: 'Press a Key in the App',
-    description: 'Presses a key (e.g. "Enter", "z", "ArrowLeft") with optional modifiers in the app window.',
+    description:
+      'Presses a key (e.g. "Enter", "Escape", " ", "ArrowLeft", "z" with modifiers ["ctrl"] for undo) on the focused element of the studio page; page shortcuts: Space play/pause, Left/Right step, Home/End, Ctrl+Z / Ctrl+Shift+Z.',
     params: z.strictObject({ key: z.string().min(1).max(32), modifiers: Modifiers }),
   }),
   'ui.type': ui({
     tool: 'ui_type',
     title: 'Type Text in the App',
-    description: 'Types text into the focused field of the app window.',
+    description:
+      'Types text into the focused field of the studio page (click the field first) and answers its new value; press Enter with ui_key to commit it.',
     params: z.strictObject({ text: z.string().max(10_000) }),
   }),
   'ui.drag': ui({
     tool: 'ui_drag',
     title: 'Drag in the App',
     description:
-      'Drags from one point of the app window to another (timeline handles, layer order, sliders).',
+      'Drags from one point of the studio page to another in CSS pixels (a layer bar or keyframe in the timeline, a layer in the layers list, a value slider, the playhead); a drag is one undo step.',
     params: z.strictObject({ from: Point, to: Point, button: Button, modifiers: Modifiers }),
   }),
   'ui.set': ui({
     tool: 'ui_set',
     title: 'Set a UI Control',
-    description: 'Sets a named control of the app (panel/control path, e.g. "Timeline/zoom") to a value.',
+    description:
+      'Sets a named control of the studio page the way a person would (same commands, one undo step) and answers the value read back. Paths: Viewer/zoom ("fit", 0.5, 1, 2), Viewer/transparencyGrid, Viewer/safeMargins, Viewer/resolution ("auto", "full", "half", "quarter"), Transport/playing, Transport/frame, Timeline/zoom, Project/activeComp, Layers/selected (id or name), Properties/Transform/{Anchor Point,Position,Scale,Rotation,Opacity} (px, %, degrees, %; of the selected layer, keyframed at the playhead when animated), Properties/Text/{Text,Font Size,Fill Color}, Properties/Solid/Color, Properties/Effects/<effect>/<param>. control {"action": "listControls"} lists them with their values; docs/studio.md describes each.',
     params: z.strictObject({ control: z.string().min(1).max(200), value: z.unknown() }),
   }),
   'ui.script': ui({
     tool: 'script_ui',
     title: 'Run a UI Script in the App',
     description:
-      "Runs JavaScript in the app's UI scripting context (panels, selection, viewer). Refused while confined.",
+      'Runs JavaScript in the studio page as the body of an async function of `studio` (state, run(commandId, params), set(path, value), get(path), controls(), select(layer), seek(frame), play(), pause(), showPanel(name)) and answers what it returns (JSON). Refused while confined.',
     params: z.strictObject({ code: z.string().min(1).max(100_000) }),
   }),
   'ui.control': ui({
     tool: 'control',
     title: 'App Control',
     description:
-      'Asks the app to do an app-level action (e.g. "focus", "showPanel", "viewerZoom") with params.',
+      'App-level actions on the studio: "screenshot" (a PNG of the page, returned as an image), "layout" (panel and button positions), "showPanel" {panel}, "viewerZoom" {zoom}, "focus", "listControls", "setViewport" {width, height} (the app\'s own headless studio), "link" (a fresh one-time link for a person to open the studio), "status" (pages open, which is driven, browser found).',
     params: z.strictObject({
       action: z.string().min(1).max(100),
       params: z.record(z.string(), z.unknown()).optional(),

@@ -1,12 +1,16 @@
 /**
- * `effectcraft-cli app`: a headless stand-in for the EffectCraft desktop app. It keeps one session open and
- * serves it over the control channel (docs/control-channel.md) until SIGINT/SIGTERM/SIGHUP.
+ * `effectcraft-cli app`: the EffectCraft app. It keeps one session open, serves it over the control channel
+ * (docs/control-channel.md) and serves the studio, its face in the browser (docs/studio.md), on the same port,
+ * until SIGINT/SIGTERM/SIGHUP.
  */
+import type { Server } from 'node:http';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultTokenPath, newToken, removeTokenFile, writeTokenFile } from '../bridge/auth.js';
 import { startBridgeHost } from '../bridge/host.js';
+import { createStudio, listenStudio } from '../studio/server/index.js';
+import { openInBrowser } from './open-browser.js';
 import { DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION } from '../bridge/protocol.js';
 import { createSession } from '../session.js';
 import { sessionEnv } from './host-env.js';
@@ -18,14 +22,21 @@ import { packageVersion } from './version.js';
 export const appHelp = `Usage: effectcraft-cli app [--port ${DEFAULT_PORT}] [--token-file PATH] [--project FILE] [options]
 
 Serves an EffectCraft session over the control channel (JSON-RPC 2.0 over WebSocket) so that
-\`effectcraft-cli mcp --bridge PORT\` can drive it. Logs go to stderr. Stop with Ctrl-C (SIGINT), SIGTERM or SIGHUP.
+\`effectcraft-cli mcp --bridge PORT\` can drive it, and the studio (a page a person opens in a browser to watch
+and steer the agent; docs/studio.md) on the same port. Logs go to stderr, with the studio's one-time link.
+Stop with Ctrl-C (SIGINT), SIGTERM or SIGHUP.
   --port N              port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free port)
   --token-file PATH     where to write the access token (default: $XDG_RUNTIME_DIR/effectcraft/bridge-PORT.token,
                         else ~/.config/effectcraft/bridge-PORT.token); created with mode 0600, removed on exit
   --project FILE        open this .ecproj at start-up
   --host ADDRESS        listen on another interface (default ${DEFAULT_HOST}); anyone who can reach it and
                         read the token can drive the app
-  --allow-origin ORIGIN a browser Origin allowed to connect (repeatable); by default every Origin is refused
+  --allow-origin ORIGIN a browser Origin allowed to connect to the control channel (repeatable); by default every
+                        Origin is refused (the studio's own page uses its own live channel)
+  --studio-port N       serve the studio on this port instead of the control channel's (0 picks a free port)
+  --open                open the studio in the default browser
+  --studio-headless     open the studio in a headless Chromium the app starts and owns, so UI tools have a page
+                        to drive (needs chromium or google-chrome on PATH, or $EFFECTCRAFT_CHROMIUM)
   --automation-read-root DIR / --automation-write-root DIR
                         confine the app itself (repeatable), as for \`mcp\`: checked again at each file open,
                         whatever the connected client checks`;
@@ -42,6 +53,9 @@ export async function appCommand(args: string[]): Promise<number> {
       'token-file': { type: 'string' },
       project: { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
+      'studio-port': { type: 'string' },
+      open: { type: 'boolean' },
+      'studio-headless': { type: 'boolean' },
       ...confinementOptions,
       // Undocumented test knobs: keepalive interval and how long an open group may last.
       'ping-interval': { type: 'string' },
@@ -71,7 +85,32 @@ export async function appCommand(args: string[]): Promise<number> {
   }
 
   const token = newToken();
+  const listenHost = values.host ?? DEFAULT_HOST;
+  const identity = {
+    app: 'effectcraft-cli app',
+    version: packageVersion(),
+    capabilities: {
+      ui: true,
+      commands: true,
+      render: engine.command('renderQueue.render') !== undefined,
+    },
+    confinement: confinement?.info ?? { confined: false, readRoots: [], writeRoots: [] },
+  };
+  const { searchPath } = sessionEnv();
+  const studio = createStudio({
+    engine,
+    renderer: session.renderer,
+    identity,
+    onRenderProgress: (listener) => session.renderQueue.onProgress(listener),
+    log,
+    searchPath: searchPath ?? process.env.PATH ?? '',
+    explicitBrowser: process.env.EFFECTCRAFT_CHROMIUM || undefined,
+    groupTimeoutMs: parseMs(values['group-timeout'], '--group-timeout'),
+  });
+  const studioPort =
+    values['studio-port'] === undefined ? undefined : parsePort(values['studio-port'], '--studio-port', 0);
   let host;
+  let studioServer: Server | undefined;
   try {
     host = await startBridgeHost({
       engine,
@@ -82,19 +121,16 @@ export async function appCommand(args: string[]): Promise<number> {
       pingIntervalMs: parseMs(values['ping-interval'], '--ping-interval'),
       groupTimeoutMs: parseMs(values['group-timeout'], '--group-timeout'),
       onRenderProgress: (listener) => session.renderQueue.onProgress(listener),
-      identity: {
-        app: 'effectcraft-cli app',
-        version: packageVersion(),
-        capabilities: {
-          ui: false,
-          commands: true,
-          render: engine.command('renderQueue.render') !== undefined,
-        },
-        confinement: confinement?.info ?? { confined: false, readRoots: [], writeRoots: [] },
-      },
+      identity,
       log,
+      ui: studio.hub,
+      ...(studioPort === undefined && { http: studio }),
     });
+    if (studioPort === undefined) studio.bind(host.host, host.port);
+    else studioServer = await listenStudio(studio, listenHost, studioPort);
   } catch (err) {
+    await host?.close();
+    await studio.close();
     const code = (err as NodeJS.ErrnoException).code;
     log(
       code === 'EADDRINUSE'
@@ -119,6 +155,19 @@ export async function appCommand(args: string[]): Promise<number> {
     log(`warning: listening on ${host.host}, not only loopback; protect the token file.`);
   log(`control channel (protocol ${PROTOCOL_VERSION}) listening on ws://${host.host}:${host.port}`);
   log(`token file: ${tokenPath}`);
+  // A one-time link: it signs this browser in with a cookie, then the address bar shows the plain URL.
+  const studioLink = studio.link();
+  log(`studio: ${studioLink}`);
+  if (values.open) openInBrowser(studioLink, { searchPath: searchPath ?? process.env.PATH ?? '', log });
+  if (values['studio-headless']) {
+    try {
+      log(`studio opened headless in ${await studio.startHeadless()}`);
+    } catch (err) {
+      log(
+        `warning: --studio-headless: ${(err as Error).message} UI tools will answer not_configured until a studio page is open.`,
+      );
+    }
+  }
   log(
     `connect an agent with: effectcraft-cli mcp --bridge ${host.port}${values['token-file'] ? ` --bridge-token-file ${tokenPath}` : ''}`,
   );
@@ -132,7 +181,12 @@ export async function appCommand(args: string[]): Promise<number> {
     };
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, stop);
   });
+  await studio.close();
   await host.close();
+  if (studioServer) {
+    studioServer.closeAllConnections();
+    await new Promise<void>((r) => studioServer.close(() => r()));
+  }
   await removeTokenFile(tokenPath, token);
   // A background render has no one left to report to: stop it so its exporter removes partial files.
   session.renderQueue.stop();

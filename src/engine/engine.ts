@@ -35,6 +35,14 @@ export interface ExecuteOptions {
   onProgress?: (info: ProgressInfo) => void;
   /** Runs the command as a step of this open group: it holds the edit order, so the step does not queue. */
   group?: EditGroup;
+  /** Who asked (the studio's Activity panel shows it); commands a command runs itself are not reported again. */
+  actor?: Actor;
+}
+
+/** Who made a change: an agent, a studio page, a pipeline, the app. Opaque to the engine; passed through. */
+export interface Actor {
+  kind: 'agent' | 'page' | 'pipeline' | 'app';
+  name: string;
 }
 
 /** An open group (from `beginGroup`): pass it as `ExecuteOptions.group`; end it once with `endGroup`. */
@@ -106,7 +114,22 @@ export interface ListOptions {
   schemas?: boolean;
 }
 
-export type EngineEvent = { type: 'documentChanged'; label: string };
+export type EngineEvent =
+  /** The document changed; `revision` counts every change since the engine was made. */
+  | { type: 'documentChanged'; label: string; revision: number }
+  /**
+   * A command that edits or renders was called from outside (not by another command): its outcome, for an
+   * activity log. Reads and previews are not reported.
+   */
+  | {
+      type: 'commandApplied';
+      id: string;
+      title: string;
+      actor: Actor | undefined;
+      /** The open group it was a step of (a drag: many steps, one undo step). */
+      group: string | undefined;
+      result: ExecuteResult;
+    };
 
 export class Engine {
   #doc: Project = emptyProject();
@@ -120,6 +143,7 @@ export class Engine {
   readonly #order = new EditOrder();
   #group: OpenGroup | null = null;
   #groupSeq = 0;
+  #revision = 0;
   readonly #pacer = new Pacer();
 
   constructor(options: EngineOptions) {
@@ -134,6 +158,11 @@ export class Engine {
 
   get projectPath(): string | null {
     return this.#path;
+  }
+
+  /** Increases by one at every document change (an edit, undo, redo, a replaced project, a rollback). */
+  get revision(): number {
+    return this.#revision;
   }
 
   get view(): SessionView {
@@ -244,6 +273,27 @@ export class Engine {
     options: ExecuteOptions = {},
   ): Promise<ExecuteResult<R>> {
     const command = this.#commands.get(id);
+    const result = await this.#executeOrdered<R>(id, raw, options, command);
+    if (options.actor !== undefined && (!command || command.mutates || traitsOf(command).backgroundJob)) {
+      const event: EngineEvent = {
+        type: 'commandApplied',
+        id,
+        title: command?.title ?? id,
+        actor: options.actor,
+        group: options.group?.id,
+        result,
+      };
+      for (const l of this.#listeners) l(event);
+    }
+    return result;
+  }
+
+  async #executeOrdered<R>(
+    id: string,
+    raw: unknown,
+    options: ExecuteOptions,
+    command: AnyCommand | undefined,
+  ): Promise<ExecuteResult<R>> {
     if (!command?.mutates) return this.#executeNow<R>(id, raw, options);
     if (options.group) return this.#executeInGroup<R>(id, raw, options, options.group);
     const turn = await this.#order.acquire(
@@ -448,7 +498,8 @@ export class Engine {
   }
 
   #emit(label: string): void {
-    for (const l of this.#listeners) l({ type: 'documentChanged', label });
+    const revision = ++this.#revision;
+    for (const l of this.#listeners) l({ type: 'documentChanged', label, revision });
   }
 
   #toErrorInfo(err: unknown, id: string): ErrorInfo {

@@ -3,6 +3,7 @@
  * forwards to a running app over the control channel. Tools never know which.
  */
 import type { ConfinementInfo } from '../confinement/types.js';
+import type { ResultOf } from '../bridge/methods.js';
 import type {
   CatalogEntry,
   CommandTraits,
@@ -38,4 +39,9 @@ export interface Backend {
    * (both layers, since the app may be confined too). Absent in headless mode: `local` is the whole story.
    */
   describeConfinement?(local: ConfinementInfo): Promise<ConfinementInfo>;
+  /** Bridge mode: the app's studio (pages open, which one the UI tools drive, the browser found). */
+  uiStatus?(): Promise<UiStatus>;
 }
+
+/** What studio.status answers (src/bridge/methods.ts). */
+export type UiStatus = ResultOf<'studio.status'>;

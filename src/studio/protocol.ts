@@ -60,6 +60,11 @@ export interface ActivityEntry {
   /** Undo label or command title, e.g. "New Text Layer". */
   title: string;
   ok: boolean;
+  /**
+   * How many calls this entry stands for: the steps of one group (a slider drag sends one command per move) are
+   * one entry, sent again with the same seq and a higher count as the drag goes on. Pages replace by seq.
+   */
+  count: number;
   /** One short line about the result (e.g. "layer_3 \"Title\"") when ok. */
   summary?: string;
   error?: ErrorBody;

@@ -71,9 +71,14 @@ export async function mcpClient(
  * `effectcraft-cli app` (with `appArgs`) on a free port and token file in `dir`, and an MCP client over
  * `effectcraft-cli mcp --bridge` (with `mcpArgs`, e.g. confinement roots) pointed at it.
  */
-export async function appAndClient(dir: string, appArgs: string[] = [], mcpArgs: string[] = []) {
+export async function appAndClient(
+  dir: string,
+  appArgs: string[] = [],
+  mcpArgs: string[] = [],
+  appEnv: NodeJS.ProcessEnv = {},
+) {
   const tokenFile = join(dir, 'app.token');
-  const app = await AppProcess.start(['--port', '0', '--token-file', tokenFile, ...appArgs]);
+  const app = await AppProcess.start(['--port', '0', '--token-file', tokenFile, ...appArgs], appEnv);
   const mcp = await mcpClient(['--bridge', String(app.port), '--bridge-token-file', tokenFile, ...mcpArgs]);
   return { app, tokenFile, ...mcp };
 }

@@ -1,7 +1,9 @@
 /** Read-only views: doc_inspect (the project and active composition) and capabilities (this host). */
 import { z } from 'zod';
 import type { ConfinementInfo } from '../../confinement/types.js';
-import { describeTools } from '../capabilities.js';
+import { UI_METHODS } from '../../bridge/ui-methods.js';
+import type { UiStatus } from '../backend.js';
+import { describeTools, type ToolCapability } from '../capabilities.js';
 import { READ_ONLY_TOOL, defineTool, isPlainObject, type ToolContext } from './types.js';
 
 export const SERVER_NAME = 'effectcraft-cli';
@@ -44,6 +46,7 @@ export function capabilitiesTool(toolNames: () => string[], version: string) {
     input: z.strictObject({}),
     async run(_args, ctx) {
       const facts = await ctx.capabilities.facts();
+      const studio = await ctx.backend.uiStatus?.().catch(() => null);
       return {
         kind: 'json',
         value: {
@@ -51,9 +54,31 @@ export function capabilitiesTool(toolNames: () => string[], version: string) {
           version,
           backend: ctx.backend.kind,
           confinement: await confinementReport(ctx),
-          tools: describeTools(toolNames(), facts),
+          tools: withStudio(describeTools(toolNames(), facts), studio ?? null),
+          ...(studio && { studio }),
         },
       };
     },
+  });
+}
+
+/** Bridge mode: the UI tools work when the app has a studio page to drive; otherwise they say why and what to do. */
+function withStudio(tools: ToolCapability[], studio: UiStatus | null): ToolCapability[] {
+  if (!studio) return tools;
+  const uiTools = new Set(Object.values(UI_METHODS).map((m) => m.tool));
+  return tools.map((t) => {
+    if (!uiTools.has(t.name) || studio.driving) return t;
+    const remediation =
+      studio.remediation ?? 'Open the studio URL in a browser, or start the app with --studio-headless.';
+    const browser =
+      studio.browser && !studio.browser.found
+        ? ` ${studio.browser.reason} ${studio.browser.remediation}`
+        : '';
+    return {
+      ...t,
+      available: false,
+      reason: `No studio page is open for ${t.name} to drive.`,
+      remediation: remediation + browser,
+    };
   });
 }

@@ -3,7 +3,7 @@
  * generated from that table, each forwarding its arguments to the running app through `backend.ui(name, args)`.
  */
 import { UI_METHODS } from '../../bridge/ui-methods.js';
-import { defineTool, fromExecute, type ToolHints, type ToolSpec } from './types.js';
+import { defineTool, fromExecute, isPlainObject, type ToolHints, type ToolSpec } from './types.js';
 
 const UI_HINTS: ToolHints = {
   readOnlyHint: false,
@@ -12,7 +12,7 @@ const UI_HINTS: ToolHints = {
   openWorldHint: true,
 };
 
-/** The UI tools of bridge mode. The headless app (`effectcraft-cli app`) answers each with not_configured. */
+/** The UI tools of bridge mode: they drive the studio page of the app (docs/studio.md). */
 export const uiTools: ToolSpec[] = Object.values(UI_METHODS).map((method) =>
   defineTool({
     name: method.tool,
@@ -23,7 +23,13 @@ export const uiTools: ToolSpec[] = Object.values(UI_METHODS).map((method) =>
     async run(args, ctx) {
       const refused = ctx.confinement?.checkTool(method.tool) ?? null;
       if (refused) return { kind: 'error', error: refused };
-      return fromExecute(await ctx.backend.ui(method.tool, args));
+      const r = await ctx.backend.ui(method.tool, args);
+      // A screenshot comes back as an image the model can look at, with its facts beside it.
+      if (r.ok && isPlainObject(r.result) && typeof r.result.png === 'string') {
+        const { png, ...info } = r.result;
+        return { kind: 'image', png: png as string, info };
+      }
+      return fromExecute(r);
     },
   }),
 );

@@ -21,7 +21,10 @@ describe('bridge backend against an in-process app', () => {
     expect(list.map((c) => c.id)).toEqual(['comp.new']);
     expect(list[0]?.params).toBeTypeOf('object');
     await backend.execute('project.inspect', {}); // a round trip after the edit, so its event has arrived
-    expect(events).toContainEqual({ method: 'event.documentChanged', params: { label: 'New Composition' } });
+    expect(events).toContainEqual({
+      method: 'event.documentChanged',
+      params: { label: 'New Composition', revision: 1 },
+    });
   });
 
   it('returns the app’s errors with their code and checks params before sending', async () => {
@@ -36,7 +39,7 @@ describe('bridge backend against an in-process app', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
   });
 
-  it('answers UI calls with not_configured: the headless app has no UI', async () => {
+  it('answers UI calls with not_configured when the app serves no studio', async () => {
     const app = await startApp(await tempDir());
     const { backend } = connect(app);
     expect(await backend.ui('ui_click', { x: 1, y: 2 })).toMatchObject({
