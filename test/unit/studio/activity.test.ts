@@ -47,7 +47,7 @@ describe('ActivityLog', () => {
 
   it('records a failure with its error', () => {
     const log = new ActivityLog();
-    const error = { code: 'not_found', message: 'No layer "x".', remediation: 'List layers.' };
+    const error = { code: 'not_found' as const, message: 'No layer "x".', remediation: 'List layers.' };
     log.record({
       actor: agent,
       command: 'layer.rename',
