@@ -1,5 +1,5 @@
 /**
- * Builds the studio page (src/studio/ui) into dist/studio: index.html plus hashed assets, the Inter font
+ * Builds the studio page (src/studio/ui) into dist/studio/page (tsc puts the server beside it in dist/studio/server): index.html plus hashed assets, the Inter font
  * included, nothing loaded from elsewhere. JSX goes through Vite's own oxc transform with Preact's runtime, so
  * no Babel preset is needed.
  */
@@ -14,7 +14,7 @@ export default defineConfig({
   base: './',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
-    outDir: here('../../dist/studio'),
+    outDir: here('../../dist/studio/page'),
     emptyOutDir: true,
     target: 'es2022',
     // The CSP allows 'self' scripts only: no inline module-preload helper.

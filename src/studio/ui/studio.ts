@@ -38,7 +38,14 @@ export class Studio {
       id: 'renderQueue.list',
       params: {},
     });
-    this.store.update({ queue: r.result.items });
+    const before = this.store.state.queue;
+    const items = r.result.items;
+    // As After Effects does, the Render Queue comes forward when an item is added or a render starts.
+    const added = items.some((i) => !before.some((b) => b.id === i.id));
+    const started = items.some(
+      (i) => i.status === 'rendering' && before.find((b) => b.id === i.id)?.status !== 'rendering',
+    );
+    this.store.update({ queue: items, ...((added || started) && { dockTab: 'Render Queue' as const }) });
   });
 
   constructor() {

@@ -1,11 +1,12 @@
 /** Text and colour fields that commit once (Enter, or a colour picked), never on every keystroke. */
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /** A text box showing `value`; Enter commits what was typed, Escape puts the value back. */
 export function TextField(props: {
   label: string;
   value: string;
+  control?: string;
   placeholder?: string;
   class?: string;
   autoFocus?: boolean;
@@ -15,17 +16,23 @@ export function TextField(props: {
   const [text, setText] = useState(props.value);
   // A newer value from the document replaces the text unless the person is typing in it.
   const [focused, setFocused] = useState(false);
+  const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!focused) setText(props.value);
   }, [props.value, focused]);
+  // The autofocus attribute only acts at page load; a field that appears later takes the focus here.
+  useLayoutEffect(() => {
+    if (props.autoFocus) ref.current?.select();
+  }, [props.autoFocus]);
   return (
     <input
+      ref={ref}
       class={`field ${props.class ?? ''}`}
       type="text"
       aria-label={props.label}
+      data-control={props.control}
       placeholder={props.placeholder}
       value={text}
-      autoFocus={props.autoFocus}
       onFocus={() => setFocused(true)}
       onBlur={() => {
         setFocused(false);
@@ -51,6 +58,7 @@ export function TextField(props: {
 export function ColorField(props: {
   label: string;
   value: string;
+  control?: string;
   onCommit(value: string): void;
 }): JSX.Element {
   const rgb = props.value.slice(0, 7);
@@ -61,6 +69,7 @@ export function ColorField(props: {
         type="color"
         class="swatch"
         aria-label={`${props.label} swatch`}
+        data-control={props.control}
         value={rgb}
         // `change` fires once the picker closes; `input` would send a command per mouse move.
         onChange={(e) => props.onCommit(e.currentTarget.value + alpha)}
@@ -68,6 +77,7 @@ export function ColorField(props: {
       <TextField
         class="hex"
         label={props.label}
+        control={props.control}
         value={props.value}
         onCommit={(v) => props.onCommit(v.trim())}
       />

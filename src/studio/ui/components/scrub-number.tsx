@@ -4,11 +4,13 @@
  * each change and `end` on release, so the owner can make the whole drag one undo step.
  */
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { windowDrag } from './window-drag.js';
 
 export interface ScrubProps {
   label: string;
+  /** The control path the UI tools set it by (data-control). */
+  control?: string;
   value: number;
   unit?: string;
   min?: number;
@@ -33,7 +35,8 @@ export function ScrubNumber(props: ScrubProps): JSX.Element {
   const round = (v: number) => Number(v.toFixed(precision));
   const shown = dragValue ?? value;
 
-  useEffect(() => {
+  // Layout effects run as the box appears, so keys typed right after the click already land in it.
+  useLayoutEffect(() => {
     if (editing) inputRef.current?.select();
   }, [editing]);
 
@@ -88,6 +91,7 @@ export function ScrubNumber(props: ScrubProps): JSX.Element {
       <NumberInput
         inputRef={inputRef}
         label={props.label}
+        control={props.control}
         value={round(value)}
         onDone={(typed) => {
           setEditing(false);
@@ -100,6 +104,7 @@ export function ScrubNumber(props: ScrubProps): JSX.Element {
     <span
       class={`scrub ${props.disabled ? 'is-disabled' : ''}`}
       role="slider"
+      data-control={props.control}
       tabIndex={props.disabled ? -1 : 0}
       aria-label={props.label}
       aria-valuenow={round(shown)}
@@ -119,6 +124,7 @@ export function ScrubNumber(props: ScrubProps): JSX.Element {
 /** The text box a click on a scrub field opens. Enter or leaving it commits; Escape cancels. */
 function NumberInput(props: {
   label: string;
+  control?: string;
   value: number;
   inputRef: { current: HTMLInputElement | null };
   onDone(value: number | null): void;
@@ -129,7 +135,7 @@ function NumberInput(props: {
     done.current = true;
     props.onDone(value);
   };
-  useEffect(() => props.inputRef.current?.focus(), [props.inputRef]);
+  useLayoutEffect(() => props.inputRef.current?.focus(), [props.inputRef]);
   return (
     <input
       ref={props.inputRef}
@@ -137,6 +143,7 @@ function NumberInput(props: {
       type="text"
       inputMode="decimal"
       aria-label={props.label}
+      data-control={props.control}
       defaultValue={String(props.value)}
       onKeyDown={(e) => {
         e.stopPropagation();

@@ -12,7 +12,6 @@ export function ActivityPanel(props: { title: JSX.Element }): JSX.Element {
   const activity = useStudioState((s) => s.activity);
   const canUndo = useStudioState((s) => s.canUndo);
   const canRedo = useStudioState((s) => s.canRedo);
-  const pageId = useStudioState((s) => s.pageId);
 
   const actions = (
     <>
@@ -41,13 +40,14 @@ export function ActivityPanel(props: { title: JSX.Element }): JSX.Element {
             <div class="activity-main">
               <div class="activity-line">
                 <strong>{e.title}</strong>
+                {e.count > 1 && <span class="count">×{e.count}</span>}
                 <span class="muted mono">{e.command}</span>
                 <time class="muted" dateTime={e.at}>
                   {new Date(e.at).toLocaleTimeString()}
                 </time>
               </div>
               <div class="activity-detail">
-                <span class="muted">{e.actor.name === pageId ? 'this page' : e.actor.name}</span>
+                <span class="muted">{e.actor.name}</span>
                 {e.ok ? (
                   e.summary && <span class="summary">{e.summary}</span>
                 ) : (

@@ -68,7 +68,13 @@ export function LayersPanel(): JSX.Element {
         <span>Parent</span>
         <span>Mode</span>
       </div>
-      <div class="layer-list" role="tree" aria-label={`Layers of ${comp.name}`} ref={listRef}>
+      <div
+        class="layer-list"
+        role="tree"
+        aria-label={`Layers of ${comp.name}`}
+        data-control="Layers/selected"
+        ref={listRef}
+      >
         {comp.layers.map((layer, index) => (
           <LayerRow
             key={layer.id}

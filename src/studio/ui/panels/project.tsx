@@ -81,7 +81,7 @@ export function ProjectPanel(): JSX.Element {
           onCancel={() => setForm(null)}
         />
       )}
-      <ul class="item-list" role="tree" aria-label="Project items">
+      <ul class="item-list" role="tree" aria-label="Project items" data-control="Project/activeComp">
         {(doc?.items ?? []).map((item) =>
           item.type === 'composition' ? (
             <li

@@ -45,7 +45,7 @@ export function PropertyRowView(props: {
   };
 
   return (
-    <div class="prop-row" role="row" aria-label={row.name} data-control={controlPathOf(row)}>
+    <div class="prop-row" role="row" aria-label={row.name}>
       {isAnimatable(row) ? (
         <button
           class={`kf-toggle ${keyed ? 'is-on' : ''} ${isAnimated(row) ? 'is-animated' : ''}`}
@@ -76,7 +76,9 @@ function editor(
   commit: (v: PropertyValue) => void,
   scrub: (v: PropertyValue, phase: 'move' | 'end') => void,
 ): JSX.Element {
+  const control = controlPathOf(row);
   const numeric = {
+    control,
     unit: row.unit,
     min: row.min,
     max: row.max,
@@ -116,8 +118,16 @@ function editor(
       );
     }
     case 'color':
-      return <ColorField label={row.name} value={value as string} onCommit={commit} />;
+      return <ColorField label={row.name} control={control} value={value as string} onCommit={commit} />;
     case 'string':
-      return <TextField class="wide" label={row.name} value={value as string} onCommit={commit} />;
+      return (
+        <TextField
+          class="wide"
+          label={row.name}
+          control={control}
+          value={value as string}
+          onCommit={commit}
+        />
+      );
   }
 }

@@ -38,10 +38,11 @@ export function TimelinePanel(): JSX.Element {
   }, [comp !== null]);
 
   const actions = (
-    <label class="inline-control" data-control="Timeline/zoom">
+    <label class="inline-control">
       Zoom
       <ScrubNumber
         label="Timeline zoom"
+        control="Timeline/zoom"
         value={zoom}
         min={1}
         max={40}

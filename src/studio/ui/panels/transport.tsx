@@ -64,9 +64,10 @@ export function TransportPanel(): JSX.Element {
       <output class="timecode" aria-label="Current time">
         {comp ? timecode(comp, frame) : '00:00:00:00'}
       </output>
-      <span class="frame-field" data-control="Transport/frame">
+      <span class="frame-field">
         <ScrubNumber
           label="Current frame"
+          control="Transport/frame"
           value={frame}
           min={0}
           max={last}

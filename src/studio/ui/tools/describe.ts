@@ -49,7 +49,12 @@ export function meaningful(target: Element): Element {
 export function describe(target: Element | null): Hit | null {
   if (!target) return null;
   const el = meaningful(target);
-  const control = el.closest('[data-control]')?.getAttribute('data-control') ?? undefined;
+  // A container's control (the layer list is Layers/selected) is not that of a button or field inside it.
+  const owner = el.closest('[data-control]');
+  const control =
+    owner && (owner === el || !el.matches('button, input, select, textarea'))
+      ? (owner.getAttribute('data-control') ?? undefined)
+      : undefined;
   return {
     role: el.getAttribute('role') ?? implicitRole(el),
     label: labelOf(el),

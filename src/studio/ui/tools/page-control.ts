@@ -2,12 +2,12 @@
  * page.control: the app-level actions the page does itself (focus, showPanel, viewerZoom, listControls,
  * screenshot, layout). An unknown action is bad_argument listing the known ones.
  */
-import { domToPng } from 'modern-screenshot';
 import { PANELS, type PanelName } from '../../protocol.js';
 import { RpcError } from '../live/rpc-error.js';
 import type { Studio } from '../studio.js';
 import { describeControls, findControl } from './controls.js';
 import { describe, rectOf } from './describe.js';
+import { screenshotPage } from './screenshot.js';
 
 const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
 
@@ -25,21 +25,6 @@ export async function showPanel(studio: Studio, name: unknown) {
   const el = document.querySelector(`[data-panel="${panel}"]`);
   el?.scrollIntoView({ block: 'nearest' });
   return { panel, rect: el ? rectOf(el) : null };
-}
-
-/** The whole page as a PNG, drawn in the page (the viewer canvas included). */
-async function screenshot() {
-  const width = window.innerWidth;
-  const height = window.innerHeight;
-  // No workers: the CSP allows no blob: workers, and one page fits in one pass anyway.
-  const url = await domToPng(document.body, {
-    width,
-    height,
-    scale: 1,
-    workerNumber: 0,
-    backgroundColor: '#1e1e1e',
-  });
-  return { png: url.slice(url.indexOf(',') + 1), width, height };
 }
 
 const MAIN_CONTROLS =
@@ -82,7 +67,7 @@ const ACTIONS = {
     return { zoom: control.get() };
   },
   listControls: async (studio: Studio) => ({ controls: describeControls(studio) }),
-  screenshot: () => screenshot(),
+  screenshot: () => screenshotPage(),
   layout: async () => layout(),
 } satisfies Record<string, (studio: Studio, params: Record<string, unknown>) => Promise<unknown>>;
 

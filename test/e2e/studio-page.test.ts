@@ -1,0 +1,132 @@
+/// <reference lib="dom" />
+/**
+ * The studio page in a real Chromium against a real `effectcraft-cli app` with the sample project: its panels,
+ * a person's typed edit (one command, undoable), playback, and the UI tools the app forwards to the page
+ * (ui.set of a view control, the in-page screenshot). One app for the file; one browser (test/helpers/chromium).
+ */
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PANELS } from '../../src/studio/protocol.js';
+import { describeWithChromium, openAnotherTab, openStudio } from '../helpers/chromium.js';
+import { ControlClient, StudioApp } from '../helpers/studio-browser.js';
+import { tempDir } from '../helpers/tmp.js';
+
+interface ViewLayer {
+  id: string;
+  name: string;
+  transform: { rotation: { value: number } };
+}
+interface View {
+  doc: { activeComp: string; items: Array<{ id: string; width: number; layers?: ViewLayer[] }> };
+  revision: number;
+}
+
+let app: StudioApp;
+let control: ControlClient;
+let page: Page;
+
+const canvas = () => page.locator('[data-panel="Viewer"] canvas[data-revision]');
+
+async function layersOfDoc(): Promise<ViewLayer[]> {
+  const view = await control.call<View>('session.view');
+  return view.doc.items.find((i) => i.id === view.doc.activeComp)!.layers!;
+}
+
+describeWithChromium('the studio page', () => {
+  beforeAll(async () => {
+    const dir = await tempDir();
+    ({ app, control } = await StudioApp.start(dir, ['--project', 'fixtures/sample/sample.ecproj']));
+    page = await openStudio(app.link);
+  });
+
+  afterAll(async () => {
+    control?.close();
+    await app?.stop();
+  });
+
+  it('shows every panel, and the layers of the document in its order', async () => {
+    for (const name of PANELS) expect(await page.locator(`[data-panel="${name}"]`).count()).toBe(1);
+    const shown = await page
+      .locator('[data-panel="Layers"] [role="treeitem"]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')));
+    expect(shown).toEqual((await layersOfDoc()).map((l) => l.name));
+    expect(Number(await canvas().getAttribute('data-revision'))).toBeGreaterThanOrEqual(0);
+  });
+
+  it("makes a person's typed value one command that another page sees and that undoes in one step", async () => {
+    await page.locator('[data-panel="Layers"]').getByText('Title', { exact: true }).click();
+    const rotation = page.locator(
+      '[data-panel="Properties"] [role="slider"][data-control="Properties/Transform/Rotation"]',
+    );
+    await rotation.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('12.5');
+    await page.keyboard.press('Enter');
+    const title = async () => (await layersOfDoc()).find((l) => l.name === 'Title')!;
+    await expect.poll(async () => (await title()).transform.rotation.value).toBe(12.5);
+
+    const other = await openAnotherTab(page, new URL(app.link).origin);
+    await other.locator('[data-panel="Layers"]').getByText('Title', { exact: true }).click();
+    await expect
+      .poll(() =>
+        other
+          .locator('[role="slider"][data-control="Properties/Transform/Rotation"]')
+          .getAttribute('aria-valuenow'),
+      )
+      .toBe('12.5');
+    await other.close();
+
+    await page.locator('[data-panel="Viewer"]').click();
+    await page.keyboard.press('Control+Z');
+    await expect.poll(async () => (await title()).transform.rotation.value).toBe(0);
+    await expect.poll(() => rotation.getAttribute('aria-valuenow')).toBe('0');
+  });
+
+  it('plays in real time: the transport reports the fps reached and the painted frame advances', async () => {
+    const transport = page.locator('[data-panel="Transport"]');
+    const first = Number(await canvas().getAttribute('data-frame'));
+    await transport.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect
+      .poll(async () => Number(await transport.getAttribute('data-fps')), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    await expect.poll(async () => Number(await canvas().getAttribute('data-frame'))).not.toBe(first);
+    await transport.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect.poll(() => transport.getAttribute('data-fps')).toBe('0');
+  });
+
+  it('sets Viewer/zoom through the UI tools, and the canvas takes that size', async () => {
+    // The UI tools drive the page focused last.
+    await page.locator('[data-panel="Viewer"]').click();
+    const compWidth = (await control.call<View>('session.view')).doc.items[0]!.width;
+    const one = await control.call('ui.set', { control: 'Viewer/zoom', value: 1 });
+    expect(one).toMatchObject({ control: 'Viewer/zoom', value: 1 });
+    expect((await canvas().boundingBox())!.width).toBeCloseTo(compWidth, 0);
+    await control.call('ui.set', { control: 'Viewer/zoom', value: 0.5 });
+    expect((await canvas().boundingBox())!.width).toBeCloseTo(compWidth / 2, 0);
+    const wrong = await control.call('ui.set', { control: 'Viewer/nope', value: 1 }).catch((e: unknown) => e);
+    expect(wrong).toMatchObject({ data: { code: 'not_found' } });
+    await control.call('ui.set', { control: 'Viewer/zoom', value: 'fit' });
+  });
+
+  it('answers the screenshot action with a PNG of the page that shows the viewer', async () => {
+    await page.locator('[data-panel="Viewer"]').click();
+    const shot = await control.call<{ png: string; width: number; height: number }>('ui.control', {
+      action: 'screenshot',
+    });
+    const png = Buffer.from(shot.png, 'base64');
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([shot.width, shot.height]);
+    // The viewer's centre in the screenshot has the canvas's own colour there.
+    const box = (await canvas().boundingBox())!;
+    const cx = Math.round(box.x + box.width / 2);
+    const cy = Math.round(box.y + box.height / 2);
+    const expected = await canvas().evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(c.width / 2, c.height / 2, 1, 1).data;
+      return [d[0]!, d[1]!, d[2]!];
+    });
+    const i = (cy * info.width + cx) * info.channels;
+    const got = [data[i]!, data[i + 1]!, data[i + 2]!];
+    for (let c = 0; c < 3; c++) expect(Math.abs(got[c]! - expected[c]!)).toBeLessThan(24);
+  });
+});
