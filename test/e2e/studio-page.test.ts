@@ -9,7 +9,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PANELS } from '../../src/studio/protocol.js';
 import { describeWithChromium, openAnotherTab, openStudio } from '../helpers/chromium.js';
-import { ControlClient, StudioApp } from '../helpers/studio-browser.js';
+import type { ControlClient } from '../helpers/studio-browser.js';
+import { StudioApp } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/tmp.js';
 
 interface ViewLayer {
