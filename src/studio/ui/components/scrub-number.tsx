@@ -1,6 +1,6 @@
 /**
  * A numeric field that is also a slider, as in After Effects: drag it sideways to scrub (Shift x10, Alt /10),
- * click it to type a value (Enter commits, Escape cancels), or use the arrow keys. A drag reports `move` for
+ * click it to type a value (Enter commits, Escape cancels), or use Up/Down (Shift x10). A drag reports `move` for
  * each change and `end` on release, so the owner can make the whole drag one undo step.
  */
 import type { JSX } from 'preact';
@@ -73,15 +73,11 @@ export function ScrubNumber(props: ScrubProps): JSX.Element {
     if (e.key === 'Enter') {
       e.preventDefault();
       setEditing(true);
-    } else if (
-      e.key === 'ArrowUp' ||
-      e.key === 'ArrowRight' ||
-      e.key === 'ArrowDown' ||
-      e.key === 'ArrowLeft'
-    ) {
+    } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      // Up/Down only: Left/Right stay the studio's frame step, as in After Effects.
       e.preventDefault();
       e.stopPropagation();
-      const sign = e.key === 'ArrowUp' || e.key === 'ArrowRight' ? 1 : -1;
+      const sign = e.key === 'ArrowUp' ? 1 : -1;
       props.onCommit(round(clamp(value + sign * (e.shiftKey ? 10 : 1))));
     }
   };

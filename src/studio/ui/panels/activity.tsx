@@ -41,13 +41,13 @@ export function ActivityPanel(props: { title: JSX.Element }): JSX.Element {
               <div class="activity-line">
                 <strong>{e.title}</strong>
                 {e.count > 1 && <span class="count">×{e.count}</span>}
-                <span class="muted mono">{e.command}</span>
                 <time class="muted" dateTime={e.at}>
-                  {new Date(e.at).toLocaleTimeString()}
+                  {new Date(e.at).toLocaleTimeString([], { hour12: false })}
                 </time>
               </div>
               <div class="activity-detail">
                 <span class="muted">{e.actor.name}</span>
+                <span class="muted mono">{e.command}</span>
                 {e.ok ? (
                   e.summary && <span class="summary">{e.summary}</span>
                 ) : (

@@ -16,6 +16,8 @@ import { TimelineRuler } from './timeline-ruler.js';
 import { KeyframeTrack, LayerBar } from './timeline-track.js';
 
 const NAME_COLUMN_PX = 190;
+/** Room before frame 0 and after the last frame, so keyframes there show whole. */
+const TRACK_PAD_PX = 8;
 
 export function TimelinePanel(): JSX.Element {
   const studio = useStudio();
@@ -32,7 +34,9 @@ export function TimelinePanel(): JSX.Element {
   useEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
-    const observer = new ResizeObserver(() => setViewWidth(el.clientWidth - NAME_COLUMN_PX - 16));
+    const observer = new ResizeObserver(() =>
+      setViewWidth(el.clientWidth - NAME_COLUMN_PX - 2 * TRACK_PAD_PX - 12),
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [comp !== null]);
@@ -63,15 +67,17 @@ export function TimelinePanel(): JSX.Element {
     );
   }
   const scale = timeScale(comp, viewWidth, zoom);
-  const trackStyle = { width: `${scale.width}px` };
+  const trackStyle = { width: `${scale.width}px`, marginLeft: `${TRACK_PAD_PX}px` };
 
   return (
     <Panel name="Timeline" class="timeline-panel" actions={actions}>
       <div class="timeline-scroll" ref={scrollRef}>
-        <div class="tl-grid" style={{ width: `${NAME_COLUMN_PX + scale.width + 16}px` }}>
+        <div class="tl-grid" style={{ width: `${NAME_COLUMN_PX + scale.width + 2 * TRACK_PAD_PX + 12}px` }}>
           <div class="tl-row tl-ruler-row">
             <div class="tl-name tl-corner">{comp.name}</div>
-            <TimelineRuler comp={comp} scale={scale} workArea={workArea} />
+            <div class="tl-track" style={trackStyle}>
+              <TimelineRuler comp={comp} scale={scale} workArea={workArea} />
+            </div>
           </div>
           <div role="tree" aria-label={`Timeline of ${comp.name}`} class="tl-rows">
             {comp.layers.map((layer, index) => {
@@ -126,7 +132,7 @@ export function TimelinePanel(): JSX.Element {
           </div>
           <div
             class="playhead"
-            style={{ left: `${NAME_COLUMN_PX + frameX(scale, frame)}px` }}
+            style={{ left: `${NAME_COLUMN_PX + TRACK_PAD_PX + frameX(scale, frame)}px` }}
             aria-hidden="true"
           />
         </div>
