@@ -11,7 +11,9 @@ export function TextField(props: {
   class?: string;
   autoFocus?: boolean;
   onCommit(value: string): void;
+  /** Escape, or Enter with nothing changed. */
   onCancel?(): void;
+  onBlur?(): void;
 }): JSX.Element {
   const [text, setText] = useState(props.value);
   // A newer value from the document replaces the text unless the person is typing in it.
@@ -36,7 +38,7 @@ export function TextField(props: {
       onFocus={() => setFocused(true)}
       onBlur={() => {
         setFocused(false);
-        props.onCancel?.();
+        props.onBlur?.();
       }}
       onInput={(e) => setText(e.currentTarget.value)}
       onKeyDown={(e) => {

@@ -138,6 +138,7 @@ function LayerRow(props: {
               run('layer.rename', { name });
             }}
             onCancel={() => setRenaming(false)}
+            onBlur={() => setRenaming(false)}
           />
         ) : (
           <span class="name-text">{layer.name}</span>

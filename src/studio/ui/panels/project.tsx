@@ -69,6 +69,7 @@ export function ProjectPanel(): JSX.Element {
               const ok = await run(form === 'open' ? 'project.open' : 'project.save', { path: path.trim() });
               if (ok) setForm(null);
             }}
+            onCancel={() => setForm(null)}
           />
           <span class="hint">Enter to {form === 'open' ? 'open' : 'save'}, Esc to close</span>
         </div>
