@@ -89,7 +89,8 @@ export interface PageToApp {
   /** Facts the page shows: the app's name, version, confinement, this page's id. */
   'studio.info': {
     params: Record<string, never>;
-    result: { app: string; version: string; pageId: string; confined: boolean };
+    /** `actor`: how this page's own edits appear in the activity log. */
+    result: { app: string; version: string; pageId: string; actor: Actor; confined: boolean };
   };
 }
 

@@ -99,7 +99,7 @@ describeWithChromium('the studio with an agent and a person', () => {
       text: 'HELLO',
       name: 'Greeting',
       fontSize: 120,
-      color: '#ffffff',
+      fill: '#ffffff',
     });
     expect(added.isError).toBe(false);
     await viewerPast(page, rev);

@@ -36,7 +36,6 @@ export class LiveChannel {
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD, clientTracking: true });
   readonly #connections = new Set<Connection>();
   readonly #options: LiveOptions;
-  #pageSeq = 0;
 
   constructor(options: LiveOptions) {
     this.#options = options;
@@ -68,7 +67,8 @@ export class LiveChannel {
 
   #serve(ws: WebSocket, owned: boolean): void {
     const { engine, identity, hub, activity, log } = this.#options;
-    const name = `studio page ${++this.#pageSeq}${owned ? ' (headless)' : ''}`;
+    // Named after its id once the hub has given it one (before any request can arrive).
+    let name = 'studio page';
     const handler = createHostHandler(engine, identity, {
       notify: (event, params) => conn.notify(event, params),
       groupTimeoutMs: this.#options.groupTimeoutMs,
@@ -94,6 +94,7 @@ export class LiveChannel {
               app: identity.app,
               version: identity.version,
               pageId: page.id,
+              actor: { kind: 'page', name },
               confined: identity.confinement?.confined ?? false,
             };
           case 'session.view': {
@@ -117,6 +118,7 @@ export class LiveChannel {
       },
     });
     const page = hub.add(conn, owned);
+    name = `studio page ${page.id.replace('page_', '')}${owned ? ' (headless)' : ''}`;
     this.#connections.add(conn);
     log(`${name} opened (${this.#connections.size} open)`);
     conn.on('error', (err: Error) => log(`${name}: ${err.message}`));
