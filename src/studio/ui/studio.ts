@@ -5,7 +5,7 @@
  */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { ActivityEntry, AppEvents, ErrorBody, LiveView, PanelName } from '../protocol.js';
+import type { ActivityEntry, AppEvents, ErrorBody, LiveView, PageToApp, PanelName } from '../protocol.js';
 import type { Project } from '../../engine/model.js';
 import { LiveChannel } from './live/channel.js';
 import { coalesced } from './live/coalesce.js';
@@ -125,11 +125,16 @@ export class Studio {
   async #loadAll(): Promise<void> {
     try {
       const [info, , activity] = await Promise.all([
-        this.channel.request<{ app: string; pageId: string }>('studio.info'),
+        this.channel.request<PageToApp['studio.info']['result']>('studio.info'),
         this.refreshView(),
         this.channel.request<{ entries: ActivityEntry[] }>('studio.activity', { limit: ACTIVITY_LIMIT }),
       ]);
-      this.store.update({ pageId: info.pageId, appName: info.app, activity: activity.entries });
+      this.store.update({
+        pageId: info.pageId,
+        actorName: info.actor.name,
+        appName: info.app,
+        activity: activity.entries,
+      });
       await Promise.all([this.refreshQueue(), this.#loadBlendModes()]);
     } catch (error) {
       this.toast(error as ErrorBody);

@@ -12,6 +12,7 @@ export function ActivityPanel(props: { title: JSX.Element }): JSX.Element {
   const activity = useStudioState((s) => s.activity);
   const canUndo = useStudioState((s) => s.canUndo);
   const canRedo = useStudioState((s) => s.canRedo);
+  const me = useStudioState((s) => s.actorName);
 
   const actions = (
     <>
@@ -46,7 +47,9 @@ export function ActivityPanel(props: { title: JSX.Element }): JSX.Element {
                 </time>
               </div>
               <div class="activity-detail">
-                <span class="muted">{e.actor.name}</span>
+                <span class="muted">
+                  {e.actor.kind === 'page' && e.actor.name === me ? 'this page' : e.actor.name}
+                </span>
                 <span class="muted mono">{e.command}</span>
                 {e.ok ? (
                   e.summary && <span class="summary">{e.summary}</span>

@@ -37,8 +37,10 @@ export interface WorkArea {
 
 export interface StudioState {
   connection: ConnectionState;
-  /** This page's name as the app knows it ("studio page 2"). */
+  /** This page's id as the app knows it ("page_2"). */
   pageId: string;
+  /** How this page's own edits appear in the activity log. */
+  actorName: string;
   appName: string;
   /** Blend modes from the command catalog's schema of layer.setBlendMode (the engine's list, not a copy). */
   blendModes: readonly string[];
@@ -80,6 +82,7 @@ export interface StudioState {
 export const initialState: StudioState = {
   connection: 'connecting',
   pageId: '',
+  actorName: '',
   appName: 'EffectCraft',
   blendModes: [],
   doc: null,
