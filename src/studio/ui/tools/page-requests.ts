@@ -9,7 +9,7 @@ import type { Studio } from '../studio.js';
 import { describeControls, findControl } from './controls.js';
 import { pageControl } from './page-control.js';
 import { click, drag, hitTest, key, type } from './synthetic-input.js';
-import { installScriptGlobal, runScript } from './ui-script.js';
+import { UiScripts } from './ui-script.js';
 
 type Handlers = {
   [M in keyof PageRequests]: (
@@ -17,7 +17,7 @@ type Handlers = {
   ) => Promise<PageRequests[M]['result']> | PageRequests[M]['result'];
 };
 
-function handlers(studio: Studio): Handlers {
+function handlers(studio: Studio, scripts: UiScripts): Handlers {
   return {
     'page.click': click,
     'page.drag': drag,
@@ -31,14 +31,13 @@ function handlers(studio: Studio): Handlers {
       return { control: found.path, value: findControl(studio, found.path).get() };
     },
     'page.controls': () => ({ controls: describeControls(studio) }),
-    'page.script': (p) => runScript(studio, p),
+    'page.script': (p) => scripts.run(p),
     'page.control': (p) => pageControl(studio, p),
   };
 }
 
 export function installPageTools(studio: Studio): void {
-  installScriptGlobal();
-  const table = handlers(studio);
+  const table = handlers(studio, new UiScripts(studio));
   studio.onPageRequest = async (method, params) => {
     const handler = Object.hasOwn(table, method) ? table[method as keyof Handlers] : undefined;
     if (!handler) {

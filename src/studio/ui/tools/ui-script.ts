@@ -26,14 +26,6 @@ export interface ScriptApi {
   showPanel(name: string): Promise<unknown>;
 }
 
-/** Scripts loaded but not yet registered, by id. */
-const waiting = new Map<string, (fn: ScriptFn) => void>();
-
-export function installScriptGlobal(): void {
-  const register: Register = (id, fn) => waiting.get(id)?.(fn);
-  (window as unknown as Record<string, Register>)[SCRIPT_GLOBAL] = register;
-}
-
 export function scriptApi(studio: Studio): ScriptApi {
   const set = async (path: string, value: unknown) => {
     const control = findControl(studio, path);
@@ -79,86 +71,97 @@ function fail(code: string, message: string, remediation: string): RpcError {
   return new RpcError({ code, message, remediation });
 }
 
-/** Loads the staged script and waits for it to register its function. */
-function load(id: string, url: string, timeoutMs: number): Promise<ScriptFn> {
-  const src = new URL(url, location.href);
-  // Security: only the app's own staged scripts; the CSP would refuse others too, but say why plainly.
-  if (src.origin !== location.origin) {
-    return Promise.reject(
-      fail(
-        'bad_argument',
-        `Script URL ${url} is not on this page's origin.`,
-        'Stage the script with the app (ui.script).',
-      ),
-    );
-  }
-  return new Promise<ScriptFn>((resolve, reject) => {
-    const el = document.createElement('script');
-    const done = () => {
-      clearTimeout(timer);
-      waiting.delete(id);
-      el.remove();
-    };
-    const timer = window.setTimeout(() => {
-      done();
-      reject(
-        fail(
-          'timeout',
-          `Script ${id} did not load within ${timeoutMs} ms.`,
-          'Check the app staged it, then retry.',
-        ),
-      );
-    }, timeoutMs);
-    waiting.set(id, (fn) => {
-      done();
-      resolve(fn);
-    });
-    el.onerror = () => {
-      done();
-      reject(
-        fail(
-          'script_error',
-          `Script ${id} could not be loaded from ${src.pathname}.`,
-          'Stage it again (a staged script is served once).',
-        ),
-      );
-    };
-    el.src = src.href;
-    document.head.appendChild(el);
-  });
-}
+/** Loads staged scripts and runs them; owns the global they register with. */
+export class UiScripts {
+  readonly #studio: Studio;
+  /** Scripts loaded but not yet registered, by id. */
+  readonly #waiting = new Map<string, (fn: ScriptFn) => void>();
 
-export async function runScript(
-  studio: Studio,
-  p: { id: string; url: string; timeoutMs: number },
-): Promise<{ value: unknown }> {
-  const timeoutMs = Math.max(100, Math.min(600_000, p.timeoutMs || 30_000));
-  const started = performance.now();
-  const fn = await load(p.id, p.url, timeoutMs);
-  let timer = 0;
-  const remaining = Math.max(1, timeoutMs - (performance.now() - started));
-  const timeout = new Promise<never>((_, reject) => {
-    timer = window.setTimeout(
-      () =>
+  constructor(studio: Studio) {
+    this.#studio = studio;
+    const register: Register = (id, fn) => this.#waiting.get(id)?.(fn);
+    (window as unknown as Record<string, Register>)[SCRIPT_GLOBAL] = register;
+  }
+
+  /** Loads the staged script and waits for it to register its function. */
+  #load(id: string, url: string, timeoutMs: number): Promise<ScriptFn> {
+    const src = new URL(url, location.href);
+    // Security: only the app's own staged scripts; the CSP would refuse others too, but say why plainly.
+    if (src.origin !== location.origin) {
+      return Promise.reject(
+        fail(
+          'bad_argument',
+          `Script URL ${url} is not on this page's origin.`,
+          'Stage the script with the app (ui.script).',
+        ),
+      );
+    }
+    return new Promise<ScriptFn>((resolve, reject) => {
+      const el = document.createElement('script');
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiting.delete(id);
+        el.remove();
+      };
+      const timer = window.setTimeout(() => {
+        done();
         reject(
           fail(
             'timeout',
-            `Script ${p.id} ran longer than ${timeoutMs} ms.`,
-            'Make it shorter or pass a longer timeoutMs.',
+            `Script ${id} did not load within ${timeoutMs} ms.`,
+            'Check the app staged it, then retry.',
           ),
-        ),
-      remaining,
-    );
-  });
-  try {
-    const value = await Promise.race([Promise.resolve().then(() => fn(scriptApi(studio))), timeout]);
-    return { value: jsonSafe(value) };
-  } catch (error) {
-    if (error instanceof RpcError && error.code === 'timeout') throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    throw fail('script_error', `Script ${p.id} failed: ${message}`, 'Fix the script and run it again.');
-  } finally {
-    clearTimeout(timer);
+        );
+      }, timeoutMs);
+      this.#waiting.set(id, (fn) => {
+        done();
+        resolve(fn);
+      });
+      el.onerror = () => {
+        done();
+        reject(
+          fail(
+            'script_error',
+            `Script ${id} could not be loaded from ${src.pathname}.`,
+            'Stage it again (a staged script is served once).',
+          ),
+        );
+      };
+      el.src = src.href;
+      document.head.appendChild(el);
+    });
+  }
+
+  /** Runs the staged script `p.id` within `p.timeoutMs` (loading included) and answers its JSON-safe value. */
+  async run(p: { id: string; url: string; timeoutMs: number }): Promise<{ value: unknown }> {
+    const timeoutMs = Math.max(100, Math.min(600_000, p.timeoutMs || 30_000));
+    const started = performance.now();
+    const fn = await this.#load(p.id, p.url, timeoutMs);
+    let timer = 0;
+    const remaining = Math.max(1, timeoutMs - (performance.now() - started));
+    const timeout = new Promise<never>((_, reject) => {
+      timer = window.setTimeout(
+        () =>
+          reject(
+            fail(
+              'timeout',
+              `Script ${p.id} ran longer than ${timeoutMs} ms.`,
+              'Make it shorter or pass a longer timeoutMs.',
+            ),
+          ),
+        remaining,
+      );
+    });
+    try {
+      const value = await Promise.race([Promise.resolve().then(() => fn(scriptApi(this.#studio))), timeout]);
+      return { value: jsonSafe(value) };
+    } catch (error) {
+      if (error instanceof RpcError && error.code === 'timeout') throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw fail('script_error', `Script ${p.id} failed: ${message}`, 'Fix the script and run it again.');
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
