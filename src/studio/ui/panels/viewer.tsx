@@ -134,6 +134,13 @@ export function ViewerPanel(): JSX.Element {
           <span>render {scale === 1 ? 'full' : scale === 0.5 ? 'half' : 'quarter'}</span>
           <span>{timecode(comp, painted?.frame ?? frame)}</span>
           <span class="muted">rev {painted?.revision ?? '–'}</span>
+          {painted && painted.warnings.length > 0 && (
+            // Missing footage and the like: the compositor drew a placeholder and said why.
+            <span class="warning" role="status" title={painted.warnings.join('\n')}>
+              ⚠ {painted.warnings[0]}
+              {painted.warnings.length > 1 && ` (+${painted.warnings.length - 1})`}
+            </span>
+          )}
         </div>
       )}
     </Panel>

@@ -145,7 +145,7 @@ export class Player {
     this.output.paint(frame);
     if (s.playing) this.#paintTimes.push(performance.now());
     this.#studio.store.update({
-      painted: { revision: frame.revision, frame: frame.frame, scale: frame.scale },
+      painted: { revision: frame.revision, frame: frame.frame, scale: frame.scale, warnings: frame.warnings },
     });
   }
 

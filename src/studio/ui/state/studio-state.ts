@@ -62,7 +62,7 @@ export interface StudioState {
   /** The scale frames are requested at (from the resolution setting and the viewer's size). */
   renderScale: number;
   /** Revision and frame of the picture on the viewer canvas. */
-  painted: { revision: number; frame: number; scale: number } | null;
+  painted: { revision: number; frame: number; scale: number; warnings: readonly string[] } | null;
   /** Timeline zoom: 1 fits the whole composition in the panel. */
   timelineZoom: number;
   workArea: WorkArea | null;
