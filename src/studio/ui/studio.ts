@@ -102,8 +102,8 @@ export class Studio {
   }
 
   showPanel(panel: PanelName): void {
+    // The other panels are always on screen; only the two tabs share a place.
     if (panel === 'Render Queue' || panel === 'Activity') this.store.update({ dockTab: panel });
-    this.store.update({ lastPanel: panel });
   }
 
   toggleExpanded(layerId: string): void {

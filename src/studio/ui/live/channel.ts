@@ -31,7 +31,6 @@ export class LiveChannel {
   #state: ConnectionState = 'closed';
   #nextId = 1;
   #backoff = 500;
-  #stopped = false;
   readonly #pending = new Map<number, Pending>();
   readonly #handlers: ChannelHandlers;
 
@@ -43,9 +42,9 @@ export class LiveChannel {
     return this.#state;
   }
 
-  /** Opens the socket and says hello; reconnects by itself after a drop until `close()`. */
+  /** Opens the socket and says hello; reconnects by itself after a drop (the page lives as long as it). */
   connect(): void {
-    if (this.#stopped || this.#ws) return;
+    if (this.#ws) return;
     const url = new URL(LIVE_PATH, location.href);
     url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(url);
@@ -67,11 +66,6 @@ export class LiveChannel {
   /** Sends a request once the channel is open; rejects with RpcError on an error reply or a drop. */
   request<T = unknown>(method: string, params: unknown = {}, timeoutMs = REQUEST_TIMEOUT_MS): Promise<T> {
     return this.#request(method, params, false, timeoutMs) as Promise<T>;
-  }
-
-  close(): void {
-    this.#stopped = true;
-    this.#ws?.close();
   }
 
   #request(method: string, params: unknown, beforeOpen: boolean, timeoutMs = REQUEST_TIMEOUT_MS) {
@@ -158,7 +152,6 @@ export class LiveChannel {
       this.#pending.delete(id);
     }
     this.#setState('closed');
-    if (this.#stopped) return;
     window.setTimeout(() => this.connect(), this.#backoff);
     this.#backoff = Math.min(MAX_BACKOFF_MS, this.#backoff * 2);
   }

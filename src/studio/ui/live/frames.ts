@@ -38,10 +38,6 @@ export class FrameCache {
     this.#budget = budgetBytes;
   }
 
-  get bytes(): number {
-    return this.#bytes;
-  }
-
   get(key: string): Frame | undefined {
     const frame = this.#entries.get(key);
     if (frame) {

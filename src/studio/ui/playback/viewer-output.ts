@@ -19,10 +19,6 @@ export class ViewerOutput {
     if (canvas && this.#last) this.paint(this.#last);
   }
 
-  get canvas(): HTMLCanvasElement | null {
-    return this.#canvas;
-  }
-
   paint(frame: Frame): void {
     this.#last = frame;
     const canvas = this.#canvas;

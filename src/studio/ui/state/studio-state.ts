@@ -2,7 +2,7 @@
  * Everything the page shows, in one immutable object. The document part is a copy of the app's (from
  * session.view, never edited here); the rest is this page's own view state (playhead, zoom, selection).
  */
-import type { ActivityEntry, PanelName } from '../../protocol.js';
+import type { ActivityEntry } from '../../protocol.js';
 import type { Project } from '../../../engine/model.js';
 
 export type ViewerZoom = 'fit' | 0.5 | 1 | 2;
@@ -70,8 +70,6 @@ export interface StudioState {
   expanded: readonly string[];
   /** The tab shown in the bottom-right tab group. */
   dockTab: 'Render Queue' | 'Activity';
-  /** The panel the UI tools last brought forward (for the scripting API's state). */
-  lastPanel: PanelName | null;
   activity: readonly ActivityEntry[];
   queue: readonly QueueItem[];
   /** Live progress per queue item from event.renderProgress. */
@@ -104,7 +102,6 @@ export const initialState: StudioState = {
   workArea: null,
   expanded: [],
   dockTab: 'Activity',
-  lastPanel: null,
   activity: [],
   queue: [],
   progress: {},
