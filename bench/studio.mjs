@@ -102,6 +102,10 @@ const shown = (above) =>
 const layers = (await client.callTool({ name: 'doc_inspect', arguments: {} })).structuredContent;
 const target = JSON.stringify(layers).match(/"id":"(layer_\d+)","name":"A"/)?.[1] ?? 'A';
 
+// Every edit must change the document (an unchanged value draws no new frame): alternate between two values.
+let edits = 0;
+const nextOpacity = () => (edits++ % 2 ? 70 : 30);
+
 // Edit to pixels.
 const N = 40;
 const editToPixels = [];
@@ -110,7 +114,7 @@ for (let i = 0; i < N + 5; i++) {
   const before = await revision();
   const t0 = performance.now();
   const waiting = shown(before);
-  await ok('property.set', { layer: target, property: 'transform.opacity', value: 30 + (i % 2) * 40 });
+  await ok('property.set', { layer: target, property: 'transform.opacity', value: nextOpacity() });
   const t1 = performance.now();
   await waiting;
   const t2 = performance.now();
@@ -128,7 +132,7 @@ page.on('response', (r) => {
 for (let i = 0; i < 15; i++) {
   const before = await revision();
   const waiting = shown(before);
-  await ok('property.set', { layer: target, property: 'transform.opacity', value: 30 + (i % 2) * 40 });
+  await ok('property.set', { layer: target, property: 'transform.opacity', value: nextOpacity() });
   await waiting;
 }
 const medRender = median(renderMs);

@@ -25,6 +25,8 @@ export const ErrorCodes = {
   busy: 'busy',
   render_failed: 'render_failed',
   tool_failed: 'tool_failed',
+  /** A script_ui script threw or timed out in the studio page. */
+  script_error: 'script_error',
   /** The app behind `mcp --bridge` is not running, refused the connection, or went away mid-call. */
   app_unavailable: 'app_unavailable',
 } as const;

@@ -23,7 +23,8 @@ export default async function checkBuildIsFresh(): Promise<void> {
     );
   }
   const oldestBuild = Math.min(...built.map(([, t]) => t));
-  const sources = await files(join(repoRoot, 'src'), (n) => n.endsWith('.ts'));
+  // The studio page's sources (TSX, CSS, HTML) count too: Vite builds them into dist/studio/page.
+  const sources = await files(join(repoRoot, 'src'), (n) => /\.(ts|tsx|css|html)$/.test(n));
   const newer = sources.filter(([, t]) => t > oldestBuild).map(([p]) => relative(repoRoot, p));
   if (newer.length) {
     throw new Error(

@@ -123,7 +123,12 @@ export function createStudio(options: StudioOptions): Studio {
         "style-src 'self'",
         "img-src 'self' data: blob:",
         "font-src 'self' data:",
-        `connect-src 'self' ${auth.origins.map((o) => o.replace(/^http/, 'ws')).join(' ')}`,
+        // 'self' covers the live channel's ws: in current browsers; the explicit ws: origins are for older ones.
+        // Bracketed IPv6 hosts are left out: Chromium rejects them as CSP sources.
+        `connect-src 'self' ${auth.origins
+          .filter((o) => !o.includes('['))
+          .map((o) => o.replace(/^http/, 'ws'))
+          .join(' ')}`,
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",

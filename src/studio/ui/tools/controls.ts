@@ -2,7 +2,7 @@
  * The named controls the UI tools set (page.set) and list (page.controls). Setting a control does what a person
  * does with it: view settings change this page's view; document values run the same command the field runs
  * (property.set or property.setKeyframe at the playhead, comp.setActive). The answer is the value read back
- * once the change is applied. CONTROLS.md documents these paths; CONTROL_PATHS is the list it is written from.
+ * once the change is applied. docs/studio.md documents these paths; CONTROL_PATHS is the list it is written from.
  */
 import type { ControlInfo } from '../../protocol.js';
 import { VIEWER_ZOOMS } from '../../protocol.js';

@@ -2,7 +2,7 @@
  * UI scripts: the app stages a script at a same-origin URL (the CSP allows 'self' scripts only, and the page
  * never evaluates strings), the page appends a <script src>, and the script hands its function over by calling
  * `window[SCRIPT_GLOBAL](id, fn)`. The page runs `await fn(studio)` with the request's timeout and answers its
- * JSON-safe value. `studio` is the scripting API documented in CONTROLS.md.
+ * JSON-safe value. `studio` is the scripting API documented in docs/studio.md.
  */
 import { PANELS, SCRIPT_GLOBAL, type PanelName } from '../../protocol.js';
 import { RpcError } from '../live/rpc-error.js';
