@@ -51,14 +51,17 @@ export function ActivityPanel(props: { title: JSX.Element }): JSX.Element {
                   {e.actor.kind === 'page' && e.actor.name === me ? 'this page' : e.actor.name}
                 </span>
                 <span class="muted mono">{e.command}</span>
-                {e.ok ? (
-                  e.summary && <span class="summary">{e.summary}</span>
-                ) : (
+                {e.ok && e.summary && <span class="summary">{e.summary}</span>}
+              </div>
+              {!e.ok && (
+                // A refusal is read in full, with its remedy: it is what the person may need to act on.
+                <div class="activity-error">
                   <span class="error-text">
                     {e.error?.code}: {e.error?.message}
-                  </span>
-                )}
-              </div>
+                  </span>{' '}
+                  <span class="muted">{e.error?.remediation}</span>
+                </div>
+              )}
             </div>
           </li>
         ))}

@@ -94,9 +94,8 @@ export function RenderQueuePanel(props: { title: JSX.Element }): JSX.Element {
                 data-item={item.id}
               >
                 <div class="progress-fill" style={{ width: `${pct}%` }} />
-                <span class="progress-text">
-                  {done}/{total} frames
-                </span>
+                {/* A queued item's frame count is known once its render plans it. */}
+                <span class="progress-text">{total > 0 ? `${done}/${total} frames` : item.status}</span>
               </div>
               {item.error && <div class="error-text">{item.error.message}</div>}
             </li>
