@@ -10,6 +10,7 @@ import {
   propertyExists,
   PROPERTY_PATHS,
   readAnimatable,
+  readProperty,
   resolveProperty,
   setPlain,
   type PropertyRef,
@@ -23,6 +24,41 @@ const Path = z
   .min(1)
   .describe(`Property path: ${PROPERTY_PATHS.join(', ')}`);
 const Value = z.unknown().describe('A number, [x, y], a colour, or a string, depending on the property');
+const Dimension = z
+  .enum(['x', 'y'])
+  .optional()
+  .describe(
+    '[x, y] properties only: set just this component to the number in "value", keeping the other as it is when the edit runs (so two editors changing x and y at once do not undo each other)',
+  );
+
+/**
+ * The full value for a one-component edit: `current` with x or y replaced by `value`. `current` is read when the
+ * edit runs, in the engine's edit order, so the other component is never a stale copy from the caller.
+ */
+function withDimension(
+  ref: PropertyRef,
+  current: unknown,
+  value: unknown,
+  dimension: 'x' | 'y',
+  path: string,
+): [number, number] {
+  if (ref.type !== 'vec2') {
+    throw new EngineError(
+      'bad_argument',
+      `"dimension" applies to [x, y] properties; "${path}" is a ${ref.type}.`,
+      'Leave out "dimension" and pass the whole value.',
+    );
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new EngineError(
+      'bad_argument',
+      `With "dimension": "${dimension}", "value" must be one finite number; got ${JSON.stringify(value)}.`,
+      'Pass the new x or y as a number, or leave out "dimension" and pass [x, y].',
+    );
+  }
+  const [x, y] = current as [number, number];
+  return dimension === 'x' ? [value, y] : [x, value];
+}
 // Keyframes closer than this are the same keyframe (half a frame at 1000 fps).
 const SAME_TIME = 5e-4;
 
@@ -68,7 +104,13 @@ export const propertySet = defineCommand({
   category: 'Property',
   description:
     'Sets a static property value. An animated property (one with keyframes) is refused: change its keyframes with property.setKeyframe, or remove them with property.clearKeyframes first.',
-  params: z.strictObject({ comp: CompRef.optional(), layer: LayerRef, property: Path, value: Value }),
+  params: z.strictObject({
+    comp: CompRef.optional(),
+    layer: LayerRef,
+    property: Path,
+    value: Value,
+    dimension: Dimension,
+  }),
   pathParams: {},
   enabled: needsComp,
   annotations: IDEMPOTENT_EDIT,
@@ -77,7 +119,17 @@ export const propertySet = defineCommand({
     const comp = findComp(ctx.doc, p.comp);
     const layer = findLayer(comp, p.layer);
     const ref = resolveProperty(layer, p.property);
-    const value = coerceValue(ref, p.value, p.property);
+    const raw =
+      p.dimension === undefined
+        ? p.value
+        : withDimension(
+            ref,
+            ref.animatable ? readAnimatable(layer, ref).value : readProperty(layer, ref),
+            p.value,
+            p.dimension,
+            p.property,
+          );
+    const value = coerceValue(ref, raw, p.property);
     if (p.property === 'text.fontFamily') checkFontFamily(value as string, ctx);
     if (p.property === 'text.text') warnMissingGlyphs(value as string, ctx);
     if (ref.animatable && readAnimatable(layer, ref).keyframes.length) {
@@ -108,6 +160,7 @@ export const propertySetKeyframe = defineCommand({
     property: Path,
     time: z.number().min(0),
     value: Value,
+    dimension: Dimension,
     interpolation: Interpolation.optional(),
     easeIn: EaseHandle.optional(),
     easeOut: EaseHandle.optional(),
@@ -118,7 +171,12 @@ export const propertySetKeyframe = defineCommand({
   mutates: true,
   run(ctx, p) {
     const { comp, layer, ref } = animatable(ctx.doc, p);
-    const value = coerceValue(ref, p.value, p.property);
+    // One component: the other is the property's value at that time as the document has it now.
+    const raw =
+      p.dimension === undefined
+        ? p.value
+        : withDimension(ref, valueAt(readAnimatable(layer, ref), p.time), p.value, p.dimension, p.property);
+    const value = coerceValue(ref, raw, p.property);
     const interpolation = p.interpolation ?? (p.easeIn || p.easeOut ? 'bezier' : 'linear');
     const key: Keyframe = { time: p.time, value, interpolation } as Keyframe;
     if (p.easeIn) key.easeIn = p.easeIn;

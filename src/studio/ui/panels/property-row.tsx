@@ -9,7 +9,7 @@ import { Icon } from '../components/icons.js';
 import { ColorField, TextField } from '../components/fields.js';
 import { ScrubNumber } from '../components/scrub-number.js';
 import type { Gesture } from '../live/commands.js';
-import { keyframeToggleStep, propertyStep } from '../live/property-edit.js';
+import { keyframeToggleStep, propertyStep, type Dimension } from '../live/property-edit.js';
 import {
   controlPathOf,
   isAnimatable,
@@ -32,11 +32,13 @@ export function PropertyRowView(props: {
   const value = rowValue(row, comp, layer, frame);
   const keyed = keyframeAtFrame(row, comp, layer, frame) !== undefined;
 
-  const commit = (v: PropertyValue) =>
-    void studio.commands.run(...stepArgs(propertyStep(comp, layer, row, frame, v))).catch(() => undefined);
-  const scrub = (v: PropertyValue, phase: 'move' | 'end') => {
+  const commit = (v: PropertyValue, dimension?: Dimension) =>
+    void studio.commands
+      .run(...stepArgs(propertyStep(comp, layer, row, frame, v, dimension)))
+      .catch(() => undefined);
+  const scrub = (v: PropertyValue, phase: 'move' | 'end', dimension?: Dimension) => {
     gesture.current ??= studio.commands.gesture(`Change ${row.name}`);
-    gesture.current.step(propertyStep(comp, layer, row, frame, v));
+    gesture.current.step(propertyStep(comp, layer, row, frame, v, dimension));
     if (phase === 'end') {
       const g = gesture.current;
       gesture.current = null;
@@ -73,8 +75,8 @@ const stepArgs = (s: { id: string; params: Record<string, unknown> }) => [s.id, 
 function editor(
   row: PropertyRow,
   value: PropertyValue,
-  commit: (v: PropertyValue) => void,
-  scrub: (v: PropertyValue, phase: 'move' | 'end') => void,
+  commit: (v: PropertyValue, dimension?: Dimension) => void,
+  scrub: (v: PropertyValue, phase: 'move' | 'end', dimension?: Dimension) => void,
 ): JSX.Element {
   const control = controlPathOf(row);
   const numeric = {
@@ -104,15 +106,15 @@ function editor(
             label={`${row.name} X`}
             value={x}
             {...numeric}
-            onScrub={(v, phase) => scrub([v, y], phase)}
-            onCommit={(v) => commit([v, y])}
+            onScrub={(v, phase) => scrub(v, phase, 'x')}
+            onCommit={(v) => commit(v, 'x')}
           />
           <ScrubNumber
             label={`${row.name} Y`}
             value={y}
             {...numeric}
-            onScrub={(v, phase) => scrub([x, v], phase)}
-            onCommit={(v) => commit([x, v])}
+            onScrub={(v, phase) => scrub(v, phase, 'y')}
+            onCommit={(v) => commit(v, 'y')}
           />
         </>
       );
