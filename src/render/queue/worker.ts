@@ -13,6 +13,8 @@ import type { BatchRequest, StopRequest, WorkerInit, WorkerMessage } from './pro
 type RendererModule = { createFrameRenderer(options: FrameRendererOptions): FrameRenderer };
 
 oneEncoderThread();
+/** Decoded video frames a render worker keeps (about four 1080p frames). */
+const RENDER_FRAME_CACHE = 32 * 1024 * 1024;
 const init = workerData as WorkerInit;
 const port = parentPort!;
 const footage = new Map(init.footage.map(([path, bytes]) => [path, Buffer.from(bytes)]));
@@ -51,6 +53,8 @@ async function main(): Promise<void> {
   };
   const renderer = mod.createFrameRenderer({
     readFile,
+    // Frames are read in order and held by the frame being drawn: a small cache serves layers sharing a clip.
+    frameCacheBytes: RENDER_FRAME_CACHE,
     media: {
       ffmpeg: init.media.ffmpeg,
       ffprobe: init.media.ffprobe,
