@@ -172,6 +172,7 @@ export class FootageCache {
 /** The footage times each moving item is shown at in `comp` at `time` (precomps included). */
 function movingTimes(doc: Project, comp: Composition, time: number): Map<FootageItem, number[]> {
   const out = new Map<FootageItem, number[]>();
+  if (!doc.items.some((i) => i.type === 'footage' && isMoving(i))) return out;
   visitFootageLayers(doc, comp, time, (item, layer, lt) => {
     if (!isMoving(item)) return;
     const t = sourceTime(layer, lt, item.media!.duration ?? 0);

@@ -11,6 +11,7 @@ import {
   type Project,
 } from '../../engine/index.js';
 import { layerTime } from '../../engine/layer-transform.js';
+import { MAX_NESTED_COMPOSES } from '../nesting.js';
 
 /** Precomps deeper than this are not followed (the compositor refuses them anyway). */
 const MAX_DEPTH = 32;
@@ -41,8 +42,14 @@ export function visitFootageLayers(
   visit: (item: FootageItem, layer: Layer, lt: number) => void,
 ): void {
   const byId = new Map(doc.items.map((i) => [i.id, i]));
+  // Precomp fan-outs multiply (ten layers of ten layers...): a composition at one time is walked once.
+  const seen = new Set<string>();
   const walk = (c: Composition, time: number, stack: string[]) => {
     if (stack.includes(c.id) || stack.length > MAX_DEPTH) return;
+    const key = `${c.id}@${time}`;
+    // Past the compositor's own bound the frame is refused when drawn (nesting.ts): no need to walk further.
+    if (seen.has(key) || seen.size > MAX_NESTED_COMPOSES) return;
+    seen.add(key);
     const mattes = new Set(c.layers.flatMap((l) => (l.trackMatte ? [l.trackMatte.layer] : [])));
     for (const layer of c.layers) {
       if (!(layer.enabled || mattes.has(layer.id)) || time < layer.inPoint || time >= layer.outPoint)
