@@ -76,6 +76,11 @@ export class FootageCache {
    * Decodes every still reachable from `comp` (through precomps) and the frames of video and sequences its
    * layers show at comp time `time`. The result holds the canvases for this frame even if caches evict them.
    */
+  /** Marks a frame in progress until the returned release (after drawing): see FrameStore.hold. */
+  hold(): () => void {
+    return this.#store.hold();
+  }
+
   async prepare(
     doc: Project,
     comp: Composition,
