@@ -9,6 +9,7 @@ import { effectCommands } from './commands/effect.js';
 import { fileCommands } from './commands/file.js';
 import { layerAddCommands } from './commands/layer-add.js';
 import { layerEditCommands } from './commands/layer-edit.js';
+import { layerSetTimeMap } from './commands/layer-time.js';
 import { projectCommands } from './commands/project.js';
 import { propertyCommands } from './commands/property.js';
 
@@ -20,6 +21,7 @@ export function engineCommands(): AnyCommand[] {
     ...compCommands,
     ...layerAddCommands,
     ...layerEditCommands,
+    layerSetTimeMap,
     ...propertyCommands,
     ...effectCommands,
     ...editCommands,
@@ -34,4 +36,6 @@ export * from './output-formats.js';
 export { valueAt, cubicBezier } from './keyframes.js';
 export { inspectDocument, frameCount } from './inspect.js';
 export { framePath, hasFrameField, resolveOutputFormat } from './output-template.js';
-export type { EnginePorts, ImageInfo } from './ports.js';
+export type { EnginePorts, ImageInfo, MediaFile, MediaProbe } from './ports.js';
+export * from './time-map.js';
+export { isSequencePattern, sequenceFrame } from './image-sequence.js';

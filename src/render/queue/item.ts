@@ -7,16 +7,15 @@
 import PQueue from 'p-queue';
 import {
   EngineError,
-  fsError,
   type EnginePorts,
   type ErrorInfo,
   type Project,
   type RenderQueueItem,
 } from '../../engine/index.js';
 import { CleanupStack } from './cleanup.js';
-import { removedError, stopped, throwIfStopped, toInfo } from './item-errors.js';
+import { removedError, stopped, toInfo } from './item-errors.js';
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
-import { footagePaths } from '../reachable-footage.js';
+import { footageInput } from './footage-input.js';
 import type { JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
 import { RenderPool } from './pool.js';
@@ -152,11 +151,18 @@ async function render(
   cleanup.onFailure(() => w.close());
   if (todo.length) {
     if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
-    const footage = await readFootage(env, item.comp, stop.signal);
+    const input = await footageInput(
+      env.doc,
+      item.comp,
+      env.ports,
+      env.options.ffmpeg,
+      stop.signal,
+      (close) => cleanup.always(close),
+    );
     const pool = await RenderPool.start({
       workers: Math.max(1, Math.min(env.options.maxWorkers, todo.length)),
       workerUrl: env.options.workerUrl,
-      init: { doc: env.doc, footage, rendererModule: env.options.rendererModule },
+      init: { doc: env.doc, ...input, rendererModule: env.options.rendererModule },
     });
     cleanup.always(() => pool.destroy());
     // Stopping terminates the workers at once; the batch they held rejects with `cancelled`.
@@ -174,23 +180,6 @@ async function render(
   // The files are the item's output now: cleanup of this or a later item no longer removes them.
   await tracker.release();
   return { status: 'done', frames: todo.length, skipped: counts.skipped, files };
-}
-
-/** The footage of `compId`, read through the engine's ports so confinement applies; workers only see bytes. */
-async function readFootage(
-  env: ItemEnv,
-  compId: string,
-  signal: AbortSignal,
-): Promise<Array<[string, Uint8Array]>> {
-  const footage: Array<[string, Uint8Array]> = [];
-  for (const path of footagePaths(env.doc, [compId])) {
-    throwIfStopped(signal);
-    const bytes = await env.ports.readFile(path).catch((err: unknown) => {
-      throw err instanceof EngineError ? err : fsError(err, path, 'read footage');
-    });
-    footage.push([path, bytes]);
-  }
-  return footage;
 }
 
 async function dispatch(

@@ -1,0 +1,89 @@
+/**
+ * Time mapping, as After Effects does it: which moment of a footage item (video, image sequence, audio) a layer
+ * shows at a moment of its composition. One pure function for the picture and the sound, so they cannot drift.
+ *
+ *   layer time   = comp time - layer.startTime
+ *   footage time = freezeAt                                   (freeze frame)
+ *                | layer time * speed                        (speed > 0; 2 = twice as fast, 0.5 = half)
+ *                | duration + layer time * speed             (speed < 0: reversed, starting from the end)
+ *   then, with loop, wrapped into [0, duration); without, nothing outside [0, duration).
+ *
+ * The footage frame for a footage time is found by the frames' own timestamps (variable frame rate included),
+ * never by counting frames: the nearest frame by default, or the two frames around it for frame blending.
+ */
+
+/** How a layer maps its composition's time to its footage's time. Absent on a layer: {speed 1, no loop, no freeze}. */
+export interface TimeMap {
+  /** Playback speed: 1 normal, 2 twice as fast, 0.5 half, -1 reversed. Never 0. */
+  speed: number;
+  /** Repeat the footage for as long as the layer lasts. */
+  loop: boolean;
+  /** Show this one moment of the footage (seconds) for the whole layer; null: off. */
+  freezeAt: number | null;
+}
+
+export const DEFAULT_TIME_MAP: TimeMap = { speed: 1, loop: false, freezeAt: null };
+
+/** Tolerance for times computed from frame numbers (n / rate is rarely exact in binary). */
+const EPS = 1e-9;
+
+/**
+ * The footage time a layer shows at `compTime`, or null when it shows nothing of the footage then (before its
+ * start or after its end without loop). `duration` is the footage's length in seconds.
+ */
+export function footageTime(
+  layer: { startTime: number; time?: TimeMap },
+  compTime: number,
+  duration: number,
+): number | null {
+  const map = layer.time ?? DEFAULT_TIME_MAP;
+  if (map.freezeAt !== null) return Math.min(Math.max(map.freezeAt, 0), Math.max(0, duration - EPS));
+  const layerTime = compTime - layer.startTime;
+  let t = map.speed >= 0 ? layerTime * map.speed : duration + layerTime * map.speed;
+  // Reversed footage starts at its last moment, which belongs to the last frame (the end itself is excluded).
+  if (map.speed < 0) t -= EPS;
+  if (map.loop && duration > 0) t = ((t % duration) + duration) % duration;
+  if (t < -EPS / 2 || t >= duration - EPS / 2) return null;
+  return Math.max(0, t);
+}
+
+/**
+ * The index of the frame whose timestamp is nearest to `time` (ties go to the earlier frame). `timestamps` are
+ * the frames' presentation times in seconds, ascending (from the probe), so variable frame rates map right.
+ */
+export function nearestFrame(timestamps: ArrayLike<number>, time: number): number {
+  const n = timestamps.length;
+  if (n === 0) throw new RangeError('footage without frames');
+  let lo = 0;
+  let hi = n - 1;
+  // The last frame whose timestamp is <= time (binary search), then the nearer of it and the next.
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (timestamps[mid]! <= time + EPS) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo + 1 < n && timestamps[lo + 1]! - time < time - timestamps[lo]! - EPS) return lo + 1;
+  return lo;
+}
+
+/** For frame blending: the frames before and after `time` and the weight of the later one (0..1). */
+export function blendFrames(
+  timestamps: ArrayLike<number>,
+  time: number,
+): { a: number; b: number; weight: number } {
+  const n = timestamps.length;
+  if (n === 0) throw new RangeError('footage without frames');
+  let a = 0;
+  while (a + 1 < n && timestamps[a + 1]! <= time + EPS) a++;
+  const b = Math.min(a + 1, n - 1);
+  const span = timestamps[b]! - timestamps[a]!;
+  const weight = span > 0 ? Math.min(1, Math.max(0, (time - timestamps[a]!) / span)) : 0;
+  return weight < EPS ? { a, b: a, weight: 0 } : { a, b, weight };
+}
+
+/** Timestamps of a constant-rate source: frame i at i / rate. */
+export function constantTimestamps(frameCount: number, frameRate: number): Float64Array {
+  const out = new Float64Array(frameCount);
+  for (let i = 0; i < frameCount; i++) out[i] = i / frameRate;
+  return out;
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { blendFrames, constantTimestamps, footageTime, nearestFrame } from '../../../src/engine/time-map.js';
+
+const layer = (startTime = 0, time?: { speed: number; loop: boolean; freezeAt: number | null }) => ({
+  startTime,
+  time,
+});
+
+describe('footageTime', () => {
+  it('offsets by the layer start and scales by the speed', () => {
+    expect(footageTime(layer(1), 1.5, 10)).toBeCloseTo(0.5);
+    expect(footageTime(layer(0, { speed: 2, loop: false, freezeAt: null }), 1, 10)).toBeCloseTo(2);
+    expect(footageTime(layer(0, { speed: 0.5, loop: false, freezeAt: null }), 1, 10)).toBeCloseTo(0.5);
+  });
+
+  it('shows nothing before the start or past the end, unless it loops', () => {
+    expect(footageTime(layer(1), 0.5, 10)).toBeNull();
+    expect(footageTime(layer(0), 10, 10)).toBeNull();
+    const looped = layer(0, { speed: 1, loop: true, freezeAt: null });
+    expect(footageTime(looped, 12.5, 10)).toBeCloseTo(2.5);
+    expect(footageTime({ ...looped, startTime: 1 }, 0.5, 10)).toBeCloseTo(9.5);
+  });
+
+  it('plays reversed footage from its last moment', () => {
+    const reversed = layer(0, { speed: -1, loop: false, freezeAt: null });
+    const t0 = footageTime(reversed, 0, 1)!;
+    expect(nearestFrame(constantTimestamps(30, 30), t0)).toBe(29);
+    expect(footageTime(reversed, 0.5, 1)).toBeCloseTo(0.5);
+    expect(footageTime(reversed, 1, 1)).toBeNull();
+  });
+
+  it('freezes on one moment for the whole layer', () => {
+    const frozen = layer(0, { speed: 1, loop: false, freezeAt: 0.4 });
+    expect(footageTime(frozen, 0, 1)).toBeCloseTo(0.4);
+    expect(footageTime(frozen, 5, 1)).toBeCloseTo(0.4);
+  });
+});
+
+describe('nearestFrame', () => {
+  it('maps a 24 fps source into a 30 fps comp by timestamps', () => {
+    const ts = constantTimestamps(24, 24);
+    // comp frame n at n/30: source frame nearest to it.
+    expect(Array.from({ length: 10 }, (_, n) => nearestFrame(ts, n / 30))).toEqual([
+      0, 1, 2, 2, 3, 4, 5, 6, 6, 7,
+    ]);
+  });
+
+  it('follows variable frame rate timestamps, not frame counts', () => {
+    const ts = [0, 0.1, 0.15, 0.5, 0.55];
+    expect(nearestFrame(ts, 0.3)).toBe(2);
+    expect(nearestFrame(ts, 0.34)).toBe(3);
+    expect(nearestFrame(ts, 9)).toBe(4);
+    expect(nearestFrame(ts, 0)).toBe(0);
+  });
+
+  it('hits the exact frame for times made from frame numbers (29.97 fps)', () => {
+    const rate = 30000 / 1001;
+    const ts = constantTimestamps(300, rate);
+    for (const n of [0, 1, 29, 150, 299]) expect(nearestFrame(ts, n / rate)).toBe(n);
+  });
+});
+
+describe('blendFrames', () => {
+  it('weights the two frames around a time', () => {
+    const ts = constantTimestamps(10, 10);
+    expect(blendFrames(ts, 0.25)).toEqual({ a: 2, b: 3, weight: expect.closeTo(0.5, 6) });
+    expect(blendFrames(ts, 0.3)).toEqual({ a: 3, b: 3, weight: 0 });
+  });
+});
