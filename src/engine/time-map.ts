@@ -5,7 +5,7 @@
  *   layer time   = comp time - layer.startTime
  *   footage time = freezeAt                                   (freeze frame)
  *                | layer time * speed                        (speed > 0; 2 = twice as fast, 0.5 = half)
- *                | duration + layer time * speed             (speed < 0: reversed, starting from the end)
+ *                | last + layer time * speed                 (speed < 0: reversed, from the last frame's time)
  *   then, with loop, wrapped into [0, duration); without, nothing outside [0, duration).
  *
  * The footage frame for a footage time is found by the frames' own timestamps (variable frame rate included),
@@ -29,19 +29,23 @@ const EPS = 1e-9;
 
 /**
  * The footage time a layer shows at `compTime`, or null when it shows nothing of the footage then (before its
- * start or after its end without loop). `duration` is the footage's length in seconds.
+ * start or after its end without loop). `duration` is the footage's length in seconds. `frameDuration` is how
+ * long its last frame lasts (pictures; 0 for sound): reversed footage starts at the last frame's own time, so a
+ * reversed N-frame clip shows frames N-1, N-2, ... 0 on consecutive comp frames at the same rate.
  */
 export function footageTime(
   layer: { startTime: number; time?: TimeMap },
   compTime: number,
   duration: number,
+  frameDuration = 0,
 ): number | null {
   const map = layer.time ?? DEFAULT_TIME_MAP;
   if (map.freezeAt !== null) return Math.min(Math.max(map.freezeAt, 0), Math.max(0, duration - EPS));
   const layerTime = compTime - layer.startTime;
-  let t = map.speed >= 0 ? layerTime * map.speed : duration + layerTime * map.speed;
-  // Reversed footage starts at its last moment, which belongs to the last frame (the end itself is excluded).
-  if (map.speed < 0) t -= EPS;
+  const last = Math.max(0, duration - frameDuration);
+  let t = map.speed >= 0 ? layerTime * map.speed : last + layerTime * map.speed;
+  // Reversed sound starts at its very end, which is excluded like every end.
+  if (map.speed < 0 && frameDuration === 0) t -= EPS;
   if (map.loop && duration > 0) t = ((t % duration) + duration) % duration;
   if (t < -EPS / 2 || t >= duration - EPS / 2) return null;
   return Math.max(0, t);

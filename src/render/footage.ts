@@ -16,7 +16,7 @@ import {
 } from '../engine/index.js';
 import { fsError } from '../engine/errors.js';
 import { reachableFootage } from './reachable-footage.js';
-import { isMoving, sourceTime, visitFootageLayers } from './media/frame-plan.js';
+import { footageSourceTime, isMoving, visitFootageLayers } from './media/frame-plan.js';
 import type { FrameStore } from './media/frame-store.js';
 
 const FAILURE_TTL_MS = 1000;
@@ -50,7 +50,7 @@ export function footagePicture(
 ): Canvas | null | 'nothing' {
   if (item.media?.kind === 'audio') return 'nothing';
   if (!isMoving(item)) return footage.stills.get(item.id) ?? null;
-  const t = sourceTime(layer, lt, item.media!.duration ?? 0);
+  const t = footageSourceTime(layer, lt, item);
   if (t === null) return 'nothing';
   const moving = footage.moving.get(item.id);
   if (!moving) return null;
@@ -180,7 +180,7 @@ function movingTimes(doc: Project, comp: Composition, time: number): Map<Footage
   if (!doc.items.some((i) => i.type === 'footage' && isMoving(i))) return out;
   visitFootageLayers(doc, comp, time, (item, layer, lt) => {
     if (!isMoving(item)) return;
-    const t = sourceTime(layer, lt, item.media!.duration ?? 0);
+    const t = footageSourceTime(layer, lt, item);
     if (t === null) return;
     const list = out.get(item) ?? [];
     list.push(t);

@@ -25,13 +25,23 @@ export function isMoving(item: FootageItem): boolean {
  * The source time a footage or precomp layer shows at layer time `lt` (its time map applied), or null when it
  * shows nothing then. Layer time is comp time minus start time, so the start time is already taken off.
  */
-export function sourceTime(layer: Layer, lt: number, duration: number): number | null {
-  return footageTime({ startTime: 0, time: layer.time }, lt, duration);
+export function sourceTime(
+  layer: Layer,
+  lt: number,
+  duration: number,
+  frameRate: number | null,
+): number | null {
+  return footageTime({ startTime: 0, time: layer.time }, lt, duration, frameRate ? 1 / frameRate : 0);
+}
+
+/** The source time of a moving footage item (its average frame rate stands for its last frame's length). */
+export function footageSourceTime(layer: Layer, lt: number, item: FootageItem): number | null {
+  return sourceTime(layer, lt, item.media?.duration ?? 0, item.media?.frameRate ?? null);
 }
 
 /** The nested composition's time a precomp layer shows at layer time `lt`: lt itself unless retimed. */
 export function precompTime(layer: Layer, lt: number, nested: Composition): number | null {
-  return layer.time ? sourceTime(layer, lt, nested.duration) : lt;
+  return layer.time ? sourceTime(layer, lt, nested.duration, nested.frameRate) : lt;
 }
 
 /** Calls `visit` for every footage layer drawn in `comp` at `t`, nested compositions included. */

@@ -100,8 +100,8 @@ describeWithFfmpeg('time mapping of video footage', () => {
     await run(engine, 'layer.setTimeMap', { layer, speed: 0.5 });
     expect(await at([0, 1, 2, 3, 40, 95])).toEqual([0, 0, 1, 1, 20, 47]);
     await run(engine, 'layer.setTimeMap', { layer, speed: -1 });
-    // Reversed from the clip's end (time-map.ts): comp frame k shows the frame nearest 2 s - k/24.
-    expect(await at([0, 2, 24, 47, 48])).toEqual([47, 46, 24, 1, -1]);
+    // Reversed from the last frame (time-map.ts): comp frame k shows source frame 47 - k, then nothing.
+    expect(await at([0, 1, 2, 24, 47, 48])).toEqual([47, 46, 45, 23, 0, -1]);
     await run(engine, 'layer.setTimeMap', { layer, speed: 1, loop: true });
     expect(await at([0, 47, 48, 50, 100])).toEqual([0, 47, 0, 2, 4]);
     await run(engine, 'layer.setTimeMap', { layer, loop: false, freezeAt: 0.5 });

@@ -21,7 +21,17 @@ describe('footageTime', () => {
     expect(footageTime({ ...looped, startTime: 1 }, 0.5, 10)).toBeCloseTo(9.5);
   });
 
-  it('plays reversed footage from its last moment', () => {
+  it('plays a reversed clip from its last frame to its first, one source frame per comp frame', () => {
+    const reversed = layer(0, { speed: -1, loop: false, freezeAt: null });
+    const ts = constantTimestamps(30, 30);
+    const shown = Array.from({ length: 31 }, (_, k) => {
+      const t = footageTime(reversed, k / 30, 1, 1 / 30);
+      return t === null ? -1 : nearestFrame(ts, t);
+    });
+    expect(shown).toEqual([...Array.from({ length: 30 }, (_, k) => 29 - k), -1]);
+  });
+
+  it('plays reversed sound from its very end', () => {
     const reversed = layer(0, { speed: -1, loop: false, freezeAt: null });
     const t0 = footageTime(reversed, 0, 1)!;
     expect(nearestFrame(constantTimestamps(30, 30), t0)).toBe(29);
