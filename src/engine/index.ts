@@ -8,6 +8,7 @@ import { editCommands } from './commands/edit.js';
 import { effectCommands } from './commands/effect.js';
 import { fileCommands } from './commands/file.js';
 import { layerAddCommands } from './commands/layer-add.js';
+import { layerAudioCommands } from './commands/layer-audio.js';
 import { layerEditCommands } from './commands/layer-edit.js';
 import { projectCommands } from './commands/project.js';
 import { propertyCommands } from './commands/property.js';
@@ -20,6 +21,7 @@ export function engineCommands(): AnyCommand[] {
     ...compCommands,
     ...layerAddCommands,
     ...layerEditCommands,
+    ...layerAudioCommands,
     ...propertyCommands,
     ...effectCommands,
     ...editCommands,
