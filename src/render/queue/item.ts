@@ -16,6 +16,7 @@ import {
 import { CleanupStack } from './cleanup.js';
 import { removedError, stopped, throwIfStopped, toInfo } from './item-errors.js';
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
+import { collectAudio, type AudioMix } from '../audio/clips.js';
 import { footagePaths } from '../reachable-footage.js';
 import type { JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
@@ -130,6 +131,7 @@ async function render(
     tracker,
     ffmpeg: env.options.ffmpeg,
     signal: stop.signal,
+    audio: plan.sound ? await soundOf(plan, env) : null,
   });
   // Set once the frames to write are known (after prepare); the cleanup below may run before that.
   let writer: FrameWriter | undefined = undefined;
@@ -141,8 +143,8 @@ async function render(
   });
   const skip = await exporter.prepare();
   // Without skipped frames the item's own list serves (no copy of a day-long composition's frames).
-  const todo = skip === 'all' ? [] : skip.size ? frames.filter((f) => !skip.has(f)) : frames;
-  counts.skipped = frames.length - todo.length;
+  const todo = skip === 'all' || !plan.picture ? [] : skip.size ? frames.filter((f) => !skip.has(f)) : frames;
+  counts.skipped = skip === 'all' ? frames.length : plan.picture ? frames.length - todo.length : 0;
   env.onFrames(counts.skipped, frames.length, 0);
   const w = new FrameWriter(exporter, todo, (n) =>
     env.onFrames(counts.skipped + n, frames.length, tracker.committed),
@@ -173,7 +175,25 @@ async function render(
   if (stop.checkRemoved()) throw stopped();
   // The files are the item's output now: cleanup of this or a later item no longer removes them.
   await tracker.release();
-  return { status: 'done', frames: todo.length, skipped: counts.skipped, files };
+  // An audio-only item renders no picture; its frames are the span its sound covers.
+  const done = plan.picture ? todo.length : frames.length - counts.skipped;
+  return { status: 'done', frames: done, skipped: counts.skipped, files };
+}
+
+/**
+ * The item's sound: the audible clips over its frames. Every file is checked through the engine's ports
+ * before ffmpeg opens it (confinement: path_outside_roots; a missing file: no_such_file), as footage is read.
+ */
+async function soundOf(plan: ItemPlan, env: ItemEnv): Promise<AudioMix> {
+  const start = plan.frames[0]! / plan.frameRate;
+  const mix = collectAudio(env.doc, plan.item.comp, start, plan.frames.length / plan.frameRate);
+  for (const path of new Set(mix.clips.map((c) => c.path))) {
+    const found = await env.ports.exists(path).catch((err: unknown) => {
+      throw err instanceof EngineError ? err : fsError(err, path, 'read sound');
+    });
+    if (!found) throw fsError({ code: 'ENOENT' }, path, 'read sound');
+  }
+  return mix;
 }
 
 /** The footage of `compId`, read through the engine's ports so confinement applies; workers only see bytes. */

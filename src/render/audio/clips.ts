@@ -1,0 +1,173 @@
+/**
+ * What a render item hears: the audible footage layers of its composition, precomps included, as pieces of
+ * footage placed on the item's timeline. Pure (no ffmpeg): graph.ts turns the result into one filter graph.
+ *
+ * Timing comes from THE time mapping (src/engine/time-map.ts, footageTime), the function the picture uses, so
+ * picture and sound cannot drift. A layer's footage time is linear in comp time between loop wraps, so each
+ * stretch between wraps is one segment whose start is asked of footageTime and whose end follows from speed.
+ * Speed != 1 plays the footage faster or slower like tape (pitch moves with it); reversed plays backwards;
+ * a freeze frame is silence (a held sound has no meaning).
+ */
+import {
+  EngineError,
+  type Composition,
+  type FootageItem,
+  type Layer,
+  type NumberProp,
+  type Project,
+} from '../../engine/index.js';
+import { DEFAULT_TIME_MAP, footageTime, type TimeMap } from '../../engine/time-map.js';
+
+/** One stretch of footage on the item's timeline. Times in seconds. */
+export interface AudioSegment {
+  /** Where it starts on the item's timeline (0: the item's first frame). */
+  at: number;
+  /** How long it lasts on the timeline. */
+  length: number;
+  /** The lowest footage time it plays; it covers [from, from + length * speed) of the footage. */
+  from: number;
+  /** |layer speed|: 2 plays twice as fast (an octave up), 0.5 half as fast (an octave down). */
+  speed: number;
+  /** Played from its end to its start. */
+  reversed: boolean;
+}
+
+/** An animatable level (dB) of a layer, read at layer time = item time - `shift`. */
+export interface LevelTrack {
+  level: NumberProp;
+  shift: number;
+}
+
+/** One audible footage layer. */
+export interface AudioClip {
+  /** The footage file (absolute), read by ffmpeg. */
+  path: string;
+  segments: AudioSegment[];
+  /** Its level in dB is the sum of these: its own and those of the precomp layers it is inside. */
+  levels: LevelTrack[];
+}
+
+/** The sound of one render item: `duration` seconds of its composition from comp time `start`. */
+export interface AudioMix {
+  start: number;
+  duration: number;
+  clips: AudioClip[];
+}
+
+/** The sound a footage item carries, as the probe recorded it (media.audio); null: none. */
+export function footageSound(item: FootageItem): { duration: number } | null {
+  const media = (item as FootageItem & { media?: { audio?: { duration: number } | null } }).media;
+  return media?.audio ?? null;
+}
+
+/**
+ * Segments past this in one item are refused: each is a branch of the filter graph (a one-second loop over an
+ * hour is 3600). Far above a real edit's cuts and loops, far below what makes ffmpeg's graph slow to build.
+ */
+export const MAX_AUDIO_SEGMENTS = 2000;
+
+const EPS = 1e-9;
+
+interface Context {
+  /** Top comp time minus this comp's time. */
+  offset: number;
+  /** The part of the top comp's timeline this comp is heard in. */
+  lo: number;
+  hi: number;
+  levels: LevelTrack[];
+  depth: number;
+}
+
+/** The audible clips of `compId` over comp time [start, start + duration). */
+export function collectAudio(doc: Project, compId: string, start: number, duration: number): AudioMix {
+  const byId = new Map(doc.items.map((i) => [i.id, i]));
+  const clips: AudioClip[] = [];
+  let segments = 0;
+  const visit = (comp: Composition, ctx: Context) => {
+    // nesting.ts bounds the picture's depth; the same bound holds here (a hand-edited cycle ends too).
+    if (ctx.depth > 32) return;
+    for (const layer of comp.layers) {
+      if (layer.audio?.muted) continue;
+      const lo = Math.max(ctx.lo, ctx.offset + layer.inPoint, ctx.offset);
+      const hi = Math.min(ctx.hi, ctx.offset + layer.outPoint, ctx.offset + comp.duration);
+      if (hi - lo < EPS) continue;
+      const levels = withLevel(ctx.levels, layer, ctx.offset - start);
+      if (layer.source.kind === 'precomp') {
+        const inner = byId.get(layer.source.comp);
+        if (inner?.type === 'composition')
+          visit(inner, { offset: ctx.offset + layer.startTime, lo, hi, levels, depth: ctx.depth + 1 });
+      } else if (layer.source.kind === 'footage') {
+        const item = byId.get(layer.source.footage);
+        const sound = item?.type === 'footage' ? footageSound(item) : null;
+        if (!item || item.type !== 'footage' || !sound || !(sound.duration > 0)) continue;
+        const found = layerSegments(layer, ctx.offset, lo, hi, sound.duration, start);
+        segments += found.length;
+        if (segments > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId);
+        if (found.length) clips.push({ path: item.path, segments: found, levels });
+      }
+    }
+  };
+  const top = byId.get(compId);
+  if (top?.type === 'composition')
+    visit(top, { offset: 0, lo: start, hi: start + duration, levels: [], depth: 0 });
+  return { start, duration, clips };
+}
+
+/** The level tracks with `layer`'s own added (a constant 0 dB adds nothing and is left out). */
+function withLevel(levels: LevelTrack[], layer: Layer, offsetFromItem: number): LevelTrack[] {
+  const level = layer.audio?.level;
+  if (!level || (level.keyframes.length === 0 && level.value === 0)) return levels;
+  // Layer time = comp time - startTime = (item time + start) - offset - startTime.
+  return [...levels, { level, shift: offsetFromItem + layer.startTime }];
+}
+
+/**
+ * The segments of a footage layer heard over top comp time [lo, hi): one per play-through of the footage
+ * (several when it loops). `offset`: top comp time minus the layer's comp time.
+ */
+function layerSegments(
+  layer: Layer,
+  offset: number,
+  lo: number,
+  hi: number,
+  duration: number,
+  itemStart: number,
+): AudioSegment[] {
+  const map: TimeMap = (layer as Layer & { time?: TimeMap }).time ?? DEFAULT_TIME_MAP;
+  if (map.freezeAt !== null || map.speed === 0) return [];
+  const speed = Math.abs(map.speed);
+  // One play-through of the footage lasts `period` seconds of layer time; layer time 0 starts the first.
+  const period = duration / speed;
+  const base = offset + layer.startTime;
+  const [from, to] = [lo - base, hi - base];
+  const first = map.loop ? Math.floor(from / period) : 0;
+  const last = map.loop ? Math.ceil(to / period) - 1 : 0;
+  const out: AudioSegment[] = [];
+  for (let k = first; k <= last; k++) {
+    const a = Math.max(from, k * period);
+    const b = Math.min(to, (k + 1) * period);
+    if (b - a < EPS) continue;
+    // The footage time at the segment's start, from the one mapping the picture uses.
+    const at = footageTime({ startTime: layer.startTime, time: map }, base + a - offset, duration);
+    if (at === null) continue;
+    const span = (b - a) * speed;
+    const reversed = map.speed < 0;
+    out.push({
+      at: base + a - itemStart,
+      length: b - a,
+      from: reversed ? Math.max(0, at - span) : at,
+      speed,
+      reversed,
+    });
+  }
+  return out;
+}
+
+function tooManySegments(doc: Project, compId: string): EngineError {
+  const comp = doc.items.find((i) => i.id === compId);
+  return new EngineError(
+    'bad_argument',
+    `The sound of "${comp?.name ?? compId}" needs more than ${MAX_AUDIO_SEGMENTS} pieces of footage (short looping sounds over a long time, typically).`,
+    'Render a shorter frame range, loop a longer sound, or render the looping sound to a WAV first and use that as footage.',
+  );
+}
