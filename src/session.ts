@@ -35,7 +35,7 @@ export interface Session {
 }
 
 export function createSession(options: SessionOptions = {}): Session {
-  const base = options.ports ?? createNodePorts();
+  const base = options.ports ?? createNodePorts({ searchPath: options.searchPath });
   const ports = options.confinement ? options.confinement.wrapPorts(base) : base;
   // The service reads the live document at report time (items removed mid-render); the engine exists by then.
   const { confinement } = options;

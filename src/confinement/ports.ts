@@ -6,7 +6,7 @@
 import { EngineError, type EnginePorts } from '../engine/index.js';
 import { refusedWhileConfined } from './errors.js';
 import type { Access, Policy } from './policy.js';
-import { readConfined, writeConfined } from './safe-io.js';
+import { openMediaConfined, readConfined, writeConfined } from './safe-io.js';
 
 /**
  * Security: the command guard cannot see everything a command will touch (a project opened from inside a
@@ -51,6 +51,11 @@ export function wrapPortsWith(base: EnginePorts, policy: Policy): EnginePorts {
       }
       return info;
     },
+    async openMedia(path) {
+      return openMediaConfined(checked(path, 'read', 'media read'), readable, path, 'media read');
+    },
+    // The file was opened through openMedia above (checked at the open); ffprobe reads that descriptor.
+    probeMedia: (file, shownPath) => base.probeMedia(file, shownPath),
     async openWithOs() {
       const e = refusedWhileConfined(
         'Opening files with the desktop',

@@ -12,7 +12,9 @@ import { constants, promises as fs, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { EngineError, fsError } from '../engine/index.js';
 import { writeAtomicIn } from '../node-io/atomic-write.js';
-import { readRegularFile } from '../node-io/read-regular.js';
+import { openRegularFile, readRegularFile } from '../node-io/read-regular.js';
+import { mediaFileOf, MAX_MEDIA_BYTES } from '../node-io/media-file.js';
+import type { MediaFile } from '../engine/index.js';
 import { CheckedDir, DEFAULT_IO, swapped, type SafeIoOptions } from './checked-dir.js';
 import { isInside } from './path-resolve.js';
 
@@ -32,6 +34,49 @@ function sameFile(a: Stats, b: Stats): boolean {
  * Reads `real` (a path already checked and resolved) and proves the opened file is inside `roots`.
  * `shownPath` is the path as the agent gave it, for messages.
  */
+/** The check readConfined and openMediaConfined make on the opened descriptor: it must be inside `roots`. */
+function insideRoots(
+  real: string,
+  roots: readonly string[],
+  shownPath: string,
+  param: string,
+  io: SafeIoOptions,
+) {
+  return async (handle: fs.FileHandle) => {
+    const at = await fdPath(handle.fd, io);
+    if (at !== null) {
+      if (!roots.some((root) => isInside(at, root))) throw swapped(shownPath, param);
+    } else if (!sameFile(await handle.stat(), await fs.stat(real)) || realpathSync.native(real) !== real) {
+      throw swapped(shownPath, param);
+    }
+  };
+}
+
+/**
+ * Opens `real` (checked and resolved) for child processes to read, proving the opened file is inside `roots`;
+ * they read it through the descriptor, so a swap after this open cannot redirect them.
+ */
+export async function openMediaConfined(
+  real: string,
+  roots: readonly string[],
+  shownPath: string,
+  param: string,
+  io: SafeIoOptions = DEFAULT_IO,
+): Promise<MediaFile> {
+  try {
+    const handle = await openRegularFile(real, {
+      flags: constants.O_NOFOLLOW,
+      shownPath,
+      maxBytes: MAX_MEDIA_BYTES,
+      verify: insideRoots(real, roots, shownPath, param, io),
+    });
+    return mediaFileOf(handle, real);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw swapped(shownPath, param);
+    throw err instanceof EngineError ? err : fsError(err, shownPath, 'read');
+  }
+}
+
 export async function readConfined(
   real: string,
   roots: readonly string[],
@@ -45,17 +90,7 @@ export async function readConfined(
     return await readRegularFile(real, {
       flags: constants.O_NOFOLLOW,
       shownPath,
-      verify: async (handle) => {
-        const at = await fdPath(handle.fd, io);
-        if (at !== null) {
-          if (!roots.some((root) => isInside(at, root))) throw swapped(shownPath, param);
-        } else if (
-          !sameFile(await handle.stat(), await fs.stat(real)) ||
-          realpathSync.native(real) !== real
-        ) {
-          throw swapped(shownPath, param);
-        }
-      },
+      verify: insideRoots(real, roots, shownPath, param, io),
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw swapped(shownPath, param);

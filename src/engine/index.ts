@@ -36,4 +36,5 @@ export * from './output-formats.js';
 export { valueAt, cubicBezier } from './keyframes.js';
 export { inspectDocument, frameCount } from './inspect.js';
 export { framePath, hasFrameField, resolveOutputFormat } from './output-template.js';
-export type { EnginePorts, ImageInfo } from './ports.js';
+export type { EnginePorts, ImageInfo, MediaFile, MediaProbe } from './ports.js';
+export * from './time-map.js';

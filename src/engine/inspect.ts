@@ -71,6 +71,8 @@ export function inspectLayer(layer: Layer): Record<string, unknown> {
     inPoint: layer.inPoint,
     outPoint: layer.outPoint,
     startTime: layer.startTime,
+    // Only retimed layers carry a time map; the others play at speed 1.
+    ...(layer.time && { time: layer.time }),
     blendMode: layer.blendMode,
     parent: layer.parent,
     trackMatte: layer.trackMatte,

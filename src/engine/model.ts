@@ -192,6 +192,22 @@ export const LAYER_KINDS = ['solid', 'text', 'shape', 'footage', 'null', 'adjust
 export const LayerAudio = z.strictObject({ level: NumberProp, muted: z.boolean() });
 export type LayerAudio = z.infer<typeof LayerAudio>;
 
+/** Playback speeds a layer may have: slower than 1/100 or faster than 100x is not a useful retime. */
+export const MAX_SPEED = 100;
+export const MIN_SPEED = 0.01;
+
+/**
+ * A layer's time mapping (src/engine/time-map.ts): speed (negative plays reversed, never 0), loop, freeze frame.
+ * Absent: speed 1, no loop, no freeze, which is how layers written before the field existed behave.
+ */
+export const TimeMapSchema = z.strictObject({
+  speed: z.number().refine((s) => Math.abs(s) >= MIN_SPEED && Math.abs(s) <= MAX_SPEED, {
+    message: `a speed from ${MIN_SPEED} to ${MAX_SPEED} or from -${MAX_SPEED} to -${MIN_SPEED} (never 0)`,
+  }),
+  loop: z.boolean(),
+  freezeAt: z.number().min(0).nullable(),
+});
+
 export const Layer = z.strictObject({
   id: Name,
   name: Name,
@@ -206,6 +222,8 @@ export const Layer = z.strictObject({
   effects: list(Effect, LIMITS.effects),
   source: LayerSource,
   audio: LayerAudio.optional(),
+  /** Footage and precomp layers: how comp time maps to the source's time (see TimeMapSchema). */
+  time: TimeMapSchema.optional(),
 });
 export type Layer = z.infer<typeof Layer>;
 
@@ -229,14 +247,59 @@ export const Composition = z.strictObject({
 });
 export type Composition = z.infer<typeof Composition>;
 
+export const MEDIA_KINDS = ['still', 'video', 'sequence', 'audio'] as const;
+
+/**
+ * What the probe found in a footage file at import (ffprobe for video and audio, sharp for stills and image
+ * sequences). Per-frame timestamps of variable-rate video are not stored here (documents stay small): the
+ * renderer asks ffprobe for them once per file and process.
+ */
+export const FootageMedia = z.strictObject({
+  kind: z.enum(MEDIA_KINDS),
+  /** Seconds; null for a still. */
+  duration: z.number().min(0).nullable(),
+  /** Frames per second (the average one for variable frame rate); null for a still or audio. */
+  frameRate: z.number().positive().nullable(),
+  frameCount: z.number().int().min(0).nullable(),
+  /** Frame times are not evenly spaced: frames are found by their own timestamps (probed when rendering). */
+  variableFrameRate: z.boolean(),
+  /** Width of a pixel over its height (anamorphic footage is shown at width * pixelAspect). */
+  pixelAspect: z.number().positive(),
+  alpha: z.boolean(),
+  /** Clockwise degrees the picture is turned for display (phone videos); width/height are after turning. */
+  rotation: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]),
+  codec: Name.nullable(),
+  /** Image sequences: a printf pattern (`/dir/f_%04d.png`) and the numbers of the first and last frames. */
+  sequence: z
+    .strictObject({
+      pattern: bounded(LIMITS.filePath),
+      first: z.number().int().min(0),
+      last: z.number().int().min(0),
+    })
+    .nullable(),
+  /** The first audio stream, when there is one. */
+  audio: z
+    .strictObject({
+      codec: Name,
+      sampleRate: z.number().int().positive(),
+      channels: z.number().int().positive(),
+      duration: z.number().min(0),
+    })
+    .nullable(),
+});
+export type FootageMedia = z.infer<typeof FootageMedia>;
+
 export const FootageItem = z.strictObject({
   type: z.literal('footage'),
   id: Name,
   name: Name,
+  /** The file (for an image sequence, its first frame). */
   path: bounded(LIMITS.filePath),
   width: z.number().int().positive(),
   height: z.number().int().positive(),
   format: Name,
+  /** Absent on footage imported before media support: a still. */
+  media: FootageMedia.optional(),
 });
 export type FootageItem = z.infer<typeof FootageItem>;
 

@@ -2,6 +2,7 @@
  * The engine's only way to touch the outside world. The Node implementation lives in
  * `src/node-io/engine-ports.ts`; confinement wraps it (`src/confinement`), tests may pass their own.
  */
+import type { FootageMedia } from './model.js';
 import type { ScriptThread, ScriptThreadEvents, ScriptWorkerData } from './script-protocol.js';
 
 export interface ImageInfo {
@@ -9,6 +10,29 @@ export interface ImageInfo {
   height: number;
   /** Lower-case format name as decoded: png, jpeg, webp, gif, svg. */
   format: string;
+  /** Whether it has an alpha channel. */
+  alpha?: boolean;
+  /** Frames of an animated image (GIF, WebP); 1 or absent for a still. */
+  frames?: number;
+}
+
+/**
+ * A media file opened for child processes (ffprobe, ffmpeg): they open `childPath`, which names this very open
+ * file (`/proc/<pid>/fd/N` on Linux), so a path swapped after the check cannot redirect them.
+ */
+export interface MediaFile {
+  readonly childPath: string;
+  /** Closes the descriptor; a child that opened `childPath` keeps its own. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** What probing a media file found: its picture size (after rotation and pixel aspect) and its facts. */
+export interface MediaProbe {
+  width: number;
+  height: number;
+  /** The container as ffprobe names it (first of its names): mov, matroska, gif, wav... */
+  format: string;
+  media: FootageMedia;
 }
 
 export interface EnginePorts {
@@ -18,6 +42,13 @@ export interface EnginePorts {
   exists(path: string): Promise<boolean>;
   /** Reads an image's header; throws EngineError(unsupported_format | no_such_file) when it cannot. */
   probeImage(path: string): Promise<ImageInfo>;
+  /** Opens a regular file for ffprobe/ffmpeg to read (confined: checked at the open, never through a link). */
+  openMedia(path: string): Promise<MediaFile>;
+  /**
+   * Probes an opened media file with ffprobe. Throws EngineError: unsupported_format (naming what ffprobe said),
+   * missing_dependency (no ffprobe), timeout.
+   */
+  probeMedia(file: MediaFile, shownPath: string): Promise<MediaProbe>;
   /** Opens a file (or reveals it in the file manager) with the desktop's handler; throws missing_dependency without one. */
   openWithOs(path: string, mode: 'open' | 'reveal'): Promise<void>;
   /**

@@ -10,6 +10,9 @@ import type { EnginePorts, ImageInfo } from '../engine/ports.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { readRegularFile } from './read-regular.js';
 import { startScriptThread } from './script-thread.js';
+import { openMediaFile } from './media-file.js';
+import { findExecutable } from './search-path.js';
+import { missingFfprobe, probeMedia } from '../render/media/probe.js';
 
 /** Reads a regular file within the size bound; fs errors become coded engine errors. */
 function readFile(path: string): Promise<Buffer> {
@@ -28,6 +31,8 @@ async function probeImage(path: string): Promise<ImageInfo> {
       width: meta.width,
       height: meta.height,
       format: String(meta.format) === 'jpg' ? 'jpeg' : meta.format,
+      alpha: meta.hasAlpha ?? false,
+      frames: meta.pages ?? 1,
     };
   } catch {
     throw new EngineError(
@@ -73,7 +78,12 @@ async function openWithOs(path: string, mode: 'open' | 'reveal'): Promise<void> 
 /** What the script threads write (stdout and stderr) goes to our stderr: stdout is `mcp`'s protocol channel. */
 const scriptOutputToStderr = (chunk: Buffer) => void process.stderr.write(chunk);
 
-export function createNodePorts(): EnginePorts {
+export interface NodePortsOptions {
+  /** Where ffprobe is looked for, PATH-style (the CLI passes $PATH). Default: DEFAULT_SEARCH_PATH. */
+  searchPath?: string;
+}
+
+export function createNodePorts(options: NodePortsOptions = {}): EnginePorts {
   return {
     readFile,
     writeFileAtomic: (path, data) =>
@@ -86,6 +96,15 @@ export function createNodePorts(): EnginePorts {
         () => false,
       ),
     probeImage,
+    openMedia: (path) =>
+      openMediaFile(path).catch((err: unknown) => {
+        throw err instanceof EngineError ? err : fsError(err, path, 'read');
+      }),
+    async probeMedia(file, shownPath) {
+      const ffprobe = await findExecutable('ffprobe', options.searchPath);
+      if (!ffprobe) throw missingFfprobe();
+      return probeMedia(ffprobe, file.childPath, shownPath);
+    },
     openWithOs,
     startScript: (data, events) => startScriptThread(data, events, scriptOutputToStderr),
   };

@@ -23,8 +23,11 @@ export interface ReadOptions {
   verify?: (handle: fs.FileHandle) => Promise<void>;
 }
 
-/** Opens `path` without blocking, refuses anything but a regular file within the bound, and reads it. */
-export async function readRegularFile(path: string, options: ReadOptions = {}): Promise<Buffer> {
+/**
+ * Opens `path` without blocking and refuses anything but a regular file within the bound; the caller owns (and
+ * closes) the handle. Media files, which child processes read by descriptor, are opened this way.
+ */
+export async function openRegularFile(path: string, options: ReadOptions = {}): Promise<fs.FileHandle> {
   const shown = options.shownPath ?? path;
   const maxBytes = options.maxBytes ?? MAX_READ_BYTES;
   const handle = await fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK | (options.flags ?? 0));
@@ -45,6 +48,17 @@ export async function readRegularFile(path: string, options: ReadOptions = {}): 
         'Use a smaller file (e.g. a downscaled image).',
       );
     }
+    return handle;
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Opens `path` as openRegularFile does and reads it whole. */
+export async function readRegularFile(path: string, options: ReadOptions = {}): Promise<Buffer> {
+  const handle = await openRegularFile(path, options);
+  try {
     return await handle.readFile();
   } finally {
     await handle.close().catch(() => undefined);

@@ -3,51 +3,53 @@ import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import { defineCommand, EDIT } from '../catalog.js';
 import { EngineError, fsError } from '../errors.js';
+import { DEFAULT_SEQUENCE_RATE, importMedia } from './media-import.js';
 import { newId, uniqueName } from '../resolve.js';
 import { MAX_SCRIPT_TIMEOUT_MS, runScriptCode } from '../scripting.js';
 import { AbsPath } from './params.js';
-
-export const IMPORTABLE = ['png', 'jpeg', 'webp', 'gif', 'svg'];
 
 export const fileImport = defineCommand({
   id: 'file.import',
   title: 'Import File',
   category: 'File',
   description:
-    'Imports a still image (PNG, JPEG, WebP, GIF, SVG) as a footage item. Returns its id; add it to a composition with layer.addFootage.',
-  params: z.strictObject({ path: AbsPath, name: z.string().min(1).optional() }),
+    'Imports a file as a footage item: a still image (PNG, JPEG, WebP, GIF, SVG), a video (MP4, MOV, WebM, MKV, animated GIF: whatever ffmpeg decodes), an audio file, or a numbered image sequence (a printf pattern such as /dir/f_%04d.png, or the first file of a run with sequence: true; frameRate default 30). Video and audio are probed with ffprobe (size, frame rate, duration, alpha, rotation, audio stream); the facts are in the item\'s "media". Returns its id; add it to a composition with layer.addFootage.',
+  params: z.strictObject({
+    path: AbsPath,
+    name: z.string().min(1).optional(),
+    sequence: z
+      .boolean()
+      .optional()
+      .describe('Import the run of numbered files that starts at "path" as an image sequence'),
+    frameRate: z
+      .number()
+      .positive()
+      .max(240)
+      .optional()
+      .describe(`Image sequences: frames per second (default ${DEFAULT_SEQUENCE_RATE})`),
+  }),
   pathParams: { path: 'read' },
   annotations: EDIT,
   mutates: true,
   async run(ctx, p) {
-    let info;
-    try {
-      info = await ctx.ports.probeImage(p.path);
-    } catch (err) {
-      throw err instanceof EngineError ? err : fsError(err, p.path, 'import');
-    }
-    if (!IMPORTABLE.includes(info.format)) {
-      throw new EngineError(
-        'unsupported_format',
-        `"${basename(p.path)}" is ${info.format}; importable formats are ${IMPORTABLE.join(', ')}.`,
-        'Convert it to PNG, JPEG, WebP, GIF or SVG first.',
-      );
-    }
+    const found = await importMedia(ctx, p.path, { sequence: p.sequence ?? false, frameRate: p.frameRate });
     let id = '';
     const footage = ctx.doc.items.filter((i) => i.type === 'footage');
+    const base = basename(p.path, extname(p.path)).replace(/_?%0?\d*d$/, '') || 'Footage';
     ctx.update((d) => {
       id = newId(d, 'footage');
       d.items.push({
         type: 'footage',
         id,
-        name: p.name ?? uniqueName(footage, basename(p.path, extname(p.path)) || 'Footage'),
-        path: p.path,
-        width: info.width,
-        height: info.height,
-        format: info.format,
+        name: p.name ?? uniqueName(footage, base),
+        path: found.path,
+        width: found.width,
+        height: found.height,
+        format: found.format,
+        media: found.media,
       });
     });
-    return { id, width: info.width, height: info.height, format: info.format };
+    return { id, width: found.width, height: found.height, format: found.format, media: found.media };
   },
 });
 

@@ -11,7 +11,7 @@ import {
   type LayerSource,
   type ShapeGeometry,
 } from '../model.js';
-import { compositions, findComp, findFootage } from '../resolve.js';
+import { compositions, draftLayer, findComp, findFootage } from '../resolve.js';
 import { color, ColorInput, CompRef, Vec2Input } from './params.js';
 
 /** Refuses a font family the renderer does not have, listing the ones it has. */
@@ -221,14 +221,33 @@ export const addShape = addCommand(
   },
 );
 
-export const addFootage = addCommand(
-  'layer.addFootage',
-  'New Footage Layer',
-  'Adds a layer showing an imported footage item (import it first with file.import).',
-  z.strictObject({ ...common, footage: z.string().min(1).describe('Footage item id or unique name') }),
-  'Footage',
-  (p, view) => ({ kind: 'footage', footage: findFootage(view.doc, p.footage).id }),
-);
+export const addFootage = defineCommand({
+  id: 'layer.addFootage',
+  title: 'New Footage Layer',
+  description:
+    'Adds a layer showing an imported footage item (import it first with file.import). A video, image sequence or audio layer lasts as long as its footage (outPoint = startTime + duration); retime it with layer.setTimeMap.',
+  category: 'Layer',
+  params: z.strictObject({
+    ...common,
+    footage: z.string().min(1).describe('Footage item id or unique name'),
+  }),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const comp = findComp(ctx.doc, p.comp);
+    const item = findFootage(ctx.doc, p.footage);
+    const id = insertLayer(ctx, comp, { kind: 'footage', footage: item.id }, 'Footage', p.name);
+    const duration = item.media?.kind === 'still' ? null : item.media?.duration;
+    if (duration)
+      ctx.update((d) => {
+        const layer = draftLayer(d, comp.id, id);
+        layer.outPoint = layer.startTime + duration;
+      });
+    return { id };
+  },
+});
 
 export const addNull = addCommand(
   'layer.addNull',

@@ -1,0 +1,126 @@
+/**
+ * What file.import finds in a file: a still (sharp, as always), a video or audio file (ffprobe through the
+ * ports), or a numbered image sequence (its frames found through the ports' `exists`, the first read by sharp).
+ */
+import { basename, extname } from 'node:path';
+import type { CommandContext } from '../catalog.js';
+import { EngineError, fsError } from '../errors.js';
+import { findRun, isSequencePattern, patternOfFile, sequenceFrame } from '../image-sequence.js';
+import type { FootageMedia } from '../model.js';
+import type { ImageInfo } from '../ports.js';
+
+/** Still formats sharp reads; a GIF with more than one frame is imported as video. */
+export const STILL_FORMATS = ['png', 'jpeg', 'webp', 'gif', 'svg'];
+const STILL_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif', '.svg']);
+export const DEFAULT_SEQUENCE_RATE = 30;
+
+export interface Imported {
+  path: string;
+  width: number;
+  height: number;
+  format: string;
+  media: FootageMedia;
+}
+
+const stillMedia = (info: ImageInfo): FootageMedia => ({
+  kind: 'still',
+  duration: null,
+  frameRate: null,
+  frameCount: null,
+  variableFrameRate: false,
+  pixelAspect: 1,
+  alpha: info.alpha ?? false,
+  rotation: 0,
+  codec: info.format,
+  sequence: null,
+  audio: null,
+});
+
+async function probeStill(ctx: CommandContext, path: string): Promise<ImageInfo> {
+  let info: ImageInfo;
+  try {
+    info = await ctx.ports.probeImage(path);
+  } catch (err) {
+    throw err instanceof EngineError ? err : fsError(err, path, 'import');
+  }
+  if (!STILL_FORMATS.includes(info.format)) {
+    throw new EngineError(
+      'unsupported_format',
+      `"${basename(path)}" is ${info.format}; image formats are ${STILL_FORMATS.join(', ')}.`,
+      'Convert it to PNG, JPEG, WebP, GIF or SVG first.',
+    );
+  }
+  return info;
+}
+
+/** Probes a video or audio file with ffprobe, through a descriptor the ports opened (and checked). */
+async function probeMedia(ctx: CommandContext, path: string): Promise<Imported> {
+  const file = await ctx.ports.openMedia(path).catch((err: unknown) => {
+    throw err instanceof EngineError ? err : fsError(err, path, 'import');
+  });
+  try {
+    const probe = await ctx.ports.probeMedia(file, path);
+    return { path, ...probe };
+  } finally {
+    await file.close();
+  }
+}
+
+async function importSequence(ctx: CommandContext, path: string, frameRate: number): Promise<Imported> {
+  const named = isSequencePattern(path) ? { pattern: path, number: null } : patternOfFile(path);
+  if (!named) {
+    throw new EngineError(
+      'bad_argument',
+      `"${basename(path)}" has no frame number in its name, so it cannot start an image sequence.`,
+      'Pass a printf pattern such as /dir/frame_%04d.png, or the first file of a run of numbered files.',
+    );
+  }
+  const run = await findRun(named.pattern, named.number, (p) => ctx.ports.exists(p));
+  if (!run) {
+    throw new EngineError(
+      'no_such_file',
+      `No frame of the sequence "${named.pattern}" exists${named.number === null ? ' (numbers 0 to 4 were tried for the first)' : ''}.`,
+      'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png).',
+    );
+  }
+  const first = sequenceFrame(named.pattern, run.first);
+  const info = await probeStill(ctx, first);
+  const frameCount = run.last - run.first + 1;
+  return {
+    path: first,
+    width: info.width,
+    height: info.height,
+    format: info.format,
+    media: {
+      ...stillMedia(info),
+      kind: 'sequence',
+      duration: frameCount / frameRate,
+      frameRate,
+      frameCount,
+      sequence: { pattern: named.pattern, first: run.first, last: run.last },
+    },
+  };
+}
+
+/** What `path` holds, as a footage item's fields. */
+export async function importMedia(
+  ctx: CommandContext,
+  path: string,
+  options: { sequence: boolean; frameRate: number | undefined },
+): Promise<Imported> {
+  if (options.sequence || isSequencePattern(path))
+    return importSequence(ctx, path, options.frameRate ?? DEFAULT_SEQUENCE_RATE);
+  if (STILL_EXTENSIONS.has(extname(path).toLowerCase())) {
+    const info = await probeStill(ctx, path);
+    // An animated GIF plays as video (ffprobe); without ffprobe it still imports, as its first frame.
+    if (info.format === 'gif' && (info.frames ?? 1) > 1) {
+      const video = await probeMedia(ctx, path).catch((err: unknown) => {
+        if (err instanceof EngineError && err.code === 'missing_dependency') return null;
+        throw err;
+      });
+      if (video) return video;
+    }
+    return { path, width: info.width, height: info.height, format: info.format, media: stillMedia(info) };
+  }
+  return probeMedia(ctx, path);
+}

@@ -1,0 +1,55 @@
+/**
+ * Numbered image sequences: a printf pattern (`/dir/f_%04d.png`), or the first file of a run of numbered files
+ * (`/dir/f_0001.png`), turned into the pattern and the numbers of its first and last frames. Pure: the files
+ * are looked for through the `exists` the caller passes (the engine's ports, so confinement applies).
+ */
+import { basename, dirname, join } from 'node:path';
+
+/** `%d` or `%0Nd`, the only printf forms a sequence pattern may hold (once). */
+const PRINTF = /%(0(\d{1,2}))?d/;
+
+/** The longest sequence imported: an hour at 30 fps, well past any real run of stills. */
+export const MAX_SEQUENCE_FRAMES = 108_000;
+
+export function isSequencePattern(path: string): boolean {
+  return PRINTF.test(basename(path));
+}
+
+/** The file of frame `n` of `pattern`. */
+export function sequenceFrame(pattern: string, n: number): string {
+  return pattern.replace(PRINTF, (_m, _pad, width: string | undefined) =>
+    String(n).padStart(width ? Number(width) : 0, '0'),
+  );
+}
+
+/** The pattern and number of a numbered file (the last run of digits in its name), or null without digits. */
+export function patternOfFile(path: string): { pattern: string; number: number } | null {
+  const name = basename(path);
+  // A literal % would be read as a printf field by every reader of the pattern.
+  if (name.includes('%')) return null;
+  const m = /^(.*?)(\d+)(\D*)$/.exec(name);
+  if (!m) return null;
+  const [, head, digits, tail] = m as unknown as [string, string, string, string];
+  // Leading zeros mean fixed width (f_0001); otherwise the numbers grow in width (f_1 ... f_10).
+  const field = digits.length > 1 && digits.startsWith('0') ? `%0${digits.length}d` : '%d';
+  return { pattern: join(dirname(path), `${head}${field}${tail}`), number: Number(digits) };
+}
+
+/**
+ * The first and last frame numbers of the run starting at `first` (or, when null, at the first of 0..4 that
+ * exists, as ffmpeg looks), or null when no frame exists.
+ */
+export async function findRun(
+  pattern: string,
+  first: number | null,
+  exists: (path: string) => Promise<boolean>,
+): Promise<{ first: number; last: number } | null> {
+  let start = first;
+  if (start === null) {
+    for (let n = 0; n <= 4 && start === null; n++) if (await exists(sequenceFrame(pattern, n))) start = n;
+    if (start === null) return null;
+  } else if (!(await exists(sequenceFrame(pattern, start)))) return null;
+  let last = start;
+  while (last - start + 1 < MAX_SEQUENCE_FRAMES && (await exists(sequenceFrame(pattern, last + 1)))) last++;
+  return { first: start, last };
+}

@@ -1,0 +1,181 @@
+/**
+ * ffprobe at import: one child process per file, with a timeout and a bound on what it may print, reading the
+ * file through the descriptor the (confined) ports opened. Its JSON is parsed with a zod schema (data from
+ * another process is never cast unchecked) and turned into the footage item's media facts.
+ */
+import { z } from 'zod';
+import { EngineError, type FootageMedia, type MediaProbe } from '../../engine/index.js';
+import { runBounded } from './child-output.js';
+
+/** A probe that takes longer is stopped (a network mount, a pathological file). */
+export const PROBE_TIMEOUT_MS = 30_000;
+/** ffprobe's JSON for one file is a few KiB; much more means something is wrong. */
+const PROBE_MAX_BYTES = 1024 * 1024;
+
+const Ratio = z.string().optional();
+const Stream = z.looseObject({
+  codec_type: z.string().optional(),
+  codec_name: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  pix_fmt: z.string().optional(),
+  r_frame_rate: Ratio,
+  avg_frame_rate: Ratio,
+  sample_aspect_ratio: Ratio,
+  nb_frames: z.string().optional(),
+  nb_read_packets: z.string().optional(),
+  duration: z.string().optional(),
+  sample_rate: z.string().optional(),
+  channels: z.number().optional(),
+  tags: z.record(z.string(), z.string()).optional(),
+  side_data_list: z.array(z.looseObject({ rotation: z.number().optional() })).optional(),
+  disposition: z.looseObject({ attached_pic: z.number().optional() }).optional(),
+});
+type Stream = z.infer<typeof Stream>;
+const ProbeOutput = z.looseObject({
+  streams: z.array(Stream).default([]),
+  format: z.looseObject({ format_name: z.string().optional(), duration: z.string().optional() }).optional(),
+});
+
+/** `num/den` (ffprobe's rational form) as a number, or null when it is absent, zero or malformed. */
+export function rational(text: string | undefined): number | null {
+  if (!text) return null;
+  const [n, d] = text.split(/[/:]/).map(Number);
+  if (n === undefined || !Number.isFinite(n) || n <= 0) return null;
+  if (d === undefined) return n;
+  return Number.isFinite(d) && d > 0 ? n / d : null;
+}
+
+const positive = (text: string | undefined): number | null => {
+  const n = Number(text);
+  return text !== undefined && Number.isFinite(n) && n > 0 ? n : null;
+};
+
+/** Pixel formats with an alpha channel (ffmpeg's names). */
+const ALPHA_PIX_FMT = /^(yuva|rgba|bgra|argb|abgr|gbrap|ya[0-9]|rgba64|bgra64|pal8)/;
+
+/** Clockwise display rotation from the display matrix (counter-clockwise degrees) or the old `rotate` tag. */
+function rotationOf(s: Stream): FootageMedia['rotation'] {
+  const matrix = s.side_data_list?.find((d) => d.rotation !== undefined)?.rotation;
+  const degrees = matrix !== undefined ? -matrix : Number(s.tags?.rotate ?? 0);
+  const turned = (((Math.round(degrees / 90) * 90) % 360) + 360) % 360;
+  return turned as FootageMedia['rotation'];
+}
+
+/** The media facts of ffprobe's JSON output; throws unsupported_format when it holds no picture or sound. */
+export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
+  const parsed = ProbeOutput.safeParse(json);
+  if (!parsed.success) throw notMedia(shownPath, 'ffprobe gave output that could not be read');
+  const { streams, format } = parsed.data;
+  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const sound = streams.find((s) => s.codec_type === 'audio');
+  const container = format?.format_name?.split(',')[0] ?? 'unknown';
+  const audio = sound
+    ? {
+        codec: sound.codec_name ?? 'unknown',
+        sampleRate: Math.round(positive(sound.sample_rate) ?? 48_000),
+        channels: Math.max(1, sound.channels ?? 2),
+        duration: positive(sound.duration) ?? positive(format?.duration) ?? 0,
+      }
+    : null;
+  if (!video?.width || !video.height) {
+    if (!audio) throw notMedia(shownPath, `ffprobe found no video or audio stream in it (${container})`);
+    return {
+      width: 1,
+      height: 1,
+      format: container,
+      media: {
+        kind: 'audio',
+        duration: audio.duration,
+        frameRate: null,
+        frameCount: null,
+        variableFrameRate: false,
+        pixelAspect: 1,
+        alpha: false,
+        rotation: 0,
+        codec: null,
+        sequence: null,
+        audio,
+      },
+    };
+  }
+  const avg = rational(video.avg_frame_rate);
+  const real = rational(video.r_frame_rate);
+  const frameRate = avg ?? real ?? 25;
+  // ffprobe's r_frame_rate is the lowest rate all timestamps fit; it differs from the average when frames are
+  // not evenly spaced. A 1/1000 relative slack keeps 29.97 (30000/1001) from reading as variable.
+  const variableFrameRate = avg !== null && real !== null && Math.abs(avg - real) / real > 1e-3;
+  const duration = positive(video.duration) ?? positive(format?.duration) ?? 0;
+  const counted = positive(video.nb_frames) ?? positive(video.nb_read_packets);
+  const frameCount = Math.max(1, Math.round(counted ?? duration * frameRate));
+  const pixelAspect = rational(video.sample_aspect_ratio) ?? 1;
+  const rotation = rotationOf(video);
+  const shownWidth = Math.max(1, Math.round(video.width * pixelAspect));
+  const turned = rotation === 90 || rotation === 270;
+  const codec = video.codec_name ?? null;
+  return {
+    width: turned ? video.height : shownWidth,
+    height: turned ? shownWidth : video.height,
+    format: container,
+    media: {
+      kind: 'video',
+      duration: duration || frameCount / frameRate,
+      frameRate,
+      frameCount,
+      variableFrameRate,
+      pixelAspect,
+      // libvpx keeps VP8/VP9 alpha in a side channel that ffprobe reports only as a tag.
+      alpha: ALPHA_PIX_FMT.test(video.pix_fmt ?? '') || video.tags?.alpha_mode === '1',
+      rotation,
+      codec,
+      sequence: null,
+      audio,
+    },
+  };
+}
+
+function notMedia(shownPath: string, said: string): EngineError {
+  return new EngineError(
+    'unsupported_format',
+    `"${shownPath}" is not media EffectCraft can read: ${said}.`,
+    'Import a video (MP4, MOV, WebM, GIF...), an audio file, an image, or a numbered image sequence.',
+  );
+}
+
+/** Runs ffprobe on `childPath` (the opened file) and returns its media facts. */
+export async function probeMedia(ffprobe: string, childPath: string, shownPath: string): Promise<MediaProbe> {
+  const result = await runBounded(
+    ffprobe,
+    [
+      '-v',
+      'error',
+      '-print_format',
+      'json',
+      '-show_format',
+      '-show_streams',
+      // Containers without a frame count in their header (WebM, GIF): counting packets only demuxes.
+      '-count_packets',
+      childPath,
+    ],
+    { timeoutMs: PROBE_TIMEOUT_MS, maxBytes: PROBE_MAX_BYTES, what: `Probing "${shownPath}"` },
+  );
+  if (result.code !== 0) {
+    const said = result.stderr.trim().split('\n').at(-1)?.replace(childPath, shownPath) || 'it failed';
+    throw notMedia(shownPath, `ffprobe said "${said.slice(0, 300)}"`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(result.stdout.toString('utf8'));
+  } catch {
+    throw notMedia(shownPath, 'ffprobe gave output that is not JSON');
+  }
+  return mediaFromProbe(json, shownPath);
+}
+
+export function missingFfprobe(): EngineError {
+  return new EngineError(
+    'missing_dependency',
+    'Importing video or audio needs ffprobe (part of ffmpeg), which was not found on PATH.',
+    'Install it: apt-get install ffmpeg. Still images and image sequences import without it.',
+  );
+}
