@@ -12,7 +12,7 @@ import {
   type Project,
 } from '../engine/index.js';
 import { fsError } from '../engine/errors.js';
-import { reachableFootage } from './reachable-footage.js';
+import { hasPicture, reachableFootage } from './reachable-footage.js';
 
 const FAILURE_TTL_MS = 1000;
 
@@ -48,6 +48,7 @@ export class FootageCache {
   ): Promise<FrameFootage> {
     const out = new Map<string, Canvas | null>();
     for (const item of reachableFootage(doc, [comp.id])) {
+      if (!hasPicture(item)) continue;
       try {
         out.set(item.id, await this.#load(item));
       } catch (err) {

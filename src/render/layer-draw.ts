@@ -8,6 +8,7 @@ import { inflate, type Rect } from './bounds.js';
 import { applyEffects, effectPadding } from './effects.js';
 import type { ComposeEnv } from './env.js';
 import { drawPlaceholder } from './footage.js';
+import { hasPicture } from './reachable-footage.js';
 import { mul, pixelScale, scaling, translate, type Mat } from '../engine/affine.js';
 import { css, resetState, type GlobalCompositeOperation } from './paint.js';
 import { drawShape, shapeBounds, shapeIsLayered } from './shape.js';
@@ -39,7 +40,7 @@ export function contentBounds(env: ComposeEnv, layer: Layer, lt: number): Rect |
       return { x: 0, y: 0, w: src.width, h: src.height };
     case 'footage': {
       const item = footageItem(env, src.footage);
-      return item ? { x: 0, y: 0, w: item.width, h: item.height } : null;
+      return item && hasPicture(item) ? { x: 0, y: 0, w: item.width, h: item.height } : null;
     }
     case 'precomp': {
       const c = nestedComp(env, src.comp);
@@ -64,7 +65,7 @@ export function drawContent(env: ComposeEnv, ctx: SKRSContext2D, layer: Layer, l
       return;
     case 'footage': {
       const item = footageItem(env, src.footage);
-      if (!item) return;
+      if (!item || !hasPicture(item)) return;
       const image = env.footage.get(item.id);
       if (image) ctx.drawImage(image, 0, 0, item.width, item.height);
       else drawPlaceholder(ctx, item.width, item.height);

@@ -56,8 +56,7 @@ export interface AudioMix {
 
 /** The sound a footage item carries, as the probe recorded it (media.audio); null: none. */
 export function footageSound(item: FootageItem): { duration: number } | null {
-  const media = (item as FootageItem & { media?: { audio?: { duration: number } | null } }).media;
-  return media?.audio ?? null;
+  return item.media?.audio ?? null;
 }
 
 /**
@@ -94,8 +93,13 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
       const levels = withLevel(ctx.levels, layer, ctx.offset - start);
       if (layer.source.kind === 'precomp') {
         const inner = byId.get(layer.source.comp);
-        if (inner?.type === 'composition')
-          visit(inner, { offset: ctx.offset + layer.startTime, lo, hi, levels, depth: ctx.depth + 1 });
+        if (inner?.type !== 'composition') continue;
+        const map = layer.time ?? DEFAULT_TIME_MAP;
+        // A frozen precomp holds one moment: silence, as a frozen footage layer.
+        if (map.freezeAt !== null) continue;
+        const before = clips.length;
+        visit(inner, { offset: ctx.offset + layer.startTime, lo, hi, levels, depth: ctx.depth + 1 });
+        if (clips.length > before && (map.speed !== 1 || map.loop)) throw retimedPrecomp(layer);
       } else if (layer.source.kind === 'footage') {
         const item = byId.get(layer.source.footage);
         const sound = item?.type === 'footage' ? footageSound(item) : null;
@@ -133,7 +137,7 @@ function layerSegments(
   duration: number,
   itemStart: number,
 ): AudioSegment[] {
-  const map: TimeMap = (layer as Layer & { time?: TimeMap }).time ?? DEFAULT_TIME_MAP;
+  const map: TimeMap = layer.time ?? DEFAULT_TIME_MAP;
   if (map.freezeAt !== null || map.speed === 0) return [];
   const speed = Math.abs(map.speed);
   // One play-through of the footage lasts `period` seconds of layer time; layer time 0 starts the first.
@@ -161,6 +165,14 @@ function layerSegments(
     });
   }
   return out;
+}
+
+function retimedPrecomp(layer: Layer): EngineError {
+  return new EngineError(
+    'bad_argument',
+    `Precomp layer "${layer.name}" changes its composition's speed or loops it, and that composition has sound: sound through a retimed precomp is not mixed yet.`,
+    'Retime the footage layers inside the precomp instead, mute the precomp layer (layer.setAudioMuted), or render with audio: false (--no-audio).',
+  );
 }
 
 function tooManySegments(doc: Project, compId: string): EngineError {

@@ -17,7 +17,7 @@ import { CleanupStack } from './cleanup.js';
 import { removedError, stopped, throwIfStopped, toInfo } from './item-errors.js';
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
 import { collectAudio, type AudioMix } from '../audio/clips.js';
-import { footagePaths } from '../reachable-footage.js';
+import { hasPicture, reachableFootage } from '../reachable-footage.js';
 import type { JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
 import { RenderPool } from './pool.js';
@@ -131,7 +131,7 @@ async function render(
     tracker,
     ffmpeg: env.options.ffmpeg,
     signal: stop.signal,
-    audio: plan.sound ? await soundOf(plan, env) : null,
+    audio: plan.sound ? await soundOf(plan, env, cleanup) : null,
   });
   // Set once the frames to write are known (after prepare); the cleanup below may run before that.
   let writer: FrameWriter | undefined = undefined;
@@ -181,19 +181,22 @@ async function render(
 }
 
 /**
- * The item's sound: the audible clips over its frames. Every file is checked through the engine's ports
- * before ffmpeg opens it (confinement: path_outside_roots; a missing file: no_such_file), as footage is read.
+ * The item's sound: the audible clips over its frames. Every file is opened through the engine's ports
+ * (openMedia: confined, checked at the open, never through a link; missing: no_such_file) and ffmpeg reads
+ * that open file (`/proc/<pid>/fd/N`), never the path again. The descriptors close when the item ends.
  */
-async function soundOf(plan: ItemPlan, env: ItemEnv): Promise<AudioMix> {
+async function soundOf(plan: ItemPlan, env: ItemEnv, cleanup: CleanupStack): Promise<AudioMix> {
   const start = plan.frames[0]! / plan.frameRate;
   const mix = collectAudio(env.doc, plan.item.comp, start, plan.frames.length / plan.frameRate);
+  const opened = new Map<string, string>();
   for (const path of new Set(mix.clips.map((c) => c.path))) {
-    const found = await env.ports.exists(path).catch((err: unknown) => {
-      throw err instanceof EngineError ? err : fsError(err, path, 'read sound');
+    const file = await env.ports.openMedia(path).catch((err: unknown) => {
+      throw err instanceof EngineError ? err : fsError(err, path, 'read sound from');
     });
-    if (!found) throw fsError({ code: 'ENOENT' }, path, 'read sound');
+    cleanup.always(() => file.close());
+    opened.set(path, file.childPath);
   }
-  return mix;
+  return { ...mix, clips: mix.clips.map((c) => ({ ...c, path: opened.get(c.path)! })) };
 }
 
 /** The footage of `compId`, read through the engine's ports so confinement applies; workers only see bytes. */
@@ -203,7 +206,9 @@ async function readFootage(
   signal: AbortSignal,
 ): Promise<Array<[string, Uint8Array]>> {
   const footage: Array<[string, Uint8Array]> = [];
-  for (const path of footagePaths(env.doc, [compId])) {
+  // Sound-only footage is mixed by ffmpeg (soundOf), never handed to the workers.
+  const pictures = reachableFootage(env.doc, [compId]).filter(hasPicture);
+  for (const path of new Set(pictures.map((f) => f.path))) {
     throwIfStopped(signal);
     const bytes = await env.ports.readFile(path).catch((err: unknown) => {
       throw err instanceof EngineError ? err : fsError(err, path, 'read footage');
