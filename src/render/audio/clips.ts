@@ -151,18 +151,16 @@ function layerSegments(
     const a = Math.max(from, k * period);
     const b = Math.min(to, (k + 1) * period);
     if (b - a < EPS) continue;
-    // The footage time at the segment's start, from the one mapping the picture uses.
-    const at = footageTime({ startTime: layer.startTime, time: map }, base + a - offset, duration);
+    // The footage time, from the one mapping the picture uses, asked mid-segment: at a loop's wrap, float
+    // rounding of the modulo can land on the footage's very end, where the mapping answers "nothing".
+    const mid = (a + b) / 2;
+    const at = footageTime({ startTime: layer.startTime, time: map }, base + mid - offset, duration);
     if (at === null) continue;
     const span = (b - a) * speed;
     const reversed = map.speed < 0;
-    out.push({
-      at: base + a - itemStart,
-      length: b - a,
-      from: reversed ? Math.max(0, at - span) : at,
-      speed,
-      reversed,
-    });
+    // Forward, the segment starts (mid - a) * speed before `at`; reversed, it ends that much before.
+    const start = reversed ? at + (mid - a) * speed - span : at - (mid - a) * speed;
+    out.push({ at: base + a - itemStart, length: b - a, from: Math.max(0, start), speed, reversed });
   }
   return out;
 }
