@@ -10,6 +10,7 @@ import { fileCommands } from './commands/file.js';
 import { layerAddCommands } from './commands/layer-add.js';
 import { layerAudioCommands } from './commands/layer-audio.js';
 import { layerEditCommands } from './commands/layer-edit.js';
+import { layerSetTimeMap } from './commands/layer-time.js';
 import { projectCommands } from './commands/project.js';
 import { propertyCommands } from './commands/property.js';
 
@@ -21,6 +22,7 @@ export function engineCommands(): AnyCommand[] {
     ...compCommands,
     ...layerAddCommands,
     ...layerEditCommands,
+    layerSetTimeMap,
     ...layerAudioCommands,
     ...propertyCommands,
     ...effectCommands,
@@ -38,3 +40,4 @@ export { inspectDocument, frameCount } from './inspect.js';
 export { framePath, hasFrameField, resolveOutputFormat } from './output-template.js';
 export type { EnginePorts, ImageInfo, MediaFile, MediaProbe } from './ports.js';
 export * from './time-map.js';
+export { isSequencePattern, sequenceFrame } from './image-sequence.js';

@@ -1,18 +1,23 @@
 /**
- * Footage stills: read through the engine's ports (so confinement applies), decoded once with sharp into a
- * Skia canvas, and kept in an LRU cache bounded by decoded bytes. Failed reads are remembered briefly so a
- * render of a missing file does not re-read it on every frame.
+ * Footage for one frame. Stills: read through the engine's ports (so confinement applies), decoded once with
+ * sharp into a Skia canvas, and kept in an LRU cache bounded by decoded bytes. Failed reads are remembered
+ * briefly so a render of a missing file does not re-read it on every frame. Video and image sequences: the
+ * frames the layers show at this time (frame-plan.ts), decoded by the FrameStore.
  */
 import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import {
   EngineError,
   isEngineError,
+  nearestFrame,
   type Composition,
   type FootageItem,
+  type Layer,
   type Project,
 } from '../engine/index.js';
 import { fsError } from '../engine/errors.js';
-import { hasPicture, reachableFootage } from './reachable-footage.js';
+import { reachableFootage } from './reachable-footage.js';
+import { isMoving, sourceTime, visitFootageLayers } from './media/frame-plan.js';
+import type { FrameStore } from './media/frame-store.js';
 
 const FAILURE_TTL_MS = 1000;
 
@@ -21,8 +26,36 @@ interface Entry {
   bytes: number;
 }
 
-/** Footage resolved for one frame: a canvas, or null when it must be drawn as a placeholder. */
-export type FrameFootage = ReadonlyMap<string, Canvas | null>;
+/** The decoded frames of one moving footage item that a frame shows, by frame index, and its frame times. */
+interface MovingFrames {
+  timestamps: ArrayLike<number>;
+  frames: ReadonlyMap<number, Canvas>;
+}
+
+/** Footage resolved for one frame, by item id; null when it must be drawn as a placeholder. */
+export interface FrameFootage {
+  stills: ReadonlyMap<string, Canvas | null>;
+  moving: ReadonlyMap<string, MovingFrames | null>;
+}
+
+/**
+ * What a footage layer shows at layer time `lt`: a canvas, null for a placeholder (missing footage), or
+ * 'nothing' (audio, or a time outside the footage without loop).
+ */
+export function footagePicture(
+  footage: FrameFootage,
+  item: FootageItem,
+  layer: Layer,
+  lt: number,
+): Canvas | null | 'nothing' {
+  if (item.media?.kind === 'audio') return 'nothing';
+  if (!isMoving(item)) return footage.stills.get(item.id) ?? null;
+  const t = sourceTime(layer, lt, item.media!.duration ?? 0);
+  if (t === null) return 'nothing';
+  const moving = footage.moving.get(item.id);
+  if (!moving) return null;
+  return moving.frames.get(nearestFrame(moving.timestamps, t)) ?? null;
+}
 
 export class FootageCache {
   readonly #readFile: (path: string) => Promise<Buffer>;
@@ -31,34 +64,54 @@ export class FootageCache {
   #failures = new Map<string, { at: number; error: EngineError }>();
   #bytes = 0;
 
-  constructor(readFile: (path: string) => Promise<Buffer>, budgetBytes: number) {
+  readonly #store: FrameStore;
+
+  constructor(readFile: (path: string) => Promise<Buffer>, budgetBytes: number, store: FrameStore) {
     this.#readFile = readFile;
     this.#budget = budgetBytes;
+    this.#store = store;
   }
 
   /**
-   * Decodes every footage item reachable from `comp` (through precomps). The returned map holds the
-   * canvases for this frame even if the cache evicts them meanwhile.
+   * Decodes every still reachable from `comp` (through precomps) and the frames of video and sequences its
+   * layers show at comp time `time`. The result holds the canvases for this frame even if caches evict them.
    */
   async prepare(
     doc: Project,
     comp: Composition,
+    time: number,
     missing: 'placeholder' | 'fail',
     warn: (message: string) => void,
   ): Promise<FrameFootage> {
-    const out = new Map<string, Canvas | null>();
+    const stills = new Map<string, Canvas | null>();
+    const moving = new Map<string, MovingFrames | null>();
+    const failed = (item: FootageItem, err: unknown) => {
+      const error = isEngineError(err) ? err : fsError(err, item.path, 'read');
+      if (missing === 'fail') throw error;
+      warn(`${error.message} A placeholder is shown instead.`);
+    };
     for (const item of reachableFootage(doc, [comp.id])) {
-      if (!hasPicture(item)) continue;
+      if (isMoving(item) || item.media?.kind === 'audio') continue;
       try {
-        out.set(item.id, await this.#load(item));
+        stills.set(item.id, await this.#load(item));
       } catch (err) {
-        const error = err as EngineError;
-        if (missing === 'fail') throw error;
-        warn(`${error.message} A placeholder is shown instead.`);
-        out.set(item.id, null);
+        failed(item, err);
+        stills.set(item.id, null);
       }
     }
-    return out;
+    for (const [item, times] of movingTimes(doc, comp, time)) {
+      try {
+        const timestamps = await this.#store.timestamps(item);
+        const indices = [...new Set(times.map((t) => nearestFrame(timestamps, t)))].sort((a, b) => a - b);
+        const frames = new Map<number, Canvas>();
+        for (const i of indices) frames.set(i, await this.#store.frame(item, i));
+        moving.set(item.id, { timestamps, frames });
+      } catch (err) {
+        failed(item, err);
+        moving.set(item.id, null);
+      }
+    }
+    return { stills, moving };
   }
 
   async #load(item: FootageItem): Promise<Canvas> {
@@ -109,13 +162,29 @@ export class FootageCache {
   }
 
   clear(): void {
+    this.#store.close();
     this.#entries.clear();
     this.#failures.clear();
     this.#bytes = 0;
   }
 }
 
-async function decode(item: FootageItem, data: Buffer): Promise<Canvas> {
+/** The footage times each moving item is shown at in `comp` at `time` (precomps included). */
+function movingTimes(doc: Project, comp: Composition, time: number): Map<FootageItem, number[]> {
+  const out = new Map<FootageItem, number[]>();
+  visitFootageLayers(doc, comp, time, (item, layer, lt) => {
+    if (!isMoving(item)) return;
+    const t = sourceTime(layer, lt, item.media!.duration ?? 0);
+    if (t === null) return;
+    const list = out.get(item) ?? [];
+    list.push(t);
+    out.set(item, list);
+  });
+  return out;
+}
+
+/** Decodes an image file (a still, or one file of an image sequence) into a canvas. */
+export async function decode(item: FootageItem, data: Buffer): Promise<Canvas> {
   const { default: sharp } = await import('sharp');
   let raw: { data: Buffer; info: { width: number; height: number } };
   try {

@@ -7,8 +7,8 @@ import { valueAt, type Composition, type FootageItem, type Layer } from '../engi
 import { inflate, type Rect } from './bounds.js';
 import { applyEffects, effectPadding } from './effects.js';
 import type { ComposeEnv } from './env.js';
-import { drawPlaceholder } from './footage.js';
-import { hasPicture } from './reachable-footage.js';
+import { drawPlaceholder, footagePicture } from './footage.js';
+import { precompTime } from './media/frame-plan.js';
 import { mul, pixelScale, scaling, translate, type Mat } from '../engine/affine.js';
 import { css, resetState, type GlobalCompositeOperation } from './paint.js';
 import { drawShape, shapeBounds, shapeIsLayered } from './shape.js';
@@ -40,7 +40,8 @@ export function contentBounds(env: ComposeEnv, layer: Layer, lt: number): Rect |
       return { x: 0, y: 0, w: src.width, h: src.height };
     case 'footage': {
       const item = footageItem(env, src.footage);
-      return item && hasPicture(item) ? { x: 0, y: 0, w: item.width, h: item.height } : null;
+      // Audio footage has no picture.
+      return item && item.media?.kind !== 'audio' ? { x: 0, y: 0, w: item.width, h: item.height } : null;
     }
     case 'precomp': {
       const c = nestedComp(env, src.comp);
@@ -65,8 +66,9 @@ export function drawContent(env: ComposeEnv, ctx: SKRSContext2D, layer: Layer, l
       return;
     case 'footage': {
       const item = footageItem(env, src.footage);
-      if (!item || !hasPicture(item)) return;
-      const image = env.footage.get(item.id);
+      if (!item) return;
+      const image = footagePicture(env.footage, item, layer, lt);
+      if (image === 'nothing') return;
       if (image) ctx.drawImage(image, 0, 0, item.width, item.height);
       else drawPlaceholder(ctx, item.width, item.height);
       return;
@@ -85,11 +87,13 @@ export function drawContent(env: ComposeEnv, ctx: SKRSContext2D, layer: Layer, l
     case 'precomp': {
       const c = nestedComp(env, src.comp);
       if (!c) return;
+      const nt = precompTime(layer, lt, c);
+      if (nt === null) return;
       // The nested comp is rendered at the resolution it is shown at (bounded), then drawn at its own size.
       const kk = Math.min(k, Math.max(1, MAX_NESTED_SIDE / Math.max(c.width, c.height)));
       const w = Math.max(1, Math.round(c.width * kk));
       const h = Math.max(1, Math.round(c.height * kk));
-      env.drawNested(c, lt, w, h, (nested) => ctx.drawImage(nested, 0, 0, c.width, c.height));
+      env.drawNested(c, nt, w, h, (nested) => ctx.drawImage(nested, 0, 0, c.width, c.height));
       return;
     }
     default:

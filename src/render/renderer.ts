@@ -5,7 +5,8 @@ import { backdropPlan, fillBackdrop } from './backdrop.js';
 import { composeComp } from './compositor.js';
 import type { ComposeEnv } from './env.js';
 import { ensureFonts } from './fonts.js';
-import { FootageCache } from './footage.js';
+import { decode, FootageCache } from './footage.js';
+import { FrameStore, type MediaAccess } from './media/frame-store.js';
 import { scaling } from '../engine/affine.js';
 import { MAX_SURFACE_SIDE, SurfacePool } from './surfaces.js';
 import { NestedFrames } from './nesting.js';
@@ -13,6 +14,25 @@ import { throwIfCancelled } from './cancel.js';
 import type { FrameRenderer, FrameRendererOptions, RenderedFrame, RenderOptions } from './types.js';
 
 const DEFAULT_FOOTAGE_CACHE = 256 * 1024 * 1024;
+/** Decoded video frames kept per renderer: a dozen 1080p frames, enough for layers sharing a clip. */
+const DEFAULT_FRAME_CACHE = 96 * 1024 * 1024;
+
+/** Without media access, video footage reads as missing (stills and sequences need only readFile). */
+function noMedia(readFile: (path: string) => Promise<Buffer>): MediaAccess {
+  return {
+    ffmpeg: null,
+    ffprobe: null,
+    readFile,
+    open: () =>
+      Promise.reject(
+        new EngineError(
+          'not_configured',
+          'This renderer cannot open video files.',
+          'Render through a session.',
+        ),
+      ),
+  };
+}
 
 function findComposition(doc: Project, compId: string): Composition {
   const comp = doc.items.find((i): i is Composition => i.type === 'composition' && i.id === compId);
@@ -54,7 +74,16 @@ export function outputSize(comp: Composition, scale: number): { width: number; h
 export function createFrameRenderer(options: FrameRendererOptions): FrameRenderer {
   ensureFonts();
   const pool = new SurfacePool();
-  const footage = new FootageCache(options.readFile, options.footageCacheBytes ?? DEFAULT_FOOTAGE_CACHE);
+  const store = new FrameStore(
+    options.media ?? noMedia(options.readFile),
+    options.frameCacheBytes ?? DEFAULT_FRAME_CACHE,
+    decode,
+  );
+  const footage = new FootageCache(
+    options.readFile,
+    options.footageCacheBytes ?? DEFAULT_FOOTAGE_CACHE,
+    store,
+  );
   const measure = createCanvas(1, 1).getContext('2d');
   measure.lang = 'en';
 
@@ -71,7 +100,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
         throw new EngineError('bad_argument', `Time ${time} is not a number.`, 'Pass seconds.');
       const warnings = new Set<string>();
       const warn = (message: string) => void warnings.add(message);
-      const frameFootage = await footage.prepare(doc, comp, opts.missingFootage, warn);
+      const frameFootage = await footage.prepare(doc, comp, time, opts.missingFootage, warn);
       throwIfCancelled(opts.signal);
       // From here on everything is synchronous, so concurrent calls never share a surface mid-frame.
       const nested = new NestedFrames(pool, comp, (c, t, w, h) =>

@@ -3,6 +3,7 @@
  * Kept apart from the implementation so the render queue and the MCP server build against a stable shape.
  */
 import type { Project } from '../engine/index.js';
+import type { MediaAccess } from './media/frame-store.js';
 
 export interface RenderOptions {
   /** Output size factor (1 = comp size). */
@@ -43,4 +44,8 @@ export interface FrameRendererOptions {
   readFile(path: string): Promise<Buffer>;
   /** Decoded-footage cache budget in bytes. */
   footageCacheBytes?: number;
+  /** How video footage is opened and decoded (ffmpeg children); without it video footage is missing. */
+  media?: MediaAccess;
+  /** Decoded video-frame cache budget in bytes. */
+  frameCacheBytes?: number;
 }

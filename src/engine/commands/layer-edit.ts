@@ -9,9 +9,9 @@ import { draftLayer, findComp, findLayer, layersPath, newId, uniqueName } from '
 import { needsComp } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
 
-const target = { comp: CompRef.optional(), layer: LayerRef };
+export const target = { comp: CompRef.optional(), layer: LayerRef };
 
-function locate(
+export function locate(
   doc: Parameters<typeof findComp>[0],
   p: { comp?: string; layer: string },
 ): { comp: Composition; layer: Layer } {

@@ -30,6 +30,7 @@ const REQUIRED_IDS = [
   'layer.setBlendMode',
   'layer.setTrackMatte',
   'layer.setTiming',
+  'layer.setTimeMap',
   'property.set',
   'property.setKeyframe',
   'property.removeKeyframe',

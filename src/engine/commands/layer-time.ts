@@ -1,0 +1,69 @@
+/** layer.setTimeMap: speed (reversed when negative), loop and freeze frame of a footage or precomp layer. */
+import { z } from 'zod';
+import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
+import { EngineError } from '../errors.js';
+import { MAX_SPEED, MIN_SPEED, type Layer } from '../model.js';
+import { draftLayer } from '../resolve.js';
+import { DEFAULT_TIME_MAP } from '../time-map.js';
+import { needsComp } from './layer-add.js';
+import { locate, target } from './layer-edit.js';
+
+function badSpeed(speed: number): EngineError {
+  return new EngineError(
+    'bad_argument',
+    speed === 0
+      ? 'A speed of 0 would show one moment for ever; that is a freeze frame.'
+      : `Speed ${speed} is outside ${MIN_SPEED} to ${MAX_SPEED} (or -${MAX_SPEED} to -${MIN_SPEED} reversed).`,
+    speed === 0
+      ? 'Pass freezeAt (seconds into the footage) to hold one frame, or a speed such as 0.5, 2 or -1.'
+      : `Pass a speed whose size is from ${MIN_SPEED} to ${MAX_SPEED}; negative plays reversed.`,
+  );
+}
+
+/** Layers whose source has a time of its own to map: footage (video, sequences, audio) and precomps. */
+function retimable(layer: Layer): boolean {
+  return layer.source.kind === 'footage' || layer.source.kind === 'precomp';
+}
+
+export const layerSetTimeMap = defineCommand({
+  id: 'layer.setTimeMap',
+  title: 'Time Stretch / Freeze / Loop',
+  category: 'Layer',
+  description:
+    'Maps comp time to the source time of a footage or precomp layer. speed: 2 plays twice as fast, 0.5 half, -1 reversed (from the end); never 0. loop: repeat the source while the layer lasts. freezeAt: show the source at this second for the whole layer (null: off). Omitted fields keep their value; speed 1 / no loop / no freeze is the default. Retiming does not move the out point: set it with layer.setTiming.',
+  params: z.strictObject({
+    ...target,
+    speed: z
+      .number()
+      .optional()
+      .describe(`Playback speed, ${MIN_SPEED} to ${MAX_SPEED} in size; negative reverses`),
+    loop: z.boolean().optional(),
+    freezeAt: z.number().min(0).nullable().optional().describe('Source seconds to hold (null: no freeze)'),
+  }),
+  pathParams: {},
+  enabled: needsComp,
+  annotations: IDEMPOTENT_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { comp, layer } = locate(ctx.doc, p);
+    if (!retimable(layer)) {
+      throw new EngineError(
+        'bad_argument',
+        `Layer "${layer.name}" is a ${layer.source.kind} layer; only footage and precomp layers have a source time to map.`,
+        'Pick a footage or precomp layer (precompose the layers to retime with layer.addPrecomp).',
+      );
+    }
+    const before = layer.time ?? DEFAULT_TIME_MAP;
+    const speed = p.speed ?? before.speed;
+    if (!(Math.abs(speed) >= MIN_SPEED && Math.abs(speed) <= MAX_SPEED)) throw badSpeed(speed);
+    const time = {
+      speed,
+      loop: p.loop ?? before.loop,
+      freezeAt: p.freezeAt === undefined ? before.freezeAt : p.freezeAt,
+    };
+    ctx.update((d) => {
+      draftLayer(d, comp.id, layer.id).time = time;
+    });
+    return { id: layer.id, time };
+  },
+});

@@ -1,0 +1,134 @@
+/**
+ * One ffmpeg child decoding a video to raw RGBA frames on its stdout, from a start time on, in order. Reading
+ * is pulled: at most a couple of frames wait in memory, then the pipe fills and ffmpeg blocks, so a decoder
+ * left idle costs no CPU. `close()` kills it (SIGKILL); a decoder whose reader died gets EPIPE and exits.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EngineError } from '../../engine/index.js';
+
+/** Frames decoded ahead of the reader before the pipe is left to fill. */
+const READ_AHEAD = 2;
+const STDERR_TAIL = 2000;
+
+export interface DecoderSpec {
+  ffmpeg: string;
+  /** What ffmpeg opens: the media file's childPath. */
+  input: string;
+  /** The item's picture size (after rotation and pixel aspect): frames are scaled to it when they differ. */
+  width: number;
+  height: number;
+  /** Seconds into the footage of the first frame wanted (accurate seek: earlier frames are dropped). */
+  seek: number;
+  /** The codec as probed; VP8/VP9 alpha is decoded only by libvpx. */
+  codec: string | null;
+  alpha: boolean;
+  /** Told the child's pid when it starts and when it ends (so the owner of the thread can kill leftovers). */
+  onChild?: (pid: number, alive: boolean) => void;
+}
+
+export function decoderArgs(spec: DecoderSpec, squarePixels: boolean): string[] {
+  const libvpx = spec.codec === 'vp9' ? 'libvpx-vp9' : spec.codec === 'vp8' ? 'libvpx' : null;
+  return [
+    ...['-hide_banner', '-loglevel', 'error', '-nostdin'],
+    // Before -i: a fast seek to the key frame before, then frames up to the time decoded and dropped.
+    ...(spec.seek > 0 ? ['-ss', spec.seek.toFixed(6)] : []),
+    ...(spec.alpha && libvpx ? ['-c:v', libvpx] : []),
+    ...['-i', spec.input, '-map', '0:v:0', '-an', '-sn', '-dn'],
+    // Every decoded frame once, as timed in the file: no frames duplicated or dropped to reach a rate.
+    ...['-fps_mode', 'passthrough'],
+    // ffmpeg turns rotated footage itself (autorotate); anamorphic pixels are scaled to square ones here.
+    ...(squarePixels ? [] : ['-vf', `scale=${spec.width}:${spec.height}`]),
+    ...['-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'],
+  ];
+}
+
+export class VideoDecoder {
+  readonly #child: ChildProcess;
+  readonly #frameBytes: number;
+  readonly #frames: Buffer[] = [];
+  #partial: Buffer[] = [];
+  #partialBytes = 0;
+  #ended = false;
+  #stderr = '';
+  #waiter: (() => void) | null = null;
+  #closed = false;
+
+  constructor(spec: DecoderSpec, squarePixels: boolean) {
+    this.#frameBytes = spec.width * spec.height * 4;
+    this.#child = spawn(spec.ffmpeg, decoderArgs(spec, squarePixels), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const pid = this.#child.pid;
+    if (pid !== undefined) spec.onChild?.(pid, true);
+    this.#child.stdout!.on('data', (chunk: Buffer) => this.#take(chunk));
+    this.#child.stderr!.setEncoding('utf8');
+    this.#child.stderr!.on('data', (s: string) => (this.#stderr = (this.#stderr + s).slice(-STDERR_TAIL)));
+    this.#child.on('error', (err) => {
+      this.#stderr += err.message;
+      this.#finish();
+    });
+    this.#child.on('close', () => {
+      if (pid !== undefined) spec.onChild?.(pid, false);
+      this.#finish();
+    });
+  }
+
+  #take(chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const want = this.#frameBytes - this.#partialBytes;
+      const piece = chunk.subarray(offset, offset + want);
+      this.#partial.push(piece);
+      this.#partialBytes += piece.length;
+      offset += piece.length;
+      if (this.#partialBytes === this.#frameBytes) {
+        this.#frames.push(this.#partial.length === 1 ? this.#partial[0]! : Buffer.concat(this.#partial));
+        this.#partial = [];
+        this.#partialBytes = 0;
+      }
+    }
+    if (this.#frames.length >= READ_AHEAD) this.#child.stdout!.pause();
+    this.#wake();
+  }
+
+  #finish(): void {
+    this.#ended = true;
+    this.#wake();
+  }
+
+  #wake(): void {
+    const w = this.#waiter;
+    this.#waiter = null;
+    w?.();
+  }
+
+  /** The next frame (RGBA, straight alpha), or null when the footage has no more. */
+  async next(): Promise<Buffer | null> {
+    for (;;) {
+      const frame = this.#frames.shift();
+      if (frame) {
+        if (this.#frames.length < READ_AHEAD) this.#child.stdout!.resume();
+        return frame;
+      }
+      if (this.#ended || this.#closed) return null;
+      this.#child.stdout!.resume();
+      await new Promise<void>((resolve) => (this.#waiter = resolve));
+    }
+  }
+
+  /** Why the decoder produced nothing, from its stderr. */
+  failure(shownPath: string): EngineError {
+    const said = this.#stderr.trim().split('\n').at(-1) ?? '';
+    return new EngineError(
+      'unsupported_format',
+      `ffmpeg could not decode "${shownPath}"${said ? `: ${said.slice(0, 300)}` : ''}.`,
+      'Check the file plays (ffplay), or convert it (ffmpeg -i in -c:v libx264 out.mp4) and relink the footage.',
+    );
+  }
+
+  /** Kills ffmpeg. Safe to call twice. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');
+    this.#wake();
+  }
+}

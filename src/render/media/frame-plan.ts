@@ -1,0 +1,64 @@
+/**
+ * Which moment of which footage a frame shows: the walk over a composition's layers at a comp time, into its
+ * precomps at their own (mapped) times, that the renderer makes before drawing (to decode what is needed) and
+ * whose time rules the drawing code shares (so both agree on the frame). Pure.
+ */
+import {
+  footageTime,
+  type Composition,
+  type FootageItem,
+  type Layer,
+  type Project,
+} from '../../engine/index.js';
+import { layerTime } from '../../engine/layer-transform.js';
+
+/** Precomps deeper than this are not followed (the compositor refuses them anyway). */
+const MAX_DEPTH = 32;
+
+/** Video and image sequences: footage whose picture changes with time. */
+export function isMoving(item: FootageItem): boolean {
+  return item.media?.kind === 'video' || item.media?.kind === 'sequence';
+}
+
+/**
+ * The source time a footage or precomp layer shows at layer time `lt` (its time map applied), or null when it
+ * shows nothing then. Layer time is comp time minus start time, so the start time is already taken off.
+ */
+export function sourceTime(layer: Layer, lt: number, duration: number): number | null {
+  return footageTime({ startTime: 0, time: layer.time }, lt, duration);
+}
+
+/** The nested composition's time a precomp layer shows at layer time `lt`: lt itself unless retimed. */
+export function precompTime(layer: Layer, lt: number, nested: Composition): number | null {
+  return layer.time ? sourceTime(layer, lt, nested.duration) : lt;
+}
+
+/** Calls `visit` for every footage layer drawn in `comp` at `t`, nested compositions included. */
+export function visitFootageLayers(
+  doc: Project,
+  comp: Composition,
+  t: number,
+  visit: (item: FootageItem, layer: Layer, lt: number) => void,
+): void {
+  const byId = new Map(doc.items.map((i) => [i.id, i]));
+  const walk = (c: Composition, time: number, stack: string[]) => {
+    if (stack.includes(c.id) || stack.length > MAX_DEPTH) return;
+    const mattes = new Set(c.layers.flatMap((l) => (l.trackMatte ? [l.trackMatte.layer] : [])));
+    for (const layer of c.layers) {
+      if (!(layer.enabled || mattes.has(layer.id)) || time < layer.inPoint || time >= layer.outPoint)
+        continue;
+      const lt = layerTime(layer, time);
+      const src = layer.source;
+      const item =
+        src.kind === 'footage' || src.kind === 'precomp'
+          ? byId.get(src.kind === 'footage' ? src.footage : src.comp)
+          : undefined;
+      if (item?.type === 'footage') visit(item, layer, lt);
+      if (item?.type === 'composition') {
+        const nt = precompTime(layer, lt, item);
+        if (nt !== null) walk(item, nt, [...stack, c.id]);
+      }
+    }
+  };
+  walk(comp, t, []);
+}

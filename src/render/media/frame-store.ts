@@ -1,0 +1,198 @@
+/**
+ * Decoded frames of moving footage (video and image sequences) for one renderer (one thread): a long-lived
+ * ffmpeg decoder per video read in order (the sequential fast path of a render), a new seeking decoder when a
+ * frame is far from where the decoder is (previews, scrubbing, reversed footage), sharp for sequence files,
+ * and an LRU cache of decoded frames bounded in bytes.
+ */
+import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
+import { EngineError, sequenceFrame, type FootageItem } from '../../engine/index.js';
+import { VideoDecoder } from './decoder.js';
+import { TimestampCache } from './timestamps.js';
+
+/** How moving footage is reached from this thread; every read goes through the owner's (confined) ports. */
+export interface MediaAccess {
+  /** Absolute path of ffmpeg (null: not installed; video footage then fails with missing_dependency). */
+  ffmpeg: string | null;
+  /** ffprobe beside it, for the frame times of variable-rate video (null: assume constant rate). */
+  ffprobe: string | null;
+  /** The path a child process opens for footage file `path`: a descriptor opened and checked by the owner. */
+  open(path: string): Promise<string>;
+  /** Bytes of a sequence frame (the engine's ports). */
+  readFile(path: string): Promise<Buffer>;
+  /** Told each decoder's pid as it starts and ends, so whoever owns this thread can end leftovers. */
+  onChild?(pid: number, alive: boolean): void;
+}
+
+/** Reading on through this many frames is cheaper than a new seeking decoder (about 2 s of video). */
+const MAX_FORWARD_FRAMES = 60;
+
+interface Running {
+  decoder: VideoDecoder;
+  /** Index of the frame `decoder.next()` yields next. */
+  next: number;
+  last: Buffer | null;
+}
+
+export function missingFfmpegForFootage(item: FootageItem): EngineError {
+  return new EngineError(
+    'missing_dependency',
+    `Footage "${item.name}" is video, and decoding it needs ffmpeg, which was not found on PATH.`,
+    'Install it: apt-get install ffmpeg (image sequences and stills need nothing else).',
+  );
+}
+
+export function unreadableFootage(item: FootageItem, path = item.path): EngineError {
+  return new EngineError(
+    'no_such_file',
+    `Footage "${item.name}" (${item.id}) cannot be read from "${path}".`,
+    'Put the file back at that path, or re-import it with file.import and relink the layer.',
+  );
+}
+
+/** A Skia canvas holding straight-alpha RGBA pixels (Skia premultiplies on the way in). */
+export function canvasOf(rgba: Buffer, width: number, height: number): Canvas {
+  const canvas = createCanvas(width, height);
+  const pixels = new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, width * height * 4);
+  canvas.getContext('2d').putImageData(new ImageData(pixels, width, height), 0, 0);
+  return canvas;
+}
+
+export class FrameStore {
+  readonly #access: MediaAccess;
+  readonly #budget: number;
+  readonly #decodeStill: (item: FootageItem, data: Buffer) => Promise<Canvas>;
+  readonly #timestamps = new TimestampCache();
+  readonly #cache = new Map<string, Canvas>();
+  #bytes = 0;
+  readonly #running = new Map<string, Running>();
+  // One decode at a time per file: a decoder is a stream and cannot serve two frames at once.
+  readonly #turns = new Map<string, Promise<unknown>>();
+
+  constructor(
+    access: MediaAccess,
+    budgetBytes: number,
+    decodeStill: (item: FootageItem, data: Buffer) => Promise<Canvas>,
+  ) {
+    this.#access = access;
+    this.#budget = budgetBytes;
+    this.#decodeStill = decodeStill;
+  }
+
+  /** Frame times of `item` in seconds from its first frame, ascending. */
+  async timestamps(item: FootageItem): Promise<ArrayLike<number>> {
+    if (item.media?.kind !== 'video' || !item.media.variableFrameRate)
+      return this.#timestamps.timestamps(item, null, '');
+    const input = await this.#open(item);
+    return this.#timestamps.timestamps(item, this.#access.ffprobe, input);
+  }
+
+  /** Frame `index` of `item` as a canvas (kept in the byte-bounded cache). */
+  async frame(item: FootageItem, index: number): Promise<Canvas> {
+    const key = `${item.path}#${index}`;
+    const hit = this.#cache.get(key);
+    if (hit) {
+      this.#cache.delete(key);
+      this.#cache.set(key, hit);
+      return hit;
+    }
+    const before = this.#turns.get(item.path) ?? Promise.resolve();
+    const turn = before.catch(() => undefined).then(() => this.#decode(item, index));
+    this.#turns.set(item.path, turn);
+    try {
+      const canvas = await turn;
+      this.#insert(key, canvas);
+      return canvas;
+    } finally {
+      if (this.#turns.get(item.path) === turn) this.#turns.delete(item.path);
+    }
+  }
+
+  async #decode(item: FootageItem, index: number): Promise<Canvas> {
+    if (item.media?.kind === 'sequence') {
+      const seq = item.media.sequence!;
+      const path = sequenceFrame(seq.pattern, seq.first + index);
+      const data = await this.#access.readFile(path).catch((err: unknown) => {
+        if (err instanceof EngineError && err.code !== 'io_error' && err.code !== 'no_such_file') throw err;
+        throw unreadableFootage(item, path);
+      });
+      return this.#decodeStill(item, data);
+    }
+    return canvasOf(await this.#videoFrame(item, index), item.width, item.height);
+  }
+
+  async #videoFrame(item: FootageItem, index: number): Promise<Buffer> {
+    let run = this.#running.get(item.path);
+    if (!run || index < run.next || index - run.next > MAX_FORWARD_FRAMES) {
+      run?.decoder.close();
+      run = await this.#start(item, index);
+      this.#running.set(item.path, run);
+    }
+    let frame: Buffer | null = null;
+    while (run.next <= index) {
+      const next = await run.decoder.next();
+      // Fewer frames than probed (a short last GOP, a damaged tail): the last one holds.
+      if (!next) break;
+      run.last = next;
+      run.next++;
+      if (run.next > index) frame = next;
+    }
+    frame ??= run.last;
+    if (!frame) throw run.decoder.failure(item.path);
+    return frame;
+  }
+
+  async #start(item: FootageItem, index: number): Promise<Running> {
+    const ffmpeg = this.#access.ffmpeg;
+    if (!ffmpeg) throw missingFfmpegForFootage(item);
+    const input = await this.#open(item);
+    const ts = await this.timestamps(item);
+    const at = Math.min(index, ts.length - 1);
+    // Half a frame before the wanted one: accurate seeking drops what is before, and keeps exactly it.
+    const seek = at <= 0 ? 0 : ts[at]! - (ts[at]! - ts[at - 1]!) / 2;
+    const media = item.media!;
+    const decoder = new VideoDecoder(
+      {
+        ffmpeg,
+        input,
+        width: item.width,
+        height: item.height,
+        seek,
+        codec: media.codec,
+        alpha: media.alpha,
+        onChild: this.#access.onChild,
+      },
+      media.pixelAspect === 1,
+    );
+    return { decoder, next: Math.max(0, at), last: null };
+  }
+
+  #open(item: FootageItem): Promise<string> {
+    return this.#access.open(item.path).catch((err: unknown) => {
+      if (
+        err instanceof EngineError &&
+        (err.code === 'path_outside_roots' || err.code === 'refused_while_confined')
+      )
+        throw err;
+      throw unreadableFootage(item);
+    });
+  }
+
+  #insert(key: string, canvas: Canvas): void {
+    if (this.#cache.has(key)) return;
+    this.#cache.set(key, canvas);
+    this.#bytes += canvas.width * canvas.height * 4;
+    for (const [k, c] of this.#cache) {
+      if (this.#bytes <= this.#budget || this.#cache.size <= 1) break;
+      this.#cache.delete(k);
+      this.#bytes -= c.width * c.height * 4;
+    }
+  }
+
+  /** Ends every decoder and drops the cache. */
+  close(): void {
+    for (const run of this.#running.values()) run.decoder.close();
+    this.#running.clear();
+    this.#cache.clear();
+    this.#bytes = 0;
+  }
+}
