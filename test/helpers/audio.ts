@@ -42,29 +42,30 @@ export async function click(dir: string, at: number, seconds: number): Promise<s
   return out;
 }
 
+/** What ffmpeg writes to stdout for `args` (after the input options), as bytes. */
+export async function ffmpegBytes(args: string[]): Promise<Buffer> {
+  const { stdout } = await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...args], {
+    encoding: 'buffer',
+    maxBuffer: 1 << 30,
+  });
+  return stdout as unknown as Buffer;
+}
+
 /** The file's first audio stream decoded to 48 kHz mono float samples (channels averaged). */
 export async function decodeSound(path: string): Promise<Float32Array> {
-  const { stdout } = await exec(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-i',
-      path,
-      '-map',
-      '0:a:0',
-      '-ac',
-      '1',
-      '-ar',
-      String(RATE),
-      '-f',
-      'f32le',
-      '-',
-    ],
-    { encoding: 'buffer', maxBuffer: 1 << 30 },
-  );
-  const bytes = stdout as unknown as Buffer;
+  const bytes = await ffmpegBytes([
+    '-i',
+    path,
+    '-map',
+    '0:a:0',
+    '-ac',
+    '1',
+    '-ar',
+    String(RATE),
+    '-f',
+    'f32le',
+    '-',
+  ]);
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
 

@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { staticProp } from '../model.js';
-import { draftLayer, findComp, findLayer } from '../resolve.js';
+import { draftLayer } from '../resolve.js';
 import { needsComp } from './layer-add.js';
+import { locate } from './layer-edit.js';
 import { CompRef, LayerRef } from './params.js';
 
 export const layerSetAudioMuted = defineCommand({
@@ -22,8 +23,7 @@ export const layerSetAudioMuted = defineCommand({
   annotations: IDEMPOTENT_EDIT,
   mutates: true,
   run(ctx, p) {
-    const comp = findComp(ctx.doc, p.comp);
-    const layer = findLayer(comp, p.layer);
+    const { comp, layer } = locate(ctx.doc, p);
     if (layer.source.kind !== 'footage' && layer.source.kind !== 'precomp')
       throw new EngineError(
         'bad_argument',

@@ -1,18 +1,15 @@
 // Picture and sound stay in sync: a white flash at frame N of the composition and a click the layers put at
 // N / fps land in the same place of the output, within one audio frame (1024 samples, AAC's frame), for a
 // start offset, an in point, a speed and an item that starts mid-composition.
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect } from 'vitest';
 import type { Session } from '../../../src/session.js';
-import { click, decodeSound, firstLoud, RATE } from '../../helpers/audio.js';
+import { click, decodeSound, ffmpegBytes, firstLoud, RATE } from '../../helpers/audio.js';
 import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { addSound, renderTo, setTimeMap, soundComp, soundSession } from './sound-helpers.js';
 
-const exec = promisify(execFile);
 const FPS = 30;
 const SIZE = 32;
 const FLASH = 37;
@@ -31,26 +28,8 @@ async function flashAt(s: Session, comp: string, n: number): Promise<void> {
 
 /** The index of the first decoded frame that is mostly white. */
 async function flashFrame(path: string): Promise<number> {
-  const { stdout } = await exec(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-i',
-      path,
-      '-map',
-      '0:v:0',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'gray',
-      '-',
-    ],
-    { encoding: 'buffer', maxBuffer: 1 << 28 },
-  );
+  const bytes = await ffmpegBytes(['-i', path, '-map', '0:v:0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-']);
   const frame = SIZE * SIZE;
-  const bytes = stdout as unknown as Buffer;
   for (let i = 0; i * frame < bytes.length; i++) {
     let sum = 0;
     for (let k = i * frame; k < (i + 1) * frame; k++) sum += bytes[k]!;

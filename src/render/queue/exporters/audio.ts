@@ -3,14 +3,13 @@
  * ffmpeg child straight into a tracked temporary, renamed when it exits cleanly. No picture is rendered (the
  * item's plan says so), so writeFrame is never called; a silent composition gives silence of the item's length.
  */
-import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
-import { EngineError, type AudioOnlyFormat } from '../../../engine/index.js';
+import type { AudioOnlyFormat } from '../../../engine/index.js';
 import { AudioMixRun } from '../../audio/mix.js';
 import type { FramePayload } from '../../encode.js';
-import { sha256File } from '../../hash.js';
 import { AUDIO_ONLY_ARGS } from './audio-formats.js';
 import { missingFfmpeg } from './ffmpeg.js';
+import { completeFile, skipWhenPresent } from './single-file.js';
 import type { Exporter, ExporterContext, OutputFile } from './types.js';
 
 export class AudioExporter implements Exporter {
@@ -31,14 +30,9 @@ export class AudioExporter implements Exporter {
 
   /** One file: with skipExisting and the file present, the whole item is skipped. */
   async prepare(): Promise<ReadonlySet<number> | 'all'> {
-    const { item } = this.#ctx;
-    this.#skip =
-      item.skipExisting &&
-      (await fs.lstat(item.output).then(
-        () => true,
-        () => false,
-      ));
-    return this.#skip ? 'all' : new Set();
+    const skip = await skipWhenPresent(this.#ctx);
+    this.#skip = skip === 'all';
+    return skip;
   }
 
   async writeFrame(): Promise<void> {
@@ -60,16 +54,7 @@ export class AudioExporter implements Exporter {
       item.output,
     );
     await this.#run.finished();
-    const written = await fs.stat(file.childPath);
-    if (written.size === 0)
-      throw new EngineError(
-        'render_failed',
-        `ffmpeg finished but wrote an empty file for "${item.output}".`,
-        'Check the free space on the output volume, then render again.',
-      );
-    await tracker.commit(file);
-    const { size } = await fs.stat(file.readPath);
-    return [{ path: item.output, bytes: size, sha256: await sha256File(file.readPath) }];
+    return completeFile(this.#ctx, file);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */

@@ -5,13 +5,12 @@
  * tracked temporary WAV beside the output (a second ffmpeg, audio/mix.ts), which the encoder muxes as its
  * second input: both start at the item's first frame and last exactly its frames, so they stay in sync.
  */
-import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
-import { EngineError, type FfmpegFormat } from '../../../engine/index.js';
+import type { FfmpegFormat } from '../../../engine/index.js';
 import type { FramePayload } from '../../encode.js';
-import { sha256File } from '../../hash.js';
 import type { TrackedFile } from '../tracker.js';
 import { FfmpegProcess, missingFfmpeg } from './ffmpeg.js';
+import { completeFile, skipWhenPresent } from './single-file.js';
 import { FFMPEG_FORMATS, ffmpegOutputArgs } from './ffmpeg-formats.js';
 import { AudioMixRun } from '../../audio/mix.js';
 import { MIX_INTERMEDIATE_ARGS, MUXED_AUDIO_ARGS } from './audio-formats.js';
@@ -36,14 +35,8 @@ export class VideoExporter implements Exporter {
   }
 
   /** One file: with skipExisting and the file present, the whole item is skipped. */
-  async prepare(): Promise<ReadonlySet<number> | 'all'> {
-    const { item } = this.#ctx;
-    if (!item.skipExisting) return new Set();
-    const exists = await fs.lstat(item.output).then(
-      () => true,
-      () => false,
-    );
-    return exists ? 'all' : new Set();
+  prepare(): Promise<ReadonlySet<number> | 'all'> {
+    return skipWhenPresent(this.#ctx);
   }
 
   async writeFrame(_frame: number, data: Uint8Array, size: FrameSize): Promise<void> {
@@ -101,19 +94,7 @@ export class VideoExporter implements Exporter {
     await this.#child.end();
     // The mix has been muxed: its temporary goes whether or not the rest succeeds (a failure removes it too).
     if (this.#mixFile) await this.#ctx.tracker.discard(this.#mixFile);
-    // Never trust the exit alone: an empty temporary means ffmpeg lost its output (a full disk, typically).
-    const written = await fs.stat(this.#file.childPath);
-    if (written.size === 0)
-      throw new EngineError(
-        'render_failed',
-        `ffmpeg finished but wrote an empty file for "${this.#ctx.item.output}".`,
-        'Check the free space on the output volume, then render again.',
-      );
-    await FFMPEG_FORMATS[this.#format].finish?.(this.#file.childPath);
-    await this.#ctx.tracker.commit(this.#file);
-    const { finalPath: path, readPath } = this.#file;
-    const { size } = await fs.stat(readPath);
-    return [{ path, bytes: size, sha256: await sha256File(readPath) }];
+    return completeFile(this.#ctx, this.#file, FFMPEG_FORMATS[this.#format].finish);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */
