@@ -80,6 +80,7 @@ interface Context {
 /** The audible clips of `compId` over comp time [start, start + duration). */
 export function collectAudio(doc: Project, compId: string, start: number, duration: number): AudioMix {
   const byId = new Map(doc.items.map((i) => [i.id, i]));
+  const audible = audibleComps(doc);
   const clips: AudioClip[] = [];
   let segments = 0;
   const visit = (comp: Composition, ctx: Context) => {
@@ -93,7 +94,9 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
       const levels = withLevel(ctx.levels, layer, ctx.offset - start);
       if (layer.source.kind === 'precomp') {
         const inner = byId.get(layer.source.comp);
-        if (inner?.type !== 'composition') continue;
+        // Precomps multiply (ten layers of ten layers of ...): only those with sound inside are walked, and
+        // those are bounded by MAX_AUDIO_SEGMENTS.
+        if (inner?.type !== 'composition' || !audible.has(inner.id)) continue;
         const map = layer.time ?? DEFAULT_TIME_MAP;
         // A frozen precomp holds one moment: silence, as a frozen footage layer.
         if (map.freezeAt !== null) continue;
@@ -115,6 +118,30 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
   if (top?.type === 'composition')
     visit(top, { offset: 0, lo: start, hi: start + duration, levels: [], depth: 0 });
   return { start, duration, clips };
+}
+
+/** The compositions that hold, at any depth, an unmuted footage layer whose footage has sound. */
+function audibleComps(doc: Project): Set<string> {
+  const comps = new Map(doc.items.flatMap((i) => (i.type === 'composition' ? [[i.id, i] as const] : [])));
+  const sounding = new Set(doc.items.flatMap((i) => (i.type === 'footage' && footageSound(i) ? [i.id] : [])));
+  const memo = new Map<string, boolean>();
+  const hears = (id: string): boolean => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    // A cycle (hand-edited files only) is silent while it is being decided.
+    memo.set(id, false);
+    const heard = !!comps
+      .get(id)
+      ?.layers.some(
+        (l) =>
+          !l.audio?.muted &&
+          ((l.source.kind === 'footage' && sounding.has(l.source.footage)) ||
+            (l.source.kind === 'precomp' && hears(l.source.comp))),
+      );
+    memo.set(id, heard);
+    return heard;
+  };
+  return new Set([...comps.keys()].filter(hears));
 }
 
 /** The level tracks with `layer`'s own added (a constant 0 dB adds nothing and is left out). */

@@ -150,6 +150,28 @@ describe('collectAudio', () => {
     ).toEqual([]);
   });
 
+  it('walks only precomps with sound inside: 8 levels of 10 precomp layers take no time', () => {
+    const fan = (leaf: Layer[]) => {
+      const comps = [comp('F0', 10, leaf)];
+      for (let n = 1; n <= 8; n++)
+        comps.push(
+          comp(
+            `F${n}`,
+            10,
+            Array.from({ length: 10 }, (_, i) => layer(`p${i}`, { kind: 'precomp', comp: `F${n - 1}` })),
+          ),
+        );
+      return project([footage('f', 2), ...comps]);
+    };
+    const started = Date.now();
+    expect(collectAudio(fan([layer('solid', { kind: 'null' })]), 'F8', 0, 10).clips).toEqual([]);
+    // With sound at the leaf there would be 10^8 clips: refused once past the segment bound.
+    expect(() => collectAudio(fan([sound()]), 'F8', 0, 10)).toThrow(
+      expect.objectContaining({ code: 'bad_argument' }),
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('refuses more segments than a filter graph should hold', () => {
     const loop = sound({ outPoint: 1e6, time: { speed: 1, loop: true, freezeAt: null } });
     const doc = project([footage('f', 0.1), comp('c', 1e6, [loop])]);
