@@ -10,6 +10,7 @@ import { lazyRenderer, renderCommands } from './render/commands.js';
 import { BUNDLED_FAMILIES, uncoveredCharacters } from './render/font-list.js';
 import { renderQueueCommands } from './render/queue/commands/index.js';
 import { findFfmpeg } from './render/queue/exporters/ffmpeg.js';
+import { findExecutable } from './node-io/search-path.js';
 import type { RenderQueueServiceOptions } from './render/queue/options.js';
 import type { FrameRenderer } from './render/types.js';
 import { RenderQueueService } from './render/queue/service.js';
@@ -40,7 +41,14 @@ export function createSession(options: SessionOptions = {}): Session {
   // The service reads the live document at report time (items removed mid-render); the engine exists by then.
   const { confinement } = options;
   // Skia loads on the first frame; footage is read through the (confined) ports.
-  const renderer = lazyRenderer((path) => ports.readFile(path));
+  const renderer = lazyRenderer({
+    readFile: (path) => ports.readFile(path),
+    openMedia: (path) => ports.openMedia(path),
+    findTools: async () => ({
+      ffmpeg: await findFfmpeg(options.searchPath),
+      ffprobe: await findExecutable('ffprobe', options.searchPath),
+    }),
+  });
   const renderQueue = new RenderQueueService({
     findFfmpeg: () => findFfmpeg(options.searchPath),
     ...options.renderQueue,

@@ -25,6 +25,7 @@ import { findComp } from '../engine/resolve.js';
 import { sha256 } from './hash.js';
 import { footagePaths } from './reachable-footage.js';
 import type { FrameRenderer } from './types.js';
+import type { PreviewWorkerOptions } from './preview/client.js';
 
 /** Default longest side of a preview: small enough for a model's context, big enough to judge a layout. */
 export const PREVIEW_DEFAULT_SIDE = 768;
@@ -216,10 +217,10 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
  * first frame command and draws every frame off the main thread, with footage read through `readFile` (the
  * session's ports, so confinement applies).
  */
-export function lazyRenderer(readFile: (path: string) => Promise<Buffer>): () => Promise<FrameRenderer> {
+export function lazyRenderer(options: PreviewWorkerOptions): () => Promise<FrameRenderer> {
   let pending: Promise<FrameRenderer> | undefined;
   return () => {
-    pending ??= import('./preview/client.js').then((m) => m.createPreviewWorker({ readFile }));
+    pending ??= import('./preview/client.js').then((m) => m.createPreviewWorker(options));
     return pending;
   };
 }

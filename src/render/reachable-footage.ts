@@ -25,15 +25,6 @@ export function reachableFootage(doc: Project, compIds: readonly string[]): Foot
   return [...found.values()];
 }
 
-/**
- * Whether a footage item has a picture to draw: a sound-only file (media.kind 'audio') is heard, never drawn
- * or decoded as an image (the render queue mixes it: src/render/audio/). It is still reachable footage, so
- * commands still declare it as a read.
- */
-export function hasPicture(item: FootageItem): boolean {
-  return item.media?.kind !== 'audio';
-}
-
 /** Absolute paths of the footage reachable from `compIds`, each once. */
 export function footagePaths(doc: Project, compIds: readonly string[]): string[] {
   return [...new Set(reachableFootage(doc, compIds).map((item) => item.path))];

@@ -33,6 +33,8 @@ export function decoderArgs(spec: DecoderSpec, squarePixels: boolean): string[] 
     // Before -i: a fast seek to the key frame before, then frames up to the time decoded and dropped.
     ...(spec.seek > 0 ? ['-ss', spec.seek.toFixed(6)] : []),
     ...(spec.alpha && libvpx ? ['-c:v', libvpx] : []),
+    // Two decoding threads: every render worker has a decoder of its own, on a machine of few cores.
+    ...['-threads', '2'],
     ...['-i', spec.input, '-map', '0:v:0', '-an', '-sn', '-dn'],
     // Every decoded frame once, as timed in the file: no frames duplicated or dropped to reach a rate.
     ...['-fps_mode', 'passthrough'],

@@ -67,6 +67,8 @@ export class FrameStore {
   readonly #running = new Map<string, Running>();
   // One decode at a time per file: a decoder is a stream and cannot serve two frames at once.
   readonly #turns = new Map<string, Promise<unknown>>();
+  /** Closed stores start no decoder (a stopping worker must not leave a new one behind). */
+  #closed = false;
 
   constructor(
     access: MediaAccess,
@@ -144,6 +146,7 @@ export class FrameStore {
   async #start(item: FootageItem, index: number): Promise<Running> {
     const ffmpeg = this.#access.ffmpeg;
     if (!ffmpeg) throw missingFfmpegForFootage(item);
+    if (this.#closed) throw new EngineError('cancelled', 'The renderer was closed.', 'Render again.');
     const input = await this.#open(item);
     const ts = await this.timestamps(item);
     const at = Math.min(index, ts.length - 1);
@@ -188,8 +191,9 @@ export class FrameStore {
     }
   }
 
-  /** Ends every decoder and drops the cache. */
+  /** Ends every decoder and drops the cache; the store starts no decoder afterwards. */
   close(): void {
+    this.#closed = true;
     for (const run of this.#running.values()) run.decoder.close();
     this.#running.clear();
     this.#cache.clear();

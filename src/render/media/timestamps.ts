@@ -14,10 +14,12 @@ const KEPT_FILES = 16;
 
 /** Parses ffprobe's `pts_time` lines into ascending seconds from the first frame. */
 export function parsePacketTimes(text: string): Float64Array {
+  // Packets without a time print N/A; blank lines are not packets.
   const times = text
     .split('\n')
-    .map((line) => Number(line.split(',')[0]))
-    .filter((t) => Number.isFinite(t) && !Number.isNaN(t) && /\d/.test(String(t)));
+    .map((line) => line.split(',')[0]!.trim())
+    .filter((field) => /^-?\d+(\.\d+)?$/.test(field))
+    .map(Number);
   times.sort((a, b) => a - b);
   const first = times[0] ?? 0;
   return Float64Array.from(times, (t) => t - first);

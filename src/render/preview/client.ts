@@ -7,15 +7,20 @@
  */
 import { Worker } from 'node:worker_threads';
 import PQueue from 'p-queue';
-import { EngineError, isEngineError, type Project } from '../../engine/index.js';
+import { EngineError, isEngineError, type MediaFile, type Project } from '../../engine/index.js';
 import { workerEntryUrl } from '../../node-io/worker-url.js';
 import { frameCancelled, throwIfCancelled } from '../cancel.js';
 import type { FrameRenderer, RenderedFrame, RenderOptions } from '../types.js';
-import type { FromWorker, ReadFailure, ToWorker } from './protocol.js';
+import { GRACEFUL_STOP_MS, killChild } from '../media/children.js';
+import type { FromWorker, PreviewWorkerData, ReadFailure, ToWorker } from './protocol.js';
 
 export interface PreviewWorkerOptions {
   /** How footage bytes are read (the session's ports, so confinement applies). */
   readFile(path: string): Promise<Buffer>;
+  /** How video files are opened for the worker's decoders (the session's ports); without it, video is missing. */
+  openMedia?(path: string): Promise<MediaFile>;
+  /** ffmpeg and ffprobe for the worker's decoders (found once, when the first worker starts). */
+  findTools?(): Promise<PreviewWorkerData>;
   /** The worker module (default: the built preview/worker.js). */
   workerUrl?: URL;
   /** How long an idle worker is kept warm (default one minute). */
@@ -38,7 +43,16 @@ interface Thread {
   /** The document the worker holds (sent with the last frame). */
   doc: Project | undefined;
   pending: Pending | undefined;
+  /** Called when the worker answers `stop`. */
+  stopped?: () => void;
+  /** Video files opened for this worker's decoders, by path; closed when the worker stops. */
+  media: Map<string, Promise<MediaFile>>;
+  /** The worker's decoder children still alive: ended when the worker stops (a terminated thread cannot). */
+  children: Set<number>;
 }
+
+/** Video files one worker keeps open at most; past it the oldest is closed (its decoder has its own open). */
+const MAX_OPEN_MEDIA = 64;
 
 function workerDied(reason: string): EngineError {
   return new EngineError(
@@ -70,6 +84,7 @@ class PreviewWorker implements FrameRenderer {
   readonly #queue = new PQueue({ concurrency: 1 });
   #thread: Thread | undefined;
   #idle: NodeJS.Timeout | undefined;
+  #tools: Promise<PreviewWorkerData> | undefined;
   #nextId = 1;
 
   constructor(options: PreviewWorkerOptions) {
@@ -119,7 +134,11 @@ class PreviewWorker implements FrameRenderer {
     signal: AbortSignal | undefined,
   ): Promise<RenderedFrame> {
     clearTimeout(this.#idle);
-    const thread = this.#thread ?? this.#start();
+    this.#tools ??= (this.#options.findTools?.() ?? Promise.resolve({ ffmpeg: null, ffprobe: null })).catch(
+      () => ({ ffmpeg: null, ffprobe: null }),
+    );
+    const tools = await untilAborted(this.#tools, signal);
+    const thread = this.#thread ?? this.#start(tools);
     thread.worker.ref();
     try {
       // Cancelled while the worker starts: it goes on starting, warm for the next frame.
@@ -151,14 +170,18 @@ class PreviewWorker implements FrameRenderer {
   }
 
   /** Starts the worker; it answers `ready` once Skia and the fonts are loaded. */
-  #start(): Thread {
-    const worker = new Worker(this.#options.workerUrl ?? workerEntryUrl('./worker.js', import.meta.url));
+  #start(tools: PreviewWorkerData): Thread {
+    const worker = new Worker(this.#options.workerUrl ?? workerEntryUrl('./worker.js', import.meta.url), {
+      workerData: tools,
+    });
     let ready!: { resolve(): void; reject(err: Error): void };
     const thread: Thread = {
       worker,
       ready: new Promise<void>((resolve, reject) => (ready = { resolve, reject })),
       doc: undefined,
       pending: undefined,
+      media: new Map(),
+      children: new Set(),
     };
     // Nobody may be waiting for `ready` when the worker fails; the failure is reported to the frame instead.
     thread.ready.catch(() => undefined);
@@ -189,6 +212,19 @@ class PreviewWorker implements FrameRenderer {
           (err: unknown) => this.#reply(thread, { type: 'footage', id: m.id, failure: readFailure(err) }),
         );
         return;
+      case 'open':
+        this.#open(thread, m.path).then(
+          (file) => this.#reply(thread, { type: 'opened', id: m.id, childPath: file.childPath }),
+          (err: unknown) => this.#reply(thread, { type: 'opened', id: m.id, failure: readFailure(err) }),
+        );
+        return;
+      case 'stopped':
+        thread.stopped?.();
+        return;
+      case 'child':
+        if (m.alive) thread.children.add(m.pid);
+        else thread.children.delete(m.pid);
+        return;
       case 'frame': {
         const { width, height, rgba, premultiplied, warnings } = m;
         const pixels = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
@@ -212,12 +248,59 @@ class PreviewWorker implements FrameRenderer {
     if (this.#thread === thread) thread.worker.postMessage(message, transfer);
   }
 
-  /** Terminates the worker (if any); the next frame starts a new one. */
+  /** Opens a video file for `thread`'s decoders once (through the session's ports, so confinement applies). */
+  #open(thread: Thread, path: string): Promise<MediaFile> {
+    const open = this.#options.openMedia;
+    if (!open)
+      return Promise.reject(
+        new EngineError(
+          'not_configured',
+          'Video footage is not available here.',
+          'Render through a session.',
+        ),
+      );
+    let file = thread.media.get(path);
+    if (!file) {
+      file = open(path);
+      // A failed open is not kept: the next frame tries again (the file may be back).
+      file.catch(() => thread.media.delete(path));
+      thread.media.set(path, file);
+      if (thread.media.size > MAX_OPEN_MEDIA) {
+        const [oldest, first] = thread.media.entries().next().value!;
+        thread.media.delete(oldest);
+        void first.then((f) => f.close()).catch(() => undefined);
+      }
+    }
+    return file;
+  }
+
+  /** Terminates the worker (if any), ends its decoders and closes its files; the next frame starts a new one. */
   #stop(): void {
     clearTimeout(this.#idle);
     const thread = this.#thread;
     this.#thread = undefined;
-    void thread?.worker.terminate();
+    if (!thread) return;
+    // Decoders first (the worker reaps them), then the thread; a frame being drawn delays the answer, boundedly.
+    const answered = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, GRACEFUL_STOP_MS + 200);
+      thread.stopped = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      thread.worker.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    thread.worker.postMessage({ type: 'stop' } satisfies ToWorker);
+    void answered
+      .then(() => thread.worker.terminate())
+      .finally(() => {
+        for (const pid of thread.children) killChild(pid);
+        thread.children.clear();
+        for (const file of thread.media.values()) void file.then((f) => f.close()).catch(() => undefined);
+        thread.media.clear();
+      });
   }
 }
 

@@ -23,12 +23,32 @@ export interface FootageReply {
   failure?: ReadFailure;
 }
 
-export type ToWorker = RenderRequest | FootageReply;
+/** The answer to a worker's `open`: the path its ffmpeg children read the video through, or why not. */
+export interface OpenReply {
+  type: 'opened';
+  id: number;
+  childPath?: string;
+  failure?: ReadFailure;
+}
+
+/** What the worker is started with (workerData). */
+export interface PreviewWorkerData {
+  ffmpeg: string | null;
+  ffprobe: string | null;
+}
+
+export type ToWorker = RenderRequest | FootageReply | OpenReply | { type: 'stop' };
 
 export type FromWorker =
   | { type: 'ready' }
   /** The worker needs the bytes of a footage file: the main thread reads it through the session's ports. */
   | { type: 'read'; id: number; path: string }
+  /** The worker needs a video file opened for its decoders: the main thread opens it through the ports. */
+  | { type: 'open'; id: number; path: string }
+  /** A decoder child started or ended: the main thread ends those still alive when it stops the worker. */
+  | { type: 'child'; pid: number; alive: boolean }
+  /** The answer to `stop`: the worker's decoders have ended and been reaped; it may be terminated. */
+  | { type: 'stopped' }
   | {
       type: 'frame';
       id: number;

@@ -4,13 +4,24 @@
  * cancellations. It never touches the filesystem: footage bytes are asked of the main thread, which reads
  * them through the session's (confined) ports.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { EngineError, isEngineError, type Project } from '../../engine/index.js';
 import { createFrameRenderer } from '../renderer.js';
-import type { FootageReply, FromWorker, ReadFailure, RenderRequest, ToWorker } from './protocol.js';
+import { DecoderChildren, GRACEFUL_STOP_MS } from '../media/children.js';
+import type {
+  FootageReply,
+  FromWorker,
+  OpenReply,
+  PreviewWorkerData,
+  ReadFailure,
+  RenderRequest,
+  ToWorker,
+} from './protocol.js';
 
 const port = parentPort!;
 const reads = new Map<number, { resolve: (bytes: Buffer) => void; reject: (err: Error) => void }>();
+const opens = new Map<number, { resolve: (childPath: string) => void; reject: (err: Error) => void }>();
+const tools = (workerData as PreviewWorkerData | undefined) ?? { ffmpeg: null, ffprobe: null };
 let nextRead = 1;
 let doc: Project | undefined;
 
@@ -24,14 +35,37 @@ function readFailure(failure: ReadFailure): Error {
   return Object.assign(new Error(failure.message), { code: failure.errno });
 }
 
+const children = new DecoderChildren((pid, alive) => post({ type: 'child', pid, alive }));
+
+const readFile = (path: string) =>
+  new Promise<Buffer>((resolve, reject) => {
+    const id = nextRead++;
+    reads.set(id, { resolve, reject });
+    post({ type: 'read', id, path });
+  });
+
 const renderer = createFrameRenderer({
-  readFile: (path) =>
-    new Promise<Buffer>((resolve, reject) => {
-      const id = nextRead++;
-      reads.set(id, { resolve, reject });
-      post({ type: 'read', id, path });
-    }),
+  readFile,
+  media: {
+    ...tools,
+    readFile,
+    open: (path) =>
+      new Promise<string>((resolve, reject) => {
+        const id = nextRead++;
+        opens.set(id, { resolve, reject });
+        post({ type: 'open', id, path });
+      }),
+    onChild: children.onChild,
+  },
 });
+
+function onOpened(reply: OpenReply): void {
+  const pending = opens.get(reply.id);
+  opens.delete(reply.id);
+  if (!pending) return;
+  if (reply.childPath) pending.resolve(reply.childPath);
+  else pending.reject(readFailure(reply.failure ?? { errno: undefined, message: 'not opened' }));
+}
 
 function onFootage(reply: FootageReply): void {
   const pending = reads.get(reply.id);
@@ -64,6 +98,11 @@ async function render(req: RenderRequest): Promise<void> {
 
 port.on('message', (m: ToWorker) => {
   if (m.type === 'footage') onFootage(m);
-  else void render(m);
+  else if (m.type === 'opened') onOpened(m);
+  else if (m.type === 'stop') {
+    // Ends and reaps the decoders before the thread is terminated (a terminated thread leaves zombies).
+    renderer.dispose();
+    void children.gone(GRACEFUL_STOP_MS).then(() => post({ type: 'stopped' }));
+  } else void render(m);
 });
 post({ type: 'ready' });

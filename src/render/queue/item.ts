@@ -7,17 +7,16 @@
 import PQueue from 'p-queue';
 import {
   EngineError,
-  fsError,
   type EnginePorts,
   type ErrorInfo,
   type Project,
   type RenderQueueItem,
 } from '../../engine/index.js';
 import { CleanupStack } from './cleanup.js';
-import { removedError, stopped, throwIfStopped, toInfo } from './item-errors.js';
+import { removedError, stopped, toInfo } from './item-errors.js';
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
-import { collectAudio, type AudioMix } from '../audio/clips.js';
-import { hasPicture, reachableFootage } from '../reachable-footage.js';
+import { footageInput } from './footage-input.js';
+import { soundInput } from './sound-input.js';
 import type { JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
 import { RenderPool } from './pool.js';
@@ -131,7 +130,7 @@ async function render(
     tracker,
     ffmpeg: env.options.ffmpeg,
     signal: stop.signal,
-    audio: plan.sound ? await soundOf(plan, env, cleanup) : null,
+    audio: plan.sound ? await soundInput(env.doc, plan, env.ports, (close) => cleanup.always(close)) : null,
   });
   // Set once the frames to write are known (after prepare); the cleanup below may run before that.
   let writer: FrameWriter | undefined = undefined;
@@ -154,11 +153,18 @@ async function render(
   cleanup.onFailure(() => w.close());
   if (todo.length) {
     if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
-    const footage = await readFootage(env, item.comp, stop.signal);
+    const input = await footageInput(
+      env.doc,
+      item.comp,
+      env.ports,
+      env.options.ffmpeg,
+      stop.signal,
+      (close) => cleanup.always(close),
+    );
     const pool = await RenderPool.start({
       workers: Math.max(1, Math.min(env.options.maxWorkers, todo.length)),
       workerUrl: env.options.workerUrl,
-      init: { doc: env.doc, footage, rendererModule: env.options.rendererModule },
+      init: { doc: env.doc, ...input, rendererModule: env.options.rendererModule },
     });
     cleanup.always(() => pool.destroy());
     // Stopping terminates the workers at once; the batch they held rejects with `cancelled`.
@@ -178,44 +184,6 @@ async function render(
   // An audio-only item renders no picture; its frames are the span its sound covers.
   const done = plan.picture ? todo.length : frames.length - counts.skipped;
   return { status: 'done', frames: done, skipped: counts.skipped, files };
-}
-
-/**
- * The item's sound: the audible clips over its frames. Every file is opened through the engine's ports
- * (openMedia: confined, checked at the open, never through a link; missing: no_such_file) and ffmpeg reads
- * that open file (`/proc/<pid>/fd/N`), never the path again. The descriptors close when the item ends.
- */
-async function soundOf(plan: ItemPlan, env: ItemEnv, cleanup: CleanupStack): Promise<AudioMix> {
-  const start = plan.frames[0]! / plan.frameRate;
-  const mix = collectAudio(env.doc, plan.item.comp, start, plan.frames.length / plan.frameRate);
-  const opened = new Map<string, string>();
-  for (const path of new Set(mix.clips.map((c) => c.path))) {
-    const file = await env.ports.openMedia(path).catch((err: unknown) => {
-      throw err instanceof EngineError ? err : fsError(err, path, 'read sound from');
-    });
-    cleanup.always(() => file.close());
-    opened.set(path, file.childPath);
-  }
-  return { ...mix, clips: mix.clips.map((c) => ({ ...c, path: opened.get(c.path)! })) };
-}
-
-/** The footage of `compId`, read through the engine's ports so confinement applies; workers only see bytes. */
-async function readFootage(
-  env: ItemEnv,
-  compId: string,
-  signal: AbortSignal,
-): Promise<Array<[string, Uint8Array]>> {
-  const footage: Array<[string, Uint8Array]> = [];
-  // Sound-only footage is mixed by ffmpeg (soundOf), never handed to the workers.
-  const pictures = reachableFootage(env.doc, [compId]).filter(hasPicture);
-  for (const path of new Set(pictures.map((f) => f.path))) {
-    throwIfStopped(signal);
-    const bytes = await env.ports.readFile(path).catch((err: unknown) => {
-      throw err instanceof EngineError ? err : fsError(err, path, 'read footage');
-    });
-    footage.push([path, bytes]);
-  }
-  return footage;
 }
 
 async function dispatch(

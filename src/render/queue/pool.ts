@@ -4,12 +4,15 @@
  */
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '../../engine/index.js';
-import type { BatchRequest, WorkerInit, WorkerMessage } from './protocol.js';
+import { GRACEFUL_STOP_MS, killChild } from '../media/children.js';
+import type { BatchRequest, StopRequest, WorkerInit, WorkerMessage } from './protocol.js';
 
 export type FrameSink = (frame: number, data: Uint8Array, width: number, height: number) => void;
 
 interface Slot {
   worker: Worker;
+  /** Settles when the worker answers `stop` (its decoders ended and reaped). */
+  stopped?: () => void;
   onMessage?: (m: WorkerMessage) => void;
   onExit?: (reason: string) => void;
 }
@@ -26,9 +29,12 @@ export class RenderPool {
   readonly #slots: Slot[];
   readonly #idle: Slot[];
   #destroyed = false;
+  /** Decoder children (ffmpeg) the workers reported alive: killed when the pool is destroyed. */
+  readonly #children: Set<number>;
   #terminated: Promise<void> | undefined;
 
-  private constructor(slots: Slot[]) {
+  private constructor(slots: Slot[], children: Set<number>) {
+    this.#children = children;
     this.#slots = slots;
     this.#idle = [...slots];
   }
@@ -41,6 +47,7 @@ export class RenderPool {
   static async start(options: PoolOptions): Promise<RenderPool> {
     const slots: Slot[] = [];
     const ready: Promise<void>[] = [];
+    const children = new Set<number>();
     for (let i = 0; i < options.workers; i++) {
       const worker = new Worker(options.workerUrl, { workerData: options.init });
       const slot: Slot = { worker };
@@ -55,11 +62,16 @@ export class RenderPool {
           slot.onExit = (reason) => reject(workerDied(reason));
         }),
       );
-      worker.on('message', (m: WorkerMessage) => slot.onMessage?.(m));
+      worker.on('message', (m: WorkerMessage) => {
+        if (m.type === 'stopped') return slot.stopped?.();
+        if (m.type !== 'child') return slot.onMessage?.(m);
+        if (m.alive) children.add(m.pid);
+        else children.delete(m.pid);
+      });
       worker.on('error', (err) => slot.onExit?.(err.message));
       worker.on('exit', (code) => slot.onExit?.(`it exited with code ${code}`));
     }
-    const pool = new RenderPool(slots);
+    const pool = new RenderPool(slots, children);
     try {
       await Promise.all(ready);
     } catch (err) {
@@ -108,10 +120,37 @@ export class RenderPool {
     // Every caller waits for the same termination, so cleanup never starts while a worker still runs.
     this.#terminated ??= (async () => {
       this.#destroyed = true;
-      await Promise.all(this.#slots.map((s) => s.worker.terminate().catch(() => undefined)));
+      await Promise.all(this.#slots.map((s) => stopGracefully(s)));
+      // A terminated worker cannot end its decoders; they are ended here, with the job.
+      for (const pid of this.#children) killChild(pid);
+      this.#children.clear();
     })();
     return this.#terminated;
   }
+}
+
+/**
+ * Asks the worker to end its decoders (a terminated thread cannot reap them: they would stay zombies), waits
+ * for its answer a bounded time (a frame being drawn delays it), then terminates it.
+ */
+async function stopGracefully(slot: Slot): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, GRACEFUL_STOP_MS + 200);
+    slot.stopped = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    slot.worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      slot.worker.postMessage({ type: 'stop' } satisfies StopRequest);
+    } catch {
+      resolve();
+    }
+  });
+  await slot.worker.terminate().catch(() => undefined);
 }
 
 function workerDied(reason: string): EngineError {

@@ -8,6 +8,8 @@ export interface WorkerInit {
   footage: Array<[string, Uint8Array]>;
   /** Module exporting createFrameRenderer (default: the compositor, src/render/index.ts). */
   rendererModule: string;
+  /** Video footage: ffmpeg and ffprobe, and each file's childPath (a descriptor the main thread opened). */
+  media: { ffmpeg: string | null; ffprobe: string | null; files: Array<[string, string]> };
 }
 
 export interface BatchRequest {
@@ -22,8 +24,16 @@ export interface BatchRequest {
   payload: FramePayload;
 }
 
+/** Ends the worker's decoders (and reaps them) before the pool terminates it; answered with `stopped`. */
+export interface StopRequest {
+  type: 'stop';
+}
+
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'frame'; batch: number; frame: number; width: number; height: number; data: Uint8Array }
   | { type: 'done'; batch: number }
+  /** A decoder child started (alive) or ended: the pool kills those still alive when it is destroyed. */
+  | { type: 'child'; pid: number; alive: boolean }
+  | { type: 'stopped' }
   | { type: 'error'; batch: number; error: ErrorInfo };

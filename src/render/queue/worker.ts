@@ -7,14 +7,21 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ErrorInfo } from '../../engine/index.js';
 import type { FrameRenderer, FrameRendererOptions } from '../types.js';
 import { encodeFrame, oneEncoderThread } from '../encode.js';
-import type { BatchRequest, WorkerInit, WorkerMessage } from './protocol.js';
+import { DecoderChildren, GRACEFUL_STOP_MS } from '../media/children.js';
+import type { BatchRequest, StopRequest, WorkerInit, WorkerMessage } from './protocol.js';
 
 type RendererModule = { createFrameRenderer(options: FrameRendererOptions): FrameRenderer };
 
 oneEncoderThread();
+/** Decoded video frames a render worker keeps (about four 1080p frames). */
+const RENDER_FRAME_CACHE = 32 * 1024 * 1024;
 const init = workerData as WorkerInit;
 const port = parentPort!;
 const footage = new Map(init.footage.map(([path, bytes]) => [path, Buffer.from(bytes)]));
+const mediaFiles = new Map(init.media.files);
+const children = new DecoderChildren((pid, alive) => post({ type: 'child', pid, alive }));
+/** Set by the pool's `stop`: no further frame starts. */
+let stopping = false;
 
 function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
   port.postMessage(message, transfer);
@@ -39,15 +46,35 @@ function transferable(buf: Buffer): Uint8Array {
 
 async function main(): Promise<void> {
   const mod = (await import(init.rendererModule)) as RendererModule;
+  const readFile = async (path: string) => {
+    const bytes = footage.get(path);
+    if (!bytes) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+    return bytes;
+  };
   const renderer = mod.createFrameRenderer({
-    async readFile(path) {
-      const bytes = footage.get(path);
-      if (!bytes) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
-      return bytes;
+    readFile,
+    // Frames are read in order and held by the frame being drawn: a small cache serves layers sharing a clip.
+    frameCacheBytes: RENDER_FRAME_CACHE,
+    media: {
+      ffmpeg: init.media.ffmpeg,
+      ffprobe: init.media.ffprobe,
+      readFile,
+      async open(path) {
+        const child = mediaFiles.get(path);
+        if (!child) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+        return child;
+      },
+      onChild: children.onChild,
     },
   });
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (req: BatchRequest) => {
+  port.on('message', (req: BatchRequest | StopRequest) => {
+    if (req.type === 'stop') {
+      stopping = true;
+      renderer.dispose();
+      void children.gone(GRACEFUL_STOP_MS).then(() => post({ type: 'stopped' }));
+      return;
+    }
     queue = queue.then(() => runBatch(renderer, req));
   });
   post({ type: 'ready' });
@@ -56,6 +83,7 @@ async function main(): Promise<void> {
 async function runBatch(renderer: FrameRenderer, req: BatchRequest): Promise<void> {
   try {
     for (const frame of req.frames) {
+      if (stopping) return;
       const out = await renderer.renderFrame(init.doc, req.compId, frame / req.frameRate, {
         scale: req.scale,
         transparent: req.transparent,

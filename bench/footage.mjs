@@ -1,0 +1,164 @@
+// Video footage benchmark, against the built dist (EFFECTCRAFT_DIST=.dist-x for another build directory).
+// 1. A generated 1920x1080 H.264 clip as a footage layer under 4 graphic layers (a translucent lower third, a
+//    moving rectangle, a text, an ellipse), 240 frames at 30 fps, rendered by renderQueue.render to MP4; in the
+//    same script ffmpeg decodes the same clip and draws equivalent graphics (drawbox, a moving overlay) in one
+//    filter graph with the same encoder settings. Both fps and the ratio (target: at least ffmpeg's figure).
+// 2. Peak memory of that render: the whole process tree (worker threads and every ffmpeg child), summed from
+//    /proc every 25 ms (target: under 700 MB).
+// 3. Scrubbing: frame.preview (what render_preview calls) at random times of the clip, every one a seek:
+//    medians at max_side 768 and at full 1080p (target: <= 60 ms at 1080p).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fmt, median } from './stats.mjs';
+
+const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
+const FPS = 30;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, process.env.EFFECTCRAFT_DIST ?? 'dist');
+const { createSession } = await import(pathToFileURL(join(dist, 'session.js')).href);
+
+const dir = mkdtempSync(join(tmpdir(), 'ec-bench-footage-'));
+const quiet = ['-hide_banner', '-loglevel', 'error', '-y'];
+const clip = join(dir, 'clip.mp4');
+execFileSync('ffmpeg', [
+  ...quiet,
+  ...['-f', 'lavfi', '-i', `testsrc2=s=1920x1080:r=${FPS}:d=${FRAMES / FPS}`],
+  ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-g', String(FPS), '-pix_fmt', 'yuv420p', clip],
+]);
+
+const session = createSession();
+const ok = async (id, params) => {
+  const r = await session.engine.execute(id, params);
+  if (!r.ok) throw new Error(`${id}: ${r.error.message}`);
+  return r.result;
+};
+const { id: comp } = await ok('comp.new', {
+  name: 'Footage',
+  width: 1920,
+  height: 1080,
+  frameRate: FPS,
+  duration: FRAMES / FPS,
+});
+const { id: footage } = await ok('file.import', { path: clip });
+await ok('layer.addFootage', { comp, footage });
+const third = await ok('layer.addSolid', { comp, color: '#10204a', width: 1920, height: 200 });
+await ok('property.set', { layer: third.id, property: 'transform.position', value: [960, 900] });
+await ok('property.set', { layer: third.id, property: 'transform.opacity', value: 60 });
+const box = await ok('layer.addShape', {
+  comp,
+  shape: { type: 'rectangle', size: [200, 120] },
+  fill: '#ff8800',
+});
+await ok('property.setKeyframe', {
+  layer: box.id,
+  property: 'transform.position',
+  time: 0,
+  value: [100, 200],
+});
+await ok('property.setKeyframe', {
+  layer: box.id,
+  property: 'transform.position',
+  time: FRAMES / FPS,
+  value: [1820, 200],
+});
+const text = await ok('layer.addText', { comp, text: 'EffectCraft footage', fontSize: 64 });
+await ok('property.set', { layer: text.id, property: 'transform.position', value: [960, 900] });
+const dot = await ok('layer.addShape', {
+  comp,
+  shape: { type: 'ellipse', size: [160, 160] },
+  fill: '#22cc88',
+});
+await ok('property.set', { layer: dot.id, property: 'transform.position', value: [1700, 120] });
+
+/** Resident memory of this process and all its descendants (ffmpeg children included), in bytes. */
+function treeRss() {
+  const parent = new Map();
+  const rss = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(name), Number(fields[1]));
+      rss.set(Number(name), Number(fields[21]) * 4096);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  let total = 0;
+  for (const [pid, bytes] of rss) {
+    for (let p = pid; p > 1; p = parent.get(p) ?? 0) {
+      if (p === process.pid) {
+        total += bytes;
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+// 1 + 2. Our render, with the process tree's memory sampled throughout.
+const out = join(dir, 'ours.mp4');
+await ok('renderQueue.add', { comp, output: out, format: 'mp4' });
+globalThis.gc?.();
+let peak = 0;
+const timer = setInterval(() => (peak = Math.max(peak, treeRss())), 25);
+let t = performance.now();
+const result = await ok('renderQueue.render', {});
+const oursSeconds = (performance.now() - t) / 1000;
+clearInterval(timer);
+if (result.completed !== 1) throw new Error(`render failed: ${JSON.stringify(result.items[0]?.error)}`);
+
+// The same picture with ffmpeg alone: decode, draw the graphics in one filter graph, encode as our MP4 does.
+const graph = [
+  `color=c=0xff8800:s=200x120:r=${FPS}[box]`,
+  `color=c=0x22cc88:s=160x160:r=${FPS},format=rgba,geq=r=34:g=204:b=136:a='255*lt(hypot(X-80,Y-80),80)'[dot]`,
+  `[0:v]drawbox=x=0:y=800:w=1920:h=200:color=0x10204a@0.6:t=fill,drawbox=x=660:y=868:w=600:h=64:color=white@0.9:t=fill[bg]`,
+  `[bg][box]overlay=x='1-1+(t/${FRAMES / FPS})*1720':y=140:shortest=1[a]`,
+  `[a][dot]overlay=x=1620:y=40:shortest=1,format=yuv420p[v]`,
+].join(';');
+t = performance.now();
+execFileSync('ffmpeg', [
+  ...quiet,
+  ...['-i', clip, '-filter_complex', graph, '-map', '[v]', '-frames:v', String(FRAMES)],
+  ...['-c:v', 'libx264', '-preset', 'medium', '-crf', '18', '-pix_fmt', 'yuv420p', join(dir, 'ffmpeg.mp4')],
+]);
+const ffmpegSeconds = (performance.now() - t) / 1000;
+
+const oursFps = FRAMES / oursSeconds;
+const ffmpegFps = FRAMES / ffmpegSeconds;
+console.log(`  1080p H.264 footage + 4 graphic layers, ${FRAMES} frames to MP4 (libx264 medium, crf 18)`);
+console.log(`  ${'effectcraft renderQueue.render'.padEnd(44)} ${oursFps.toFixed(1).padStart(8)} fps`);
+console.log(`  ${'ffmpeg, one filter graph'.padEnd(44)} ${ffmpegFps.toFixed(1).padStart(8)} fps`);
+console.log(`  ${'ratio (ours / ffmpeg)'.padEnd(44)} ${(oursFps / ffmpegFps).toFixed(2).padStart(8)}x`);
+console.log(
+  `  ${'peak RSS, process tree incl. ffmpeg'.padEnd(44)} ${(peak / 2 ** 20).toFixed(0).padStart(8)} MB`,
+);
+
+// 3. Scrubbing: random times, each far from the last, so every frame is a seek.
+async function scrub(maxSide, n) {
+  const samples = [];
+  let seed = 7;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  await ok('frame.preview', { comp, time: 0, max_side: maxSide });
+  for (let i = 0; i < n; i++) {
+    const time = Math.floor(random() * FRAMES) / FPS;
+    const s = performance.now();
+    await ok('frame.preview', { comp, time, max_side: maxSide });
+    samples.push(performance.now() - s);
+  }
+  return median(samples);
+}
+const scrub768 = await scrub(768, 15);
+const scrub1080 = await scrub(1920, 15);
+console.log(
+  `  ${'scrub: frame.preview, random time, max_side 768'.padEnd(44)} ${fmt(scrub768).padStart(10)}`,
+);
+console.log(`  ${'scrub: frame.preview, random time, 1080p'.padEnd(44)} ${fmt(scrub1080).padStart(10)}`);
+
+(await session.renderer()).dispose();
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,47 @@
+/**
+ * The decoder children of one worker thread, and a graceful stop. A thread that is terminated cannot reap its
+ * children: a killed decoder would stay a zombie until the process exits. So a worker is first asked to stop,
+ * ends its decoders itself and waits here until each has been reaped, and only then is it terminated.
+ */
+export class DecoderChildren {
+  readonly #alive = new Set<number>();
+  readonly #report: ((pid: number, alive: boolean) => void) | undefined;
+  #wake: (() => void) | null = null;
+
+  /** `report` hears of every start and end too (the owning thread keeps its own list, to kill leftovers). */
+  constructor(report?: (pid: number, alive: boolean) => void) {
+    this.#report = report;
+  }
+
+  /** For MediaAccess.onChild. */
+  readonly onChild = (pid: number, alive: boolean): void => {
+    if (alive) this.#alive.add(pid);
+    else this.#alive.delete(pid);
+    this.#report?.(pid, alive);
+    if (this.#alive.size === 0) this.#wake?.();
+  };
+
+  /** Resolves true once no decoder is alive (reaped), false after `timeoutMs`. */
+  async gone(timeoutMs: number): Promise<boolean> {
+    if (this.#alive.size === 0) return true;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+  }
+}
+
+/** How long a stopping worker may take to end and reap its decoders before it is terminated anyway. */
+export const GRACEFUL_STOP_MS = 1000;
+
+/** SIGKILL to a child that outlived its thread; one that has already gone is fine. */
+export function killChild(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already exited.
+  }
+}

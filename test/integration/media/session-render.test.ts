@@ -1,0 +1,167 @@
+/**
+ * Video footage through a session, as agents use it: frame.preview (the preview worker), the render queue
+ * (worker threads, PNG and MP4 outputs), missing footage, and decoder processes that end with their job.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterEach, expect } from 'vitest';
+import type { JobResult } from '../../../src/render/queue/service.js';
+import { createSession, type Session } from '../../../src/session.js';
+import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { frameOf, numberedClip } from '../../helpers/media.js';
+import { failCode, run } from '../../helpers/queue.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const exec = promisify(execFile);
+const sessions: Session[] = [];
+
+afterEach(async () => {
+  for (const s of sessions.splice(0)) {
+    s.renderQueue.stop();
+    await s.renderQueue.idle();
+    (await s.renderer()).dispose();
+  }
+});
+
+function session(): Session {
+  const s = createSession({ renderQueue: { maxWorkers: 2 } });
+  sessions.push(s);
+  return s;
+}
+
+/** Our ffmpeg children (decoders), from ps: their pids. */
+function ffmpegChildren(): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=,stat=,comm=', '--ppid', String(process.pid)], {
+    encoding: 'utf8',
+  });
+  return out
+    .split('\n')
+    .filter((l) => /\bffmpeg\b/.test(l))
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
+}
+
+async function untilTrue(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return check();
+}
+
+/** A comp at 24 fps showing a 48-frame numbered clip at `speed`. */
+async function videoComp(s: Session, clip: string, speed = 1) {
+  const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
+    width: 64,
+    height: 48,
+    frameRate: 24,
+    duration: 1,
+  });
+  const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: clip });
+  const { id: layer } = await run<{ id: string }>(s, 'layer.addFootage', { footage });
+  if (speed !== 1) await run(s, 'layer.setTimeMap', { layer, speed });
+  return comp;
+}
+
+const centre = (rgba: Buffer, width: number, height: number) => {
+  const i = (Math.floor(height / 2) * width + Math.floor(width / 2)) * 4;
+  return frameOf(rgba[i]!, rgba[i + 1]!, rgba[i + 2]!);
+};
+
+describeWithFfmpeg('video footage in a session', () => {
+  itWithFfmpeg('frame.preview shows the source frame at the comp time', async () => {
+    const s = session();
+    const comp = await videoComp(s, await numberedClip(await tempDir(), 'h264', '24', 48));
+    for (const frame of [5, 17, 2]) {
+      const r = await run<{ png: string; warnings: string[] }>(s, 'frame.preview', {
+        comp,
+        time: frame / 24,
+      });
+      expect(r.warnings).toEqual([]);
+      const { data, info } = await sharp(Buffer.from(r.png, 'base64'))
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect(centre(data, info.width, info.height)).toBe(frame);
+    }
+  });
+
+  itWithFfmpeg('the render queue writes the mapped source frames (PNG sequence and MP4)', async () => {
+    const dir = await tempDir();
+    const s = session();
+    const comp = await videoComp(s, await numberedClip(dir, 'h264', '24', 48), 2);
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'out', 'f_[##].png') });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'out.mp4'), format: 'mp4' });
+    const result = await run<JobResult>(s, 'renderQueue.render', {});
+    expect(result.completed).toBe(2);
+    for (const k of [0, 1, 7, 23]) {
+      const { data, info } = await sharp(join(dir, 'out', `f_${String(k).padStart(2, '0')}.png`))
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect(centre(data, info.width, info.height)).toBe(2 * k);
+    }
+    const { stdout } = await exec(
+      'ffmpeg',
+      ['-v', 'error', '-i', join(dir, 'out.mp4'), '-f', 'rawvideo', '-pix_fmt', 'rgba', '-'],
+      {
+        encoding: 'buffer',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    const frameBytes = 64 * 48 * 4;
+    expect(stdout.length / frameBytes).toBe(24);
+    const shown = Array.from({ length: 24 }, (_, k) => centre(stdout.subarray(k * frameBytes), 64, 48));
+    expect(shown).toEqual(Array.from({ length: 24 }, (_, k) => 2 * k));
+  });
+
+  itWithFfmpeg(
+    'missing video: a placeholder and a warning in previews, no_such_file in final renders',
+    async () => {
+      const dir = await tempDir();
+      const s = session();
+      const clip = await numberedClip(dir, 'h264', '24', 8);
+      const comp = await videoComp(s, clip);
+      await rename(clip, `${clip}.gone`);
+      const r = await run<{ warnings: string[] }>(s, 'frame.preview', { comp, time: 0 });
+      expect(r.warnings.join(' ')).toMatch(/placeholder/);
+      expect(await failCode(s, 'frame.save', { comp, time: 0, path: join(dir, 'still.png') })).toBe(
+        'no_such_file',
+      );
+      await run(s, 'renderQueue.add', { comp, output: join(dir, 'f_[##].png') });
+      const job = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(job.items[0]!.error?.code).toBe('no_such_file');
+    },
+  );
+
+  itWithFfmpeg('a cancelled render and a disposed preview leave no ffmpeg process behind', async () => {
+    const dir = await tempDir();
+    const s = session();
+    const clip = await numberedClip(dir, 'h264', '24', 240, { size: '320x180' });
+    const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
+      width: 640,
+      height: 360,
+      frameRate: 24,
+      duration: 20,
+    });
+    const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: clip });
+    await run(s, 'layer.addFootage', { comp, footage });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'out', 'f_[###].png') });
+    const job = s.engine.execute<JobResult>('renderQueue.render', {});
+    // The decoders run while frames are rendered (so this test can fail)...
+    expect(await untilTrue(() => ffmpegChildren().length > 0)).toBe(true);
+    s.renderQueue.stop();
+    const r = await job;
+    expect(r.ok && r.result.stopped).toBe(1);
+    // ...and are gone once the job has ended.
+    expect(await untilTrue(() => ffmpegChildren().length === 0, 3000)).toBe(true);
+
+    await run(s, 'frame.preview', { comp, time: 3 });
+    expect(ffmpegChildren().length).toBeGreaterThan(0);
+    (await s.renderer()).dispose();
+    expect(await untilTrue(() => ffmpegChildren().length === 0, 3000)).toBe(true);
+  });
+});

@@ -1,0 +1,94 @@
+/** ffprobe's JSON to media facts: rates (constant, NTSC, variable), rotation, pixel aspect, alpha, audio, non-media. */
+import { describe, expect, it } from 'vitest';
+import { mediaFromProbe, rational } from '../../../../src/render/media/probe.js';
+import { parsePacketTimes } from '../../../../src/render/media/timestamps.js';
+
+const video = (over: Record<string, unknown> = {}) => ({
+  streams: [
+    {
+      codec_type: 'video',
+      codec_name: 'h264',
+      width: 1920,
+      height: 1080,
+      pix_fmt: 'yuv420p',
+      r_frame_rate: '30000/1001',
+      avg_frame_rate: '30000/1001',
+      sample_aspect_ratio: '1:1',
+      nb_frames: '300',
+      duration: '10.010000',
+      ...over,
+    },
+  ],
+  format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2', duration: '10.010000' },
+});
+
+describe('mediaFromProbe', () => {
+  it('reads a 29.97 fps clip as constant rate', () => {
+    const r = mediaFromProbe(video(), 'a.mp4');
+    expect(r).toMatchObject({ width: 1920, height: 1080, format: 'mov' });
+    expect(r.media).toMatchObject({
+      kind: 'video',
+      frameCount: 300,
+      variableFrameRate: false,
+      codec: 'h264',
+    });
+    expect(r.media.frameRate).toBeCloseTo(29.97, 2);
+  });
+
+  it('marks variable frame rate when the average differs from the real base rate', () => {
+    expect(
+      mediaFromProbe(video({ r_frame_rate: '30/1', avg_frame_rate: '2400/97' }), 'v.mp4').media
+        .variableFrameRate,
+    ).toBe(true);
+  });
+
+  it('turns the size for a quarter rotation and widens anamorphic pixels', () => {
+    const turned = mediaFromProbe(video({ side_data_list: [{ rotation: -90 }] }), 'p.mp4');
+    expect(turned).toMatchObject({ width: 1080, height: 1920, media: { rotation: 90 } });
+    const wide = mediaFromProbe(video({ width: 1440, sample_aspect_ratio: '4:3' }), 'hdv.mp4');
+    expect(wide).toMatchObject({ width: 1920, media: { pixelAspect: 4 / 3 } });
+  });
+
+  it('sees alpha in the pixel format or the VP9 alpha tag, and the first audio stream', () => {
+    expect(mediaFromProbe(video({ pix_fmt: 'yuva444p10le' }), 'a.mov').media.alpha).toBe(true);
+    expect(
+      mediaFromProbe(video({ codec_name: 'vp9', tags: { alpha_mode: '1' } }), 'a.webm').media.alpha,
+    ).toBe(true);
+    const withSound = video();
+    withSound.streams.push({
+      codec_type: 'audio',
+      codec_name: 'aac',
+      sample_rate: '48000',
+      channels: 2,
+      duration: '9.5',
+    } as never);
+    expect(mediaFromProbe(withSound, 'a.mp4').media.audio).toEqual({
+      codec: 'aac',
+      sampleRate: 48000,
+      channels: 2,
+      duration: 9.5,
+    });
+  });
+
+  it('takes audio-only files as audio and refuses files with neither', () => {
+    const audio = {
+      streams: [
+        { codec_type: 'audio', codec_name: 'pcm_s16le', sample_rate: '44100', channels: 1, duration: '2' },
+      ],
+      format: { format_name: 'wav' },
+    };
+    expect(mediaFromProbe(audio, 'a.wav').media).toMatchObject({
+      kind: 'audio',
+      audio: { sampleRate: 44100 },
+    });
+    expect(() => mediaFromProbe({ streams: [], format: { format_name: 'tty' } }, 'x.txt')).toThrow(
+      expect.objectContaining({ code: 'unsupported_format' }),
+    );
+  });
+
+  it('parses rationals and packet times', () => {
+    expect(rational('30000/1001')).toBeCloseTo(29.97, 2);
+    expect(rational('0/0')).toBeNull();
+    expect([...parsePacketTimes('1.5\n1.0\n1.25\n\nN/A\n')]).toEqual([0, 0.25, 0.5]);
+  });
+});
