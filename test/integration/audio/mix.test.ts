@@ -137,6 +137,39 @@ describe('mixing a composition', () => {
   });
 });
 
+describe('sound footage', () => {
+  itWithFfmpeg.each(['mp3', 'm4a', 'flac', 'ogg'])('imports and mixes a tone in %s', async (ext) => {
+    const dir = await tempDir();
+    const s = soundSession();
+    const comp = await soundComp(s, 10, 1);
+    await addSound(s, comp, await tone(dir, { freq: 440, seconds: 1, ext, rate: 48_000 }));
+    const out = join(dir, 'mix.wav');
+    expect((await renderTo(s, comp, out)).completed).toBe(1);
+    const sound = await decodeSound(out);
+    expect(rms(sound, 0.1, 0.9)).toBeCloseTo(0.5 / Math.SQRT2, 1);
+    expect(frequency(sound, 0.1, 0.9)).toBeCloseTo(440, -1);
+  });
+
+  itWithFfmpeg("hears a video's audio stream with its picture", async () => {
+    const dir = await tempDir();
+    const clip = join(dir, 'talk.mp4');
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-f', 'lavfi', '-i', 'color=c=red:s=32x32:r=10:d=1'],
+      ...['-f', 'lavfi', '-i', 'aevalsrc=0.5*sin(2*PI*330*t):s=48000:d=1'],
+      ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip],
+    ]);
+    const s = soundSession();
+    const comp = await soundComp(s, 10, 1);
+    await addSound(s, comp, clip);
+    const out = join(dir, 'out.mp4');
+    expect((await renderTo(s, comp, out)).completed).toBe(1);
+    expect((await streamsOf(out)).map((x) => x.codec_type).sort()).toEqual(['audio', 'video']);
+    expect(frequency(await decodeSound(out), 0.1, 0.8)).toBeCloseTo(330, -1);
+  });
+});
+
 describe('outputs with sound', () => {
   itWithFfmpeg.each([
     ['mp4', 'h264', 'aac'],
