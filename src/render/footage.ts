@@ -76,6 +76,11 @@ export class FootageCache {
    * Decodes every still reachable from `comp` (through precomps) and the frames of video and sequences its
    * layers show at comp time `time`. The result holds the canvases for this frame even if caches evict them.
    */
+  /** Marks a frame in progress until the returned release (after drawing): see FrameStore.hold. */
+  hold(): () => void {
+    return this.#store.hold();
+  }
+
   async prepare(
     doc: Project,
     comp: Composition,
@@ -172,6 +177,7 @@ export class FootageCache {
 /** The footage times each moving item is shown at in `comp` at `time` (precomps included). */
 function movingTimes(doc: Project, comp: Composition, time: number): Map<FootageItem, number[]> {
   const out = new Map<FootageItem, number[]>();
+  if (!doc.items.some((i) => i.type === 'footage' && isMoving(i))) return out;
   visitFootageLayers(doc, comp, time, (item, layer, lt) => {
     if (!isMoving(item)) return;
     const t = sourceTime(layer, lt, item.media!.duration ?? 0);

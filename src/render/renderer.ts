@@ -100,41 +100,60 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
         throw new EngineError('bad_argument', `Time ${time} is not a number.`, 'Pass seconds.');
       const warnings = new Set<string>();
       const warn = (message: string) => void warnings.add(message);
-      const frameFootage = await footage.prepare(doc, comp, time, opts.missingFootage, warn);
-      throwIfCancelled(opts.signal);
-      // From here on everything is synchronous, so concurrent calls never share a surface mid-frame.
-      const nested = new NestedFrames(pool, comp, (c, t, w, h) =>
-        composeComp(env, c, t, w, h, scaling(w / c.width, h / c.height)),
-      );
-      const env: ComposeEnv = {
-        doc,
-        pool,
-        footage: frameFootage,
-        measure,
-        warn,
-        stack: [],
-        drawNested: (c, t, w, h, paint) => nested.draw(env.stack, c, t, w, h, paint),
-      };
-      const transparent = opts.transparent ?? false;
-      const plan = transparent ? 'none' : backdropPlan(comp, time);
-      const base = scaling(width / comp.width, height / comp.height);
-      let rgba: Buffer;
+      const release = footage.hold();
       try {
-        const surface = composeComp(env, comp, time, width, height, base, (s) => {
-          if (plan === 'first') fillBackdrop(s.ctx, comp, width, height, false);
-        });
-        if (plan === 'after') fillBackdrop(surface.ctx, comp, width, height, true);
-        rgba = surface.canvas.data();
-        pool.release(surface);
+        return await drawFrame(doc, comp, time, width, height, opts, warnings, warn);
       } finally {
-        nested.release();
+        release();
       }
-      // An opaque frame is the same premultiplied or not; saying "straight" spares encoders a pass.
-      return { width, height, rgba, premultiplied: transparent, warnings: [...warnings] };
     },
     dispose() {
       pool.clear();
       footage.clear();
     },
   };
+
+  /** Decodes the footage the frame shows, then draws it (synchronously). */
+  async function drawFrame(
+    doc: Project,
+    comp: Composition,
+    time: number,
+    width: number,
+    height: number,
+    opts: RenderOptions,
+    warnings: Set<string>,
+    warn: (message: string) => void,
+  ): Promise<RenderedFrame> {
+    const frameFootage = await footage.prepare(doc, comp, time, opts.missingFootage, warn);
+    throwIfCancelled(opts.signal);
+    // From here on everything is synchronous, so concurrent calls never share a surface mid-frame.
+    const nested = new NestedFrames(pool, comp, (c, t, w, h) =>
+      composeComp(env, c, t, w, h, scaling(w / c.width, h / c.height)),
+    );
+    const env: ComposeEnv = {
+      doc,
+      pool,
+      footage: frameFootage,
+      measure,
+      warn,
+      stack: [],
+      drawNested: (c, t, w, h, paint) => nested.draw(env.stack, c, t, w, h, paint),
+    };
+    const transparent = opts.transparent ?? false;
+    const plan = transparent ? 'none' : backdropPlan(comp, time);
+    const base = scaling(width / comp.width, height / comp.height);
+    let rgba: Buffer;
+    try {
+      const surface = composeComp(env, comp, time, width, height, base, (s) => {
+        if (plan === 'first') fillBackdrop(s.ctx, comp, width, height, false);
+      });
+      if (plan === 'after') fillBackdrop(surface.ctx, comp, width, height, true);
+      rgba = surface.canvas.data();
+      pool.release(surface);
+    } finally {
+      nested.release();
+    }
+    // An opaque frame is the same premultiplied or not; saying "straight" spares encoders a pass.
+    return { width, height, rgba, premultiplied: transparent, warnings: [...warnings] };
+  }
 }

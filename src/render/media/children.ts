@@ -1,3 +1,5 @@
+import type { Worker } from 'node:worker_threads';
+
 /**
  * The decoder children of one worker thread, and a graceful stop. A thread that is terminated cannot reap its
  * children: a killed decoder would stay a zombie until the process exits. So a worker is first asked to stop,
@@ -44,4 +46,25 @@ export function killChild(pid: number): void {
   } catch {
     // Already exited.
   }
+}
+
+/**
+ * Posts `{type: 'stop'}` to `worker` and resolves when it answers (`listen` is handed the function its `stopped`
+ * message calls), when it exits, or after a bound (a frame being drawn delays the answer).
+ */
+export function askToStop(worker: Worker, listen: (answered: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, GRACEFUL_STOP_MS + 200);
+    listen(done);
+    worker.once('exit', done);
+    try {
+      worker.postMessage({ type: 'stop' });
+    } catch {
+      done();
+    }
+  });
 }

@@ -33,8 +33,9 @@ export function decoderArgs(spec: DecoderSpec, squarePixels: boolean): string[] 
     // Before -i: a fast seek to the key frame before, then frames up to the time decoded and dropped.
     ...(spec.seek > 0 ? ['-ss', spec.seek.toFixed(6)] : []),
     ...(spec.alpha && libvpx ? ['-c:v', libvpx] : []),
-    // Two decoding threads: every render worker has a decoder of its own, on a machine of few cores.
-    ...['-threads', '2'],
+    // One decoding thread: every render worker has a decoder of its own, and each thread costs frame buffers
+    // (a 1080p H.264 decoder takes ~100 MB with one thread, ~140 MB with two); decoding is not the bottleneck.
+    ...['-threads', '1'],
     ...['-i', spec.input, '-map', '0:v:0', '-an', '-sn', '-dn'],
     // Every decoded frame once, as timed in the file: no frames duplicated or dropped to reach a rate.
     ...['-fps_mode', 'passthrough'],

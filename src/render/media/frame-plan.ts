@@ -42,16 +42,14 @@ export function visitFootageLayers(
   visit: (item: FootageItem, layer: Layer, lt: number) => void,
 ): void {
   const byId = new Map(doc.items.map((i) => [i.id, i]));
-  // A composition at one time holds the same footage at the same times wherever it appears: walked once, as
-  // the compositor composes it once (nesting.ts). Ten identical precomp layers eight levels deep are 10^8
-  // walks otherwise.
-  const walked = new Set<string>();
+  // Precomp fan-outs multiply (ten layers of ten layers...): a composition at one time is walked once.
+  const seen = new Set<string>();
   const walk = (c: Composition, time: number, stack: string[]) => {
     if (stack.includes(c.id) || stack.length > MAX_DEPTH) return;
     const key = `${c.id}@${time}`;
-    // Past the compositor's bound on nested composes the frame is refused when it is drawn: stop walking.
-    if (walked.has(key) || walked.size > MAX_NESTED_COMPOSES) return;
-    walked.add(key);
+    // Past the compositor's own bound the frame is refused when drawn (nesting.ts): no need to walk further.
+    if (seen.has(key) || seen.size > MAX_NESTED_COMPOSES) return;
+    seen.add(key);
     const mattes = new Set(c.layers.flatMap((l) => (l.trackMatte ? [l.trackMatte.layer] : [])));
     for (const layer of c.layers) {
       if (!(layer.enabled || mattes.has(layer.id)) || time < layer.inPoint || time >= layer.outPoint)

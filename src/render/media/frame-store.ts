@@ -25,6 +25,8 @@ export interface MediaAccess {
 
 /** Reading on through this many frames is cheaper than a new seeking decoder (about 2 s of video). */
 const MAX_FORWARD_FRAMES = 60;
+/** Evicted canvases kept for reuse. */
+const MAX_SPARE = 2;
 
 interface Running {
   decoder: VideoDecoder;
@@ -49,9 +51,13 @@ export function unreadableFootage(item: FootageItem, path = item.path): EngineEr
   );
 }
 
-/** A Skia canvas holding straight-alpha RGBA pixels (Skia premultiplies on the way in). */
-export function canvasOf(rgba: Buffer, width: number, height: number): Canvas {
-  const canvas = createCanvas(width, height);
+/**
+ * A Skia canvas holding straight-alpha RGBA pixels (Skia premultiplies on the way in); `spare` is reused when it
+ * has the size (putImageData replaces every pixel).
+ */
+export function canvasOf(rgba: Buffer, width: number, height: number, spare?: Canvas): Canvas {
+  const canvas =
+    spare && spare.width === width && spare.height === height ? spare : createCanvas(width, height);
   const pixels = new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, width * height * 4);
   canvas.getContext('2d').putImageData(new ImageData(pixels, width, height), 0, 0);
   return canvas;
@@ -62,7 +68,15 @@ export class FrameStore {
   readonly #budget: number;
   readonly #decodeStill: (item: FootageItem, data: Buffer) => Promise<Canvas>;
   readonly #timestamps = new TimestampCache();
-  readonly #cache = new Map<string, Canvas>();
+  readonly #cache = new Map<string, { canvas: Canvas; generation: number }>();
+  /**
+   * Evicted canvases kept for the next frames: a 1080p canvas is 8 MB of native memory that the garbage collector
+   * does not see, so dropping one per frame lets memory pile up between collections.
+   */
+  readonly #spare: Canvas[] = [];
+  /** Frames being prepared or drawn (see hold), and a count of frames begun. */
+  #holds = 0;
+  #generation = 0;
   #bytes = 0;
   readonly #running = new Map<string, Running>();
   // One decode at a time per file: a decoder is a stream and cannot serve two frames at once.
@@ -80,6 +94,20 @@ export class FrameStore {
     this.#decodeStill = decodeStill;
   }
 
+  /**
+   * Marks a frame in progress, until the returned release is called after it is drawn: canvases it may use are
+   * never reused meanwhile.
+   */
+  hold(): () => void {
+    this.#holds++;
+    this.#generation++;
+    let released = false;
+    return () => {
+      if (!released) this.#holds--;
+      released = true;
+    };
+  }
+
   /** Frame times of `item` in seconds from its first frame, ascending. */
   async timestamps(item: FootageItem): Promise<ArrayLike<number>> {
     if (item.media?.kind !== 'video' || !item.media.variableFrameRate)
@@ -94,8 +122,8 @@ export class FrameStore {
     const hit = this.#cache.get(key);
     if (hit) {
       this.#cache.delete(key);
-      this.#cache.set(key, hit);
-      return hit;
+      this.#cache.set(key, { canvas: hit.canvas, generation: this.#generation });
+      return hit.canvas;
     }
     const before = this.#turns.get(item.path) ?? Promise.resolve();
     const turn = before.catch(() => undefined).then(() => this.#decode(item, index));
@@ -119,7 +147,8 @@ export class FrameStore {
       });
       return this.#decodeStill(item, data);
     }
-    return canvasOf(await this.#videoFrame(item, index), item.width, item.height);
+    const rgba = await this.#videoFrame(item, index);
+    return canvasOf(rgba, item.width, item.height, this.#spare.pop());
   }
 
   async #videoFrame(item: FootageItem, index: number): Promise<Buffer> {
@@ -182,12 +211,16 @@ export class FrameStore {
 
   #insert(key: string, canvas: Canvas): void {
     if (this.#cache.has(key)) return;
-    this.#cache.set(key, canvas);
+    this.#cache.set(key, { canvas, generation: this.#generation });
     this.#bytes += canvas.width * canvas.height * 4;
-    for (const [k, c] of this.#cache) {
+    for (const [k, e] of this.#cache) {
       if (this.#bytes <= this.#budget || this.#cache.size <= 1) break;
       this.#cache.delete(k);
-      this.#bytes -= c.width * c.height * 4;
+      this.#bytes -= e.canvas.width * e.canvas.height * 4;
+      // Reusable only when no frame in progress can hold it: it was last used by an earlier frame, and only the
+      // current frame is in progress.
+      if (e.generation !== this.#generation && this.#holds <= 1 && this.#spare.length < MAX_SPARE)
+        this.#spare.push(e.canvas);
     }
   }
 
@@ -197,6 +230,7 @@ export class FrameStore {
     for (const run of this.#running.values()) run.decoder.close();
     this.#running.clear();
     this.#cache.clear();
+    this.#spare.length = 0;
     this.#bytes = 0;
   }
 }

@@ -11,7 +11,7 @@ import { EngineError, isEngineError, type MediaFile, type Project } from '../../
 import { workerEntryUrl } from '../../node-io/worker-url.js';
 import { frameCancelled, throwIfCancelled } from '../cancel.js';
 import type { FrameRenderer, RenderedFrame, RenderOptions } from '../types.js';
-import { GRACEFUL_STOP_MS, killChild } from '../media/children.js';
+import { askToStop, killChild } from '../media/children.js';
 import type { FromWorker, PreviewWorkerData, ReadFailure, ToWorker } from './protocol.js';
 
 export interface PreviewWorkerOptions {
@@ -281,18 +281,7 @@ class PreviewWorker implements FrameRenderer {
     this.#thread = undefined;
     if (!thread) return;
     // Decoders first (the worker reaps them), then the thread; a frame being drawn delays the answer, boundedly.
-    const answered = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, GRACEFUL_STOP_MS + 200);
-      thread.stopped = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      thread.worker.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    thread.worker.postMessage({ type: 'stop' } satisfies ToWorker);
+    const answered = askToStop(thread.worker, (done) => (thread.stopped = done));
     void answered
       .then(() => thread.worker.terminate())
       .finally(() => {

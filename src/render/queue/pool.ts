@@ -4,8 +4,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '../../engine/index.js';
-import { GRACEFUL_STOP_MS, killChild } from '../media/children.js';
-import type { BatchRequest, StopRequest, WorkerInit, WorkerMessage } from './protocol.js';
+import { askToStop, killChild } from '../media/children.js';
+import type { BatchRequest, WorkerInit, WorkerMessage } from './protocol.js';
 
 export type FrameSink = (frame: number, data: Uint8Array, width: number, height: number) => void;
 
@@ -134,22 +134,7 @@ export class RenderPool {
  * for its answer a bounded time (a frame being drawn delays it), then terminates it.
  */
 async function stopGracefully(slot: Slot): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, GRACEFUL_STOP_MS + 200);
-    slot.stopped = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    slot.worker.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    try {
-      slot.worker.postMessage({ type: 'stop' } satisfies StopRequest);
-    } catch {
-      resolve();
-    }
-  });
+  await askToStop(slot.worker, (answered) => (slot.stopped = answered));
   await slot.worker.terminate().catch(() => undefined);
 }
 
