@@ -8,6 +8,7 @@ import {
   ALPHA_FORMATS,
   describeFormats,
   formatSpec,
+  formatsWhere,
   listWords,
   OUTPUT_FORMATS,
   type ErrorInfo,
@@ -24,9 +25,17 @@ const ALPHA_HELP = `RGB + Alpha: transparent background, straight alpha (${descr
   'and',
 )})`;
 
+const AUDIO_HELP = `leave the composition's sound out (by default it is mixed to 48 kHz stereo and muxed into ${listWords(
+  formatsWhere((f) => f.sound === 'muxed'),
+  'and',
+)}; ${listWords(
+  formatsWhere((f) => f.sound === 'only'),
+  'and',
+)} are the sound alone)`;
+
 export const renderHelp = `Usage: effectcraft-cli render PROJECT [--item ID ...]
        effectcraft-cli render PROJECT --comp NAME --output TEMPLATE [--format F] [--frames A-B]
-                              [--scale S] [--skip-existing] [--alpha]
+                              [--scale S] [--skip-existing] [--alpha] [--no-audio]
 
 Renders the project's render queue (or only the --item ids). With --comp and --output it renders that
 composition instead, as a temporary queue item (the project file is not changed). Relative paths are
@@ -34,11 +43,12 @@ resolved against the current directory; relative outputs stored in the project a
   --item ID        render only this queue item (repeatable)
   --comp NAME      composition name or id to render
   --output T       output path template: shot_[#####].png for sequences, out.mp4 for video
-  --format F       ${OUTPUT_FORMATS.join(', ')} (default: from the extension)
+  --format F       ${wrap(`${OUTPUT_FORMATS.join(', ')} (default: from the extension)`, 88, ' '.repeat(19))}
   --frames A-B     inclusive frame range
   --scale S        output size factor (1, 0.5, 0.25, ...)
   --skip-existing  leave frames whose file already exists untouched
   --alpha          ${wrap(ALPHA_HELP, 88, ' '.repeat(19))}
+  --no-audio       ${wrap(AUDIO_HELP, 88, ' '.repeat(19))}
   --json           print the result as JSON
 Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files (exit 130); SIGTERM
 and SIGHUP do the same (exit 143 and 129).
@@ -68,6 +78,7 @@ interface Args {
   scale?: number;
   skipExisting: boolean;
   alpha: boolean;
+  noAudio: boolean;
   json: boolean;
 }
 
@@ -83,6 +94,7 @@ function parse(args: string[]): Args | null {
       scale: { type: 'string' },
       'skip-existing': { type: 'boolean' },
       alpha: { type: 'boolean' },
+      'no-audio': { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -93,10 +105,16 @@ function parse(args: string[]): Args | null {
   if (positionals.length !== 1) throw new UsageError('expected exactly one PROJECT file.');
   if (Boolean(values.comp) !== Boolean(values.output))
     throw new UsageError('--comp and --output go together.');
-  const single = values.format ?? values.frames ?? values.scale ?? values['skip-existing'] ?? values.alpha;
+  const single =
+    values.format ??
+    values.frames ??
+    values.scale ??
+    values['skip-existing'] ??
+    values.alpha ??
+    values['no-audio'];
   if (!values.comp && single !== undefined)
     throw new UsageError(
-      '--format, --frames, --scale, --skip-existing and --alpha need --comp and --output.',
+      '--format, --frames, --scale, --skip-existing, --alpha and --no-audio need --comp and --output.',
     );
   if (values.comp && values.item) throw new UsageError('use either --item or --comp/--output, not both.');
   let frames: Args['frames'];
@@ -119,6 +137,7 @@ function parse(args: string[]): Args | null {
     scale,
     skipExisting: values['skip-existing'] ?? false,
     alpha: values.alpha ?? false,
+    noAudio: values['no-audio'] ?? false,
     json: values.json ?? false,
   };
 }
@@ -155,6 +174,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
       ...(args.scale ? { scale: args.scale } : {}),
       ...(args.skipExisting ? { skipExisting: true } : {}),
       ...(args.alpha ? { alpha: true } : {}),
+      ...(args.noAudio ? { audio: false } : {}),
     });
     if (!added.ok) return fail(added.error);
     items = [added.result.id];

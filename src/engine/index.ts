@@ -8,6 +8,7 @@ import { editCommands } from './commands/edit.js';
 import { effectCommands } from './commands/effect.js';
 import { fileCommands } from './commands/file.js';
 import { layerAddCommands } from './commands/layer-add.js';
+import { layerAudioCommands } from './commands/layer-audio.js';
 import { layerEditCommands } from './commands/layer-edit.js';
 import { layerSetTimeMap } from './commands/layer-time.js';
 import { projectCommands } from './commands/project.js';
@@ -22,6 +23,7 @@ export function engineCommands(): AnyCommand[] {
     ...layerAddCommands,
     ...layerEditCommands,
     layerSetTimeMap,
+    ...layerAudioCommands,
     ...propertyCommands,
     ...effectCommands,
     ...editCommands,

@@ -184,6 +184,14 @@ export type LayerSource = z.infer<typeof LayerSource>;
 export type LayerKind = LayerSource['kind'];
 export const LAYER_KINDS = ['solid', 'text', 'shape', 'footage', 'null', 'adjustment', 'precomp'] as const;
 
+/**
+ * A layer's sound (footage with audio, or a precomp whose layers have some): level in dB, keyframeable for
+ * fades (-96..+24; property `audio.level`), and mute (`layer.setAudioMuted`). Absent: 0 dB, not muted.
+ * `enabled` is the picture switch, as After Effects' eye; a hidden layer is still heard unless muted.
+ */
+export const LayerAudio = z.strictObject({ level: NumberProp, muted: z.boolean() });
+export type LayerAudio = z.infer<typeof LayerAudio>;
+
 /** Playback speeds a layer may have: slower than 1/100 or faster than 100x is not a useful retime. */
 export const MAX_SPEED = 100;
 export const MIN_SPEED = 0.01;
@@ -213,6 +221,7 @@ export const Layer = z.strictObject({
   transform: Transform,
   effects: list(Effect, LIMITS.effects),
   source: LayerSource,
+  audio: LayerAudio.optional(),
   /** Footage and precomp layers: how comp time maps to the source's time (see TimeMapSchema). */
   time: TimeMapSchema.optional(),
 });
@@ -323,6 +332,11 @@ export const RenderQueueItem = z.strictObject({
    * that carry one. Defaulted so project files written before the field existed still open (same version).
    */
   alpha: z.boolean().default(false),
+  /**
+   * Mix the composition's sound into formats that carry it (MP4, MOV, WebM; WAV and MP3 are nothing else).
+   * false leaves it out. Defaulted so older project files open unchanged.
+   */
+  audio: z.boolean().default(true),
 });
 export type RenderQueueItem = z.infer<typeof RenderQueueItem>;
 

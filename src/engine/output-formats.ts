@@ -27,8 +27,16 @@ export interface OutputFormatSpec {
   alpha: boolean;
   /** A sequence that can continue in overflow folders when a volume fills up. */
   overflow: boolean;
-  /** Who encodes: sharp in the render workers with these settings, or an ffmpeg child fed raw RGBA. */
-  encoder: StillEncoding | 'ffmpeg';
+  /**
+   * Who encodes: sharp in the render workers with these settings, an ffmpeg child fed raw RGBA, or (an
+   * audio-only format) an ffmpeg child that mixes the composition's sound and renders no picture.
+   */
+  encoder: StillEncoding | 'ffmpeg' | 'ffmpeg-audio';
+  /**
+   * The composition's sound: `muxed` beside the picture when the composition has any (and the item has not
+   * turned audio off), `only` (no picture), `none` (images).
+   */
+  sound: 'none' | 'muxed' | 'only';
   /** Shown after the id in descriptions, e.g. `mp4 (H.264)`. */
   note?: string;
   /** How it stores alpha, when worth saying, e.g. `gif (1-bit)`. */
@@ -46,6 +54,7 @@ export const OUTPUT_FORMAT_TABLE = {
     alpha: true,
     overflow: true,
     encoder: { kind: 'png', level: 6 },
+    sound: 'none',
     note: 'zlib 6',
   },
   // Level 1 is about 1.5x faster than 6 and about 1.5x bigger: PNG compression is the render ceiling.
@@ -59,6 +68,7 @@ export const OUTPUT_FORMAT_TABLE = {
     alpha: true,
     overflow: true,
     encoder: { kind: 'png', level: 1 },
+    sound: 'none',
     note: 'zlib 1',
   },
   jpeg: {
@@ -71,6 +81,7 @@ export const OUTPUT_FORMAT_TABLE = {
     alpha: false,
     overflow: true,
     encoder: { kind: 'jpeg', quality: 90 },
+    sound: 'none',
   },
   webp: {
     name: 'WebP',
@@ -82,6 +93,7 @@ export const OUTPUT_FORMAT_TABLE = {
     alpha: true,
     overflow: true,
     encoder: { kind: 'webp', quality: 90 },
+    sound: 'none',
   },
   gif: {
     name: 'animated GIF',
@@ -93,6 +105,7 @@ export const OUTPUT_FORMAT_TABLE = {
     alpha: true,
     overflow: false,
     encoder: 'ffmpeg',
+    sound: 'none',
     alphaNote: '1-bit',
   },
   'webp-anim': {
@@ -105,6 +118,7 @@ export const OUTPUT_FORMAT_TABLE = {
     alpha: true,
     overflow: false,
     encoder: 'ffmpeg',
+    sound: 'none',
   },
   mp4: {
     name: 'MP4',
@@ -116,6 +130,7 @@ export const OUTPUT_FORMAT_TABLE = {
     alpha: false,
     overflow: false,
     encoder: 'ffmpeg',
+    sound: 'muxed',
     note: 'H.264',
   },
   webm: {
@@ -128,6 +143,7 @@ export const OUTPUT_FORMAT_TABLE = {
     alpha: true,
     overflow: false,
     encoder: 'ffmpeg',
+    sound: 'muxed',
     note: 'VP9',
     alphaNote: 'VP9 with alpha',
   },
@@ -141,8 +157,36 @@ export const OUTPUT_FORMAT_TABLE = {
     alpha: true,
     overflow: false,
     encoder: 'ffmpeg',
+    sound: 'muxed',
     note: 'ProRes',
     alphaNote: 'ProRes 4444',
+  },
+  // Audio-only: the composition's mix, 48 kHz stereo, and no picture (no frames are rendered).
+  wav: {
+    name: 'WAV',
+    kind: 'file',
+    extensions: ['.wav'],
+    mime: 'audio/wav',
+    inferred: true,
+    still: false,
+    alpha: false,
+    overflow: false,
+    encoder: 'ffmpeg-audio',
+    sound: 'only',
+    note: 'PCM 16-bit, audio only',
+  },
+  mp3: {
+    name: 'MP3',
+    kind: 'file',
+    extensions: ['.mp3'],
+    mime: 'audio/mpeg',
+    inferred: true,
+    still: false,
+    alpha: false,
+    overflow: false,
+    encoder: 'ffmpeg-audio',
+    sound: 'only',
+    note: '192 kb/s, audio only',
   },
 } as const satisfies Record<string, OutputFormatSpec>;
 
@@ -151,6 +195,14 @@ export type OutputFormatId = keyof Table;
 /** Formats an ffmpeg child encodes (the exporters need ffmpeg arguments for each). */
 export type FfmpegFormat = {
   [F in OutputFormatId]: Table[F]['encoder'] extends 'ffmpeg' ? F : never;
+}[OutputFormatId];
+/** Formats whose file is the composition's sound alone (the exporters need audio arguments for each). */
+export type AudioOnlyFormat = {
+  [F in OutputFormatId]: Table[F]['encoder'] extends 'ffmpeg-audio' ? F : never;
+}[OutputFormatId];
+/** Formats that carry the composition's sound beside the picture. */
+export type MuxedAudioFormat = {
+  [F in OutputFormatId]: Table[F]['sound'] extends 'muxed' ? F : never;
 }[OutputFormatId];
 /** Formats with an alpha channel. */
 export type AlphaFormat = {
@@ -178,6 +230,9 @@ export function formatsWhere(test: (spec: OutputFormatSpec) => boolean): OutputF
 export const ALPHA_FORMATS = formatsWhere((s) => s.alpha) as AlphaFormat[];
 /** The formats frame.save writes, as a non-empty tuple for its schema enum. */
 export const STILL_FORMATS = formatsWhere((s) => s.still) as [StillFormat, ...StillFormat[]];
+
+/** Formats that carry sound (muxed with the picture, or alone): where an item's `audio` switch applies. */
+export const SOUND_FORMATS = formatsWhere((s) => s.sound !== 'none');
 
 export function isSequenceFormat(format: OutputFormatId): boolean {
   return OUTPUT_FORMAT_TABLE[format].kind === 'sequence';

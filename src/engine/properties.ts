@@ -45,6 +45,10 @@ interface Spec extends PropertyRef {
 
 const newStroke = () => ({ color: staticProp('#000000'), width: staticProp(0) });
 const newFill = () => ({ color: staticProp('#ffffff') });
+const newAudio = () => ({ level: staticProp(0), muted: false });
+
+/** Audio levels in dB: -96 is silence for 16-bit sound, +24 the most After Effects' Audio Levels allow. */
+export const AUDIO_LEVEL_RANGE = { min: -96, max: 24 } as const;
 
 function anim(
   type: 'number' | 'vec2' | 'color',
@@ -112,6 +116,13 @@ const STATIC = new Map<string, Spec>([
   ],
   ['shape.strokeColor', stroke('shape', 'color')],
   ['shape.strokeWidth', stroke('shape', 'width')],
+  [
+    'audio.level',
+    anim('number', ['footage', 'precomp'], ['audio', 'level'], {
+      ...AUDIO_LEVEL_RANGE,
+      optional: { depth: 1, initial: newAudio },
+    }),
+  ],
   ['text.text', plain('string', 'text')],
   ['text.fontFamily', plain('string', 'fontFamily')],
   ['text.fontWeight', plain('weight', 'fontWeight')],

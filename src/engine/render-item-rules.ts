@@ -28,6 +28,8 @@ export interface RenderItemFields {
   scale?: number | undefined;
   overflow?: readonly unknown[] | undefined;
   alpha?: boolean | undefined;
+  /** false: no sound in the output (refused for audio-only formats, which are nothing else). */
+  audio?: boolean | undefined;
 }
 
 export type RenderItemCheck =
@@ -104,6 +106,18 @@ function checkOptions(item: RenderItemFields, format: OutputFormat): Failure | u
       'alpha',
       `Format "${format}" has no alpha channel, so it cannot render RGB + Alpha.`,
       `Pick a format that carries alpha: ${listWords(describeFormats(ALPHA_FORMATS, true))}; or leave out "alpha".`,
+    );
+  if (item.audio === false && formatSpec(format).sound === 'only')
+    return fail(
+      'audio',
+      `Format "${format}" is the composition's sound alone, so it cannot leave the audio out.`,
+      'Leave out "audio" (or set it true), or pick a format with a picture.',
+    );
+  if (item.audio === false && formatSpec(format).sound === 'only')
+    return fail(
+      'audio',
+      `Format "${format}" is the composition's sound alone, so it cannot leave the audio out.`,
+      'Leave out "audio" (or set it true), or pick a format with a picture.',
     );
   return undefined;
 }

@@ -87,7 +87,7 @@ export async function encodeFrame(
 /** A still format's encoding: the format table's settings, with `options` overriding level or quality. */
 export function stillEncoding(format: StillFormat, options: EncodeOptions = {}): StillEncoding {
   const encoding = STILL_FORMATS.includes(format) ? formatSpec(format).encoder : 'ffmpeg';
-  if (encoding === 'ffmpeg')
+  if (typeof encoding === 'string')
     throw new EngineError(
       'unsupported_format',
       `Cannot encode "${String(format)}" stills.`,

@@ -10,6 +10,7 @@ import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { newEngine, run } from '../helpers/engine.js';
 import { projectWith } from '../helpers/projects.js';
 import { hashFiles } from '../helpers/queue.js';
+import { streamsOf, tone } from '../helpers/audio.js';
 
 interface Run {
   code: number | null;
@@ -272,4 +273,30 @@ describe('effectcraft-cli render', () => {
     expect([...b.subarray((10 * 40 + 2) * 4, (10 * 40 + 2) * 4 + 4)]).toEqual([0, 255, 0, 255]);
     expect((await readdir(dir)).sort()).toEqual(['a_0.png', 'a_1.png', 'b_0.png', 'b_1.png', 'o.ecproj']);
   });
+
+  itWithFfmpeg(
+    'muxes the composition sound into MP4; --no-audio leaves it out (and is in --help)',
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      await run(engine, 'comp.new', { name: 'Spot', width: 32, height: 18, frameRate: 10, duration: 1 });
+      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+        path: await tone(dir, { freq: 440, seconds: 1 }),
+      });
+      await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
+      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      const args = ['render', 's.ecproj', '--comp', 'Spot', '--output'];
+      expect((await cli([...args, 'with.mp4'], dir)).code).toBe(0);
+      const kinds = async (name: string) =>
+        (await streamsOf(join(dir, name))).map((x) => x.codec_type).sort();
+      expect(await kinds('with.mp4')).toEqual(['audio', 'video']);
+      expect((await cli([...args, 'without.mp4', '--no-audio'], dir)).code).toBe(0);
+      expect(await kinds('without.mp4')).toEqual(['video']);
+      expect((await cli([...args, 'sound.wav'], dir)).code).toBe(0);
+      expect(await kinds('sound.wav')).toEqual(['audio']);
+      expect((await cli(['render', '--help'], dir)).stdout).toMatch(
+        /--no-audio +leave the composition's sound out/,
+      );
+    },
+  );
 });

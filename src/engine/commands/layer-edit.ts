@@ -11,6 +11,7 @@ import { CompRef, LayerRef } from './params.js';
 
 export const target = { comp: CompRef.optional(), layer: LayerRef };
 
+/** The composition and layer a command targets (ids, or unique names). */
 export function locate(
   doc: Parameters<typeof findComp>[0],
   p: { comp?: string; layer: string },

@@ -16,6 +16,7 @@ import { CleanupStack } from './cleanup.js';
 import { removedError, stopped, toInfo } from './item-errors.js';
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
 import { footageInput } from './footage-input.js';
+import { soundInput } from './sound-input.js';
 import type { JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
 import { RenderPool } from './pool.js';
@@ -129,6 +130,7 @@ async function render(
     tracker,
     ffmpeg: env.options.ffmpeg,
     signal: stop.signal,
+    audio: plan.sound ? await soundInput(env.doc, plan, env.ports, (close) => cleanup.always(close)) : null,
   });
   // Set once the frames to write are known (after prepare); the cleanup below may run before that.
   let writer: FrameWriter | undefined = undefined;
@@ -140,8 +142,8 @@ async function render(
   });
   const skip = await exporter.prepare();
   // Without skipped frames the item's own list serves (no copy of a day-long composition's frames).
-  const todo = skip === 'all' ? [] : skip.size ? frames.filter((f) => !skip.has(f)) : frames;
-  counts.skipped = frames.length - todo.length;
+  const todo = skip === 'all' || !plan.picture ? [] : skip.size ? frames.filter((f) => !skip.has(f)) : frames;
+  counts.skipped = skip === 'all' ? frames.length : plan.picture ? frames.length - todo.length : 0;
   env.onFrames(counts.skipped, frames.length, 0);
   const w = new FrameWriter(exporter, todo, (n) =>
     env.onFrames(counts.skipped + n, frames.length, tracker.committed),
@@ -179,7 +181,9 @@ async function render(
   if (stop.checkRemoved()) throw stopped();
   // The files are the item's output now: cleanup of this or a later item no longer removes them.
   await tracker.release();
-  return { status: 'done', frames: todo.length, skipped: counts.skipped, files };
+  // An audio-only item renders no picture; its frames are the span its sound covers.
+  const done = plan.picture ? todo.length : frames.length - counts.skipped;
+  return { status: 'done', frames: done, skipped: counts.skipped, files };
 }
 
 async function dispatch(

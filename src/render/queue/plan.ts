@@ -10,6 +10,7 @@ import {
   type Project,
   type RenderQueueItem,
 } from '../../engine/index.js';
+import { formatSpec } from '../../engine/output-formats.js';
 import { checkRenderItem } from '../../engine/render-item-rules.js';
 
 /** Inclusive frame numbers. */
@@ -26,6 +27,10 @@ export interface ItemPlan {
   frames: number[];
   /** What the workers render every frame with: RGB + Alpha items on a transparent background. */
   render: { scale: number; transparent: boolean };
+  /** Whether frames are rendered at all: an audio-only format (WAV, MP3) is the sound alone. */
+  picture: boolean;
+  /** Whether the output carries the composition's sound: the format has sound and the item did not turn it off. */
+  sound: boolean;
 }
 
 /**
@@ -63,5 +68,9 @@ export function planItem(doc: Project, item: RenderQueueItem): ItemPlan {
     frameRate: comp.frameRate,
     frames,
     render: { scale: item.scale, transparent: item.alpha },
+    picture: formatSpec(item.format).sound !== 'only',
+    // An audio-only format is nothing but sound; `audio: false` is refused for it (render-item-rules.ts).
+    sound:
+      formatSpec(item.format).sound === 'only' || (formatSpec(item.format).sound === 'muxed' && item.audio),
   };
 }

@@ -139,6 +139,14 @@ export class FileTracker {
   }
 
   /**
+   * Removes a temporary that will never be committed (an intermediate, such as the sound mixed before it
+   * is muxed) once it has served, whether or not the item completes.
+   */
+  async discard(file: TrackedFile): Promise<void> {
+    await this.#remove(file.tempPath);
+  }
+
+  /**
    * The job's exact cleanup on cancellation or failure: removes every path this tracker created and puts
    * back the earlier files its files replaced.
    */

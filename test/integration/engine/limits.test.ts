@@ -149,6 +149,7 @@ describe('limits at edit time', () => {
       skipExisting: false,
       overflow: [],
       alpha: false,
+      audio: true,
     }));
     const { engine, error } = await open(doc);
     expect(error).toBeUndefined();

@@ -57,11 +57,15 @@ describe('output format table', () => {
       expect(spec.extensions.length, f).toBeGreaterThan(0);
       for (const ext of spec.extensions) expect(ext, f).toMatch(/^\.[a-z0-9]+$/);
       // The two built-in exporters: SequenceExporter (sharp, one file a frame), VideoExporter (ffmpeg, one file).
-      expect(spec.kind, f).toBe(spec.encoder === 'ffmpeg' ? 'file' : 'sequence');
+      // AudioExporter (ffmpeg mixing sound alone, one file) too: every ffmpeg encoder writes one file.
+      expect(spec.kind, f).toBe(typeof spec.encoder === 'string' ? 'file' : 'sequence');
+      // Sound is the ffmpeg formats' only: muxed beside a picture, or alone for an audio-only encoder.
+      if (spec.encoder === 'ffmpeg-audio') expect(spec.sound, f).toBe('only');
+      else if (spec.sound !== 'none') expect(spec.encoder, f).toBe('ffmpeg');
       // frame.save encodes stills with sharp; overflow volumes are for sequences.
       if (spec.still) expect(spec.encoder, f).not.toBe('ffmpeg');
       if (spec.overflow) expect(spec.kind, f).toBe('sequence');
-      expect(spec.mime, f).toMatch(/^(image|video)\/[a-z0-9.+-]+$/);
+      expect(spec.mime, f).toMatch(/^(image|video|audio)\/[a-z0-9.+-]+$/);
     }
   });
 

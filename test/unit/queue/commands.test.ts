@@ -47,6 +47,7 @@ describe('render queue items', () => {
       skipExisting: true,
       overflow: [{ dir: '/spill', minFreeBytes: 1000 }],
       alpha: false,
+      audio: true,
     });
   });
 

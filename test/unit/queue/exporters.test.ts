@@ -9,6 +9,7 @@ import {
   type RenderQueueItem,
 } from '../../../src/engine/index.js';
 import { builtinExporters } from '../../../src/render/queue/exporters/index.js';
+import { AUDIO_ONLY_ARGS, MUXED_AUDIO_ARGS } from '../../../src/render/queue/exporters/audio-formats.js';
 import { FFMPEG_FORMATS, ffmpegOutputArgs } from '../../../src/render/queue/exporters/ffmpeg-formats.js';
 import type { ExporterContext } from '../../../src/render/queue/exporters/types.js';
 import { FileTracker } from '../../../src/render/queue/tracker.js';
@@ -24,6 +25,7 @@ function context(format: OutputFormatId): ExporterContext {
     skipExisting: false,
     overflow: [],
     alpha: false,
+    audio: true,
   };
   // Constructing an exporter starts nothing: ffmpeg is only spawned on the first frame.
   return {
@@ -33,6 +35,7 @@ function context(format: OutputFormatId): ExporterContext {
     tracker: new FileTracker(),
     ffmpeg: '/usr/bin/ffmpeg',
     signal: new AbortController().signal,
+    audio: null,
   };
 }
 
@@ -43,10 +46,20 @@ describe('built-in exporters', () => {
     for (const format of OUTPUT_FORMATS) {
       const exporter = registry.get(format)!(context(format));
       const encoder = formatSpec(format).encoder;
-      // sharp formats get encoded frames from the workers; ffmpeg gets raw RGBA in frame order.
-      expect(exporter.payload, format).toEqual(encoder === 'ffmpeg' ? { kind: 'rgba' } : encoder);
-      expect(exporter.ordered, format).toBe(encoder === 'ffmpeg');
+      // sharp formats get encoded frames from the workers; ffmpeg gets raw RGBA in frame order (an
+      // audio-only format gets no frames at all: its plan renders no picture).
+      const ffmpeg = typeof encoder === 'string';
+      expect(exporter.payload, format).toEqual(ffmpeg ? { kind: 'rgba' } : encoder);
+      expect(exporter.ordered, format).toBe(ffmpeg);
     }
+  });
+
+  it('have audio arguments for every format with sound, and only for those', () => {
+    const where = (sound: string) => OUTPUT_FORMATS.filter((f) => formatSpec(f).sound === sound).sort();
+    expect(Object.keys(MUXED_AUDIO_ARGS).sort()).toEqual(where('muxed'));
+    expect(Object.keys(AUDIO_ONLY_ARGS).sort()).toEqual(where('only'));
+    for (const args of [...Object.values(MUXED_AUDIO_ARGS), ...Object.values(AUDIO_ONLY_ARGS)])
+      expect(args).toContain('-c:a');
   });
 
   it('have ffmpeg arguments for every ffmpeg format, with alpha arguments exactly where the table has alpha', () => {

@@ -20,8 +20,9 @@ function exporter(out: string, spill: string, frames: number[], signal = new Abo
     skipExisting: true,
     overflow: [{ dir: spill, minFreeBytes: 0 }],
     alpha: false,
+    audio: true,
   };
-  const ctx = { item, frames, frameRate: 10, tracker: new FileTracker(), ffmpeg: null, signal };
+  const ctx = { item, frames, frameRate: 10, tracker: new FileTracker(), ffmpeg: null, signal, audio: null };
   return new SequenceExporter(ctx, { kind: 'png', level: 1 });
 }
 

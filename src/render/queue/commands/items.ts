@@ -11,10 +11,12 @@ import {
   EDIT,
   EngineError,
   formatSpec,
+  formatsWhere,
   listWords,
   OUTPUT_FORMATS,
   OutputFormat,
   READ_ONLY,
+  SOUND_FORMATS,
   type AnyCommand,
   type RenderQueueItem,
 } from '../../../engine/index.js';
@@ -30,7 +32,10 @@ const renderQueueAdd = defineCommand({
   id: 'renderQueue.add',
   title: 'Add to Render Queue',
   category: 'Render',
-  description: `Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video and animated formats write one file. Formats: ${describeFormats(OUTPUT_FORMATS).join(', ')}; inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in ${listWords(describeFormats(ALPHA_FORMATS, true), 'and')}.`,
+  description: `Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video, animated and audio formats write one file. Formats: ${describeFormats(OUTPUT_FORMATS).join(', ')}; inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in ${listWords(describeFormats(ALPHA_FORMATS, true), 'and')}. The composition's sound (footage layers with audio, precomps included) is mixed to 48 kHz stereo and muxed into ${listWords(
+    formatsWhere((s) => s.sound === 'muxed'),
+    'and',
+  )}; audio:false leaves it out.`,
   params: z.strictObject({
     comp: CompRef.describe('Composition id, or its name when unique (required)'),
     output: AbsPath.describe('Absolute output path template'),
@@ -59,6 +64,12 @@ const renderQueueAdd = defineCommand({
       .describe(
         `RGB + Alpha: keep the background transparent and write straight alpha (default false: flattened on the comp background). Not for ${listWords(NO_ALPHA)}`,
       ),
+    audio: z
+      .boolean()
+      .optional()
+      .describe(
+        `Mix the composition's sound into the output (default true; ${listWords(SOUND_FORMATS)} carry sound). false leaves it out; a composition without sound writes no audio stream either way`,
+      ),
   }),
   pathParams: { output: 'write', 'overflow[].dir': 'write' },
   annotations: EDIT,
@@ -82,6 +93,7 @@ const renderQueueAdd = defineCommand({
         skipExisting: p.skipExisting ?? false,
         overflow: (p.overflow ?? []).map((o) => ({ dir: o.dir, minFreeBytes: o.minFreeBytes ?? 0 })),
         alpha: p.alpha ?? false,
+        audio: p.audio ?? true,
       };
       d.renderQueue.push(item);
     });

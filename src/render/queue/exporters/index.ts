@@ -1,16 +1,25 @@
 /**
  * The built-in exporters, one per output format, derived from the format table: sharp-encoded formats are
- * image sequences with the table's settings, ffmpeg-encoded ones single files (ffmpeg-formats.ts).
+ * image sequences with the table's settings, ffmpeg-encoded ones single files (ffmpeg-formats.ts), audio-only
+ * ones the composition's mix alone (audio.ts).
  */
-import { formatSpec, OUTPUT_FORMATS, type FfmpegFormat, type OutputFormat } from '../../../engine/index.js';
+import {
+  formatSpec,
+  OUTPUT_FORMATS,
+  type AudioOnlyFormat,
+  type FfmpegFormat,
+  type OutputFormat,
+} from '../../../engine/index.js';
+import { AudioExporter } from './audio.js';
 import { SequenceExporter } from './sequence.js';
 import type { ExporterFactory, ExporterRegistry } from './types.js';
 import { VideoExporter } from './video.js';
 
 function builtinExporter(format: OutputFormat): ExporterFactory {
   const encoder = formatSpec(format).encoder;
+  // The encoder kind is what makes a format an AudioOnlyFormat or an FfmpegFormat.
+  if (encoder === 'ffmpeg-audio') return (ctx) => new AudioExporter(ctx, format as AudioOnlyFormat);
   if (encoder !== 'ffmpeg') return (ctx) => new SequenceExporter(ctx, encoder);
-  // An `ffmpeg` encoder is what makes a format an FfmpegFormat.
   return (ctx) => new VideoExporter(ctx, format as FfmpegFormat);
 }
 
@@ -19,5 +28,6 @@ export function builtinExporters(): ExporterRegistry {
 }
 
 export type { Exporter, ExporterContext, ExporterFactory, ExporterRegistry, OutputFile } from './types.js';
+export { AudioExporter } from './audio.js';
 export { SequenceExporter } from './sequence.js';
 export { VideoExporter } from './video.js';

@@ -4,6 +4,7 @@
  * `RenderQueueService.registerExporter` (see docs/exporters.md).
  */
 import type { OutputFormat, RenderQueueItem } from '../../../engine/index.js';
+import type { AudioMix } from '../../audio/clips.js';
 import type { FramePayload } from '../../encode.js';
 import type { FileTracker } from '../tracker.js';
 
@@ -34,6 +35,12 @@ export interface ExporterContext {
    * scan of a long sequence) checks it and throws, so renderQueue.stop does not wait for the loop to end.
    */
   signal: AbortSignal;
+  /**
+   * The item's sound, when its format carries sound and the item has not turned it off: the audible clips
+   * of its composition over the item's frames (no clips: the composition is silent). null: no sound wanted.
+   * Every clip's file was checked readable (and inside the roots when confined) before the exporter was made.
+   */
+  audio: AudioMix | null;
 }
 
 export interface FrameSize {

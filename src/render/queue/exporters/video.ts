@@ -1,16 +1,19 @@
 /**
  * Single-file outputs encoded by ffmpeg (the formats the format table gives `encoder: 'ffmpeg'`; their
  * arguments are in ffmpeg-formats.ts). ffmpeg writes to a tracked temporary that is renamed when it exits
- * cleanly.
+ * cleanly. With sound (MP4, MOV, WebM of a composition that has some), the sound is mixed first, once, into a
+ * tracked temporary WAV beside the output (a second ffmpeg, audio/mix.ts), which the encoder muxes as its
+ * second input: both start at the item's first frame and last exactly its frames, so they stay in sync.
  */
-import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
-import { EngineError, type FfmpegFormat } from '../../../engine/index.js';
+import type { FfmpegFormat } from '../../../engine/index.js';
 import type { FramePayload } from '../../encode.js';
-import { sha256File } from '../../hash.js';
 import type { TrackedFile } from '../tracker.js';
 import { FfmpegProcess, missingFfmpeg } from './ffmpeg.js';
+import { completeFile, skipWhenPresent } from './single-file.js';
 import { FFMPEG_FORMATS, ffmpegOutputArgs } from './ffmpeg-formats.js';
+import { AudioMixRun } from '../../audio/mix.js';
+import { MIX_INTERMEDIATE_ARGS, MUXED_AUDIO_ARGS } from './audio-formats.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
 
 export class VideoExporter implements Exporter {
@@ -21,6 +24,8 @@ export class VideoExporter implements Exporter {
   readonly #ffmpeg: string;
   #file: TrackedFile | null = null;
   #child: FfmpegProcess | null = null;
+  #mix: AudioMixRun | null = null;
+  #mixFile: TrackedFile | null = null;
 
   constructor(ctx: ExporterContext, format: FfmpegFormat) {
     if (!ctx.ffmpeg) throw missingFfmpeg(format);
@@ -30,14 +35,8 @@ export class VideoExporter implements Exporter {
   }
 
   /** One file: with skipExisting and the file present, the whole item is skipped. */
-  async prepare(): Promise<ReadonlySet<number> | 'all'> {
-    const { item } = this.#ctx;
-    if (!item.skipExisting) return new Set();
-    const exists = await fs.lstat(item.output).then(
-      () => true,
-      () => false,
-    );
-    return exists ? 'all' : new Set();
+  prepare(): Promise<ReadonlySet<number> | 'all'> {
+    return skipWhenPresent(this.#ctx);
   }
 
   async writeFrame(_frame: number, data: Uint8Array, size: FrameSize): Promise<void> {
@@ -58,37 +57,49 @@ export class VideoExporter implements Exporter {
         'pipe:0',
       ];
       const output = ffmpegOutputArgs(this.#format, this.#ctx.item.alpha, size, this.#ctx.frames.length);
+      const sound = await this.#mixSound();
       // childPath reaches the temporary through our handle on the checked folder, so ffmpeg cannot be
       // redirected by a folder swapped for a symlink after the check (see FileTracker).
       this.#child = new FfmpegProcess(
         this.#ffmpeg,
-        [...input, ...output, '-y', this.#file.childPath],
+        [...input, ...sound.input, ...sound.map, ...output, ...sound.codec, '-y', this.#file.childPath],
         this.#ctx.item.output,
       );
     }
     await this.#child.write(data);
   }
 
+  /**
+   * Mixes the item's sound into a tracked temporary, when the format carries sound and the composition has
+   * any; the encoder's extra arguments for it (none without sound: no audio stream is written).
+   */
+  async #mixSound(): Promise<{ input: string[]; map: string[]; codec: string[] }> {
+    const { audio, item, tracker } = this.#ctx;
+    const codec = (MUXED_AUDIO_ARGS as Partial<Record<FfmpegFormat, string[]>>)[this.#format];
+    if (!audio?.clips.length || !codec) return { input: [], map: [], codec: [] };
+    this.#mixFile = await tracker.create(`${item.output}.mix.wav`);
+    this.#mix = new AudioMixRun(
+      this.#ffmpeg,
+      audio,
+      MIX_INTERMEDIATE_ARGS,
+      this.#mixFile.childPath,
+      item.output,
+    );
+    await this.#mix.finished();
+    return { input: ['-i', this.#mixFile.childPath], map: ['-map', '0:v', '-map', '1:a'], codec };
+  }
+
   async finish(): Promise<OutputFile[]> {
     if (!this.#child || !this.#file) return [];
     await this.#child.end();
-    // Never trust the exit alone: an empty temporary means ffmpeg lost its output (a full disk, typically).
-    const written = await fs.stat(this.#file.childPath);
-    if (written.size === 0)
-      throw new EngineError(
-        'render_failed',
-        `ffmpeg finished but wrote an empty file for "${this.#ctx.item.output}".`,
-        'Check the free space on the output volume, then render again.',
-      );
-    await FFMPEG_FORMATS[this.#format].finish?.(this.#file.childPath);
-    await this.#ctx.tracker.commit(this.#file);
-    const { finalPath: path, readPath } = this.#file;
-    const { size } = await fs.stat(readPath);
-    return [{ path, bytes: size, sha256: await sha256File(readPath) }];
+    // The mix has been muxed: its temporary goes whether or not the rest succeeds (a failure removes it too).
+    if (this.#mixFile) await this.#ctx.tracker.discard(this.#mixFile);
+    return completeFile(this.#ctx, this.#file, FFMPEG_FORMATS[this.#format].finish);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */
   async abort(): Promise<void> {
+    await this.#mix?.kill();
     await this.#child?.kill();
   }
 

@@ -1,0 +1,55 @@
+/**
+ * A layer's level (dB, keyframed) as an ffmpeg expression of the item's time `t`, for `volume=...:eval=frame`.
+ * The expression is a flat sum (no nested ifs, so no depth limit however many keyframes): the value before the
+ * first keyframe, plus one term per piece, each `clip((L - t0) / (t1 - t0), 0, 1) * (v1 - v0)` (a ramp that
+ * is 0 before the piece and its whole change after it) or `gte(L, t1) * (v1 - v0)` for a hold. Linear pieces
+ * are exact; eased (bezier) pieces are followed through points of valueAt, the one keyframe evaluator.
+ */
+import { valueAt, type NumberProp } from '../../engine/index.js';
+import type { LevelTrack } from './clips.js';
+
+/** Points per eased piece: a fade's curve within a fraction of a dB. */
+const EASED_STEPS = 16;
+
+/** `n` for an expression: plain decimal, enough digits for sample-exact times. */
+const num = (n: number) => (Object.is(n, -0) ? '0' : Number(n.toFixed(9)).toString());
+
+/** The dB of `level` as an expression of `L` (its layer time, an expression itself). */
+export function levelExpression(level: NumberProp, L: string): string {
+  const keys = level.keyframes;
+  if (!keys.length) return num(level.value);
+  const terms = [num(keys[0]!.value)];
+  for (let i = 0; i + 1 < keys.length; i++) {
+    const [k0, k1] = [keys[i]!, keys[i + 1]!];
+    if (k1.value === k0.value && k0.interpolation !== 'bezier') continue;
+    if (k0.interpolation === 'hold' || k1.time <= k0.time) {
+      terms.push(`gte(${L},${num(k1.time)})*(${num(k1.value - k0.value)})`);
+      continue;
+    }
+    const linear = k0.interpolation === 'linear' && k1.interpolation === 'linear';
+    const steps = linear ? 1 : EASED_STEPS;
+    let [t0, v0] = [k0.time, k0.value];
+    for (let s = 1; s <= steps; s++) {
+      const t1 = s === steps ? k1.time : k0.time + ((k1.time - k0.time) * s) / steps;
+      const v1 = s === steps ? k1.value : valueAt(level, t1);
+      if (v1 !== v0) terms.push(`clip((${L}-${num(t0)})/${num(t1 - t0)},0,1)*(${num(v1 - v0)})`);
+      [t0, v0] = [t1, v1];
+    }
+  }
+  return terms.join('+');
+}
+
+/**
+ * The gain of a clip whose levels are `tracks`, for ffmpeg's volume filter: a constant (`-6dB`) when no
+ * track is keyframed, else an expression of `t` (the item's time) evaluated per audio frame.
+ */
+export function gainFilter(tracks: readonly LevelTrack[]): string | null {
+  if (!tracks.length) return null;
+  if (tracks.every((t) => !t.level.keyframes.length)) {
+    const db = tracks.reduce((sum, t) => sum + t.level.value, 0);
+    return db === 0 ? null : `volume=volume=${num(db)}dB`;
+  }
+  const sum = tracks.map((t) => `(${levelExpression(t.level, `(t-(${num(t.shift)}))`)})`).join('+');
+  // Commas inside the expression would end the filter's options: the graph quotes it.
+  return `volume=volume='pow(10,(${sum})/20)':eval=frame`;
+}

@@ -1,0 +1,80 @@
+/**
+ * One ffmpeg filter graph for an item's sound: every segment cut from its footage (atrim, in samples at
+ * 48 kHz), reversed (areverse) or changed in speed like tape (asetrate + aresample: pitch moves with speed),
+ * put in place on the item's timeline (adelay, in samples), each clip's level envelope applied (volume), all
+ * summed without normalisation (amix normalize=0: a layer at 0 dB plays at its own loudness, as in After
+ * Effects) and cut or padded to exactly the item's length. Pure: mix.ts runs it.
+ */
+import type { AudioMix, AudioSegment } from './clips.js';
+import { gainFilter } from './envelope.js';
+
+export const MIX_RATE = 48_000;
+/** What every branch is converted to first, and what the mix is. */
+const CANON = `aresample=${MIX_RATE},aformat=sample_fmts=fltp:sample_rates=${MIX_RATE}:channel_layouts=stereo`;
+/** Re-stamps a stream from 0 by sample count (after cuts, delays and rate changes). */
+const RESTAMP = 'asetpts=N/SR/TB';
+/** 10 ms audio frames, so a keyframed level (evaluated per frame) steps at most 10 ms at a time. */
+const ENVELOPE_FRAMES = `asetnsamples=n=${MIX_RATE / 100}:p=0`;
+
+export interface MixGraph {
+  /** ffmpeg input arguments, one `-i` per footage file. */
+  inputs: string[];
+  /** The filter graph; its output pad is `[mix]`. */
+  graph: string;
+}
+
+/** Samples at 48 kHz of `seconds`, rounded: the graph places and cuts by samples, never by rounded times. */
+export const samples = (seconds: number) => Math.round(seconds * MIX_RATE);
+
+function segmentChain(s: AudioSegment): string {
+  const start = samples(s.from);
+  const end = Math.max(start + 1, samples(s.from + s.length * s.speed));
+  const chain = [`atrim=start_sample=${start}:end_sample=${end}`, RESTAMP];
+  if (s.reversed) chain.push('areverse');
+  if (s.speed !== 1)
+    chain.push(`asetrate=${Math.round(MIX_RATE * s.speed)}`, `aresample=${MIX_RATE}`, RESTAMP);
+  const delay = samples(s.at);
+  if (delay > 0) chain.push(`adelay=delays=${delay}S:all=1`);
+  return chain.join(',');
+}
+
+/** The graph mixing `mix`; with no clips, silence of the item's length. */
+export function mixGraph(mix: AudioMix): MixGraph {
+  const total = Math.max(1, samples(mix.duration));
+  const fit = `apad=whole_len=${total},atrim=end_sample=${total}`;
+  if (!mix.clips.length)
+    return { inputs: [], graph: `anullsrc=r=${MIX_RATE}:cl=stereo,atrim=end_sample=${total}[mix]` };
+  const paths = [...new Set(mix.clips.map((c) => c.path))];
+  const inputs = paths.flatMap((p) => ['-i', p]);
+  const lines: string[] = [];
+  // Each file is decoded once and split into as many branches as it has segments.
+  const uses = paths.map((p) =>
+    mix.clips.filter((c) => c.path === p).reduce((n, c) => n + c.segments.length, 0),
+  );
+  const next = paths.map(() => 0);
+  paths.forEach((_, i) => {
+    const outs = Array.from({ length: uses[i]! }, (_, k) => `[f${i}s${k}]`).join('');
+    lines.push(`[${i}:a]${CANON},asplit=${uses[i]}${outs}`);
+  });
+  mix.clips.forEach((clip, c) => {
+    const file = paths.indexOf(clip.path);
+    const parts = clip.segments.map((s, k) => {
+      lines.push(`[f${file}s${next[file]!++}]${segmentChain(s)}[c${c}p${k}]`);
+      return `[c${c}p${k}]`;
+    });
+    const gain = gainFilter(clip.levels);
+    const joined =
+      parts.length > 1
+        ? `amix=inputs=${parts.length}:normalize=0:duration=longest:dropout_transition=0,`
+        : '';
+    const tail = gain ? `${RESTAMP},${ENVELOPE_FRAMES},${gain}` : 'anull';
+    lines.push(`${parts.join('')}${joined}${tail}[c${c}]`);
+  });
+  const all = mix.clips.map((_, c) => `[c${c}]`).join('');
+  const sum =
+    mix.clips.length > 1
+      ? `amix=inputs=${mix.clips.length}:normalize=0:duration=longest:dropout_transition=0,`
+      : '';
+  lines.push(`${all}${sum}${fit}[mix]`);
+  return { inputs, graph: lines.join(';\n') };
+}

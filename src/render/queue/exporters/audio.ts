@@ -1,0 +1,64 @@
+/**
+ * Audio-only outputs (WAV, MP3; the format table's `encoder: 'ffmpeg-audio'`): the item's mix encoded by one
+ * ffmpeg child straight into a tracked temporary, renamed when it exits cleanly. No picture is rendered (the
+ * item's plan says so), so writeFrame is never called; a silent composition gives silence of the item's length.
+ */
+import { dirname } from 'node:path';
+import type { AudioOnlyFormat } from '../../../engine/index.js';
+import { AudioMixRun } from '../../audio/mix.js';
+import type { FramePayload } from '../../encode.js';
+import { AUDIO_ONLY_ARGS } from './audio-formats.js';
+import { missingFfmpeg } from './ffmpeg.js';
+import { completeFile, skipWhenPresent } from './single-file.js';
+import type { Exporter, ExporterContext, OutputFile } from './types.js';
+
+export class AudioExporter implements Exporter {
+  readonly ordered = true;
+  readonly payload: FramePayload = { kind: 'rgba' };
+  readonly #ctx: ExporterContext;
+  readonly #format: AudioOnlyFormat;
+  readonly #ffmpeg: string;
+  #skip = false;
+  #run: AudioMixRun | null = null;
+
+  constructor(ctx: ExporterContext, format: AudioOnlyFormat) {
+    if (!ctx.ffmpeg) throw missingFfmpeg(format);
+    this.#ctx = ctx;
+    this.#format = format;
+    this.#ffmpeg = ctx.ffmpeg;
+  }
+
+  /** One file: with skipExisting and the file present, the whole item is skipped. */
+  async prepare(): Promise<ReadonlySet<number> | 'all'> {
+    const skip = await skipWhenPresent(this.#ctx);
+    this.#skip = skip === 'all';
+    return skip;
+  }
+
+  async writeFrame(): Promise<void> {
+    throw new Error('an audio-only item renders no frames');
+  }
+
+  async finish(): Promise<OutputFile[]> {
+    const { item, tracker, audio, frames, frameRate } = this.#ctx;
+    if (this.#skip) return [];
+    // renderQueue.add refuses audio:false for these formats; an item without sound still gets its silence.
+    const mix = audio ?? { start: frames[0]! / frameRate, duration: frames.length / frameRate, clips: [] };
+    await tracker.ensureDir(dirname(item.output));
+    const file = await tracker.create(item.output);
+    this.#run = new AudioMixRun(
+      this.#ffmpeg,
+      mix,
+      AUDIO_ONLY_ARGS[this.#format],
+      file.childPath,
+      item.output,
+    );
+    await this.#run.finished();
+    return completeFile(this.#ctx, file);
+  }
+
+  /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */
+  async abort(): Promise<void> {
+    await this.#run?.kill();
+  }
+}

@@ -1,0 +1,81 @@
+// The sound's files and processes live and die with their item: a stop mid-render leaves exactly the files
+// promised and no ffmpeg; without ffmpeg, sound formats fail with missing_dependency and image sequences keep
+// working; under confinement a sound file outside the roots is refused before anything is written.
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { createConfinement } from '../../../src/confinement/index.js';
+import { createSession } from '../../../src/session.js';
+import { tone } from '../../helpers/audio.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { listDir, renderStoppedAt, run } from '../../helpers/queue.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { addSound, soundComp, soundSession } from './sound-helpers.js';
+
+/** ffmpeg processes that are children of this test process. */
+function ffmpegChildren(): string[] {
+  const out = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  return out.split('\n').filter((l) => /ffmpeg/.test(l));
+}
+
+describe('sound and the render lifecycle', () => {
+  itWithFfmpeg('a stop mid-render removes the output and the mix, and leaves no ffmpeg running', async () => {
+    const dir = await tempDir();
+    const out = await tempDir();
+    const s = soundSession();
+    const comp = await soundComp(s, 10, 30, 64);
+    await run(s, 'layer.addSolid', { comp, color: '#804020' });
+    await addSound(s, comp, await tone(dir, { freq: 440, seconds: 30 }));
+    // A finished earlier item stays: exactly its file is left.
+    await run(s, 'renderQueue.add', { comp, output: join(out, 'kept.wav') });
+    await run(s, 'renderQueue.add', { comp, output: join(out, 'stopped.mp4') });
+    // While the video renders, its mix waits beside it as a tracked temporary.
+    const seen = new Set<string>();
+    const off = s.renderQueue.onProgress((p) => {
+      if (p.itemsDone === 1 && p.framesDone > 10) for (const n of readdirSync(out)) seen.add(n);
+    });
+    const r = await renderStoppedAt(s, 60).finally(off);
+    expect(r.items.map((i) => i.status)).toEqual(['done', 'stopped']);
+    expect([...seen].some((n) => /^\.stopped\.mp4\.mix\.wav\.[0-9a-f]+\.part$/.test(n))).toBe(true);
+    expect(await listDir(out)).toEqual(['kept.wav']);
+    expect(ffmpegChildren()).toEqual([]);
+  });
+
+  itWithFfmpeg(
+    'without ffmpeg: sound formats fail with missing_dependency, image sequences render',
+    async () => {
+      const dir = await tempDir();
+      const s = createSession({ renderQueue: { maxWorkers: 1, findFfmpeg: async () => null } });
+      const comp = await soundComp(s, 10, 0.5);
+      await addSound(s, comp, await tone(dir, { freq: 440, seconds: 1 }));
+      await run(s, 'renderQueue.add', { comp, output: join(dir, 'a.wav') });
+      await run(s, 'renderQueue.add', { comp, output: join(dir, 'f_[##].png') });
+      const r = await run<{
+        items: Array<{ status: string; error?: { code: string; remediation: string } }>;
+      }>(s, 'renderQueue.render');
+      expect(r.items[0]).toMatchObject({ status: 'failed', error: { code: 'missing_dependency' } });
+      expect(r.items[0]!.error!.remediation).toMatch(/apt-get install ffmpeg/);
+      expect(r.items[1]!.status).toBe('done');
+      expect((await listDir(dir)).filter((n) => n.endsWith('.png'))).toHaveLength(5);
+    },
+  );
+
+  itWithFfmpeg('confined: a sound file outside the read roots is refused, nothing is written', async () => {
+    const root = await tempDir();
+    const outside = await tempDir();
+    const sound = await tone(outside, { freq: 440, seconds: 1 });
+    // Built unconfined (the project may point anywhere), saved inside the root, opened confined.
+    const free = soundSession();
+    const comp = await soundComp(free, 10, 1);
+    await addSound(free, comp, sound);
+    await run(free, 'renderQueue.add', { comp, output: join(root, 'out.wav') });
+    await run(free, 'project.save', { path: join(root, 'p.ecproj') });
+    const confinement = createConfinement({ readRoots: [root], writeRoots: [root] });
+    const s = createSession({ confinement, renderQueue: { maxWorkers: 1 } });
+    await run(s, 'project.open', { path: join(root, 'p.ecproj') });
+    const r = await s.engine.execute('renderQueue.render', {});
+    expect(r.ok ? 'ok' : r.error.code).toBe('path_outside_roots');
+    expect(await listDir(root)).toEqual(['p.ecproj']);
+  });
+});

@@ -1,0 +1,208 @@
+// Which pieces of which footage an item hears, and where: pure, from documents built by hand. Fails when a
+// layer's start, in/out points, speed, reverse, loop, freeze, mute or a precomp's offset is not respected.
+import { describe, expect, it } from 'vitest';
+import {
+  staticProp,
+  type Composition,
+  type FootageItem,
+  type Layer,
+  type Project,
+} from '../../../../src/engine/index.js';
+import { collectAudio, MAX_AUDIO_SEGMENTS } from '../../../../src/render/audio/clips.js';
+import { gainFilter, levelExpression } from '../../../../src/render/audio/envelope.js';
+import { mixGraph } from '../../../../src/render/audio/graph.js';
+
+const footage = (id: string, seconds: number | null): FootageItem => ({
+  type: 'footage',
+  id,
+  name: id,
+  path: `/media/${id}.wav`,
+  width: 1,
+  height: 1,
+  format: 'wav',
+  media: {
+    kind: 'audio',
+    duration: seconds,
+    frameRate: null,
+    frameCount: null,
+    variableFrameRate: false,
+    pixelAspect: 1,
+    alpha: false,
+    rotation: 0,
+    codec: null,
+    sequence: null,
+    audio:
+      seconds === null ? null : { codec: 'pcm_s16le', sampleRate: 48000, channels: 1, duration: seconds },
+  },
+});
+
+const layer = (id: string, source: Layer['source'], more: Partial<Layer> = {}): Layer => ({
+  id,
+  name: id,
+  enabled: true,
+  inPoint: 0,
+  outPoint: 100,
+  startTime: 0,
+  blendMode: 'normal',
+  parent: null,
+  trackMatte: null,
+  transform: {
+    anchorPoint: staticProp([0, 0]),
+    position: staticProp([0, 0]),
+    scale: staticProp([100, 100]),
+    rotation: staticProp(0),
+    opacity: staticProp(100),
+  },
+  effects: [],
+  source,
+  ...more,
+});
+
+const comp = (id: string, duration: number, layers: Layer[]): Composition => ({
+  type: 'composition',
+  id,
+  name: id,
+  width: 8,
+  height: 8,
+  frameRate: 10,
+  duration,
+  backgroundColor: '#000000',
+  layers,
+});
+
+const project = (items: Project['items']): Project => ({
+  format: 'effectcraft-project',
+  version: 1,
+  name: 'p',
+  items,
+  renderQueue: [],
+  activeComp: null,
+  nextId: 1,
+});
+
+const sound = (more: Partial<Layer> = {}) => layer('l', { kind: 'footage', footage: 'f' }, more);
+const segmentsOf = (l: Layer, start = 0, duration = 10, seconds = 2) =>
+  collectAudio(project([footage('f', seconds), comp('c', 10, [l])]), 'c', start, duration).clips.flatMap(
+    (c) => c.segments,
+  );
+
+describe('collectAudio', () => {
+  it('places footage at its start time and cuts it at in and out points', () => {
+    expect(segmentsOf(sound({ startTime: 1 }))).toEqual([
+      { at: 1, length: 2, from: 0, speed: 1, reversed: false },
+    ]);
+    const cut = segmentsOf(sound({ startTime: 1, inPoint: 1.5, outPoint: 2.25 }));
+    expect(cut).toEqual([{ at: 1.5, length: 0.75, from: 0.5, speed: 1, reversed: false }]);
+    // An item starting at 2 s hears the rest from its own time 0.
+    expect(segmentsOf(sound({ startTime: 1 }), 2, 5)).toEqual([
+      { at: 0, length: 1, from: 1, speed: 1, reversed: false },
+    ]);
+  });
+
+  it('follows speed, reverse, loop and freeze as the picture does', () => {
+    expect(segmentsOf(sound({ time: { speed: 2, loop: false, freezeAt: null } }))).toEqual([
+      { at: 0, length: 1, from: 0, speed: 2, reversed: false },
+    ]);
+    const reversed = segmentsOf(sound({ time: { speed: -1, loop: false, freezeAt: null } }));
+    expect(reversed).toHaveLength(1);
+    expect(reversed[0]).toMatchObject({ at: 0, length: 2, speed: 1, reversed: true });
+    expect(reversed[0]!.from).toBeCloseTo(0, 6);
+    const looped = segmentsOf(sound({ outPoint: 5, time: { speed: 1, loop: true, freezeAt: null } }));
+    expect(looped.map((s) => [s.at, s.length, s.from])).toEqual([
+      [0, 2, 0],
+      [2, 2, 0],
+      [4, 1, 0],
+    ]);
+    expect(segmentsOf(sound({ time: { speed: 1, loop: false, freezeAt: 0.5 } }))).toEqual([]);
+  });
+
+  it('skips muted layers and footage without sound; keeps hidden layers', () => {
+    expect(segmentsOf(sound({ audio: { level: staticProp(0), muted: true } }))).toEqual([]);
+    expect(segmentsOf(sound({ enabled: false }))).toHaveLength(1);
+    const silent = project([footage('f', null), comp('c', 10, [sound()])]);
+    expect(collectAudio(silent, 'c', 0, 10).clips).toEqual([]);
+  });
+
+  it('offsets a precomp by its start time, clips it to the precomp and adds its level', () => {
+    const inner = comp('inner', 1.5, [sound({ audio: { level: staticProp(-3), muted: false } })]);
+    const pre = layer(
+      'p',
+      { kind: 'precomp', comp: 'inner' },
+      { startTime: 4, audio: { level: staticProp(-6), muted: false } },
+    );
+    const mix = collectAudio(project([footage('f', 2), inner, comp('c', 10, [pre])]), 'c', 0, 10);
+    expect(mix.clips).toHaveLength(1);
+    // The inner composition lasts 1.5 s: the 2 s footage is heard from 4 to 5.5 s.
+    expect(mix.clips[0]!.segments).toEqual([{ at: 4, length: 1.5, from: 0, speed: 1, reversed: false }]);
+    expect(mix.clips[0]!.levels.map((l) => [l.level.value, l.shift])).toEqual([
+      [-6, 4],
+      [-3, 4],
+    ]);
+    expect(gainFilter(mix.clips[0]!.levels)).toBe('volume=volume=-9dB');
+    // A retimed precomp with sound inside is refused (not mixed yet), a frozen one is silent.
+    const fast = { ...pre, time: { speed: 2, loop: false, freezeAt: null } };
+    expect(() => collectAudio(project([footage('f', 2), inner, comp('c', 10, [fast])]), 'c', 0, 10)).toThrow(
+      expect.objectContaining({ code: 'bad_argument' }),
+    );
+    const frozen = { ...pre, time: { speed: 1, loop: false, freezeAt: 0 } };
+    expect(
+      collectAudio(project([footage('f', 2), inner, comp('c', 10, [frozen])]), 'c', 0, 10).clips,
+    ).toEqual([]);
+  });
+
+  it('walks only precomps with sound inside: 8 levels of 10 precomp layers take no time', () => {
+    const fan = (leaf: Layer[]) => {
+      const comps = [comp('F0', 10, leaf)];
+      for (let n = 1; n <= 8; n++)
+        comps.push(
+          comp(
+            `F${n}`,
+            10,
+            Array.from({ length: 10 }, (_, i) => layer(`p${i}`, { kind: 'precomp', comp: `F${n - 1}` })),
+          ),
+        );
+      return project([footage('f', 2), ...comps]);
+    };
+    const started = Date.now();
+    expect(collectAudio(fan([layer('solid', { kind: 'null' })]), 'F8', 0, 10).clips).toEqual([]);
+    // With sound at the leaf there would be 10^8 clips: refused once past the segment bound.
+    expect(() => collectAudio(fan([sound()]), 'F8', 0, 10)).toThrow(
+      expect.objectContaining({ code: 'bad_argument' }),
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses more segments than a filter graph should hold', () => {
+    const loop = sound({ outPoint: 1e6, time: { speed: 1, loop: true, freezeAt: null } });
+    const doc = project([footage('f', 0.1), comp('c', 1e6, [loop])]);
+    expect(() => collectAudio(doc, 'c', 0, (MAX_AUDIO_SEGMENTS + 1) * 0.1)).toThrow(
+      expect.objectContaining({ code: 'bad_argument' }),
+    );
+  });
+});
+
+describe('level envelope and graph', () => {
+  it('writes keyframed dB as a flat sum of ramps and steps', () => {
+    const level = {
+      value: 0,
+      keyframes: [
+        { time: 0, value: 0, interpolation: 'hold' as const },
+        { time: 1, value: -20, interpolation: 'linear' as const },
+        { time: 2, value: 0, interpolation: 'linear' as const },
+      ],
+    };
+    expect(levelExpression(level, 'L')).toBe('0+gte(L,1)*(-20)+clip((L-1)/1,0,1)*(20)');
+  });
+
+  it('places and cuts by samples at 48 kHz, and pads or cuts the mix to the item', () => {
+    const doc = project([footage('f', 2), comp('c', 10, [sound({ startTime: 0.5 })])]);
+    const { inputs, graph } = mixGraph(collectAudio(doc, 'c', 0, 3));
+    expect(inputs).toEqual(['-i', '/media/f.wav']);
+    expect(graph).toContain('atrim=start_sample=0:end_sample=96000');
+    expect(graph).toContain('adelay=delays=24000S:all=1');
+    expect(graph).toContain('apad=whole_len=144000,atrim=end_sample=144000[mix]');
+    expect(mixGraph({ start: 0, duration: 1, clips: [] }).graph).toBe(
+      'anullsrc=r=48000:cl=stereo,atrim=end_sample=48000[mix]',
+    );
+  });
+});
