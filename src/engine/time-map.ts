@@ -46,7 +46,11 @@ export function footageTime(
   let t = map.speed >= 0 ? layerTime * map.speed : last + layerTime * map.speed;
   // Reversed sound starts at its very end, which is excluded like every end.
   if (map.speed < 0 && frameDuration === 0) t -= EPS;
-  if (map.loop && duration > 0) t = ((t % duration) + duration) % duration;
+  if (map.loop && duration > 0) {
+    t = ((t % duration) + duration) % duration;
+    // A wrap that rounding lands on the end itself is the start of the next pass.
+    if (t >= duration - EPS / 2) t = 0;
+  }
   if (t < -EPS / 2 || t >= duration - EPS / 2) return null;
   return Math.max(0, t);
 }

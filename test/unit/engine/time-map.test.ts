@@ -21,6 +21,13 @@ describe('footageTime', () => {
     expect(footageTime({ ...looped, startTime: 1 }, 0.5, 10)).toBeCloseTo(9.5);
   });
 
+  it('never loses a looped frame to rounding at a wrap', () => {
+    const looped = layer(0, { speed: 1, loop: true, freezeAt: null });
+    const rate = 30000 / 1001;
+    const duration = 48 / rate;
+    for (let k = 0; k < 500; k++) expect(footageTime(looped, k / rate, duration)).not.toBeNull();
+  });
+
   it('plays a reversed clip from its last frame to its first, one source frame per comp frame', () => {
     const reversed = layer(0, { speed: -1, loop: false, freezeAt: null });
     const ts = constantTimestamps(30, 30);
