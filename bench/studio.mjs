@@ -6,8 +6,8 @@
 //    the same run: the command_run round trip alone, and the app drawing that frame alone (x-render-ms).
 //  - Playback: the fps the viewer reaches playing the comp at 960x540 (half resolution) from its frame cache
 //    after the first pass, against the page's own display rate (requestAnimationFrame) as the ceiling.
-// Needs chromium (apt-get install chromium) or $EFFECTCRAFT_CHROMIUM; skipped with a note without one.
-import { execFileSync, spawn } from 'node:child_process';
+// Needs chromium (apt-get install chromium) or $EFFECTCRAFT_CHROMIUM, found as the app finds it; skipped without.
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,18 +21,11 @@ import { fmt, median, percentile } from './stats.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, process.env.EFFECTCRAFT_DIST ?? 'dist', 'cli.js');
 
-function findChromium() {
-  if (process.env.EFFECTCRAFT_CHROMIUM) return process.env.EFFECTCRAFT_CHROMIUM;
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
-    } catch {
-      // next
-    }
-  }
-  return null;
-}
-const chromiumPath = findChromium();
+const { findBrowser, HEADLESS_ARGS } = await import(
+  join(root, process.env.EFFECTCRAFT_DIST ?? 'dist', 'studio/server/headless-browser.js')
+);
+const found = await findBrowser(process.env.PATH ?? '', process.env.EFFECTCRAFT_CHROMIUM || undefined);
+const chromiumPath = found.found ? found.path : null;
 if (!chromiumPath) {
   console.log('studio: skipped (no chromium on PATH; apt-get install chromium)');
   process.exit(0);
@@ -68,15 +61,7 @@ const { chromium } = await import('playwright-core');
 const browser = await chromium.launch({
   executablePath: chromiumPath,
   headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-dev-shm-usage',
-  ],
+  args: HEADLESS_ARGS,
 });
 const page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
 await page.goto(link);

@@ -3,23 +3,13 @@
  * skip with this reason, so `npm test` passes on a machine without it; CI installs chromium and sets
  * EFFECTCRAFT_REQUIRE_CHROMIUM=1, which turns a missing browser into a failure instead of a skip.
  */
-import { execFileSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, it } from 'vitest';
+import { findBrowser, HEADLESS_ARGS } from '../../src/studio/server/headless-browser.js';
 
-function findChromium(): string | null {
-  if (process.env.EFFECTCRAFT_CHROMIUM) return process.env.EFFECTCRAFT_CHROMIUM;
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
-    } catch {
-      // next name
-    }
-  }
-  return null;
-}
-
-export const chromiumPath = findChromium();
+// The same lookup as `app --studio-headless`: $EFFECTCRAFT_CHROMIUM, else chromium or Chrome on PATH.
+const found = await findBrowser(process.env.PATH ?? '', process.env.EFFECTCRAFT_CHROMIUM || undefined);
+export const chromiumPath = found.found ? found.path : null;
 
 if (!chromiumPath && process.env.EFFECTCRAFT_REQUIRE_CHROMIUM === '1') {
   throw new Error(
@@ -30,17 +20,8 @@ if (!chromiumPath && process.env.EFFECTCRAFT_REQUIRE_CHROMIUM === '1') {
 export const describeWithChromium = describe.skipIf(!chromiumPath);
 export const itWithChromium = it.skipIf(!chromiumPath);
 
-/** The flags a browser on a closed, headless CI machine needs (see src/studio/server/headless-browser.ts). */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+/** The flags the app's own headless studio uses: a browser on a closed, headless CI machine needs them. */
+export const CHROMIUM_ARGS = HEADLESS_ARGS;
 
 let shared: Promise<Browser> | undefined;
 

@@ -45,7 +45,7 @@ export async function findBrowser(searchPath: string, explicit?: string): Promis
  * ones Chromium keeps trying to reach Google's services. --no-sandbox because the app often runs as root in
  * containers, where Chromium's sandbox cannot start.
  */
-const HEADLESS_ARGS = [
+export const HEADLESS_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
