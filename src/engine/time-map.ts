@@ -22,6 +22,14 @@ export interface TimeMap {
   freezeAt: number | null;
 }
 
+/**
+ * Layers whose source has a time of its own: footage (video, sequences, sound) and precomps. Only they can be
+ * retimed, and only they can sound.
+ */
+export function hasSourceTime(layer: { source: { kind: string } }): boolean {
+  return layer.source.kind === 'footage' || layer.source.kind === 'precomp';
+}
+
 export const DEFAULT_TIME_MAP: TimeMap = { speed: 1, loop: false, freezeAt: null };
 
 /** Tolerance for times computed from frame numbers (n / rate is rarely exact in binary). */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { staticProp } from '../model.js';
+import { hasSourceTime } from '../time-map.js';
 import { draftLayer } from '../resolve.js';
 import { needsComp } from './layer-add.js';
 import { locate } from './layer-edit.js';
@@ -24,7 +25,7 @@ export const layerSetAudioMuted = defineCommand({
   mutates: true,
   run(ctx, p) {
     const { comp, layer } = locate(ctx.doc, p);
-    if (layer.source.kind !== 'footage' && layer.source.kind !== 'precomp')
+    if (!hasSourceTime(layer))
       throw new EngineError(
         'bad_argument',
         `"${layer.name}" is a ${layer.source.kind} layer, which has no sound.`,

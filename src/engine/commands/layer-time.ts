@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
-import { MAX_SPEED, MIN_SPEED, type Layer } from '../model.js';
+import { MAX_SPEED, MIN_SPEED } from '../model.js';
 import { draftLayer } from '../resolve.js';
-import { DEFAULT_TIME_MAP } from '../time-map.js';
+import { DEFAULT_TIME_MAP, hasSourceTime } from '../time-map.js';
 import { needsComp } from './layer-add.js';
 import { locate, target } from './layer-edit.js';
 
@@ -18,11 +18,6 @@ function badSpeed(speed: number): EngineError {
       ? 'Pass freezeAt (seconds into the footage) to hold one frame, or a speed such as 0.5, 2 or -1.'
       : `Pass a speed whose size is from ${MIN_SPEED} to ${MAX_SPEED}; negative plays reversed.`,
   );
-}
-
-/** Layers whose source has a time of its own to map: footage (video, sequences, audio) and precomps. */
-function retimable(layer: Layer): boolean {
-  return layer.source.kind === 'footage' || layer.source.kind === 'precomp';
 }
 
 export const layerSetTimeMap = defineCommand({
@@ -46,7 +41,7 @@ export const layerSetTimeMap = defineCommand({
   mutates: true,
   run(ctx, p) {
     const { comp, layer } = locate(ctx.doc, p);
-    if (!retimable(layer)) {
+    if (!hasSourceTime(layer)) {
       throw new EngineError(
         'bad_argument',
         `Layer "${layer.name}" is a ${layer.source.kind} layer; only footage and precomp layers have a source time to map.`,
