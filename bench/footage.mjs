@@ -30,7 +30,9 @@ execFileSync('ffmpeg', [
   ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-g', String(FPS), '-pix_fmt', 'yuv420p', clip],
 ]);
 
-const session = createSession();
+const session = createSession(
+  process.env.BENCH_WORKERS ? { renderQueue: { maxWorkers: Number(process.env.BENCH_WORKERS) } } : {},
+);
 const ok = async (id, params) => {
   const r = await session.engine.execute(id, params);
   if (!r.ok) throw new Error(`${id}: ${r.error.message}`);

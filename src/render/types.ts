@@ -25,7 +25,10 @@ export interface RenderOptions {
 export interface RenderedFrame {
   width: number;
   height: number;
-  /** RGBA pixels, width*height*4 bytes, row-major. */
+  /**
+   * RGBA pixels, width*height*4 bytes, row-major. The caller's own (a renderer never reuses it): a render worker
+   * hands it to the encoder without a copy.
+   */
   rgba: Buffer;
   /** true when rgba is premultiplied by alpha (Skia's native form); encoders un-premultiply for output. */
   premultiplied: boolean;

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { EngineError } from '../../engine/index.js';
 
 /** Frames decoded ahead of the reader before the pipe is left to fill. */
-const READ_AHEAD = 2;
+const READ_AHEAD = 1;
 const STDERR_TAIL = 2000;
 
 export interface DecoderSpec {
@@ -45,12 +45,20 @@ export function decoderArgs(spec: DecoderSpec, squarePixels: boolean): string[] 
   ];
 }
 
+/** Frame buffers kept for reuse per decoder: those read ahead, the one being filled, and the reader's two. */
+const MAX_SPARE_BUFFERS = READ_AHEAD + 3;
+
 export class VideoDecoder {
   readonly #child: ChildProcess;
   readonly #frameBytes: number;
   readonly #frames: Buffer[] = [];
-  #partial: Buffer[] = [];
-  #partialBytes = 0;
+  /**
+   * The frame being filled from the pipe, and buffers handed back by the reader (recycle): a 1080p frame is 8 MB,
+   * and allocating one per frame makes the garbage collector run every few frames.
+   */
+  #filling: Buffer | null = null;
+  #filled = 0;
+  readonly #spare: Buffer[] = [];
   #ended = false;
   #stderr = '';
   #waiter: (() => void) | null = null;
@@ -77,15 +85,14 @@ export class VideoDecoder {
   #take(chunk: Buffer): void {
     let offset = 0;
     while (offset < chunk.length) {
-      const want = this.#frameBytes - this.#partialBytes;
-      const piece = chunk.subarray(offset, offset + want);
-      this.#partial.push(piece);
-      this.#partialBytes += piece.length;
-      offset += piece.length;
-      if (this.#partialBytes === this.#frameBytes) {
-        this.#frames.push(this.#partial.length === 1 ? this.#partial[0]! : Buffer.concat(this.#partial));
-        this.#partial = [];
-        this.#partialBytes = 0;
+      this.#filling ??= this.#spare.pop() ?? Buffer.allocUnsafeSlow(this.#frameBytes);
+      const n = chunk.copy(this.#filling, this.#filled, offset);
+      this.#filled += n;
+      offset += n;
+      if (this.#filled === this.#frameBytes) {
+        this.#frames.push(this.#filling);
+        this.#filling = null;
+        this.#filled = 0;
       }
     }
     if (this.#frames.length >= READ_AHEAD) this.#child.stdout!.pause();
@@ -117,6 +124,11 @@ export class VideoDecoder {
     }
   }
 
+  /** Hands back a frame `next()` gave that is no longer needed, for the frames to come. */
+  recycle(frame: Buffer): void {
+    if (frame.length === this.#frameBytes && this.#spare.length < MAX_SPARE_BUFFERS) this.#spare.push(frame);
+  }
+
   /** Why the decoder produced nothing, from its stderr. */
   failure(shownPath: string): EngineError {
     const said = this.#stderr.trim().split('\n').at(-1) ?? '';
@@ -131,6 +143,7 @@ export class VideoDecoder {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#spare.length = 0;
     if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');
     this.#wake();
   }

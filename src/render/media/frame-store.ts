@@ -147,11 +147,14 @@ export class FrameStore {
       });
       return this.#decodeStill(item, data);
     }
-    const rgba = await this.#videoFrame(item, index);
-    return canvasOf(rgba, item.width, item.height, this.#spare.pop());
+    const { rgba, run } = await this.#videoFrame(item, index);
+    const canvas = canvasOf(rgba, item.width, item.height, this.#spare.pop());
+    // Skia has copied the pixels: the buffer can take a later frame, unless it is the decoder's last one.
+    if (rgba !== run.last) run.decoder.recycle(rgba);
+    return canvas;
   }
 
-  async #videoFrame(item: FootageItem, index: number): Promise<Buffer> {
+  async #videoFrame(item: FootageItem, index: number): Promise<{ rgba: Buffer; run: Running }> {
     let run = this.#running.get(item.path);
     if (!run || index < run.next || index - run.next > MAX_FORWARD_FRAMES) {
       run?.decoder.close();
@@ -163,13 +166,15 @@ export class FrameStore {
       const next = await run.decoder.next();
       // Fewer frames than probed (a short last GOP, a damaged tail): the last one holds.
       if (!next) break;
+      // Frames read through on the way to the wanted one go back to the decoder at once.
+      if (run.last) run.decoder.recycle(run.last);
       run.last = next;
       run.next++;
       if (run.next > index) frame = next;
     }
     frame ??= run.last;
     if (!frame) throw run.decoder.failure(item.path);
-    return frame;
+    return { rgba: frame, run };
   }
 
   async #start(item: FootageItem, index: number): Promise<Running> {

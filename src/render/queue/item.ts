@@ -4,6 +4,7 @@
  * exporter. Everything it acquires registers its release on one CleanupStack, drained in `finally`: on
  * failure or cancellation the encoder is killed and exactly the files it tracked are removed.
  */
+import { availableParallelism } from 'node:os';
 import PQueue from 'p-queue';
 import {
   EngineError,
@@ -162,7 +163,7 @@ async function render(
       (close) => cleanup.always(close),
     );
     const pool = await RenderPool.start({
-      workers: Math.max(1, Math.min(env.options.maxWorkers, todo.length)),
+      workers: workerCount(exporter, env.options.maxWorkers, todo.length),
       workerUrl: env.options.workerUrl,
       init: { doc: env.doc, ...input, rendererModule: env.options.rendererModule },
     });
@@ -184,6 +185,18 @@ async function render(
   // An audio-only item renders no picture; its frames are the span its sound covers.
   const done = plan.picture ? todo.length : frames.length - counts.skipped;
   return { status: 'done', frames: done, skipped: counts.skipped, files };
+}
+
+/**
+ * Render workers for an item: one per core, capped by the frames. A streaming encoder (ffmpeg's libx264 at
+ * 1080p keeps about 1.6 cores busy) gets half the cores: on 2 cores one worker keeps it fed, and a second only
+ * takes CPU from it (measured: 18 fps with one worker, 15 with two, for 1080p footage to MP4), adds a second
+ * decoder of every clip (each worker reads its own frames in order) and the memory of both.
+ */
+function workerCount(exporter: Exporter, maxWorkers: number, frames: number): number {
+  const cap =
+    exporter.payload.kind === 'rgba' ? Math.max(1, Math.floor(availableParallelism() / 2)) : maxWorkers;
+  return Math.max(1, Math.min(maxWorkers, cap, frames));
 }
 
 async function dispatch(
@@ -215,7 +228,9 @@ async function dispatch(
         () =>
           pool.run(
             { compId: plan.item.comp, frameRate: plan.frameRate, frames, ...plan.render, payload },
-            (f, d, wdt, h) => writer.push(f, d, { width: wdt, height: h }),
+            // Raw frames' buffers go back to their worker for its next frames (encoded ones vary in size).
+            (f, d, wdt, h, release) =>
+              writer.push(f, d, { width: wdt, height: h }, payload.kind === 'rgba' ? release : undefined),
           ),
         { signal: stop.signal },
       )

@@ -5,9 +5,16 @@
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '../../engine/index.js';
 import { askToStop, killChild } from '../media/children.js';
-import type { BatchRequest, WorkerInit, WorkerMessage } from './protocol.js';
+import type { BatchRequest, ReturnRequest, WorkerInit, WorkerMessage } from './protocol.js';
 
-export type FrameSink = (frame: number, data: Uint8Array, width: number, height: number) => void;
+/** `release` hands the frame's buffer back to the worker that rendered it, once the frame is written. */
+export type FrameSink = (
+  frame: number,
+  data: Uint8Array,
+  width: number,
+  height: number,
+  release: () => void,
+) => void;
 
 interface Slot {
   worker: Worker;
@@ -95,7 +102,8 @@ export class RenderPool {
         slot.onMessage = (m) => {
           // Messages a terminating worker had already posted must not start writes after cleanup began.
           if (this.#destroyed) return;
-          if (m.type === 'frame' && m.batch === batch) sink(m.frame, m.data, m.width, m.height);
+          if (m.type === 'frame' && m.batch === batch)
+            sink(m.frame, m.data, m.width, m.height, () => this.#giveBack(slot, m.data));
           else if (m.type === 'done' && m.batch === batch) resolve();
           else if (m.type === 'error')
             reject(new EngineError(m.error.code, m.error.message, m.error.remediation));
@@ -113,6 +121,13 @@ export class RenderPool {
       slot.onExit = undefined;
     }
     this.#idle.push(slot);
+  }
+
+  /** Transfers a written frame's buffer back to its worker (nothing once the pool is stopping). */
+  #giveBack(slot: Slot, data: Uint8Array): void {
+    if (this.#destroyed || data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength) return;
+    const buffer = data.buffer as ArrayBuffer;
+    slot.worker.postMessage({ type: 'return', buffers: [buffer] } satisfies ReturnRequest, [buffer]);
   }
 
   /** Terminates every worker; a batch still running rejects with `cancelled`. Safe to call twice. */

@@ -24,6 +24,12 @@ export interface BatchRequest {
   payload: FramePayload;
 }
 
+/** Raw frame buffers the job has written, handed back (transferred) for the worker's next frames. */
+export interface ReturnRequest {
+  type: 'return';
+  buffers: ArrayBuffer[];
+}
+
 /** Ends the worker's decoders (and reaps them) before the pool terminates it; answered with `stopped`. */
 export interface StopRequest {
   type: 'stop';

@@ -5,10 +5,17 @@
  */
 import type { Exporter, FrameSize } from './exporters/types.js';
 
+interface Pending {
+  data: Uint8Array;
+  size: FrameSize;
+  /** Called once the frame is written, or dropped: its buffer may then be reused. */
+  release?: () => void;
+}
+
 export class FrameWriter {
   readonly #exporter: Exporter;
   readonly #order: readonly number[];
-  readonly #pending = new Map<number, { data: Uint8Array; size: FrameSize }>();
+  readonly #pending = new Map<number, Pending>();
   #next = 0;
   #written = 0;
   #chain: Promise<void> = Promise.resolve();
@@ -34,28 +41,29 @@ export class FrameWriter {
   }
 
   /** Accepts a frame from a worker; writes are serialised so backpressure reaches the workers' dispatch. */
-  push(frame: number, data: Uint8Array, size: FrameSize): void {
+  push(frame: number, data: Uint8Array, size: FrameSize, release?: () => void): void {
     if (this.#error || this.#closed) return;
     if (!this.#exporter.ordered) {
-      this.#enqueue(frame, data, size);
+      this.#enqueue(frame, { data, size, release });
       return;
     }
-    this.#pending.set(frame, { data, size });
+    this.#pending.set(frame, { data, size, release });
     while (this.#next < this.#order.length && this.#pending.has(this.#order[this.#next]!)) {
       const f = this.#order[this.#next++]!;
       const p = this.#pending.get(f)!;
       this.#pending.delete(f);
-      this.#enqueue(f, p.data, p.size);
+      this.#enqueue(f, p);
     }
   }
 
-  #enqueue(frame: number, data: Uint8Array, size: FrameSize): void {
+  #enqueue(frame: number, p: Pending): void {
     this.#chain = this.#chain.then(async () => {
       if (this.#error) return;
       try {
-        await this.#exporter.writeFrame(frame, data, size);
+        await this.#exporter.writeFrame(frame, p.data, p.size);
         this.#written++;
         this.#onWritten(this.#written);
+        p.release?.();
       } catch (err) {
         this.#error = err;
         this.#pending.clear();

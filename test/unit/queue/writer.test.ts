@@ -32,6 +32,23 @@ describe('FrameWriter', () => {
     expect(w.written).toBe(5);
   });
 
+  it("hands each frame's buffer back only after the exporter has written it (never while it may still read it)", async () => {
+    const events: string[] = [];
+    const exporter: Exporter = {
+      ...recorder(true).exporter,
+      async writeFrame(frame) {
+        events.push(`write ${frame}`);
+        await new Promise((r) => setImmediate(r));
+        events.push(`written ${frame}`);
+      },
+    };
+    const w = new FrameWriter(exporter, [0, 1], () => undefined);
+    w.push(1, data, size, () => events.push('release 1'));
+    w.push(0, data, size, () => events.push('release 0'));
+    await w.flush();
+    expect(events).toEqual(['write 0', 'written 0', 'release 0', 'write 1', 'written 1', 'release 1']);
+  });
+
   it('holds frames until the gap is filled', async () => {
     const { exporter, written } = recorder(true);
     const w = new FrameWriter(exporter, [0, 1, 2], () => undefined);

@@ -12,11 +12,11 @@ describe('frame encoding', () => {
     expect([...px]).toEqual([10, 20, 30, 255, 255, 0, 0, 128]);
   });
 
-  it('raw payloads get a straight-alpha copy; the renderer buffer is not changed', async () => {
+  it('raw payloads are the frame buffer itself, made straight in place (no 8 MB copy per frame)', async () => {
     const src = premul();
     const out = await encodeFrame(src, 2, 1, true, { kind: 'rgba' });
     expect([...out]).toEqual([10, 20, 30, 255, 255, 0, 0, 128]);
-    expect([...src]).toEqual([...premul()]);
+    expect(out).toBe(src);
   });
 
   it('PNGs of premultiplied frames decode to straight alpha', async () => {

@@ -92,6 +92,10 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
       'medium',
       '-crf',
       '18',
+      // x264 holds rc-lookahead frames (40 at medium) in memory: 20 (the "faster" preset's) takes its peak at
+      // 1080p from ~510 MB to ~380 MB, for 0.02 dB of PSNR and 0.2 % of size (measured; docs/exporters.md).
+      '-x264-params',
+      'rc-lookahead=20',
       '-pix_fmt',
       'yuv420p',
       '-movflags',

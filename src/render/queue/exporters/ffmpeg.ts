@@ -78,7 +78,7 @@ export class FfmpegProcess {
     return this.#child.pid;
   }
 
-  /** Writes one frame; waits for `drain` when the pipe is full, fails if ffmpeg has died. */
+  /** Writes one frame; settles once ffmpeg's pipe has taken all of it, fails if ffmpeg has died. */
   async write(data: Uint8Array): Promise<void> {
     const stdin = this.#child.stdin!;
     // A failed write (full disk) is final: stop feeding frames instead of encoding the rest for nothing.
@@ -88,17 +88,17 @@ export class FfmpegProcess {
         : this.#failure(`it reported "${this.#fatal}"`);
     if (this.#child.exitCode !== null || this.#child.signalCode !== null || stdin.destroyed)
       throw this.#failure('it exited before all frames were written');
-    if (stdin.write(data)) return;
+    // Settled when the bytes are handed to the pipe (not merely queued in the stream): the caller may then reuse
+    // the buffer, and the encoder's pace is the writer's.
     await new Promise<void>((resolve, reject) => {
-      const onDrain = () => done(resolve);
       const onClose = () => done(() => reject(this.#failure('it exited before all frames were written')));
       const done = (fn: () => void) => {
-        stdin.off('drain', onDrain);
         this.#child.off('close', onClose);
         fn();
       };
-      stdin.once('drain', onDrain);
       this.#child.once('close', onClose);
+      // A failed write (EPIPE) means ffmpeg is gone: its close rejects, as before any write.
+      stdin.write(data, (err) => !err && done(resolve));
     });
   }
 

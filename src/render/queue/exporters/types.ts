@@ -59,7 +59,10 @@ export interface Exporter {
    * composition would be a table of millions of entries.
    */
   prepare(): Promise<ReadonlySet<number> | 'all'>;
-  /** Writes one frame's data (payload form). Awaited: this is where backpressure comes from. */
+  /**
+   * Writes one frame's data (payload form). Awaited: this is where backpressure comes from. Once it resolves the
+   * exporter holds no reference to `data`: the job hands the buffer back to its worker for a later frame.
+   */
   writeFrame(frame: number, data: Uint8Array, size: FrameSize): Promise<void>;
   /** Completes the output (renames temporaries) and reports every file this item wrote. */
   finish(): Promise<OutputFile[]>;

@@ -53,6 +53,10 @@ export class VideoExporter implements Exporter {
         `${size.width}x${size.height}`,
         '-r',
         String(this.#ctx.frameRate),
+        // With a second input (the sound) ffmpeg reads each input on a thread of its own, queueing up to 8
+        // packets: 8 raw frames, 64 MB at 1080p, ahead of the encoder. Two are enough to keep it fed.
+        '-thread_queue_size',
+        '2',
         '-i',
         'pipe:0',
       ];
