@@ -31,6 +31,9 @@ function sourceSummary(layer: Layer): Record<string, unknown> {
         align: s.align,
         lineHeight: s.lineHeight,
         tracking: prop(s.tracking),
+        kerning: s.kerning,
+        ligatures: s.ligatures,
+        contextualAlternates: s.contextualAlternates,
       };
     case 'shape': {
       const g = s.shape;

@@ -158,6 +158,15 @@ export const TextSource = z.strictObject({
   lineHeight: z.number().positive(),
   /** Extra space between characters in 1/1000 em, as After Effects' tracking. */
   tracking: NumberProp,
+  /**
+   * The OpenType features browsers apply by default, each of which may be switched off: kerning (`kern`),
+   * standard ligatures (`liga`, `clig`) and contextual alternates (`calt`: Inter's "1920 x 1080" gets a
+   * multiplication sign). As in browsers, ligatures and alternates are not applied while tracking is non-zero.
+   * Defaulted so project files written before these fields existed open unchanged (with the features on).
+   */
+  kerning: z.boolean().default(true),
+  ligatures: z.boolean().default(true),
+  contextualAlternates: z.boolean().default(true),
 });
 export const ShapeSource = z.strictObject({
   kind: z.literal('shape'),

@@ -21,7 +21,7 @@ import {
 } from './model.js';
 import { own } from './own.js';
 
-export type ValueType = 'number' | 'vec2' | 'color' | 'string' | 'align' | 'weight';
+export type ValueType = 'number' | 'vec2' | 'color' | 'string' | 'align' | 'weight' | 'boolean';
 type Key = string | number;
 
 /** Where a property lives in a layer and what it accepts. */
@@ -128,6 +128,9 @@ const STATIC = new Map<string, Spec>([
   ['text.fontWeight', plain('weight', 'fontWeight')],
   ['text.align', plain('align', 'align')],
   ['text.lineHeight', plain('number', 'lineHeight', { min: 0.1, max: 10 })],
+  ['text.kerning', plain('boolean', 'kerning')],
+  ['text.ligatures', plain('boolean', 'ligatures')],
+  ['text.contextualAlternates', plain('boolean', 'contextualAlternates')],
 ]);
 
 /** Short names agents tend to use, mapped to full paths. */
@@ -295,6 +298,9 @@ export function coerceValue(
     case 'weight':
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 100 || value > 900)
         throw fail('a font weight 100..900');
+      return value;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw fail('true or false');
       return value;
   }
 }

@@ -10,9 +10,43 @@ import type { Rect } from './bounds.js';
 
 type TextSource = Extract<LayerSource, { kind: 'text' }>;
 
+/**
+ * The OpenType features browsers apply by default, as canvas properties. Each is set explicitly, on or off: the
+ * canvas default (`fontVariantLigatures: normal`, `textRendering: auto`) applies kerning but neither ligatures
+ * nor contextual alternates, unlike browsers. The canvas itself (measured) leaves ligatures and alternates out while
+ * letter spacing is non-zero, as browsers do (CSS Text 3); kerning stays.
+ */
+export interface TextFeatures {
+  fontKerning: 'normal' | 'none';
+  /** CSS font-variant-ligatures: `common-ligatures` is liga + clig, `contextual` is calt. */
+  fontVariantLigatures: string;
+}
+
+/** The canvas settings for a text layer's feature switches. */
+export function textFeatures(
+  src: Pick<TextSource, 'kerning' | 'ligatures' | 'contextualAlternates'>,
+): TextFeatures {
+  return {
+    fontKerning: src.kerning ? 'normal' : 'none',
+    fontVariantLigatures: `${src.ligatures ? 'common' : 'no-common'}-ligatures ${src.contextualAlternates ? 'contextual' : 'no-contextual'}`,
+  };
+}
+
+/** Sets the font, spacing and features on `ctx`: measuring and drawing must agree on all of them. */
+export function setFont(
+  ctx: SKRSContext2D,
+  layout: Pick<TextLayout, 'font' | 'letterSpacing' | 'features'>,
+): void {
+  ctx.font = layout.font;
+  ctx.letterSpacing = layout.letterSpacing;
+  ctx.fontKerning = layout.features.fontKerning;
+  ctx.fontVariantLigatures = layout.features.fontVariantLigatures;
+}
+
 export interface TextLayout {
   font: string;
   letterSpacing: string;
+  features: TextFeatures;
   /** Where lines are anchored on x (non-zero only to cancel the spacing canvas adds after the last glyph). */
   x: number;
   align: 'left' | 'center' | 'right';
@@ -30,8 +64,8 @@ export function layoutText(measure: SKRSContext2D, layer: Layer, src: TextSource
   const font = `${src.fontWeight} ${size}px "${src.fontFamily}"`;
   const spacing = (tracking * size) / 1000;
   const letterSpacing = `${spacing}px`;
-  measure.font = font;
-  measure.letterSpacing = letterSpacing;
+  const features = textFeatures(src);
+  setFont(measure, { font, letterSpacing, features });
   measure.textAlign = 'left';
   measure.textBaseline = 'alphabetic';
   const m = measure.measureText('Hg');
@@ -52,6 +86,7 @@ export function layoutText(measure: SKRSContext2D, layer: Layer, src: TextSource
   return {
     font,
     letterSpacing,
+    features,
     x: shift,
     align: src.align,
     lines,
@@ -74,8 +109,7 @@ export function layoutText(measure: SKRSContext2D, layer: Layer, src: TextSource
  * fill: glyphs with overlapping contours would otherwise show stroke lines inside the letters.
  */
 export function drawText(ctx: SKRSContext2D, layout: TextLayout): void {
-  ctx.font = layout.font;
-  ctx.letterSpacing = layout.letterSpacing;
+  setFont(ctx, layout);
   ctx.textAlign = layout.align;
   ctx.textBaseline = 'alphabetic';
   if (layout.stroke) {

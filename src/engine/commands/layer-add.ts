@@ -112,6 +112,14 @@ export const addText = addCommand(
     align: z.enum(TEXT_ALIGNS).optional(),
     lineHeight: z.number().min(0.1).max(10).optional().describe('Multiple of the font size (default 1.2)'),
     tracking: z.number().optional().describe('1/1000 em'),
+    kerning: z.boolean().optional().describe('OpenType kerning (default true)'),
+    ligatures: z.boolean().optional().describe('Standard ligatures, e.g. fi (default true)'),
+    contextualAlternates: z
+      .boolean()
+      .optional()
+      .describe(
+        'Contextual alternates, e.g. Inter\'s "1920 x 1080" with a multiplication sign (default true)',
+      ),
   }),
   'Text',
   (p, view) => ({
@@ -131,6 +139,9 @@ export const addText = addCommand(
     align: p.align ?? 'center',
     lineHeight: p.lineHeight ?? 1.2,
     tracking: staticProp(p.tracking ?? 0),
+    kerning: p.kerning ?? true,
+    ligatures: p.ligatures ?? true,
+    contextualAlternates: p.contextualAlternates ?? true,
   }),
 );
 

@@ -38,6 +38,7 @@ const OWNERS = {
   'text.fontFamily': { layer: 'Title', values: ['Inter', 'Comic Sans', 'constructor'] },
   'text.fontWeight': { layer: 'Title', values: [400, 700, 950] },
   'text.align': { layer: 'Title', values: ['left', 'justify'] },
+  'text.ligatures': { layer: 'Title', values: [false, true, 'off', 1] },
   'shape.fillColor': { layer: 'Shape', values: COLOURS },
   'shape.strokeWidth': { layer: 'Shape', values: NUMBERS },
   'shape.outerRadius': { layer: 'Shape', values: NUMBERS },

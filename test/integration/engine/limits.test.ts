@@ -178,6 +178,9 @@ describe('limits at edit time', () => {
       align: 'center' as const,
       lineHeight: 1.2,
       tracking: { value: 0, keyframes: [] },
+      kerning: true,
+      ligatures: true,
+      contextualAlternates: true,
     });
     // Just under the limit (3,000 characters below it): text layers of 50,000 characters and a last one that fills.
     const layers = mainComp(doc).layers;

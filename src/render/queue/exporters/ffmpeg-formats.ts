@@ -7,6 +7,7 @@
  */
 import type { AlphaFormat, FfmpegFormat } from '../../../engine/index.js';
 import type { FrameSize } from './types.js';
+import { colourTags, toYuvFilters } from './video-colour.js';
 import { disableWebpBlending } from './webp-frames.js';
 
 type Args = (size: FrameSize, frames: number) => string[];
@@ -82,10 +83,11 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     // frames, so every frame is marked "do not blend" (webp-frames.ts).
     finish: disableWebpBlending,
   },
+  // MP4, WebM and MOV convert to YUV with the matrix and range their tags state (video-colour.ts).
   mp4: {
-    opaque: () => [
+    opaque: (size) => [
       '-vf',
-      EVEN,
+      `${EVEN},${toYuvFilters(size)}`,
       '-c:v',
       'libx264',
       '-preset',
@@ -98,6 +100,7 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
       'rc-lookahead=20',
       '-pix_fmt',
       'yuv420p',
+      ...colourTags(size),
       '-movflags',
       '+faststart',
       '-f',
@@ -107,24 +110,42 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     alpha: null,
   },
   webm: {
-    opaque: () => ['-vf', EVEN, ...VP9_QUALITY, '-pix_fmt', 'yuv420p', '-f', 'webm'],
-    // libvpx encodes alpha as a second stream; alternate reference frames break it in some versions.
-    alpha: () => [
+    opaque: (size) => [
       '-vf',
-      EVEN_CLEAR,
+      `${EVEN},${toYuvFilters(size)}`,
+      ...VP9_QUALITY,
+      '-pix_fmt',
+      'yuv420p',
+      ...colourTags(size),
+      '-f',
+      'webm',
+    ],
+    // libvpx encodes alpha as a second stream; alternate reference frames break it in some versions.
+    alpha: (size) => [
+      '-vf',
+      `${EVEN_CLEAR},${toYuvFilters(size)}`,
       ...VP9_QUALITY,
       '-auto-alt-ref',
       '0',
       '-pix_fmt',
       'yuva420p',
+      ...colourTags(size),
       '-f',
       'webm',
     ],
   },
   mov: {
-    opaque: () => ['-c:v', 'prores_ks', '-profile:v', '3', '-pix_fmt', 'yuv422p10le', '-f', 'mov'],
+    opaque: (size) => [
+      ...['-vf', toYuvFilters(size)],
+      ...['-c:v', 'prores_ks', '-profile:v', '3', '-pix_fmt', 'yuv422p10le'],
+      ...[...colourTags(size), '-f', 'mov'],
+    ],
     // ProRes 4444 (profile 4) is the ProRes flavour with an alpha channel.
-    alpha: () => ['-c:v', 'prores_ks', '-profile:v', '4', '-pix_fmt', 'yuva444p10le', '-f', 'mov'],
+    alpha: (size) => [
+      ...['-vf', toYuvFilters(size)],
+      ...['-c:v', 'prores_ks', '-profile:v', '4', '-pix_fmt', 'yuva444p10le'],
+      ...[...colourTags(size), '-f', 'mov'],
+    ],
   },
 };
 

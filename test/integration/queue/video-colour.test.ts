@@ -1,0 +1,138 @@
+// Every video format states its colour description and converts RGB to YUV with it: known colour patches,
+// rendered by the real compositor through the render queue, must carry BT.709 primaries/transfer, the matrix
+// of their size (BT.709 from 720 lines, BT.601 below) and limited range, and decode (by ffmpeg, honouring the
+// tags) to within 2 levels of the source in every channel.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+import { createSession } from '../../../src/session.js';
+import type { JobResult } from '../../../src/render/queue/service.js';
+import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { run } from '../../helpers/queue.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const exec = promisify(execFile);
+
+/** Brand red, primaries, mid grey, the ends of the range and a skin tone: 4 x 2 patches. */
+const PATCHES = ['#e94560', '#ff0000', '#00ff00', '#0000ff', '#808080', '#080808', '#f8f8f8', '#c68642'];
+const TOLERANCE = 2;
+
+function rgb(hex: string): [number, number, number] {
+  const n = parseInt(hex.slice(1), 16);
+  return [n >> 16, (n >> 8) & 255, n & 255];
+}
+
+/** A comp of `width` x `height` tiled with PATCHES (4 across, 2 down) as solid layers. */
+async function renderPatches(
+  width: number,
+  height: number,
+  format: string,
+  alpha: boolean,
+): Promise<{ path: string; centres: [number, number][] }> {
+  const dir = await tempDir();
+  const s = createSession({ renderQueue: { maxWorkers: 2 } });
+  const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
+    name: 'Patches',
+    width,
+    height,
+    frameRate: 10,
+    duration: 0.2,
+  });
+  const w = width / 4;
+  const h = height / 2;
+  const centres: [number, number][] = [];
+  for (const [i, color] of PATCHES.entries()) {
+    const centre: [number, number] = [(i % 4) * w + w / 2, Math.floor(i / 4) * h + h / 2];
+    centres.push(centre);
+    const { id } = await run<{ id: string }>(s, 'layer.addSolid', { comp, color, width: w, height: h });
+    await run(s, 'property.set', { layer: id, property: 'transform.position', value: centre });
+  }
+  const path = join(dir, `patches.${format}`);
+  await run(s, 'renderQueue.add', { comp, output: path, format, alpha });
+  const r = await run<JobResult>(s, 'renderQueue.render', {});
+  expect(r.completed).toBe(1);
+  return { path, centres };
+}
+
+async function probeColour(path: string): Promise<Record<string, string>> {
+  const { stdout } = await exec('ffprobe', [
+    ...['-v', 'error', '-select_streams', 'v:0', '-of', 'json'],
+    ...['-show_entries', 'stream=color_space,color_primaries,color_transfer,color_range'],
+    path,
+  ]);
+  return (JSON.parse(stdout) as { streams: Record<string, string>[] }).streams[0]!;
+}
+
+/** The first frame as rgb24, converted with the matrix and range the stream states (as a player does). */
+async function decodeRgb(path: string): Promise<Buffer> {
+  const { stdout } = await exec(
+    'ffmpeg',
+    [
+      ...['-v', 'error', '-i', path, '-frames:v', '1'],
+      ...['-vf', 'scale=in_color_matrix=auto:in_range=auto:flags=accurate_rnd+full_chroma_int,format=rgb24'],
+      ...['-f', 'rawvideo', '-'],
+    ],
+    { encoding: 'buffer', maxBuffer: 1 << 26 },
+  );
+  return stdout;
+}
+
+/** Asserts the centre of every patch decoded to its colour, within TOLERANCE per channel. */
+function expectPatches(frame: Buffer, width: number, centres: [number, number][]): void {
+  for (const [i, hex] of PATCHES.entries()) {
+    const [x, y] = centres[i]!;
+    const at = (y * width + x) * 3;
+    const got = [frame[at]!, frame[at + 1]!, frame[at + 2]!];
+    const worst = Math.max(...rgb(hex).map((v, c) => Math.abs(v - got[c]!)));
+    expect(worst, `${hex} decoded as ${got.join(',')}`).toBeLessThanOrEqual(TOLERANCE);
+  }
+}
+
+const CASES = [
+  { format: 'mp4', alpha: false },
+  { format: 'webm', alpha: false },
+  { format: 'webm', alpha: true },
+  { format: 'mov', alpha: false },
+  { format: 'mov', alpha: true },
+] as const;
+
+describeWithFfmpeg('video colour', () => {
+  for (const { format, alpha } of CASES) {
+    itWithFfmpeg(
+      `${format}${alpha ? ' with alpha' : ''} at 1280x720: BT.709, limited range, patches within 2 levels`,
+      async () => {
+        const width = 1280;
+        const height = 720;
+        const { path, centres } = await renderPatches(width, height, format, alpha);
+        expect(await probeColour(path)).toEqual({
+          color_space: 'bt709',
+          color_primaries: 'bt709',
+          color_transfer: 'bt709',
+          color_range: 'tv',
+        });
+        const frame = await decodeRgb(path);
+        expect(frame.length).toBe(width * height * 3);
+        expectPatches(frame, width, centres);
+      },
+      60_000,
+    );
+  }
+
+  itWithFfmpeg(
+    'SD (640x360) MP4 uses the BT.601 matrix with BT.709 primaries and transfer, and decodes right',
+    async () => {
+      const width = 640;
+      const height = 360;
+      const { path, centres } = await renderPatches(width, height, 'mp4', false);
+      expect(await probeColour(path)).toEqual({
+        color_space: 'smpte170m',
+        color_primaries: 'bt709',
+        color_transfer: 'bt709',
+        color_range: 'tv',
+      });
+      expectPatches(await decodeRgb(path), width, centres);
+    },
+    60_000,
+  );
+});
