@@ -59,36 +59,62 @@ export async function buildComp8(ok, { duration = 10 } = {}) {
 }
 
 /**
- * ffmpeg filter-graph arguments for an equivalent comp (same layers, sizes, opacities, blend and text),
- * rendering `frames` frames at 30 fps to PNGs in `outPattern`.
+ * The star layer as SVG (5 points, radii 200/90, first point up, #8060ff), 400x400 plus room for the blur:
+ * ffmpeg draws no stars, so the baseline overlays this picture (rasterized once by sharp) and blurs it.
  */
-export function ffmpegComp8Args(frames, outPattern, fontFile, pngLevel) {
+export function starSvg(pad = 40) {
+  const side = 400 + 2 * pad;
+  const c = side / 2;
+  const points = Array.from({ length: 10 }, (_, i) => {
+    const r = i % 2 ? 90 : 200;
+    const a = -Math.PI / 2 + (i * Math.PI) / 5;
+    return `${(c + r * Math.cos(a)).toFixed(2)},${(c + r * Math.sin(a)).toFixed(2)}`;
+  });
+  return {
+    side,
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><polygon points="${points.join(' ')}" fill="#8060ff"/></svg>`,
+  };
+}
+
+/**
+ * ffmpeg filter-graph arguments for the same comp (same layers, sizes, opacities, blend and text), rendering
+ * `frames` frames at 30 fps to PNGs in `outPattern`. `starPng` is starSvg() rasterized, `side` its size.
+ * Rotating layers are drawn on a transparent fill (c=none would leave a trail of earlier frames).
+ */
+export function ffmpegComp8Args(frames, outPattern, fontFile, pngLevel, starPng, side) {
   const d = frames / 30;
   const src = (c, s) => `color=c=${c}:s=${s}:r=30:d=${d}`;
+  const clear = 'c=black@0';
   const graph = [
     `${src('0x1d2b3a', '1920x1080')}[bg]`,
-    `${src('0xe04050@0.7', '600x400')},format=rgba,rotate=15*PI/180:c=none:ow=rotw(15*PI/180):oh=roth(15*PI/180)[a]`,
-    `${src('0x40c0a0@0.6', '500x300')},format=rgba,scale=700:240,rotate=(-30+36*t)*PI/180:c=none:ow=760:oh=760[b]`,
-    `${src('0xf0c040@0.5', '560x600')},format=rgba,geq=r=240:g=192:b=64:a='if(lte(pow((X-280)/280,2)+pow((Y-300)/300,2),1),128,0)',trim=end_frame=1,loop=loop=-1:size=1,rotate=40*PI/180:c=none:ow=800:oh=800[c]`,
-    // Static layers are computed once and looped, as a fair baseline (the ellipse is a per-pixel expression).
-    `${src('0x8060ff', '400x400')},format=rgba,gblur=sigma=12,trim=end_frame=1,loop=loop=-1:size=1[blur]`,
+    `${src('0xe04050@0.7', '600x400')},format=rgba,rotate=15*PI/180:${clear}:ow=rotw(15*PI/180):oh=roth(15*PI/180)[a]`,
+    `${src('0x40c0a0@0.6', '500x300')},format=rgba,scale=700:240,rotate=(-30+36*t)*PI/180:${clear}:ow=760:oh=760[b]`,
+    `${src('0xf0c040@0.5', '560x600')},format=rgba,geq=r=240:g=192:b=64:a='if(lte(pow((X-280)/280,2)+pow((Y-300)/300,2),1),128,0)',trim=end_frame=1,loop=loop=-1:size=1,rotate=40*PI/180:${clear}:ow=800:oh=800[c]`,
+    // Static layers are computed once and looped, as a fair baseline (the engine draws them every frame).
+    `[0:v]format=rgba,gblur=sigma=12,trim=end_frame=1,loop=loop=-1:size=1[blur]`,
     `${src('0xa0a0ff', '900x400')},format=gbrp[mulsrc]`,
     `[bg][a]overlay=x='200+90*t':y='200+20*t'[l1]`,
     `[l1][b]overlay=x=580:y=160[l2]`,
     `[l2][c]overlay=x=900:y=-100[l3]`,
-    `[l3][blur]overlay=x=200:y=600[l4]`,
+    `[l3][blur]overlay=x=${400 - side / 2}:y=${800 - side / 2}[l4]`,
     `[l4]split[l4a][l4b]`,
     `[l4b]crop=900:400:750:600,format=gbrp[under]`,
     // Multiply in RGB (blend works per plane; in YUV it would not be a multiply).
     `[under][mulsrc]blend=all_mode=multiply[mul]`,
     `[l4a][mul]overlay=x=750:y=600[l5]`,
     `[l5]drawtext=fontfile=${fontFile}:text=EffectCraft:fontsize=160:fontcolor=white:x=(w-tw)/2:y=200+6*t-th/2[l6]`,
-    `[l6]drawtext=fontfile=${fontFile}:text='Skia compositor benchmark':fontsize=56:fontcolor=white:borderw=3:bordercolor=black:x=(w-tw)/2:y=930[out]`,
+    // The subtitle's two lines, as the engine sets them (Inter's contextual alternate makes "x" a "×").
+    `[l6]drawtext=fontfile=${fontFile}:text='Skia compositor benchmark':fontsize=56:fontcolor=white:borderw=3:bordercolor=black:x=(w-tw)/2:y=905[l7]`,
+    `[l7]drawtext=fontfile=${fontFile}:text='1920 × 1080, 8 layers':fontsize=56:fontcolor=white:borderw=3:bordercolor=black:x=(w-tw)/2:y=972[out]`,
   ].join(';');
   return [
     '-hide_banner',
     '-loglevel',
     'error',
+    '-loop',
+    '1',
+    '-i',
+    starPng,
     '-filter_complex',
     graph,
     '-map',

@@ -1,19 +1,22 @@
 // Video footage benchmark, against the built dist (EFFECTCRAFT_DIST=.dist-x for another build directory).
-// 1. A generated 1920x1080 H.264 clip as a footage layer under 4 graphic layers (a translucent lower third, a
-//    moving rectangle, a text, an ellipse), 240 frames at 30 fps, rendered by renderQueue.render to MP4; in the
-//    same script ffmpeg decodes the same clip and draws equivalent graphics (drawbox, a moving overlay) in one
-//    filter graph with the same encoder settings. Both fps and the ratio (target: at least ffmpeg's figure).
+// 1. A generated 1920x1080 H.264 clip with a sine-tone AAC track, as a footage layer under 4 graphic layers (a
+//    translucent lower third, a moving rectangle, a text, an ellipse), 240 frames at 30 fps, rendered by
+//    renderQueue.render to MP4 with its sound. In the same script: ffmpeg decoding the same clip and drawing
+//    equivalent graphics in one filter graph (in YUV, no RGB at all) with the same encoder and audio arguments;
+//    and the encoder's limit, ffmpeg encoding the clip's own raw RGBA frames alone (what any RGBA compositor
+//    feeding this encoder is bounded by). fps and both ratios (target: at least the filter graph's figure).
 // 2. Peak memory of that render: the whole process tree (worker threads and every ffmpeg child), summed from
 //    /proc every 25 ms (target: under 700 MB).
 // 3. Scrubbing: frame.preview (what render_preview calls) at random times of the clip, every one a seek:
 //    medians at max_side 768 and at full 1080p (target: <= 60 ms at 1080p).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fmt, median } from './stats.mjs';
+import { encoderLimitSeconds, mp4Encoder, withoutVf } from './_encoder.mjs';
+import { fmt, median, treeRss } from './stats.mjs';
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
 const FPS = 30;
@@ -27,8 +30,11 @@ const clip = join(dir, 'clip.mp4');
 execFileSync('ffmpeg', [
   ...quiet,
   ...['-f', 'lavfi', '-i', `testsrc2=s=1920x1080:r=${FPS}:d=${FRAMES / FPS}`],
-  ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-g', String(FPS), '-pix_fmt', 'yuv420p', clip],
+  ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${FRAMES / FPS}`],
+  ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-g', String(FPS), '-pix_fmt', 'yuv420p'],
+  ...['-c:a', 'aac', '-b:a', '128k', '-shortest', clip],
 ]);
+const encoder = await mp4Encoder(dist);
 
 const session = createSession(
   process.env.BENCH_WORKERS ? { renderQueue: { maxWorkers: Number(process.env.BENCH_WORKERS) } } : {},
@@ -76,33 +82,6 @@ const dot = await ok('layer.addShape', {
 });
 await ok('property.set', { layer: dot.id, property: 'transform.position', value: [1700, 120] });
 
-/** Resident memory of this process and all its descendants (ffmpeg children included), in bytes. */
-function treeRss() {
-  const parent = new Map();
-  const rss = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(name), Number(fields[1]));
-      rss.set(Number(name), Number(fields[21]) * 4096);
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  let total = 0;
-  for (const [pid, bytes] of rss) {
-    for (let p = pid; p > 1; p = parent.get(p) ?? 0) {
-      if (p === process.pid) {
-        total += bytes;
-        break;
-      }
-    }
-  }
-  return total;
-}
-
 // 1 + 2. Our render, with the process tree's memory sampled throughout.
 const out = join(dir, 'ours.mp4');
 await ok('renderQueue.add', { comp, output: out, format: 'mp4' });
@@ -126,10 +105,26 @@ const graph = [
 t = performance.now();
 execFileSync('ffmpeg', [
   ...quiet,
-  ...['-i', clip, '-filter_complex', graph, '-map', '[v]', '-frames:v', String(FRAMES)],
-  ...['-c:v', 'libx264', '-preset', 'medium', '-crf', '18', '-pix_fmt', 'yuv420p', join(dir, 'ffmpeg.mp4')],
+  ...['-i', clip, '-filter_complex', graph, '-map', '[v]', '-map', '0:a', '-frames:v', String(FRAMES)],
+  ...withoutVf(encoder.args(1920, 1080, FRAMES)),
+  ...encoder.audioArgs,
+  join(dir, 'ffmpeg.mp4'),
 ]);
 const ffmpegSeconds = (performance.now() - t) / 1000;
+
+// The encoder's limit: the clip's frames decoded to raw RGBA beforehand, encoded alone with our arguments.
+const raw = join(dir, 'clip.rgba');
+execFileSync('ffmpeg', [...quiet, '-i', clip, '-f', 'rawvideo', '-pix_fmt', 'rgba', raw]);
+const limitSeconds = encoderLimitSeconds(
+  raw,
+  1920,
+  1080,
+  FPS,
+  FRAMES,
+  encoder.args(1920, 1080, FRAMES),
+  join(dir, 'limit.mp4'),
+);
+rmSync(raw, { force: true });
 
 const oursFps = FRAMES / oursSeconds;
 const ffmpegFps = FRAMES / ffmpegSeconds;
@@ -137,6 +132,13 @@ console.log(`  1080p H.264 footage + 4 graphic layers, ${FRAMES} frames to MP4 (
 console.log(`  ${'effectcraft renderQueue.render'.padEnd(44)} ${oursFps.toFixed(1).padStart(8)} fps`);
 console.log(`  ${'ffmpeg, one filter graph'.padEnd(44)} ${ffmpegFps.toFixed(1).padStart(8)} fps`);
 console.log(`  ${'ratio (ours / ffmpeg)'.padEnd(44)} ${(oursFps / ffmpegFps).toFixed(2).padStart(8)}x`);
+const limitFps = FRAMES / limitSeconds;
+console.log(
+  `  ${"encoder's limit: ffmpeg encoding raw RGBA alone".padEnd(44)} ${limitFps.toFixed(1).padStart(8)} fps`,
+);
+console.log(
+  `  ${"ratio (ours / encoder's limit)".padEnd(44)} ${(oursFps / limitFps).toFixed(2).padStart(8)}x`,
+);
 console.log(
   `  ${'peak RSS, process tree incl. ffmpeg'.padEnd(44)} ${(peak / 2 ** 20).toFixed(0).padStart(8)} MB`,
 );
