@@ -8,6 +8,7 @@ import {
   type RenderQueueItem,
 } from '../../../engine/index.js';
 import { footagePaths } from '../../reachable-footage.js';
+import { refuseInstalledPackageOutputs } from '../installed-package.js';
 import type { RenderQueueService } from '../service.js';
 
 const RenderParams = z.strictObject({
@@ -47,7 +48,7 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     title: 'Render Queue',
     category: 'Render',
     description:
-      'Renders the queued items from a snapshot of the document (edits during the render do not affect it). One job at a time: a second render is refused with render_in_progress. resume:true makes it resumable (existing frames skipped, completed frames kept on stop). wait:false returns the ids at once; poll renderQueue.list and stop with renderQueue.stop. The result lists per item the files (first/last/count), bytes and sha256 of each file.',
+      'Renders the queued items from a snapshot of the document (edits during the render do not affect it). One job at a time: a second render is refused with render_in_progress. resume:true makes it resumable (existing frames skipped, completed frames kept on stop). Outputs inside node_modules (an installed package, such as its sample project) are refused. wait:false returns the ids at once; poll renderQueue.list and stop with renderQueue.stop. The result lists per item the files (first/last/count), bytes and sha256 of each file.',
     params: RenderParams,
     pathParams: {},
     writesFiles: (view, p) =>
@@ -68,6 +69,7 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     async run(ctx, p) {
       const doc = ctx.doc;
       const items = selected(doc, p.items);
+      refuseInstalledPackageOutputs(items);
       const job = service.start(doc, items, ctx.ports, { resume: p.resume ?? false });
       if (p.wait === false) return { started: true, ids: job.ids };
       let last = -1;
