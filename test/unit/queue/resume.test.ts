@@ -47,6 +47,36 @@ describe('a resumable render', () => {
     expect(await hashFiles(fresh)).toEqual(all);
   });
 
+  it('a failed item keeps its complete frames too, none past the failure', async () => {
+    const dir = await tempDir();
+    const s = queueSession({ maxWorkers: 1 });
+    // The stand-in renderer throws at frame 20 of this comp.
+    const comp = await addComp(s, { name: 'throw-at-20', frameRate: 10, duration: 3 });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'f_[###].png') });
+    const r = await run<JobResult>(s, 'renderQueue.render', { resume: true });
+    expect(r.items[0]).toMatchObject({ status: 'failed', error: { code: 'render_failed' } });
+    const kept = await listDir(dir);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThanOrEqual(20);
+    expect(kept.every((n) => /^f_\d{3}\.png$/.test(n) && Number(n.slice(2, 5)) < 20)).toBe(true);
+  });
+
+  it('an item removed from the queue mid-render is cleaned up exactly even when resumable', async () => {
+    const dir = await tempDir();
+    const { s } = await slowQueue(join(dir, 'f_[###].png'));
+    const { id } = (await run<{ items: Array<{ id: string }> }>(s, 'renderQueue.list')).items[0]!;
+    const job = s.engine.execute<JobResult>('renderQueue.render', { resume: true });
+    // Removed once it has written frames of its own: its output is not wanted, so none of them stays.
+    let removal: Promise<unknown> | undefined;
+    const off = s.renderQueue.onProgress((p) => {
+      if (p.framesDone >= 5) removal ??= run(s, 'renderQueue.remove', { id });
+    });
+    const r = await job.finally(off);
+    await removal;
+    expect(r.ok && r.result.removed).toEqual([id]);
+    expect(await listDir(dir)).toEqual([]);
+  });
+
   it('without resume, a stop removes every frame of its own (the exact cleanup MCP clients rely on)', async () => {
     const dir = await tempDir();
     const { s } = await slowQueue(join(dir, 'f_[###].png'));
