@@ -33,7 +33,7 @@ const AUDIO_HELP = `leave the composition's sound out (by default it is mixed to
   'and',
 )} are the sound alone)`;
 
-export const renderHelp = `Usage: effectcraft-cli render PROJECT [--item ID ...]
+export const renderHelp = `Usage: effectcraft-cli render PROJECT [--item ID ...] [--resume]
        effectcraft-cli render PROJECT --comp NAME --output TEMPLATE [--format F] [--frames A-B]
                               [--scale S] [--skip-existing] [--alpha] [--no-audio]
 
@@ -47,11 +47,13 @@ resolved against the current directory; relative outputs stored in the project a
   --frames A-B     inclusive frame range
   --scale S        output size factor (1, 0.5, 0.25, ...)
   --skip-existing  leave frames whose file already exists untouched
+  --resume         resumable render (as aerender's): skip frames and files that exist, and on Ctrl-C,
+                   SIGTERM or a failure keep the frames already written; run again with --resume to go on
   --alpha          ${wrap(ALPHA_HELP, 88, ' '.repeat(19))}
   --no-audio       ${wrap(AUDIO_HELP, 88, ' '.repeat(19))}
   --json           print the result as JSON
-Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files (exit 130); SIGTERM
-and SIGHUP do the same (exit 143 and 129).
+Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files, putting back any earlier
+file it replaced (exit 130); SIGTERM and SIGHUP do the same (exit 143 and 129). See docs/exporters.md.
 Exit codes: 0 all items rendered, 1 an item failed or was stopped, 2 usage error, 130/143/129 interrupted
 by SIGINT/SIGTERM/SIGHUP.`;
 
@@ -77,6 +79,7 @@ interface Args {
   frames?: { start: number; end: number };
   scale?: number;
   skipExisting: boolean;
+  resume: boolean;
   alpha: boolean;
   noAudio: boolean;
   json: boolean;
@@ -93,6 +96,7 @@ function parse(args: string[]): Args | null {
       frames: { type: 'string' },
       scale: { type: 'string' },
       'skip-existing': { type: 'boolean' },
+      resume: { type: 'boolean' },
       alpha: { type: 'boolean' },
       'no-audio': { type: 'boolean' },
       json: { type: 'boolean' },
@@ -136,6 +140,7 @@ function parse(args: string[]): Args | null {
     frames,
     scale,
     skipExisting: values['skip-existing'] ?? false,
+    resume: values.resume ?? false,
     alpha: values.alpha ?? false,
     noAudio: values['no-audio'] ?? false,
     json: values.json ?? false,
@@ -188,12 +193,17 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const onSignal = (signal: CancelSignal) => {
     if (received) return;
     received = signal;
-    process.stderr.write('\nStopping: removing unfinished files...\n');
+    process.stderr.write(
+      args.resume
+        ? '\nStopping: keeping the frames written (render again with --resume to go on)...\n'
+        : '\nStopping: removing unfinished files...\n',
+    );
     controller.abort();
   };
   for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
   try {
-    const r = await engine.execute<JobResult>('renderQueue.render', items ? { items } : {}, {
+    const params = { ...(items ? { items } : {}), ...(args.resume ? { resume: true } : {}) };
+    const r = await engine.execute<JobResult>('renderQueue.render', params, {
       signal: controller.signal,
     });
     view.done();

@@ -52,6 +52,9 @@ export class CheckedDir implements WriteDir {
   readonly #check: DirCheck;
   // Directories this open created (deepest last), each with the still-open parent it was made in.
   readonly #created: Created[] = [];
+  // Those parents, closed with this directory: kept apart from #created, which removeCreated empties first
+  // (a failed render removes its folders, then closes; the parents' descriptors must not be forgotten).
+  readonly #parents = new Set<CheckedDir>();
 
   private constructor(real: string, handle: fs.FileHandle, opened: Stats, check: DirCheck) {
     this.real = real;
@@ -133,6 +136,7 @@ export class CheckedDir implements WriteDir {
       throw err;
     }
     dir.#created.push(...created);
+    for (const c of created) dir.#parents.add(c.parent);
     return dir;
   }
 
@@ -164,9 +168,10 @@ export class CheckedDir implements WriteDir {
 
   async close(): Promise<void> {
     await this.#handle.close().catch(() => undefined);
-    const parents = new Set(this.#created.map((c) => c.parent));
+    const parents = [...this.#parents];
+    this.#parents.clear();
     this.#created.length = 0;
-    await Promise.all([...parents].map((p) => p.close()));
+    await Promise.all(parents.map((p) => p.close()));
   }
 }
 

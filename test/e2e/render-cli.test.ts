@@ -11,6 +11,7 @@ import { newEngine, run } from '../helpers/engine.js';
 import { projectWith } from '../helpers/projects.js';
 import { hashFiles } from '../helpers/queue.js';
 import { streamsOf, tone } from '../helpers/audio.js';
+import type { JobResult } from '../../src/render/queue/service.js';
 
 interface Run {
   code: number | null;
@@ -207,6 +208,47 @@ describe('effectcraft-cli render', () => {
     expect(replaced).toBeGreaterThanOrEqual(3);
     expect(r.code).toBe(130);
     expect(await hashFiles(dir)).toEqual(before);
+  });
+
+  it('--resume: SIGINT keeps the complete frames, and the next --resume run renders only the rest', async () => {
+    const dir = await sampleCopy();
+    const args = ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'f_[###].png'];
+    const more = ['--frames', '0-29', '--scale', '2', '--resume'];
+    const frames = (names: string[]) => names.filter((n) => n.startsWith('f_'));
+    let sent = false;
+    const r = await cli([...args, ...more], dir, (_text, kill) => {
+      if (sent) return;
+      sent = true;
+      const poll = setInterval(() => {
+        void readdir(dir).then((names) => {
+          if (frames(names).filter((n) => n.endsWith('.png')).length < 3) return;
+          clearInterval(poll);
+          kill();
+        });
+      }, 20);
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/keeping the frames written/);
+    const kept = await hashFiles(dir);
+    const keptFrames = frames(Object.keys(kept));
+    // Complete frames only, under their final names: no temporary (.part) and no earlier-file copy (.prev).
+    expect(keptFrames.length).toBeGreaterThanOrEqual(3);
+    expect(keptFrames.length).toBeLessThan(30);
+    expect(keptFrames.every((n) => /^f_\d{3}\.png$/.test(n))).toBe(true);
+    expect(Object.keys(kept).length).toBe(keptFrames.length + 1);
+
+    const again = await cli([...args, ...more, '--json'], dir);
+    expect(again.code).toBe(0);
+    const result = JSON.parse(again.stdout) as JobResult;
+    expect(result.items[0]).toMatchObject({
+      status: 'done',
+      skipped_frames: keptFrames.length,
+      frames: 30 - keptFrames.length,
+    });
+    const all = await hashFiles(dir);
+    expect(frames(Object.keys(all))).toHaveLength(30);
+    for (const n of keptFrames) expect(all[n]).toBe(kept[n]);
+    expect((await cli(['render', '--help'], dir)).stdout).toMatch(/--resume +resumable render/);
   });
 
   itWithFfmpeg('SIGTERM during a webm render exits 143 and leaves no .part temporary', async () => {

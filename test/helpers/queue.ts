@@ -73,9 +73,9 @@ export async function hashFiles(dir: string): Promise<Record<string, string>> {
   return Object.fromEntries(names.map((n, i) => [n, sums[i]!]));
 }
 
-/** Renders the whole queue and stops the job once `frames` frames of an item are done. */
-export async function renderStoppedAt(s: Session, frames: number): Promise<JobResult> {
-  const job = s.engine.execute<JobResult>('renderQueue.render', {});
+/** Renders the whole queue (renderQueue.render `params`) and stops the job once `frames` frames of an item are done. */
+export async function renderStoppedAt(s: Session, frames: number, params: object = {}): Promise<JobResult> {
+  const job = s.engine.execute<JobResult>('renderQueue.render', params);
   const off = s.renderQueue.onProgress((p) => {
     if (p.framesDone >= frames) s.renderQueue.stop();
   });

@@ -2,9 +2,9 @@
  * The cleanup of one render item: every resource the item acquires (listeners, the removal poll, the worker
  * pool, the encoder, its files) registers how to release it here, and `drain` runs those steps once, in
  * `finally`, last registered first. Steps registered with `onFailure` (killing the encoder, removing the
- * files the item created) run only when the item did not complete: a finished item keeps its output, and
- * nothing from earlier runs or skipped frames is ever registered, so nothing of theirs is removed (an
- * earlier file the item replaced is put back: see FileTracker.commit).
+ * files the item created, or with `resume` only its unfinished ones) run only when the item did not complete:
+ * a finished item keeps its output, and nothing from earlier runs or skipped frames is ever registered, so
+ * nothing of theirs is removed (an earlier file the item replaced is put back: see FileTracker.commit).
  */
 type Step = () => unknown;
 

@@ -30,6 +30,8 @@ export interface ItemEnv {
   signal: AbortSignal;
   exporters: ExporterRegistry;
   options: JobOptions;
+  /** Resumable render: an item that stops short keeps its complete files (see FileTracker.keepCompleted). */
+  resume: boolean;
   /** true once the item is no longer in the live document's queue: it is stopped and its files removed. */
   removed(): boolean;
   /** Frames written so far (including skipped) out of the item's total, and files completed. */
@@ -84,8 +86,9 @@ function itemStop(env: ItemEnv, cleanup: CleanupStack): ItemStop {
 export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<ItemOutcome> {
   const cleanup = new CleanupStack();
   const tracker = new FileTracker(env.options.openWriteDir);
-  // Registered first, so it runs last: once the encoder is dead and no write is in flight.
-  cleanup.onFailure(() => tracker.removeAll());
+  // Registered first, so it runs last: once the encoder is dead and no write is in flight. A removed item's
+  // output is not wanted, resumable or not.
+  cleanup.onFailure(() => (env.resume && !stop.removed ? tracker.keepCompleted() : tracker.removeAll()));
   const stop = itemStop(env, cleanup);
   const counts = { skipped: 0 };
   let outcome: ItemOutcome | undefined;

@@ -21,6 +21,15 @@ export interface JobResult {
   note?: string;
 }
 
+/** How a job treats files already there and files of an item that stops short. */
+export interface StartOptions {
+  /**
+   * Resumable render: every item skips what exists (as with skipExisting), and an item that is stopped or
+   * fails keeps its complete frames, so the next resumable run continues where this one stopped.
+   */
+  resume?: boolean;
+}
+
 export interface StartedJob {
   ids: string[];
   /** Settles when the job ends; never rejects. */
@@ -68,12 +77,15 @@ export class RenderQueueService {
   }
 
   /** Starts a job on `doc` (the snapshot) for `items`. Synchronously claims the service before any await. */
-  start(doc: Project, items: RenderQueueItem[], ports: EnginePorts): StartedJob {
+  start(doc: Project, items: RenderQueueItem[], ports: EnginePorts, options: StartOptions = {}): StartedJob {
     this.assertIdle();
     const controller = new AbortController();
+    const resume = options.resume ?? false;
+    // Decided once here: the exporters only read skipExisting.
+    const planned = resume ? items.map((i) => ({ ...i, skipExisting: true })) : items;
     for (const item of items)
       this.#status.set(item.id, { status: 'queued', framesDone: 0, framesTotal: 0, files: 0 });
-    const done = this.#run(doc, items, ports, controller.signal).finally(() => (this.#job = null));
+    const done = this.#run(doc, planned, ports, controller.signal, resume).finally(() => (this.#job = null));
     this.#job = { controller, done };
     return { ids: items.map((i) => i.id), done };
   }
@@ -95,6 +107,7 @@ export class RenderQueueService {
     items: RenderQueueItem[],
     ports: EnginePorts,
     signal: AbortSignal,
+    resume: boolean,
   ): Promise<JobResult> {
     let outcomes: JobItemOutcome[];
     try {
@@ -103,6 +116,7 @@ export class RenderQueueService {
         items,
         ports,
         signal,
+        resume,
         exporters: this.#exporters,
         options: await resolveJobOptions(this.#options),
         isQueued: (id) => this.#options.liveDocument().renderQueue.some((q) => q.id === id),

@@ -37,6 +37,8 @@ interface Owned {
    * completes: cleanup puts it back instead of removing `name`, so a stopped re-render leaves it as it was.
    */
   aside?: string;
+  /** true once `name` holds this job's complete file (committed): what keepCompleted keeps. */
+  complete?: boolean;
 }
 
 // What "no hard links here" looks like (FAT, some network volumes): the earlier file is renamed aside instead.
@@ -133,7 +135,7 @@ export class FileTracker {
     // fails; otherwise only once the name is ours (cleanup must never remove what is there instead).
     if (owned.aside) this.#owned.set(finalReal, owned);
     await fs.rename(join(dir.base, temp.name), join(dir.base, name));
-    this.#owned.set(finalReal, owned);
+    this.#owned.set(finalReal, { ...owned, complete: true });
     this.#owned.delete(file.tempPath);
     this.#committed++;
   }
@@ -152,11 +154,19 @@ export class FileTracker {
    */
   async removeAll(): Promise<void> {
     await Promise.all([...this.#owned.keys()].map((p) => this.#remove(p)));
-    // Deepest folders were opened last (an overflow folder inside the output folder): undo in reverse.
-    for (const dir of (await this.#openedDirs()).reverse()) {
-      await dir.removeCreated();
-      await dir.close();
-    }
+    await this.#closeDirs();
+  }
+
+  /**
+   * The cleanup of an item stopped (or failed) with `resume`: its complete files stay, so the next run can
+   * skip them; the rest goes as in removeAll (temporaries removed, an earlier file whose replacement never
+   * completed put back). An earlier file that a complete one replaced is deleted, as on release.
+   */
+  async keepCompleted(): Promise<void> {
+    const unfinished = [...this.#owned].filter(([, o]) => !o.complete).map(([real]) => real);
+    await Promise.all(unfinished.map((p) => this.#remove(p)));
+    await this.#forget();
+    await this.#closeDirs();
   }
 
   /**
@@ -164,12 +174,26 @@ export class FileTracker {
    * The earlier files they replaced are deleted now that the new ones are complete.
    */
   async release(): Promise<void> {
+    await this.#forget();
+    await Promise.all((await this.#openedDirs()).map((d) => d.close()));
+  }
+
+  /** Disowns every file, deleting the earlier files kept aside for them (each was replaced by a complete one). */
+  async #forget(): Promise<void> {
     const asides = [...this.#owned.values()].filter((o) => o.aside);
     this.#owned.clear();
     await Promise.all(
       asides.map((o) => fs.rm(join(o.dir.base, o.aside!), { force: true }).catch(() => undefined)),
     );
-    await Promise.all((await this.#openedDirs()).map((d) => d.close()));
+  }
+
+  /** Removes the folders this job created that are empty again, and closes every folder it opened. */
+  async #closeDirs(): Promise<void> {
+    // Deepest folders were opened last (an overflow folder inside the output folder): undo in reverse.
+    for (const dir of (await this.#openedDirs()).reverse()) {
+      await dir.removeCreated();
+      await dir.close();
+    }
   }
 
   async #createTemp(finalPath: string): Promise<{ dir: WriteDir; tempName: string }> {

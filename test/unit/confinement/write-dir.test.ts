@@ -40,6 +40,19 @@ describe.each(modes)('openWriteDir, %s', (_name, io) => {
     expect(await readdir(l.root)).toEqual(['out']);
   });
 
+  it('close releases every descriptor it opened, also after removeCreated (a failed render)', async () => {
+    const l = await layout();
+    const open = async () => (await readdir('/proc/self/fd')).length;
+    const before = await open();
+    // Three missing folders: each one's parent stays open until close, for the cleanup to go through it.
+    const dir = await openWriteDir(l.policy, join(l.root, 'out', 'a', 'b', 'c'), 'output', io);
+    expect(await open()).toBeGreaterThan(before);
+    await dir.removeCreated();
+    await dir.close();
+    expect(await open()).toBe(before);
+    expect(await readdir(join(l.root, 'out'))).toEqual([]);
+  });
+
   it('cleanup leaves a folder somebody else put in place of one it created', async () => {
     const l = await layout();
     const dir = await openWriteDir(l.policy, join(l.root, 'out', 'a'), 'output', io);

@@ -94,6 +94,26 @@ describe('FileTracker', () => {
     expect(await readFile(join(dir, 'b.png'), 'utf8')).toBe('new b');
   });
 
+  it('keepCompleted (a stopped resumable render) keeps complete files, removes the rest, puts back the earlier', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'a.png'), 'earlier a');
+    await writeFile(join(dir, 'v.mp4'), 'earlier video');
+    const t = new FileTracker();
+    await t.writeFile(join(dir, 'out', 'f_0.png'), Buffer.from('frame 0'));
+    // A complete file that replaced an earlier one: the new one stays, the earlier one's bytes are not kept.
+    await t.writeFile(join(dir, 'a.png'), Buffer.from('new a'));
+    // Unfinished: a temporary another writer was filling (ffmpeg), over an earlier file that must stay.
+    await t.create(join(dir, 'v.mp4'));
+    // A folder made for nothing: removed as in removeAll.
+    await t.ensureDir(join(dir, 'unused'));
+    await t.keepCompleted();
+    expect(await listDir(dir)).toEqual(['a.png', 'out', 'v.mp4']);
+    expect(await listDir(join(dir, 'out'))).toEqual(['f_0.png']);
+    expect(await readFile(join(dir, 'a.png'), 'utf8')).toBe('new a');
+    expect(await readFile(join(dir, 'v.mp4'), 'utf8')).toBe('earlier video');
+    expect(t.paths).toEqual([]);
+  });
+
   it('a commit that cannot replace a folder leaves it, and cleanup removes nothing of it', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'x.png'));

@@ -8,6 +8,7 @@ import {
   type RenderQueueItem,
 } from '../../../engine/index.js';
 import { footagePaths } from '../../reachable-footage.js';
+import { refuseInstalledPackageOutputs } from '../installed-package.js';
 import type { RenderQueueService } from '../service.js';
 
 const RenderParams = z.strictObject({
@@ -18,6 +19,12 @@ const RenderParams = z.strictObject({
       'true (default): return when the job ends; false: return the ids at once and poll renderQueue.list',
     ),
   items: z.array(z.string().min(1)).optional().describe('Render only these queue item ids (default: all)'),
+  resume: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: a resumable render, as aerender's: frames (and one-file outputs) that exist are skipped, and a stopped or failed item keeps the frames it completed, so rendering again with resume:true continues. Default false: a stopped item's files are removed exactly and earlier files it replaced are put back",
+    ),
 });
 
 function selected(doc: Project, ids: string[] | undefined): RenderQueueItem[] {
@@ -41,7 +48,7 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     title: 'Render Queue',
     category: 'Render',
     description:
-      'Renders the queued items from a snapshot of the document (edits during the render do not affect it). One job at a time: a second render is refused with render_in_progress. wait:false returns the ids at once; poll renderQueue.list and stop with renderQueue.stop. The result lists per item the files (first/last/count), bytes and sha256 of each file.',
+      'Renders the queued items from a snapshot of the document (edits during the render do not affect it). One job at a time: a second render is refused with render_in_progress. resume:true makes it resumable (existing frames skipped, completed frames kept on stop). Outputs inside node_modules (an installed package, such as its sample project) are refused. wait:false returns the ids at once; poll renderQueue.list and stop with renderQueue.stop. The result lists per item the files (first/last/count), bytes and sha256 of each file.',
     params: RenderParams,
     pathParams: {},
     writesFiles: (view, p) =>
@@ -62,7 +69,8 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     async run(ctx, p) {
       const doc = ctx.doc;
       const items = selected(doc, p.items);
-      const job = service.start(doc, items, ctx.ports);
+      refuseInstalledPackageOutputs(items);
+      const job = service.start(doc, items, ctx.ports, { resume: p.resume ?? false });
       if (p.wait === false) return { started: true, ids: job.ids };
       let last = -1;
       const off = service.onProgress((e) => {
@@ -93,7 +101,7 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     title: 'Stop Render',
     category: 'Render',
     description:
-      'Stops the running render job: files of the unfinished item are removed, finished items and skipped frames stay.',
+      'Stops the running render job: files of the unfinished item are removed (with renderQueue.render resume:true its completed frames stay), earlier files it replaced are put back, finished items and skipped frames stay.',
     params: z.strictObject({}),
     pathParams: {},
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
