@@ -6,7 +6,9 @@
  * picture and sound cannot drift. A layer's footage time is linear in comp time between loop wraps, so each
  * stretch between wraps is one segment whose start is asked of footageTime and whose end follows from speed.
  * Speed != 1 plays the footage faster or slower like tape (pitch moves with it); reversed plays backwards;
- * a freeze frame is silence (a held sound has no meaning).
+ * a freeze frame is silence (a held sound has no meaning). Precomps map their composition's time the same way
+ * (retimed ones too: speed, reverse and loop): the walk carries, for each composition, the windows of the top
+ * timeline over which its time is linear, and every map composes into them.
  */
 import {
   EngineError,
@@ -32,10 +34,22 @@ export interface AudioSegment {
   reversed: boolean;
 }
 
-/** An animatable level (dB) of a layer, read at layer time = item time - `shift`. */
+/** An animatable level (dB) of a layer, read at layer time = item time - `shift` (or by `windows`). */
 export interface LevelTrack {
   level: NumberProp;
   shift: number;
+  /**
+   * Inside a retimed precomp the layer's time is not item time shifted: over each window [lo, hi) of the item's
+   * timeline it is l0 + k * (t - lo). Absent: `shift` says it.
+   */
+  windows?: LevelWindow[];
+}
+
+export interface LevelWindow {
+  lo: number;
+  hi: number;
+  l0: number;
+  k: number;
 }
 
 /** One audible footage layer. */
@@ -67,14 +81,42 @@ export const MAX_AUDIO_SEGMENTS = 2000;
 
 const EPS = 1e-9;
 
-interface Context {
-  /** Top comp time minus this comp's time. */
-  offset: number;
-  /** The part of the top comp's timeline this comp is heard in. */
+/**
+ * A stretch [lo, hi) of the top composition's timeline over which a composition's time is c0 + k * (T - lo):
+ * k = 1 for plain precomps, the product of the speeds for retimed ones, negative when reversed.
+ */
+interface Window {
   lo: number;
   hi: number;
+  c0: number;
+  k: number;
+}
+
+interface Context {
+  /** Where and how the walked composition is heard on the top timeline. */
+  windows: Window[];
   levels: LevelTrack[];
   depth: number;
+}
+
+/** A piece of a layer's source time over comp time [at, at + length): footage or a nested composition. */
+type Piece = AudioSegment;
+
+/** The composition time at top time `t` in window `w`. */
+const timeIn = (w: Window, t: number) => w.c0 + w.k * (t - w.lo);
+
+/** The part of `w` where the composition's time is within [from, to). */
+function restrict(w: Window, from: number, to: number): Window | null {
+  const [a, b] = w.k > 0 ? [from, to] : [to, from];
+  const lo = Math.max(w.lo, w.lo + (a - w.c0) / w.k);
+  const hi = Math.min(w.hi, w.lo + (b - w.c0) / w.k);
+  return hi - lo < EPS ? null : { lo, hi, c0: timeIn(w, lo), k: w.k };
+}
+
+/** The top-time span of `piece` (comp time [at, at + length)) inside window `w`. */
+function spanOf(w: Window, piece: Piece): [number, number] {
+  const ends = [piece.at, piece.at + piece.length].map((c) => w.lo + (c - w.c0) / w.k);
+  return [Math.min(ends[0]!, ends[1]!), Math.max(ends[0]!, ends[1]!)];
 }
 
 /** The audible clips of `compId` over comp time [start, start + duration). */
@@ -88,26 +130,28 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
     if (ctx.depth > 32) return;
     for (const layer of comp.layers) {
       if (layer.audio?.muted) continue;
-      const lo = Math.max(ctx.lo, ctx.offset + layer.inPoint, ctx.offset);
-      const hi = Math.min(ctx.hi, ctx.offset + layer.outPoint, ctx.offset + comp.duration);
-      if (hi - lo < EPS) continue;
-      const levels = withLevel(ctx.levels, layer, ctx.offset - start);
+      const [from, to] = [Math.max(0, layer.inPoint), Math.min(layer.outPoint, comp.duration)];
+      const windows = ctx.windows.flatMap((w) => restrict(w, from, to) ?? []);
+      if (!windows.length) continue;
+      const levels = withLevel(ctx.levels, layer, ctx.windows, start);
       if (layer.source.kind === 'precomp') {
         const inner = byId.get(layer.source.comp);
         // Precomps multiply (ten layers of ten layers of ...): only those with sound inside are walked, and
         // those are bounded by MAX_AUDIO_SEGMENTS.
         if (inner?.type !== 'composition' || !audible.has(inner.id)) continue;
-        const map = layer.time ?? DEFAULT_TIME_MAP;
-        // A frozen precomp holds one moment: silence, as a frozen footage layer.
-        if (map.freezeAt !== null) continue;
-        const before = clips.length;
-        visit(inner, { offset: ctx.offset + layer.startTime, lo, hi, levels, depth: ctx.depth + 1 });
-        if (clips.length > before && (map.speed !== 1 || map.loop)) throw retimedPrecomp(layer);
+        // The nested composition's time follows the layer's time map (a frozen one is silence, as footage).
+        const nested = windows.flatMap((w) =>
+          sourcePieces(layer, w, inner.duration).map((piece) => nestedWindow(w, piece)),
+        );
+        if (nested.length > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId);
+        if (nested.length) visit(inner, { windows: nested, levels, depth: ctx.depth + 1 });
       } else if (layer.source.kind === 'footage') {
         const item = byId.get(layer.source.footage);
         const sound = item?.type === 'footage' ? footageSound(item) : null;
         if (!item || item.type !== 'footage' || !sound || !(sound.duration > 0)) continue;
-        const found = layerSegments(layer, ctx.offset, lo, hi, sound.duration, start);
+        const found = windows.flatMap((w) =>
+          sourcePieces(layer, w, sound.duration).map((piece) => topSegment(w, piece, start)),
+        );
         segments += found.length;
         if (segments > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId);
         if (found.length) clips.push({ path: item.path, segments: found, levels });
@@ -116,8 +160,42 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
   };
   const top = byId.get(compId);
   if (top?.type === 'composition')
-    visit(top, { offset: 0, lo: start, hi: start + duration, levels: [], depth: 0 });
+    visit(top, {
+      windows: [{ lo: start, hi: start + duration, c0: start, k: 1 }],
+      levels: [],
+      depth: 0,
+    });
   return { start, duration, clips };
+}
+
+/** The pieces of `layer`'s source (of `duration` seconds) heard over window `w`, in the window's comp time. */
+function sourcePieces(layer: Layer, w: Window, duration: number): Piece[] {
+  const [a, b] = [timeIn(w, w.lo), timeIn(w, w.hi)];
+  return layerSegments(layer, 0, Math.min(a, b), Math.max(a, b), duration, 0);
+}
+
+/** A footage piece placed on the item's timeline: window speed and direction compose with the layer's. */
+function topSegment(w: Window, piece: Piece, itemStart: number): AudioSegment {
+  const [lo, hi] = spanOf(w, piece);
+  return {
+    at: lo - itemStart,
+    length: hi - lo,
+    from: piece.from,
+    speed: piece.speed * Math.abs(w.k),
+    reversed: piece.reversed !== w.k < 0,
+  };
+}
+
+/** The window over which a precomp piece shows its composition: its time where the span starts, and its slope. */
+function nestedWindow(w: Window, piece: Piece): Window {
+  const [lo, hi] = spanOf(w, piece);
+  const slope = piece.reversed ? -piece.speed : piece.speed;
+  // The piece's source time at comp time c: forward from `from`, or backward from its far end.
+  const source = (c: number) =>
+    piece.reversed
+      ? piece.from + piece.length * piece.speed - (c - piece.at) * piece.speed
+      : piece.from + (c - piece.at) * piece.speed;
+  return { lo, hi, c0: source(timeIn(w, lo)), k: slope * w.k };
 }
 
 /** The compositions that hold, at any depth, an unmuted footage layer whose footage has sound. */
@@ -144,12 +222,24 @@ function audibleComps(doc: Project): Set<string> {
   return new Set([...comps.keys()].filter(hears));
 }
 
-/** The level tracks with `layer`'s own added (a constant 0 dB adds nothing and is left out). */
-function withLevel(levels: LevelTrack[], layer: Layer, offsetFromItem: number): LevelTrack[] {
+/**
+ * The level tracks with `layer`'s own added (a constant 0 dB adds nothing and is left out). Its layer time is
+ * its composition's time minus its start time: item time shifted, or by windows inside a retimed precomp.
+ */
+function withLevel(levels: LevelTrack[], layer: Layer, windows: Window[], itemStart: number): LevelTrack[] {
   const level = layer.audio?.level;
   if (!level || (level.keyframes.length === 0 && level.value === 0)) return levels;
-  // Layer time = comp time - startTime = (item time + start) - offset - startTime.
-  return [...levels, { level, shift: offsetFromItem + layer.startTime }];
+  const w = windows[0]!;
+  const shifted = windows.every((v) => v.k === 1 && v.c0 - v.lo === w.c0 - w.lo);
+  // Layer time = comp time - startTime = (item time + itemStart) - (lo - c0) - startTime.
+  if (shifted) return [...levels, { level, shift: w.lo - w.c0 + layer.startTime - itemStart }];
+  const track: LevelWindow[] = windows.map((v) => ({
+    lo: v.lo - itemStart,
+    hi: v.hi - itemStart,
+    l0: v.c0 - layer.startTime,
+    k: v.k,
+  }));
+  return [...levels, { level, shift: 0, windows: track }];
 }
 
 /**
@@ -190,14 +280,6 @@ function layerSegments(
     out.push({ at: base + a - itemStart, length: b - a, from: Math.max(0, start), speed, reversed });
   }
   return out;
-}
-
-function retimedPrecomp(layer: Layer): EngineError {
-  return new EngineError(
-    'bad_argument',
-    `Precomp layer "${layer.name}" changes its composition's speed or loops it, and that composition has sound: sound through a retimed precomp is not mixed yet.`,
-    'Retime the footage layers inside the precomp instead, mute the precomp layer (layer.setAudioMuted), or render with audio: false (--no-audio).',
-  );
 }
 
 function tooManySegments(doc: Project, compId: string): EngineError {

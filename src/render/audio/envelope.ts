@@ -39,6 +39,15 @@ export function levelExpression(level: NumberProp, L: string): string {
   return terms.join('+');
 }
 
+/** A track's layer time as an expression of `t`: shifted, or piecewise linear over its windows. */
+function layerTime(track: LevelTrack): string {
+  if (!track.windows) return `(t-(${num(track.shift)}))`;
+  const pieces = track.windows.map(
+    (w) => `gte(t,${num(w.lo)})*lt(t,${num(w.hi)})*(${num(w.l0)}+(${num(w.k)})*(t-(${num(w.lo)})))`,
+  );
+  return `(${pieces.join('+')})`;
+}
+
 /**
  * The gain of a clip whose levels are `tracks`, for ffmpeg's volume filter: a constant (`-6dB`) when no
  * track is keyframed, else an expression of `t` (the item's time) evaluated per audio frame.
@@ -49,7 +58,7 @@ export function gainFilter(tracks: readonly LevelTrack[]): string | null {
     const db = tracks.reduce((sum, t) => sum + t.level.value, 0);
     return db === 0 ? null : `volume=volume=${num(db)}dB`;
   }
-  const sum = tracks.map((t) => `(${levelExpression(t.level, `(t-(${num(t.shift)}))`)})`).join('+');
+  const sum = tracks.map((t) => `(${levelExpression(t.level, layerTime(t))})`).join('+');
   // Commas inside the expression would end the filter's options: the graph quotes it.
   return `volume=volume='pow(10,(${sum})/20)':eval=frame`;
 }

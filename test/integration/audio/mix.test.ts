@@ -137,6 +137,55 @@ describe('mixing a composition', () => {
   });
 });
 
+describe('sound through a retimed precomp', () => {
+  /** A 2 s outer composition holding a 2 s inner one whose first second is a 1 s tone at 440 Hz. */
+  async function nestedTone(s: ReturnType<typeof soundSession>, dir: string) {
+    const inner = await soundComp(s, 10, 2);
+    const layer = await addSound(s, inner, await tone(dir, { freq: 440, seconds: 1 }), { outPoint: 2 });
+    const outer = await soundComp(s, 10, 2);
+    const { id: pre } = await run<{ id: string }>(s, 'layer.addPrecomp', { comp: outer, source: inner });
+    return { inner, layer, outer, pre };
+  }
+
+  itWithFfmpeg('twice as fast and looped: the tone an octave up, twice a second', async () => {
+    const dir = await tempDir();
+    const s = soundSession();
+    const { inner, layer, outer, pre } = await nestedTone(s, dir);
+    // The tone fades from 0 dB to -20 dB over its second inside: each pass follows it at its own time.
+    const key = (time: number, value: number) =>
+      run(s, 'property.setKeyframe', { comp: inner, layer, property: 'audio.level', time, value });
+    await key(0, 0);
+    await key(1, -20);
+    await run(s, 'layer.setTimeMap', { comp: outer, layer: pre, speed: 2, loop: true });
+    const out = join(dir, 'fast.wav');
+    expect((await renderTo(s, outer, out)).completed).toBe(1);
+    const sound = await decodeSound(out);
+    for (const pass of [0, 1]) {
+      // Heard 0-0.5 s of each second (the inner 0-1 s at double speed), silent 0.5-1 s.
+      expect(frequency(sound, pass + 0.02, pass + 0.48)).toBeCloseTo(880, -1);
+      expect(rms(sound, pass + 0.52, pass + 0.98)).toBeLessThan(1e-3);
+      // The fade: about -2 dB at 0.05 s into the pass (inner 0.1 s), about -18 dB at 0.45 s (inner 0.9 s).
+      const early = dbOf(rms(sound, pass + 0.04, pass + 0.06), 0.5 / Math.SQRT2);
+      const late = dbOf(rms(sound, pass + 0.44, pass + 0.46), 0.5 / Math.SQRT2);
+      expect(Math.abs(early + 2)).toBeLessThan(1.5);
+      expect(Math.abs(late + 18)).toBeLessThan(1.5);
+    }
+  });
+
+  itWithFfmpeg('reversed: the tone is heard in the second half, backwards', async () => {
+    const dir = await tempDir();
+    const s = soundSession();
+    const { outer, pre } = await nestedTone(s, dir);
+    await run(s, 'layer.setTimeMap', { comp: outer, layer: pre, speed: -1 });
+    const out = join(dir, 'reversed.wav');
+    expect((await renderTo(s, outer, out)).completed).toBe(1);
+    const sound = await decodeSound(out);
+    expect(rms(sound, 0.02, 0.98)).toBeLessThan(1e-3);
+    expect(frequency(sound, 1.05, 1.95)).toBeCloseTo(440, -1);
+    expect(rms(sound, 1.05, 1.95)).toBeCloseTo(0.5 / Math.SQRT2, 2);
+  });
+});
+
 describe('sound footage', () => {
   itWithFfmpeg.each(['mp3', 'm4a', 'flac', 'ogg'])('imports and mixes a tone in %s', async (ext) => {
     const dir = await tempDir();

@@ -139,15 +139,77 @@ describe('collectAudio', () => {
       [-3, 4],
     ]);
     expect(gainFilter(mix.clips[0]!.levels)).toBe('volume=volume=-9dB');
-    // A retimed precomp with sound inside is refused (not mixed yet), a frozen one is silent.
-    const fast = { ...pre, time: { speed: 2, loop: false, freezeAt: null } };
-    expect(() => collectAudio(project([footage('f', 2), inner, comp('c', 10, [fast])]), 'c', 0, 10)).toThrow(
-      expect.objectContaining({ code: 'bad_argument' }),
-    );
+    // A frozen precomp is silent (as a frozen footage layer).
     const frozen = { ...pre, time: { speed: 1, loop: false, freezeAt: 0 } };
     expect(
       collectAudio(project([footage('f', 2), inner, comp('c', 10, [frozen])]), 'c', 0, 10).clips,
     ).toEqual([]);
+  });
+
+  it('maps sound through retimed precomps: speed, reverse and loop compose with the layers inside', () => {
+    // Inside: the 2 s footage from 0.5 s of a 1.5 s composition (heard 0.5-1.5 s, footage 0-1 s), at -3 dB.
+    const inner = comp('inner', 1.5, [
+      sound({ startTime: 0.5, audio: { level: staticProp(-3), muted: false } }),
+    ]);
+    const mixOf = (time: Layer['time'], outPoint = 10) =>
+      collectAudio(
+        project([
+          footage('f', 2),
+          inner,
+          comp('c', 10, [layer('p', { kind: 'precomp', comp: 'inner' }, { startTime: 4, outPoint, time })]),
+        ]),
+        'c',
+        0,
+        10,
+      );
+    const round = (segs: { at: number; length: number; from: number; speed: number; reversed: boolean }[]) =>
+      segs.map((g) => ({
+        ...g,
+        at: +g.at.toFixed(9),
+        length: +g.length.toFixed(9),
+        from: +g.from.toFixed(9),
+      }));
+    // Twice as fast: the inner 0.5-1.5 s is heard at 4.25-4.75 s, the footage twice as fast.
+    expect(round(mixOf({ speed: 2, loop: false, freezeAt: null }).clips[0]!.segments)).toEqual([
+      { at: 4.25, length: 0.5, from: 0, speed: 2, reversed: false },
+    ]);
+    // Reversed: the inner composition plays from its end, so its 0.5-1.5 s is heard at 4-5 s, backwards.
+    expect(round(mixOf({ speed: -1, loop: false, freezeAt: null }).clips[0]!.segments)).toEqual([
+      { at: 4, length: 1, from: 0, speed: 1, reversed: true },
+    ]);
+    // Looped: the 1.5 s composition repeats every 1.5 s from the layer's in point (0 s, before its start time
+    // of 4 s, as the picture shows it) to its out point (10 s); its sound starts 0.5 s into each pass.
+    const looped = mixOf({ speed: 1, loop: true, freezeAt: null });
+    expect(round(looped.clips[0]!.segments).map((g) => g.at)).toEqual([0, 1.5, 3, 4.5, 6, 7.5, 9]);
+    // The inner layer's level is read at its own time in every pass: windows, not one shift.
+    const keyed = project([
+      footage('f', 2),
+      comp('inner', 1.5, [
+        sound({
+          audio: {
+            level: {
+              value: 0,
+              keyframes: [
+                { time: 0, value: 0, interpolation: 'linear' as const },
+                { time: 1, value: -20, interpolation: 'linear' as const },
+              ],
+            },
+            muted: false,
+          },
+        }),
+      ]),
+      comp('c', 10, [
+        layer('p', { kind: 'precomp', comp: 'inner' }, { time: { speed: 2, loop: true, freezeAt: null } }),
+      ]),
+    ]);
+    const [track] = collectAudio(keyed, 'c', 0, 3).clips[0]!.levels;
+    expect(track!.windows?.map((w) => [w.lo, w.hi, w.l0, w.k])).toEqual([
+      [0, 0.75, 0, 2],
+      [0.75, 1.5, 0, 2],
+      [1.5, 2.25, 0, 2],
+      [2.25, 3, 0, 2],
+    ]);
+    expect(gainFilter([track!])).toContain('gte(t,0.75)*lt(t,1.5)*(0+(2)*(t-(0.75)))');
   });
 
   it('walks only precomps with sound inside: 8 levels of 10 precomp layers take no time', () => {
