@@ -78,10 +78,12 @@ export function starSvg(pad = 40) {
 
 /**
  * ffmpeg filter-graph arguments for the same comp (same layers, sizes, opacities, blend and text), rendering
- * `frames` frames at 30 fps to PNGs in `outPattern`. `starPng` is starSvg() rasterized, `side` its size.
+ * `frames` frames at 30 fps to PNGs in `outPattern`. `starPng` is starSvg() rasterized, `side` its size;
+ * `fontFile` the title's (bold) font, `textFont` the subtitle's (regular). The engine's blur radius 12 is a
+ * Gaussian of sigma 6 (src/render/effects.ts).
  * Rotating layers are drawn on a transparent fill (c=none would leave a trail of earlier frames).
  */
-export function ffmpegComp8Args(frames, outPattern, fontFile, pngLevel, starPng, side) {
+export function ffmpegComp8Args(frames, outPattern, fontFile, pngLevel, starPng, side, textFont = fontFile) {
   const d = frames / 30;
   const src = (c, s) => `color=c=${c}:s=${s}:r=30:d=${d}`;
   const clear = 'c=black@0';
@@ -91,9 +93,10 @@ export function ffmpegComp8Args(frames, outPattern, fontFile, pngLevel, starPng,
     `${src('0x40c0a0@0.6', '500x300')},format=rgba,scale=700:240,rotate=(-30+36*t)*PI/180:${clear}:ow=760:oh=760[b]`,
     `${src('0xf0c040@0.5', '560x600')},format=rgba,geq=r=240:g=192:b=64:a='if(lte(pow((X-280)/280,2)+pow((Y-300)/300,2),1),128,0)',trim=end_frame=1,loop=loop=-1:size=1,rotate=40*PI/180:${clear}:ow=800:oh=800[c]`,
     // Static layers are computed once and looped, as a fair baseline (the engine draws them every frame).
-    `[0:v]format=rgba,gblur=sigma=12,trim=end_frame=1,loop=loop=-1:size=1[blur]`,
+    `[0:v]format=rgba,gblur=sigma=6,trim=end_frame=1,loop=loop=-1:size=1[blur]`,
     `${src('0xa0a0ff', '900x400')},format=gbrp[mulsrc]`,
-    `[bg][a]overlay=x='200+90*t':y='200+20*t'[l1]`,
+    // Layer A's position keys (500,400) at 0 s and (1400,600) at 10 s place its centre.
+    `[bg][a]overlay=x='500+90*t-overlay_w/2':y='400+20*t-overlay_h/2'[l1]`,
     `[l1][b]overlay=x=580:y=160[l2]`,
     `[l2][c]overlay=x=900:y=-100[l3]`,
     `[l3][blur]overlay=x=${400 - side / 2}:y=${800 - side / 2}[l4]`,
@@ -104,8 +107,8 @@ export function ffmpegComp8Args(frames, outPattern, fontFile, pngLevel, starPng,
     `[l4a][mul]overlay=x=750:y=600[l5]`,
     `[l5]drawtext=fontfile=${fontFile}:text=EffectCraft:fontsize=160:fontcolor=white:x=(w-tw)/2:y=200+6*t-th/2[l6]`,
     // The subtitle's two lines, as the engine sets them (Inter's contextual alternate makes "x" a "×").
-    `[l6]drawtext=fontfile=${fontFile}:text='Skia compositor benchmark':fontsize=56:fontcolor=white:borderw=3:bordercolor=black:x=(w-tw)/2:y=905[l7]`,
-    `[l7]drawtext=fontfile=${fontFile}:text='1920 × 1080, 8 layers':fontsize=56:fontcolor=white:borderw=3:bordercolor=black:x=(w-tw)/2:y=972[out]`,
+    `[l6]drawtext=fontfile=${textFont}:text='Skia compositor benchmark':fontsize=56:fontcolor=white:borderw=3:bordercolor=black:x=(w-tw)/2:y=905[l7]`,
+    `[l7]drawtext=fontfile=${textFont}:text='1920 × 1080, 8 layers':fontsize=56:fontcolor=white:borderw=3:bordercolor=black:x=(w-tw)/2:y=972[out]`,
   ].join(';');
   return [
     '-hide_banner',

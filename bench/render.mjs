@@ -95,13 +95,22 @@ async function ffmpegRun(level, firstFrame) {
   const star = join(dir, 'star.png');
   await sharp(Buffer.from(svg)).png().toFile(star);
   const woff = join(root, 'fixtures/fonts/inter-latin-700-normal.woff2');
+  const regular = join(root, 'fixtures/fonts/inter-latin-400-normal.woff2');
   const fonts = [woff, '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf'].filter(existsSync);
   try {
     for (const font of fonts) {
       const t = performance.now();
       const r = spawnSync(
         'ffmpeg',
-        ffmpegComp8Args(FRAMES, join(dir, 'f_%03d.png'), font, level, star, side),
+        ffmpegComp8Args(
+          FRAMES,
+          join(dir, 'f_%03d.png'),
+          font,
+          level,
+          star,
+          side,
+          font === woff ? regular : font,
+        ),
         {
           encoding: 'utf8',
         },
