@@ -154,12 +154,17 @@ export const projectInspect = defineCommand({
   title: 'Inspect Project',
   category: 'Project',
   description:
-    'Project overview and the active composition with its layers (the same data as the doc_inspect tool).',
-  params: z.strictObject({}),
+    "Project overview and the active composition with its layers (the same data as the doc_inspect tool); allLayers adds each composition's layer list (id, name, kind).",
+  params: z.strictObject({
+    allLayers: z
+      .boolean()
+      .optional()
+      .describe("List every composition's layers (id, name, kind) in its summary as layerList"),
+  }),
   pathParams: {},
   annotations: READ_ONLY,
   mutates: false,
-  run: (ctx) => inspectDocument(ctx),
+  run: (ctx, p) => inspectDocument(ctx, { allLayers: p.allLayers }),
 });
 
 export const projectCommands = [

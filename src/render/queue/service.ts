@@ -5,7 +5,7 @@
 import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
 import { builtinExporters } from './exporters/index.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
-import { reportItem, runJob, type ItemReport, type JobItemOutcome, type JobProgress } from './job.js';
+import type { ItemReport, JobItemOutcome, JobProgress } from './job.js';
 import { resolveJobOptions, type RenderQueueServiceOptions } from './options.js';
 import type { ItemStatus } from './status.js';
 
@@ -97,6 +97,9 @@ export class RenderQueueService {
     signal: AbortSignal,
   ): Promise<JobResult> {
     let outcomes: JobItemOutcome[];
+    // The job machinery (workers, pool, encoders) loads with the first render: a session that never renders
+    // (a single still, an inspection) does not pay for it.
+    const { reportItem, runJob } = await import('./job.js');
     try {
       outcomes = await runJob({
         doc,
@@ -127,11 +130,11 @@ export class RenderQueueService {
       for (const i of items)
         this.#status.set(i.id, { status: 'failed', framesDone: 0, framesTotal: 0, files: 0, error });
     }
-    return this.#report(outcomes);
+    return this.#report(outcomes, reportItem);
   }
 
   /** Matches outcomes to the live document by id: items removed mid-render are left out and count as failed. */
-  #report(outcomes: JobItemOutcome[]): JobResult {
+  #report(outcomes: JobItemOutcome[], reportItem: (o: JobItemOutcome) => ItemReport): JobResult {
     const live = new Set(this.#options.liveDocument().renderQueue.map((q) => q.id));
     const kept = outcomes.filter((o) => live.has(o.id));
     const removed = outcomes.filter((o) => !live.has(o.id)).map((o) => o.id);
