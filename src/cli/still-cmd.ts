@@ -80,6 +80,9 @@ export async function stillCommand(argv: string[]): Promise<number> {
   if (!args) return EXIT.ok;
   const session = createSession({ ...sessionEnv(), words: CLI_WORDS, inProcessRenderer: true });
   const { engine } = session;
+  // Start loading Skia and the encoder now: their modules load while the project file is read and checked.
+  const warming = session.renderer();
+  warming.catch(() => undefined);
   const opened = await engine.execute('project.open', { path: args.project });
   if (!opened.ok) return fail(opened.error);
   let comp;
@@ -119,6 +122,6 @@ export async function stillCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   } finally {
     // Video decoders (ffmpeg children) must not keep the process alive.
-    (await session.renderer()).dispose();
+    (await warming).dispose();
   }
 }

@@ -19,6 +19,8 @@ async function load(options: PreviewWorkerOptions): Promise<FrameRenderer> {
   const [{ createFrameRenderer }, tools] = await Promise.all([
     import('./renderer.js'),
     options.findTools?.() ?? { ffmpeg: null, ffprobe: null },
+    // The frame commands encode what they draw: load the encoder (sharp) alongside Skia, not after the frame.
+    import('./encode.js'),
   ]);
   const { openMedia } = options;
   const opened: { close(): Promise<void> }[] = [];
