@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { median, percentile } from './stats.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'dist/cli.js');
+// Against the built dist (EFFECTCRAFT_DIST=.dist-x to use another build directory).
+const cli = join(root, process.env.EFFECTCRAFT_DIST ?? 'dist', 'cli.js');
 const project = join(root, 'fixtures/sample/sample.ecproj');
 const runs = Number(process.argv[2] ?? 15);
 const out = mkdtempSync(join(tmpdir(), 'ec-still-bench-'));

@@ -3,7 +3,6 @@
  * progress listeners, stop. A job renders the document reference it was started with (its snapshot).
  */
 import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
-import { builtinExporters } from './exporters/index.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
 import type { ItemReport, JobItemOutcome, JobProgress } from './job.js';
 import { resolveJobOptions, type RenderQueueServiceOptions } from './options.js';
@@ -29,7 +28,8 @@ export interface StartedJob {
 
 export class RenderQueueService {
   readonly #options: RenderQueueServiceOptions;
-  readonly #exporters: ExporterRegistry = builtinExporters();
+  /** Registered exporters; the built-in ones are added under them when a job starts (see #run). */
+  readonly #exporters: ExporterRegistry = new Map();
   readonly #status = new Map<string, ItemStatus>();
   readonly #listeners = new Set<(p: JobProgress) => void>();
   #job: { controller: AbortController; done: Promise<JobResult> } | null = null;
@@ -97,16 +97,19 @@ export class RenderQueueService {
     signal: AbortSignal,
   ): Promise<JobResult> {
     let outcomes: JobItemOutcome[];
-    // The job machinery (workers, pool, encoders) loads with the first render: a session that never renders
-    // (a single still, an inspection) does not pay for it.
-    const { reportItem, runJob } = await import('./job.js');
+    // The job machinery (workers, pool, exporters, encoders) loads with the first render: a session that never
+    // renders (a single still, an inspection) does not pay for it.
+    const [{ reportItem, runJob }, { builtinExporters }] = await Promise.all([
+      import('./job.js'),
+      import('./exporters/index.js'),
+    ]);
     try {
       outcomes = await runJob({
         doc,
         items,
         ports,
         signal,
-        exporters: this.#exporters,
+        exporters: new Map([...builtinExporters(), ...this.#exporters]),
         options: await resolveJobOptions(this.#options),
         isQueued: (id) => this.#options.liveDocument().renderQueue.some((q) => q.id === id),
         setStatus: (id, s) => this.#status.set(id, s),
