@@ -101,11 +101,11 @@ function flagHelp(f: FlagSpec): string {
 export function helpText(spec: CommandSpec): string {
   const usage = spec.usage.map((u, i) => `${i ? '       ' : 'Usage: '}effectcraft-cli ${u}`);
   const flags = shown(spec);
-  const column = Math.min(30, Math.max(...flags.map(([n, f]) => flagLabel(n, f).length)) + 4);
+  const column = Math.min(32, Math.max(...flags.map(([n, f]) => flagLabel(n, f).length)) + 4);
   const indent = ' '.repeat(column);
   const rows = flags.map(([name, f]) => {
     const label = `  ${flagLabel(name, f)}`;
-    const lead = label.length < column ? label.padEnd(column) : `${label}\n${indent}`;
+    const lead = label.length + 2 <= column ? label.padEnd(column) : `${label}\n${indent}`;
     return lead + wrap(flagHelp(f), WIDTH - column, indent);
   });
   const description = spec.description
