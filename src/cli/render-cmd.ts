@@ -39,6 +39,13 @@ export async function renderCommand(argv: string[]): Promise<number> {
     ...(args.outputDir && { outputDir: args.outputDir }),
   });
   if (!opened.ok) return fail(opened.error);
+  // The engine's reason names renderQueue.add, which is not a CLI verb: say what to do here instead.
+  if (!args.comp && engine.document.renderQueue.length === 0)
+    return fail({
+      code: 'command_disabled',
+      message: "The project's render queue is empty.",
+      remediation: `Render a composition with --comp NAME --output PATH (${CLI_WORDS.inspect} lists them).`,
+    });
   const prepared = await prepareItems(session, args);
   if (!prepared.ok) return fail(prepared.error);
   const items = prepared.items;

@@ -68,6 +68,63 @@ describe('effectcraft-cli inspect', () => {
     });
   });
 
+  it('lists footage with its kind and size, and the frame rate and duration of video', async () => {
+    const dir = await tempDir();
+    const project = JSON.parse(projectWith({})) as { items: object[] };
+    const media = {
+      kind: 'video',
+      duration: 4,
+      frameRate: 25,
+      frameCount: 100,
+      variableFrameRate: false,
+      pixelAspect: 1,
+      alpha: false,
+      rotation: 0,
+      codec: 'h264',
+      sequence: null,
+      audio: null,
+    };
+    project.items.push(
+      {
+        type: 'footage',
+        id: 'footage_7',
+        name: 'clip',
+        path: 'clip.mp4',
+        width: 320,
+        height: 240,
+        format: 'mov',
+        media,
+      },
+      {
+        type: 'footage',
+        id: 'footage_8',
+        name: 'logo',
+        path: '/abs/logo.png',
+        width: 64,
+        height: 32,
+        format: 'png',
+      },
+    );
+    await writeFile(join(dir, 'p.ecproj'), JSON.stringify(project));
+    const r = await runCli(['inspect', 'p.ecproj', '--json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { footage: unknown[] }).footage).toEqual([
+      {
+        id: 'footage_7',
+        name: 'clip',
+        path: join(dir, 'clip.mp4'),
+        kind: 'video',
+        width: 320,
+        height: 240,
+        frameRate: 25,
+        duration: 4,
+      },
+      { id: 'footage_8', name: 'logo', path: '/abs/logo.png', kind: 'still', width: 64, height: 32 },
+    ]);
+    const text = await runCli(['inspect', 'p.ecproj'], { cwd: dir });
+    expect(text.stdout).toContain(`footage_7  "clip"  video  320x240  25 fps  4 s  ${join(dir, 'clip.mp4')}`);
+  });
+
   it('a missing project exits 1 with the reason', async () => {
     const r = await runCli(['inspect', '/nonexistent/x.ecproj']);
     expect(r.code).toBe(1);
@@ -160,6 +217,17 @@ describe('effectcraft-cli render pipeline flags', () => {
     });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('effectcraft-cli inspect PROJECT');
+  });
+
+  it('an empty render queue is explained in CLI terms', async () => {
+    const dir = await tempDir();
+    const project = JSON.parse(projectWith({})) as { renderQueue: unknown[] };
+    project.renderQueue = [];
+    await writeFile(join(dir, 'p.ecproj'), JSON.stringify(project));
+    const r = await runCli(['render', 'p.ecproj'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--comp NAME --output PATH');
+    expect(r.stderr).not.toContain('renderQueue.add');
   });
 
   it('--concurrency takes a whole number of workers', async () => {
