@@ -49,6 +49,17 @@ const FIELD_FORMATS: Record<EncodingField, readonly OutputFormatId[]> = {
   x264Preset: ['mp4'],
 };
 
+/** Fields as messages name them on every surface (remedies name the param or the flag that sets it). */
+const FIELD_NAMES: Record<EncodingField, string> = {
+  codec: 'A codec choice',
+  crf: 'A CRF',
+  proresProfile: 'A ProRes profile',
+  quality: 'A quality setting',
+  gifPalette: 'A GIF palette mode',
+  gifDither: 'A GIF dither',
+  x264Preset: 'An encoder preset',
+};
+
 /** The codec an item encodes with: its own, else the container's default (undefined: not a video format). */
 export function codecOf(format: OutputFormatId, encoding: Encoding | undefined): Codec | undefined {
   return encoding?.codec ?? FORMAT_CODECS[format]?.[0];
@@ -71,7 +82,7 @@ export function checkEncoding(
   for (const field of Object.keys(encoding) as EncodingField[]) {
     if (encoding[field] === undefined || FIELD_FORMATS[field].includes(format)) continue;
     return fail(
-      `encoding.${field} does not apply to format "${format}".`,
+      `${FIELD_NAMES[field]} does not apply to format "${format}".`,
       (w) =>
         `Leave out ${w.param(`encoding.${field}`)}, or render ${listWords([...FIELD_FORMATS[field]])} (it applies to those).`,
     );
