@@ -2,6 +2,7 @@
  * `effectcraft-cli inspect PROJECT [--json]`: what a project holds (compositions with their layers, footage,
  * render queue items), from the engine's own project.inspect, printed for people or as JSON.
  */
+import { resolve } from 'node:path';
 import type { FootageItem, RenderQueueItem } from '../engine/model.js';
 import { createSession } from '../session.js';
 import { CLI_WORDS } from './cli-words.js';
@@ -9,7 +10,6 @@ import { parseOrHelp } from './flag-spec.js';
 import { sessionEnv } from './host-env.js';
 import { inspectSpec } from './specs/inspect.js';
 import { EXIT, printable, UsageError } from './usage.js';
-import { resolve } from 'node:path';
 
 /** What this command reads of project.inspect's result (allLayers: true). */
 interface Overview {
