@@ -93,8 +93,8 @@ function checkScale(scale: number, comp: Composition): Failure | undefined {
   return fail(
     'scale',
     `scale ${scale} makes ${w}x${h} frames; outputs are at most ${MAX_SIDE} pixels a side.`,
-    (w) =>
-      `Use ${w.param('scale')} of at most ${Math.floor((MAX_SIDE / Math.max(comp.width, comp.height)) * 1000) / 1000}.`,
+    (words) =>
+      `Use ${words.param('scale')} of at most ${Math.floor((MAX_SIDE / Math.max(comp.width, comp.height)) * 1000) / 1000}.`,
   );
 }
 
