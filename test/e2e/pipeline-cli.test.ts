@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
+import { newEngine, run } from '../helpers/engine.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
+import { frameOf, numberedClip } from '../helpers/media.js';
 import { probeVideo } from '../helpers/probe.js';
 import { projectWith } from '../helpers/projects.js';
 import { runCli } from '../helpers/spawn.js';
@@ -165,6 +167,22 @@ describe('effectcraft-cli still', () => {
     expect(alphaRange(opaque)).toEqual([255, 255]);
     // Written atomically: no temporary is left beside the outputs.
     expect((await readdir(dir)).sort()).toEqual(['a.jpg', 'f30.png', 'sample.ecproj', 't1.png']);
+  });
+
+  itWithFfmpeg('draws video footage in-process (the frame at the asked time) and exits', async () => {
+    const dir = await tempDir();
+    const clip = await numberedClip(dir, 'h264', '25', 50);
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'V', width: 64, height: 48, frameRate: 25, duration: 2 });
+    const footage = await run<{ id: string }>(engine, 'file.import', { path: clip });
+    await run(engine, 'layer.addFootage', { footage: footage.id });
+    await run(engine, 'project.save', { path: join(dir, 'v.ecproj') });
+    const r = await runCli(['still', 'v.ecproj', '--comp', 'V', '--time', '1.2', '-o', 'f.png'], {
+      cwd: dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const { data } = await sharp(join(dir, 'f.png')).raw().toBuffer({ resolveWithObject: true });
+    expect(frameOf(data[0]!, data[1]!, data[2]!)).toBe(30);
   });
 
   it('refuses bad requests with exit 2, in CLI words', async () => {
