@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Engine, engineCommands, type SurfaceWords } from '../../../src/engine/index.js';
 import { createNodePorts } from '../../../src/node-io/engine-ports.js';
 import { queueItemCommands } from '../../../src/render/queue/commands/index.js';
+import { CLI_WORDS } from '../../../src/cli/cli-words.js';
+import { createSession } from '../../../src/session.js';
 import { fails, newEngine, run } from '../../helpers/engine.js';
 
 async function withComp(engine = newEngine()) {
@@ -128,5 +130,33 @@ describe('remedies worded for the surface', () => {
     expect(!d.ok && d.error.remediation).toContain('--flag-for-encoding.codec');
     const e = await cli.execute('renderQueue.remove', { id: 'rq_9' });
     expect(!e.ok && e.error.remediation).toContain('QUEUE-VERB');
+  });
+
+  it('a session serves MCP words unless created with the CLI words (as the MCP server and the CLI create theirs)', async () => {
+    const params = { comp: 'Nope', frameRange: { start: 0, end: 3 } };
+    for (const [session, expected, absent] of [
+      [createSession(), 'doc_inspect', 'effectcraft-cli'],
+      [createSession({ words: CLI_WORDS }), 'effectcraft-cli inspect PROJECT', 'doc_inspect'],
+    ] as const) {
+      await run(session.engine, 'comp.new', {
+        name: 'Main',
+        width: 64,
+        height: 64,
+        frameRate: 10,
+        duration: 2,
+      });
+      const r = await session.engine.execute('renderQueue.add', { ...params, output: '/out/a.mp4' });
+      expect(!r.ok && r.error.remediation).toContain(expected);
+      expect(!r.ok && r.error.remediation).not.toContain(absent);
+      const range = await session.engine.execute('renderQueue.add', {
+        ...params,
+        comp: 'Main',
+        frameRange: { start: 0, end: 99 },
+        output: '/out/a.mp4',
+      });
+      expect(!range.ok && range.error.remediation).toContain(
+        expected === 'doc_inspect' ? '"frameRange"' : '--frames',
+      );
+    }
   });
 });
