@@ -4,7 +4,14 @@
  * Cheap and side-effect free to create: an MCP client may start the server twice to probe it.
  */
 import type { Confinement } from './confinement/types.js';
-import { Engine, engineCommands, type AnyCommand, type EnginePorts } from './engine/index.js';
+import {
+  Engine,
+  engineCommands,
+  type AnyCommand,
+  type EnginePorts,
+  type SurfaceWords,
+} from './engine/index.js';
+import { inProcessRenderer } from './render/in-process-renderer.js';
 import { createNodePorts } from './node-io/engine-ports.js';
 import { lazyRenderer, renderCommands } from './render/commands.js';
 import { BUNDLED_FAMILIES, uncoveredCharacters } from './render/font-list.js';
@@ -24,6 +31,10 @@ export interface SessionOptions {
   renderQueue?: Omit<RenderQueueServiceOptions, 'liveDocument'>;
   /** Where executables (ffmpeg) are looked for, PATH-style: the CLI passes $PATH. Default: DEFAULT_SEARCH_PATH. */
   searchPath?: string;
+  /** How error remedies name lookups and params (default: MCP tools; the CLI passes its own words). */
+  words?: SurfaceWords;
+  /** Draw frames on the calling thread instead of the preview worker: for one-shot commands (a single still). */
+  inProcessRenderer?: boolean;
 }
 
 export interface Session {
@@ -41,7 +52,7 @@ export function createSession(options: SessionOptions = {}): Session {
   // The service reads the live document at report time (items removed mid-render); the engine exists by then.
   const { confinement } = options;
   // Skia loads on the first frame; footage is read through the (confined) ports.
-  const renderer = lazyRenderer({
+  const renderer = (options.inProcessRenderer ? inProcessRenderer : lazyRenderer)({
     readFile: (path) => ports.readFile(path),
     openMedia: (path) => ports.openMedia(path),
     findTools: async () => ({
@@ -73,6 +84,7 @@ export function createSession(options: SessionOptions = {}): Session {
     logError: options.logError,
     fontFamilies: BUNDLED_FAMILIES,
     missingGlyphs: uncoveredCharacters,
+    words: options.words,
   });
   return { engine, confinement: options.confinement, renderQueue, renderer };
 }

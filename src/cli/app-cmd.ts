@@ -6,69 +6,27 @@
 import type { Server } from 'node:http';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { defaultTokenPath, newToken, removeTokenFile, writeTokenFile } from '../bridge/auth.js';
 import { startBridgeHost } from '../bridge/host.js';
 import { createStudio, listenStudio } from '../studio/server/index.js';
 import { openInBrowser } from './open-browser.js';
 import { DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION } from '../bridge/protocol.js';
+import { parseOrHelp } from './flag-spec.js';
+import { appSpec } from './specs/app.js';
 import { createSession } from '../session.js';
 import { sessionEnv } from './host-env.js';
-import { confinementFromFlags, confinementOptions } from './confinement-flags.js';
+import { confinementFromFlags } from './confinement-flags.js';
 import { EXIT, parseMs, parsePort, printable } from './usage.js';
 import type { RestartHint } from '../confinement/index.js';
 import { packageVersion } from './version.js';
-
-export const appHelp = `Usage: effectcraft-cli app [--port ${DEFAULT_PORT}] [--token-file PATH] [--project FILE] [options]
-
-Serves an EffectCraft session over the control channel (JSON-RPC 2.0 over WebSocket) so that
-\`effectcraft-cli mcp --bridge PORT\` can drive it, and the studio (a page a person opens in a browser to watch
-and steer the agent; docs/studio.md) on the same port. Logs go to stderr, with the studio's one-time link.
-Stop with Ctrl-C (SIGINT), SIGTERM or SIGHUP.
-  --port N              port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free port)
-  --token-file PATH     where to write the access token (default: $XDG_RUNTIME_DIR/effectcraft/bridge-PORT.token,
-                        else ~/.config/effectcraft/bridge-PORT.token); created with mode 0600, removed on exit
-  --project FILE        open this .ecproj at start-up
-  --host ADDRESS        listen on another interface (default ${DEFAULT_HOST}); anyone who can reach it and
-                        read the token can drive the app
-  --allow-origin ORIGIN a browser Origin allowed to connect to the control channel (repeatable); by default every
-                        Origin is refused (the studio's own page uses its own live channel)
-  --studio-port N       serve the studio on this port instead of the control channel's (0 picks a free port)
-  --open                open the studio in the default browser
-  --studio-headless     open the studio in a headless Chromium the app starts and owns, so UI tools have a page
-                        to drive (needs chromium or google-chrome on PATH, or $EFFECTCRAFT_CHROMIUM)
-  --automation-read-root DIR / --automation-write-root DIR
-                        confine the app itself (repeatable), as for \`mcp\`: checked again at each file open,
-                        whatever the connected client checks`;
 
 /** Names the app's flag in its refusals: `restart the app with effectcraft-cli app --automation-write-root DIR`. */
 export const APP_RESTART: RestartHint = { who: 'the app', command: 'effectcraft-cli app ' };
 
 export async function appCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'token-file': { type: 'string' },
-      project: { type: 'string' },
-      'allow-origin': { type: 'string', multiple: true },
-      'studio-port': { type: 'string' },
-      open: { type: 'boolean' },
-      'studio-headless': { type: 'boolean' },
-      ...confinementOptions,
-      // Undocumented test knobs: keepalive interval and how long an open group may last.
-      'ping-interval': { type: 'string' },
-      'group-timeout': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  if (values.help) {
-    process.stdout.write(appHelp + '\n');
-    return EXIT.ok;
-  }
+  const parsed = parseOrHelp(appSpec, args);
+  if (!parsed) return EXIT.ok;
+  const { values } = parsed;
   const port = parsePort(values.port, '--port', DEFAULT_PORT);
   const log = (message: string) => process.stderr.write(`effectcraft-cli app: ${printable(message)}\n`);
   // Refusals from the app's own roots must tell the person to restart the app, not the MCP server.

@@ -11,17 +11,6 @@ import type { Confinement } from '../confinement/types.js';
 import type { AnyCommand } from '../engine/index.js';
 import { UsageError } from './usage.js';
 
-export const bridgeOptions = {
-  bridge: { type: 'string' },
-  'bridge-token-file': { type: 'string' },
-  // Undocumented test knob: the per-request timeout in ms (renders and previews get max(this, 10 min)).
-  'bridge-timeout': { type: 'string' },
-} as const;
-
-export const bridgeHelp = `  --bridge PORT                 drive a running app (effectcraft-cli app --port PORT) instead of a local
-                                engine; adds the UI tools (ui_click, ui_key, …). Default app port: 9877
-  --bridge-token-file PATH      the app's token file (default: the path the app prints at start-up)`;
-
 export interface BridgeFlags {
   bridge?: string;
   'bridge-token-file'?: string;

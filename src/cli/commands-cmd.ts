@@ -1,30 +1,12 @@
 /** `effectcraft-cli commands [--json] [--filter TEXT]`: prints the command catalog. */
-import { parseArgs } from 'node:util';
 import { createSession } from '../session.js';
-
-export const commandsHelp = `Usage: effectcraft-cli commands [--json] [--filter TEXT] [--schemas]
-
-Prints the command catalog: every command an agent, script or pipeline can run.
-  --json         machine-readable output (with --schemas: each command's JSON Schema)
-  --filter TEXT  only commands whose id, title, category or description contains TEXT
-  --schemas      include the params JSON Schema (implies --json)`;
+import { parseOrHelp } from './flag-spec.js';
+import { commandsSpec } from './specs/commands.js';
 
 export async function commandsCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      json: { type: 'boolean' },
-      filter: { type: 'string' },
-      schemas: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  if (values.help) {
-    process.stdout.write(commandsHelp + '\n');
-    return 0;
-  }
+  const parsed = parseOrHelp(commandsSpec, args);
+  if (!parsed) return 0;
+  const { values } = parsed;
   const { engine } = createSession();
   const list = engine.list({ filter: values.filter, schemas: values.schemas });
   if (values.json || values.schemas) {

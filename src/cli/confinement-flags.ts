@@ -3,11 +3,6 @@ import { tryCreateConfinement, type RestartHint } from '../confinement/index.js'
 import type { Confinement } from '../confinement/types.js';
 import { UsageError } from './usage.js';
 
-export const confinementOptions = {
-  'automation-read-root': { type: 'string', multiple: true },
-  'automation-write-root': { type: 'string', multiple: true },
-} as const;
-
 /** Builds the confinement from repeatable root flags; undefined when neither flag was given. */
 export function confinementFromFlags(
   values: {

@@ -1,28 +1,27 @@
-/** Dispatches `effectcraft-cli <subcommand>`; maps usage errors to exit 2 with a message, never a stack. */
+/**
+ * Dispatches `effectcraft-cli <subcommand>`; maps usage errors to exit 2 with a message, never a stack.
+ * A subcommand's module is imported only when it runs: `still` must not pay for loading the MCP server, the
+ * studio or the bridge.
+ */
 import { own } from '../engine/own.js';
-import { appCommand } from './app-cmd.js';
-import { commandsCommand } from './commands-cmd.js';
-import { mcpCommand } from './mcp-cmd.js';
-import { renderCommand } from './render-cmd.js';
+import { SUBCOMMAND_SPECS } from './specs/index.js';
 import { EXIT, printable, UsageError } from './usage.js';
 import { packageVersion } from './version.js';
 
-type Sub = { summary: string; run: (args: string[]) => Promise<number> };
+type Run = (args: string[]) => Promise<number>;
 
-/** Subcommands; each lives in its own file so a feature adds one line here. */
-const SUBCOMMANDS: Record<string, Sub> = {
-  commands: { summary: 'print the command catalog', run: commandsCommand },
-  mcp: { summary: 'run the MCP server for agents (stdio, or --http PORT)', run: mcpCommand },
-  app: { summary: 'serve a session over the control channel (for mcp --bridge)', run: appCommand },
-  render: { summary: "render a project's render queue (progress, Ctrl-C cancels)", run: renderCommand },
+/** Each subcommand's runner, loaded on demand; its flags and help are in specs/. */
+const RUNNERS: Record<string, () => Promise<Run>> = {
+  render: () => import('./render-cmd.js').then((m) => m.renderCommand),
+  still: () => import('./still-cmd.js').then((m) => m.stillCommand),
+  inspect: () => import('./inspect-cmd.js').then((m) => m.inspectCommand),
+  commands: () => import('./commands-cmd.js').then((m) => m.commandsCommand),
+  mcp: () => import('./mcp-cmd.js').then((m) => m.mcpCommand),
+  app: () => import('./app-cmd.js').then((m) => m.appCommand),
 };
 
-export function registerSubcommand(name: string, sub: Sub): void {
-  SUBCOMMANDS[name] = sub;
-}
-
 function help(): string {
-  const lines = Object.entries(SUBCOMMANDS).map(([name, s]) => `  ${name.padEnd(10)} ${s.summary}`);
+  const lines = SUBCOMMAND_SPECS.map((s) => `  ${s.name.padEnd(10)} ${s.summary}`);
   return `effectcraft-cli ${packageVersion()}: a headless motion-graphics engine for agents and pipelines.
 
 Usage: effectcraft-cli <command> [options]
@@ -34,7 +33,7 @@ Options:
   -h, --help     show help (also: effectcraft-cli <command> --help)
   -v, --version  print the version
 
-Docs: README.md and docs/ in the package.`;
+Docs: README.md and docs/ in the package (docs/cli.md: every command and flag).`;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -48,15 +47,17 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   // `effectcraft-cli constructor` is an unknown command, not Object.prototype.constructor.
-  const sub = own(SUBCOMMANDS, first);
-  if (!sub) {
+  const load = own(RUNNERS, first);
+  if (!load) {
     process.stderr.write(
-      `effectcraft-cli: unknown ${first.startsWith('-') ? 'option' : 'command'} "${printable(first)}". Commands: ${Object.keys(SUBCOMMANDS).join(', ')}. See --help.\n`,
+      `effectcraft-cli: unknown ${first.startsWith('-') ? 'option' : 'command'} "${printable(first)}". Commands: ${Object.keys(RUNNERS).join(', ')}. See --help.\n`,
     );
     return EXIT.usage;
   }
   try {
-    return await sub.run(rest);
+    return await (
+      await load()
+    )(rest);
   } catch (err) {
     // node:util parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown flags and missing values.
     const code = (err as { code?: string }).code;

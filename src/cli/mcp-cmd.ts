@@ -2,9 +2,10 @@
  * `effectcraft-cli mcp`: the MCP server over stdio (default) or streamable HTTP on 127.0.0.1 (--http PORT).
  * stdout carries protocol messages only; every diagnostic goes to stderr.
  */
-import { parseArgs } from 'node:util';
 import { createHeadlessBackend } from '../mcp/headless-backend.js';
-import { bridgeBackendFromFlags, bridgeHelp, bridgeOptions } from './bridge-backend.js';
+import { bridgeBackendFromFlags } from './bridge-backend.js';
+import { parseOrHelp } from './flag-spec.js';
+import { mcpSpec } from './specs/mcp.js';
 import { CapabilityProbe, probeHost } from '../mcp/capabilities.js';
 import { createServerFactory } from '../mcp/server.js';
 import { serveMcpHttp } from '../mcp/http.js';
@@ -12,23 +13,9 @@ import { httpToken } from './http-token.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
 import { createSession } from '../session.js';
 import { sessionEnv } from './host-env.js';
-import { confinementFromFlags, confinementOptions } from './confinement-flags.js';
+import { confinementFromFlags } from './confinement-flags.js';
 import { EXIT, parsePort, printable, UsageError } from './usage.js';
 import { packageVersion } from './version.js';
-
-export const mcpHelp = `Usage: effectcraft-cli mcp [--http PORT [--token-file PATH | --token-env NAME]] [--bridge PORT [--bridge-token-file PATH]] [--automation-read-root DIR]... [--automation-write-root DIR]...
-
-Runs the MCP server for agents: stdio by default (add it to your MCP client's config), or streamable HTTP
-on 127.0.0.1 with --http. Serves both the 2025-11-25 (initialize) and 2026-07-28 (per-request _meta) eras.
-  --http PORT                   serve http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port);
-                                every request needs "Authorization: Bearer <token>"
-  --token-file PATH             the token for --http (default: $XDG_RUNTIME_DIR/effectcraft/mcp-http.token,
-                                else ~/.config/effectcraft/mcp-http.token); made, mode 0600, when absent
-  --token-env NAME              take the token for --http from the environment variable NAME instead
-  --automation-read-root DIR    confine reads to DIR (repeatable); scripts are then refused
-  --automation-write-root DIR   confine writes to DIR (repeatable; also readable)
-${bridgeHelp}
-Docs: docs/mcp.md, docs/bridge.md`;
 
 // A closed terminal sends SIGHUP: it ends the server like SIGTERM, with the same cleanup of partial renders.
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -38,23 +25,9 @@ function log(message: string): void {
 }
 
 export async function mcpCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      http: { type: 'string' },
-      'token-file': { type: 'string' },
-      'token-env': { type: 'string' },
-      ...confinementOptions,
-      ...bridgeOptions,
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  if (values.help) {
-    process.stdout.write(mcpHelp + '\n');
-    return EXIT.ok;
-  }
+  const parsed = parseOrHelp(mcpSpec, args);
+  if (!parsed) return EXIT.ok;
+  const { values } = parsed;
   const port = values.http === undefined ? undefined : parsePort(values.http, '--http', 0);
   if (port === undefined && (values['token-file'] !== undefined || values['token-env'] !== undefined))
     throw new UsageError('--token-file and --token-env go with --http PORT.');

@@ -33,3 +33,28 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 export function printable(text: string): string {
   return text.replace(CONTROL, '?');
 }
+
+/** A flag whose value is one of `choices`, or undefined when absent. */
+export function parseChoice<T extends string>(
+  text: string | undefined,
+  flag: string,
+  choices: readonly T[],
+): T | undefined {
+  if (text === undefined) return undefined;
+  if ((choices as readonly string[]).includes(text)) return text as T;
+  throw new UsageError(`${flag} must be one of ${choices.join(', ')}; got "${text}".`);
+}
+
+/** A whole-number flag from `min` to `max`, or undefined when absent. */
+export function parseWhole(
+  text: string | undefined,
+  flag: string,
+  min: number,
+  max: number,
+): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max)
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}; got "${text}".`);
+  return n;
+}

@@ -75,7 +75,7 @@ function invalid(doc: Project, path: Path, inner: readonly PropertyKey[], why: s
   return new EngineError(
     'bad_argument',
     `Not applied: it would leave ${where(doc, path, inner)} invalid: ${why}.`,
-    'Check the parameters against the command schema (command_list with schemas).',
+    (w) => `Check the parameters against the command schema (${w.schemas}).`,
   );
 }
 

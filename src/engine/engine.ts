@@ -23,6 +23,7 @@ import { emptyProject, type Project } from './model.js';
 import { Pacer } from './pacer.js';
 import type { EnginePorts } from './ports.js';
 import { StepRecorder } from './step-recorder.js';
+import { MCP_WORDS, type SurfaceWords } from './surface-words.js';
 import { parseParams } from './validation.js';
 
 enablePatches();
@@ -77,6 +78,8 @@ export interface EngineOptions {
   historyLimit?: number;
   /** How long an edit or a group waits for the edit order before it fails with `busy` (default 15 s). */
   editWaitMs?: number;
+  /** How remedies name lookups and params for this engine's readers (default: MCP tools; the CLI its own). */
+  words?: SurfaceWords;
 }
 
 /** The default bound on waiting for the edit order: below the bridge's 30 s request timeout, so `busy` arrives. */
@@ -229,12 +232,13 @@ export class Engine {
     raw: unknown,
   ): { ok: true; command: AnyCommand; params: unknown } | { ok: false; error: ErrorInfo } {
     const command = this.#commands.get(id);
-    if (!command) return { ok: false, error: unknownCommand(id, [...this.#commands.keys()]) };
+    if (!command)
+      return { ok: false, error: unknownCommand(id, [...this.#commands.keys()], this.#options.words) };
     let params: unknown;
     try {
       params = parseParams(command.params, raw, id);
     } catch (err) {
-      return { ok: false, error: (err as EngineError).toInfo() };
+      return { ok: false, error: (err as EngineError).toInfo(this.#options.words) };
     }
     const badPath = declaredPaths(command, params).find((e) => !isAbsolute(e.path) || e.path.includes('\0'));
     if (badPath) {
@@ -503,7 +507,7 @@ export class Engine {
   }
 
   #toErrorInfo(err: unknown, id: string): ErrorInfo {
-    if (isEngineError(err)) return err.toInfo();
+    if (isEngineError(err)) return err.toInfo(this.#options.words);
     this.#options.logError?.(
       `${id} failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
     );
@@ -532,13 +536,13 @@ function undoInGroup(direction: 'undo' | 'redo', group: EditGroup): EngineError 
   );
 }
 
-function unknownCommand(id: string, known: string[]): ErrorInfo {
+function unknownCommand(id: string, known: string[], words: SurfaceWords = MCP_WORDS): ErrorInfo {
   const prefix = id.split('.')[0] ?? '';
   const near = known.filter((k) => k.startsWith(prefix + '.') || k.includes(id)).slice(0, 8);
   return {
     code: 'unknown_command',
     message: `Unknown command "${id}".${near.length ? ` Similar: ${near.join(', ')}.` : ''}`,
-    remediation: 'List the available commands with command_list (or `effectcraft-cli commands`).',
+    remediation: `List the available commands with ${words.commands}.`,
   };
 }
 

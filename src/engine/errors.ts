@@ -3,6 +3,9 @@
  * Clients branch on `code`; `message` says what happened and `remediation` what to do next.
  */
 import { z } from 'zod';
+import { MCP_WORDS, type Remedy, type SurfaceWords } from './surface-words.js';
+
+export type { Remedy } from './surface-words.js';
 
 export const ErrorCodes = {
   bad_argument: 'bad_argument',
@@ -47,20 +50,31 @@ export const ErrorInfoSchema = z.object({
   remediation: z.string(),
 });
 
+/** A remedy's text for `words` (default: MCP's). */
+export function remedyText(remedy: Remedy, words: SurfaceWords = MCP_WORDS): string {
+  return typeof remedy === 'string' ? remedy : remedy(words);
+}
+
 /** An expected failure raised inside a command; `execute` turns it into an `ErrorInfo` value. */
 export class EngineError extends Error {
   readonly code: ErrorCode;
-  readonly remediation: string;
+  readonly #remedy: Remedy;
 
-  constructor(code: ErrorCode, message: string, remediation: string) {
+  constructor(code: ErrorCode, message: string, remediation: Remedy) {
     super(message);
     this.name = 'EngineError';
     this.code = code;
-    this.remediation = remediation;
+    this.#remedy = remediation;
   }
 
-  toInfo(): ErrorInfo {
-    return { code: this.code, message: this.message, remediation: this.remediation };
+  /** The remedy in MCP's words (what crosses threads and the bridge). */
+  get remediation(): string {
+    return remedyText(this.#remedy);
+  }
+
+  /** The wire shape, the remedy worded for the surface that shows it (default: MCP). */
+  toInfo(words: SurfaceWords = MCP_WORDS): ErrorInfo {
+    return { code: this.code, message: this.message, remediation: remedyText(this.#remedy, words) };
   }
 }
 
@@ -69,7 +83,7 @@ export function isEngineError(value: unknown): value is EngineError {
 }
 
 /** Shorthand for the most common expected failure. */
-export function badArgument(message: string, remediation: string): EngineError {
+export function badArgument(message: string, remediation: Remedy): EngineError {
   return new EngineError('bad_argument', message, remediation);
 }
 

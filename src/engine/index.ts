@@ -35,6 +35,8 @@ export * from './engine.js';
 export * from './errors.js';
 export * from './model.js';
 export * from './output-formats.js';
+export * from './encoding.js';
+export * from './surface-words.js';
 export { valueAt, cubicBezier } from './keyframes.js';
 export { inspectDocument, frameCount } from './inspect.js';
 export { framePath, hasFrameField, resolveOutputFormat } from './output-template.js';

@@ -115,7 +115,19 @@ export function frameCount(c: Pick<Composition, 'duration' | 'frameRate'>): numb
   return Math.max(1, Math.round(c.duration * c.frameRate));
 }
 
-export function inspectDocument(view: SessionView): Record<string, unknown> {
+/** A composition's layers as names and kinds, top to bottom: enough to pick one by name. */
+function layerList(c: Composition) {
+  return c.layers.map((l) => ({ id: l.id, name: l.name, kind: l.source.kind }));
+}
+
+/**
+ * The project overview and the active composition in detail; with `allLayers`, every composition's summary
+ * also lists its layers (id, name, kind), which `effectcraft-cli inspect` prints.
+ */
+export function inspectDocument(
+  view: SessionView,
+  options: { allLayers?: boolean } = {},
+): Record<string, unknown> {
   const doc: Project = view.doc;
   const active = doc.items.find((i): i is Composition => i.type === 'composition' && i.id === doc.activeComp);
   return {
@@ -124,7 +136,9 @@ export function inspectDocument(view: SessionView): Record<string, unknown> {
       path: view.projectPath,
       canUndo: view.canUndo,
       canRedo: view.canRedo,
-      compositions: doc.items.filter((i): i is Composition => i.type === 'composition').map(compSummary),
+      compositions: doc.items
+        .filter((i): i is Composition => i.type === 'composition')
+        .map((c) => (options.allLayers ? { ...compSummary(c), layerList: layerList(c) } : compSummary(c))),
       footage: doc.items.filter((i) => i.type === 'footage'),
       renderQueue: doc.renderQueue,
       activeComp: doc.activeComp,

@@ -14,8 +14,16 @@ export interface Limit {
   readonly remedy: string;
 }
 
+/**
+ * `10000` -> `10,000`, as toLocaleString('en-US') writes it: that call loads ICU's number formatting (about
+ * 30 ms), and these messages are built when the engine loads, which every CLI command pays for.
+ */
+function thousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 function limit(max: number, what: string, remedy: string): Limit {
-  return { max, message: `at most ${max.toLocaleString('en-US')} ${what}`, remedy };
+  return { max, message: `at most ${thousands(max)} ${what}`, remedy };
 }
 
 export const LIMITS = {

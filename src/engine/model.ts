@@ -6,6 +6,7 @@
  * rotation in degrees. Keyframe times are in layer time (comp time minus the layer's start time).
  */
 import { z } from 'zod';
+import { CODECS, GIF_DITHERS, GIF_PALETTES, PRORES_PROFILES, X264_PRESETS } from './encoding.js';
 import { limitedList, LIMITS, type Limit } from './limits.js';
 import { OUTPUT_FORMATS } from './output-formats.js';
 
@@ -327,6 +328,43 @@ export const OverflowVolume = z.strictObject({
 });
 export type OverflowVolume = z.infer<typeof OverflowVolume>;
 
+/** A queue item's encoder settings; which format takes which field is checked in encoding.ts. */
+export const Encoding = z.strictObject({
+  codec: z.enum(CODECS).optional().describe('mp4: h264 (default) or h265; mov: prores; webm: vp9'),
+  crf: z
+    .number()
+    .int()
+    .min(0)
+    .max(63)
+    .optional()
+    .describe(
+      'Constant quality, lower is better and bigger: h264/h265 0-51 (default 18), vp9 0-63 (default 32)',
+    ),
+  proresProfile: z
+    .enum(PRORES_PROFILES)
+    .optional()
+    .describe('mov: ProRes profile (default hq; 4444, which RGB + Alpha needs)'),
+  quality: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('jpeg, webp and webp-anim: quality 1-100 (default 90 for sequences, 85 for webp-anim)'),
+  gifPalette: z
+    .enum(GIF_PALETTES)
+    .optional()
+    .describe(
+      'gif: one palette for the whole clip (global) or one per frame (default: global up to 512 MiB of frames)',
+    ),
+  gifDither: z.enum(GIF_DITHERS).optional().describe('gif: ffmpeg paletteuse dither (default sierra2_4a)'),
+  x264Preset: z
+    .enum(X264_PRESETS)
+    .optional()
+    .describe('mp4 (h264/h265): encoder speed preset (default medium)'),
+});
+export type Encoding = z.infer<typeof Encoding>;
+
 export const RenderQueueItem = z.strictObject({
   id: Name,
   comp: Name,
@@ -346,6 +384,11 @@ export const RenderQueueItem = z.strictObject({
    * false leaves it out. Defaulted so older project files open unchanged.
    */
   audio: z.boolean().default(true),
+  /**
+   * Encoder settings (codec, CRF, ProRes profile, quality, GIF palette and dither, preset); absent fields take
+   * the format's defaults. Optional so project files written before it open unchanged.
+   */
+  encoding: Encoding.optional(),
 });
 export type RenderQueueItem = z.infer<typeof RenderQueueItem>;
 

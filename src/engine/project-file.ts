@@ -3,7 +3,7 @@
  * precisely and never half-loaded.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { EngineError } from './errors.js';
+import { EngineError, remedyText } from './errors.js';
 import { LIMITS, limitRemedy } from './limits.js';
 import { checkRenderItem } from './render-item-rules.js';
 import {
@@ -44,8 +44,11 @@ export function checkProjectBytes(bytes: number, path: string): void {
   }
 }
 
-/** Parses and validates project text; relative footage and render output paths resolve against the file's folder. */
-export function parseProject(text: string, path: string): ProjectT {
+/**
+ * Parses and validates project text; relative footage paths resolve against the file's folder, relative render
+ * outputs against `outputDir` when given (a pipeline renders elsewhere), else the file's folder too.
+ */
+export function parseProject(text: string, path: string, outputDir?: string): ProjectT {
   if (text.slice(0, 4096).includes('\0'))
     throw invalid(path, 'it is a binary file, not an EffectCraft project.');
   let raw: unknown;
@@ -96,9 +99,10 @@ export function parseProject(text: string, path: string): ProjectT {
   for (const item of doc.items)
     if (item.type === 'footage' && !isAbsolute(item.path)) item.path = resolve(base, item.path);
   // Render outputs may be relative too (a bundled project renders next to itself), as may overflow folders.
+  const outputBase = outputDir ?? base;
   for (const q of doc.renderQueue) {
-    if (!isAbsolute(q.output)) q.output = resolve(base, q.output);
-    for (const o of q.overflow) if (!isAbsolute(o.dir)) o.dir = resolve(base, o.dir);
+    if (!isAbsolute(q.output)) q.output = resolve(outputBase, q.output);
+    for (const o of q.overflow) if (!isAbsolute(o.dir)) o.dir = resolve(outputBase, o.dir);
   }
   // The same bound as edits: a project that opens can be saved and opened again.
   const size = projectSize(doc);
@@ -155,7 +159,7 @@ function checkReferences(doc: ProjectT, path: string): void {
       throw invalid(
         path,
         `${field} (item "${q.id}"): ${checked.message}`,
-        `Fix ${field} in the file: ${checked.remediation}`,
+        `Fix ${field} in the file: ${remedyText(checked.remediation)}`,
       );
     }
   }

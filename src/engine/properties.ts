@@ -153,7 +153,7 @@ export function resolveProperty(layer: Layer, path: string): PropertyRef {
       throw new EngineError(
         'bad_argument',
         `Property "${path}" belongs to ${spec.kinds.length > 1 ? 'all' : spec.kinds[0]} layers; "${layer.name}" is a ${layer.source.kind} layer.`,
-        'Pick a property of that layer kind (doc_inspect lists them).',
+        (w) => `Pick a property of that layer kind (${w.inspect} lists them).`,
       );
     }
     const why = spec.absent?.(layer);

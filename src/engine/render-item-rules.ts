@@ -5,9 +5,10 @@
  * Expected failures are values: each caller words them for its own surface (bad_argument for a command,
  * invalid_project naming `renderQueue[i].field` for a file).
  */
-import type { ErrorCode } from './errors.js';
+import { checkEncoding } from './encoding.js';
+import type { ErrorCode, Remedy } from './errors.js';
 import { frameCount } from './inspect.js';
-import { MAX_SIDE, type Composition, type OutputFormat } from './model.js';
+import { MAX_SIDE, type Composition, type Encoding, type OutputFormat } from './model.js';
 import { ALPHA_FORMATS, describeFormats, formatSpec, listWords } from './output-formats.js';
 import { checkOutputFormat } from './output-template.js';
 
@@ -30,6 +31,8 @@ export interface RenderItemFields {
   alpha?: boolean | undefined;
   /** false: no sound in the output (refused for audio-only formats, which are nothing else). */
   audio?: boolean | undefined;
+  /** Encoder settings; each field is checked against the format (encoding.ts). */
+  encoding?: Encoding | undefined;
 }
 
 export type RenderItemCheck =
@@ -40,12 +43,12 @@ export type RenderItemCheck =
       field: keyof RenderItemFields;
       code: Extract<ErrorCode, 'bad_argument' | 'unsupported_format'>;
       message: string;
-      remediation: string;
+      remediation: Remedy;
     };
 
 type Failure = Extract<RenderItemCheck, { ok: false }>;
 
-const fail = (field: Failure['field'], message: string, remediation: string): Failure => ({
+const fail = (field: Failure['field'], message: string, remediation: Remedy): Failure => ({
   ok: false,
   field,
   code: 'bad_argument',
@@ -72,7 +75,7 @@ function checkFrames(item: RenderItemFields, comp: Composition): Failure | undef
     return fail(
       'frameRange',
       `frameRange ${range.start}-${range.end} is not within frames 0-${frames - 1} of "${comp.name}".`,
-      `Use start <= end <= ${frames - 1}.`,
+      (w) => `Use ${w.param('frameRange')} with start <= end <= ${frames - 1}.`,
     );
   const count = range ? range.end - range.start + 1 : frames;
   if (count > MAX_ITEM_FRAMES)
@@ -90,7 +93,8 @@ function checkScale(scale: number, comp: Composition): Failure | undefined {
   return fail(
     'scale',
     `scale ${scale} makes ${w}x${h} frames; outputs are at most ${MAX_SIDE} pixels a side.`,
-    `Use a scale of at most ${Math.floor((MAX_SIDE / Math.max(comp.width, comp.height)) * 1000) / 1000}.`,
+    (words) =>
+      `Use ${words.param('scale')} of at most ${Math.floor((MAX_SIDE / Math.max(comp.width, comp.height)) * 1000) / 1000}.`,
   );
 }
 
@@ -105,19 +109,16 @@ function checkOptions(item: RenderItemFields, format: OutputFormat): Failure | u
     return fail(
       'alpha',
       `Format "${format}" has no alpha channel, so it cannot render RGB + Alpha.`,
-      `Pick a format that carries alpha: ${listWords(describeFormats(ALPHA_FORMATS, true))}; or leave out "alpha".`,
+      (w) =>
+        `Pick a format that carries alpha: ${listWords(describeFormats(ALPHA_FORMATS, true))}; or leave out ${w.param('alpha')}.`,
     );
   if (item.audio === false && formatSpec(format).sound === 'only')
     return fail(
       'audio',
       `Format "${format}" is the composition's sound alone, so it cannot leave the audio out.`,
-      'Leave out "audio" (or set it true), or pick a format with a picture.',
+      (w) => `Leave out ${w.param('audio')} (or set it true), or pick a format with a picture.`,
     );
-  if (item.audio === false && formatSpec(format).sound === 'only')
-    return fail(
-      'audio',
-      `Format "${format}" is the composition's sound alone, so it cannot leave the audio out.`,
-      'Leave out "audio" (or set it true), or pick a format with a picture.',
-    );
+  const encoding = checkEncoding(item.encoding, format, item.alpha ?? false);
+  if (encoding) return fail('encoding', encoding.message, encoding.remediation);
   return undefined;
 }

@@ -1,7 +1,7 @@
 /** Finding compositions, layers, footage and effects by id, or by name when the name is unique. */
 import type { Draft } from 'immer';
 import type { DocPath } from './catalog.js';
-import { EngineError } from './errors.js';
+import { EngineError, type Remedy } from './errors.js';
 import {
   isComposition,
   type Composition,
@@ -13,7 +13,7 @@ import {
 
 type Named = { id: string; name: string };
 
-function byRef<T extends Named>(list: readonly T[], ref: string, what: string, remedy: string): T {
+function byRef<T extends Named>(list: readonly T[], ref: string, what: string, remedy: Remedy): T {
   const byId = list.find((x) => x.id === ref);
   if (byId) return byId;
   const named = list.filter((x) => x.name === ref);
@@ -53,7 +53,7 @@ export function findComp(doc: Project, ref: string | undefined): Composition {
     compositions(doc),
     ref,
     'composition',
-    'Pass a composition id or name; doc_inspect lists them.',
+    (w) => `Pass a composition id or name; ${w.inspect} lists them.`,
   );
 }
 
@@ -62,7 +62,7 @@ export function findLayer(comp: Composition, ref: string): Layer {
     comp.layers,
     ref,
     'layer',
-    `Pass a layer id or name of composition "${comp.name}"; doc_inspect lists them.`,
+    (w) => `Pass a layer id or name of composition "${comp.name}"; ${w.inspect} lists them.`,
   );
 }
 
@@ -77,7 +77,7 @@ export function findEffect(layer: Layer, ref: string): Effect {
     effects,
     ref,
     'effect',
-    `Pass an effect id of layer "${layer.name}"; doc_inspect lists them.`,
+    (w) => `Pass an effect id of layer "${layer.name}"; ${w.inspect} lists them.`,
   );
   return layer.effects.find((e) => e.id === found.id)!;
 }

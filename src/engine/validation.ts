@@ -23,7 +23,7 @@ export function paramsError(error: z.ZodError, schema: z.ZodType, where: string)
     return new EngineError(
       'bad_argument',
       `Unknown parameter ${keys}${at} for ${where}. Accepted parameters: ${at ? 'see the schema' : acceptedText}.`,
-      `Remove ${keys}; list the command with schemas (command_list) to see every accepted parameter.`,
+      (w) => `Remove ${keys}; ${w.schemas} shows every accepted parameter.`,
     );
   }
   const path = issue?.path.length ? issue.path.join('.') : '(params)';
@@ -33,6 +33,6 @@ export function paramsError(error: z.ZodError, schema: z.ZodType, where: string)
     missing
       ? `Missing required parameter "${path}" for ${where}. Accepted parameters: ${acceptedText}.`
       : `Invalid parameter "${path}" for ${where}: ${issue?.message ?? 'invalid value'}.`,
-    `Fix "${path}" to match the command's schema (command_list with schemas shows it).`,
+    (w) => `Fix "${path}" to match the command's schema (${w.schemas} shows it).`,
   );
 }

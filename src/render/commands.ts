@@ -154,12 +154,18 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     id: 'frame.save',
     title: 'Save Frame',
     category: 'Render',
-    description: `Renders one full-size frame of a composition to a ${listWords(STILL_FORMATS.map(stillName))} file (format from the extension unless given), written atomically. Missing footage fails with no_such_file.`,
+    description: `Renders one frame of a composition (full size, or scaled by scale) to a ${listWords(STILL_FORMATS.map(stillName))} file (format from the extension unless given), written atomically. Missing footage fails with no_such_file.`,
     params: z.strictObject({
       comp: CompRef.optional(),
       time: Time,
       path: AbsPath.describe(`Absolute output path (${listWords([...STILL_BY_EXT.keys()])})`),
       format: z.enum(STILL_FORMATS).optional(),
+      scale: z
+        .number()
+        .positive()
+        .max(4)
+        .optional()
+        .describe('Output size factor (default 1: the composition size)'),
       transparent: z
         .boolean()
         .optional()
@@ -191,7 +197,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       const transparent = (p.transparent ?? false) && formatSpec(format).alpha;
       const renderer = await getRenderer();
       const rendered = await renderer.renderFrame(doc, comp.id, time, {
-        scale: 1,
+        scale: p.scale ?? 1,
         transparent,
         missingFootage: 'fail',
         signal: ctx.signal,

@@ -40,7 +40,7 @@ function findComposition(doc: Project, compId: string): Composition {
     throw new EngineError(
       'not_found',
       `No composition "${compId}".`,
-      'Pass a composition id; doc_inspect lists them.',
+      (w) => `Pass a composition id; ${w.inspect} lists them.`,
     );
   }
   return comp;

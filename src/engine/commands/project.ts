@@ -30,9 +30,14 @@ export const projectOpen = defineCommand({
   title: 'Open Project',
   category: 'Project',
   description:
-    'Opens an .ecproj file, replacing the open project. A malformed file is reported and the open project is left unchanged.',
-  params: z.strictObject({ path: AbsPath }),
-  pathParams: { path: 'read' },
+    'Opens an .ecproj file, replacing the open project. A malformed file is reported and the open project is left unchanged. Relative render outputs in the file resolve against its folder, or against outputDir when given.',
+  params: z.strictObject({
+    path: AbsPath,
+    outputDir: AbsPath.optional().describe(
+      "Resolve the file's relative render outputs (and overflow folders) against this folder instead of the file's",
+    ),
+  }),
+  pathParams: { path: 'read', outputDir: 'write' },
   annotations: DESTRUCTIVE_EDIT,
   mutates: true,
   async run(ctx, p) {
@@ -44,7 +49,7 @@ export const projectOpen = defineCommand({
     }
     checkProjectBytes(bytes.length, p.path);
     const text = bytes.toString('utf8');
-    const doc = parseProject(text, p.path);
+    const doc = parseProject(text, p.path, p.outputDir);
     ctx.replaceProject(freeze(doc, true), p.path);
     const comps = doc.items.filter((i) => i.type === 'composition').length;
     return { path: p.path, name: doc.name, compositions: comps, activeComp: doc.activeComp };
@@ -149,12 +154,17 @@ export const projectInspect = defineCommand({
   title: 'Inspect Project',
   category: 'Project',
   description:
-    'Project overview and the active composition with its layers (the same data as the doc_inspect tool).',
-  params: z.strictObject({}),
+    "Project overview and the active composition with its layers (the same data as the doc_inspect tool); allLayers adds each composition's layer list (id, name, kind).",
+  params: z.strictObject({
+    allLayers: z
+      .boolean()
+      .optional()
+      .describe("List every composition's layers (id, name, kind) in its summary as layerList"),
+  }),
   pathParams: {},
   annotations: READ_ONLY,
   mutates: false,
-  run: (ctx) => inspectDocument(ctx),
+  run: (ctx, p) => inspectDocument(ctx, { allLayers: p.allLayers }),
 });
 
 export const projectCommands = [

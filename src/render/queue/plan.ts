@@ -11,6 +11,7 @@ import {
   type RenderQueueItem,
 } from '../../engine/index.js';
 import { formatSpec } from '../../engine/output-formats.js';
+import { remedyText } from '../../engine/errors.js';
 import { checkRenderItem } from '../../engine/render-item-rules.js';
 
 /** Inclusive frame numbers. */
@@ -57,7 +58,7 @@ export function planItem(doc: Project, item: RenderQueueItem): ItemPlan {
     throw new EngineError(
       checked.code,
       `Queue item "${item.id}" cannot be rendered: ${checked.message}`,
-      `Remove the item and add it again with renderQueue.add. ${checked.remediation}`,
+      `Remove the item and add it again with renderQueue.add. ${remedyText(checked.remediation)}`,
     );
   const { start, end } = frameSpan(item, comp)!;
   // A plain loop: Array.from's callback took 1.4 s for the largest item the rules allow (a loop, 0.15 s).

@@ -3,9 +3,8 @@
  * progress listeners, stop. A job renders the document reference it was started with (its snapshot).
  */
 import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
-import { builtinExporters } from './exporters/index.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
-import { reportItem, runJob, type ItemReport, type JobItemOutcome, type JobProgress } from './job.js';
+import type { ItemReport, JobItemOutcome, JobProgress } from './job.js';
 import { resolveJobOptions, type RenderQueueServiceOptions } from './options.js';
 import type { ItemStatus } from './status.js';
 
@@ -38,7 +37,8 @@ export interface StartedJob {
 
 export class RenderQueueService {
   readonly #options: RenderQueueServiceOptions;
-  readonly #exporters: ExporterRegistry = builtinExporters();
+  /** Registered exporters; the built-in ones are added under them when a job starts (see #run). */
+  readonly #exporters: ExporterRegistry = new Map();
   readonly #status = new Map<string, ItemStatus>();
   readonly #listeners = new Set<(p: JobProgress) => void>();
   #job: { controller: AbortController; done: Promise<JobResult> } | null = null;
@@ -110,6 +110,12 @@ export class RenderQueueService {
     resume: boolean,
   ): Promise<JobResult> {
     let outcomes: JobItemOutcome[];
+    // The job machinery (workers, pool, exporters, encoders) loads with the first render: a session that never
+    // renders (a single still, an inspection) does not pay for it.
+    const [{ reportItem, runJob }, { builtinExporters }] = await Promise.all([
+      import('./job.js'),
+      import('./exporters/index.js'),
+    ]);
     try {
       outcomes = await runJob({
         doc,
@@ -117,7 +123,7 @@ export class RenderQueueService {
         ports,
         signal,
         resume,
-        exporters: this.#exporters,
+        exporters: new Map([...builtinExporters(), ...this.#exporters]),
         options: await resolveJobOptions(this.#options),
         isQueued: (id) => this.#options.liveDocument().renderQueue.some((q) => q.id === id),
         setStatus: (id, s) => this.#status.set(id, s),
@@ -141,11 +147,11 @@ export class RenderQueueService {
       for (const i of items)
         this.#status.set(i.id, { status: 'failed', framesDone: 0, framesTotal: 0, files: 0, error });
     }
-    return this.#report(outcomes);
+    return this.#report(outcomes, reportItem);
   }
 
   /** Matches outcomes to the live document by id: items removed mid-render are left out and count as failed. */
-  #report(outcomes: JobItemOutcome[]): JobResult {
+  #report(outcomes: JobItemOutcome[], reportItem: (o: JobItemOutcome) => ItemReport): JobResult {
     const live = new Set(this.#options.liveDocument().renderQueue.map((q) => q.id));
     const kept = outcomes.filter((o) => live.has(o.id));
     const removed = outcomes.filter((o) => !live.has(o.id)).map((o) => o.id);

@@ -17,69 +17,84 @@ import {
   OutputFormat,
   READ_ONLY,
   SOUND_FORMATS,
+  Encoding,
   type AnyCommand,
+  type Composition,
   type RenderQueueItem,
 } from '../../../engine/index.js';
 import { AbsPath, CompRef } from '../../../engine/commands/params.js';
-import { checkRenderItem } from '../../../engine/render-item-rules.js';
+import { checkRenderItem, type RenderItemFields } from '../../../engine/render-item-rules.js';
 import { findComp, newId } from '../../../engine/resolve.js';
 import { frameSpan } from '../plan.js';
 import type { StatusSource } from '../status.js';
 
 const NO_ALPHA = OUTPUT_FORMATS.filter((f) => !formatSpec(f).alpha);
 
+/** The settings renderQueue.add and renderQueue.update both take, with the same schemas. */
+const ItemSettings = {
+  format: OutputFormat.optional(),
+  frameRange: z
+    .strictObject({ start: z.number().int().min(0), end: z.number().int().min(0) })
+    .optional()
+    .describe('Frames, inclusive (default: the whole composition)'),
+  scale: z
+    .number()
+    .positive()
+    .max(4)
+    .optional()
+    .describe('Output size factor: 1, 0.5, 0.25 or any number up to 4'),
+  skipExisting: z
+    .boolean()
+    .optional()
+    .describe('Leave frames whose file already exists (on any volume) untouched'),
+  alpha: z
+    .boolean()
+    .optional()
+    .describe(
+      `RGB + Alpha: keep the background transparent and write straight alpha (default false: flattened on the comp background). Not for ${listWords(NO_ALPHA)}`,
+    ),
+  audio: z
+    .boolean()
+    .optional()
+    .describe(
+      `Mix the composition's sound into the output (default true; ${listWords(SOUND_FORMATS)} carry sound). false leaves it out; a composition without sound writes no audio stream either way`,
+    ),
+  encoding: Encoding.optional().describe(
+    "Encoder settings: codec, crf, proresProfile, quality, gifPalette, gifDither, x264Preset; each checked against the format (default: the format's own)",
+  ),
+};
+
+/** Applies the shared rules to `item` (of composition `comp`); throws bad_argument with the remedy. */
+function checked(item: RenderItemFields, comp: Composition) {
+  // The same rules hold every item of a project file (project.open) and every item a render plans.
+  const result = checkRenderItem(item, comp);
+  if (!result.ok) throw new EngineError(result.code, result.message, result.remediation);
+  return result.format;
+}
+
 const renderQueueAdd = defineCommand({
   id: 'renderQueue.add',
   title: 'Add to Render Queue',
   category: 'Render',
-  description: `Queues a composition for rendering. output is an absolute path template: sequences need a frame field (shot_[#####].png); video, animated and audio formats write one file. Formats: ${describeFormats(OUTPUT_FORMATS).join(', ')}; inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in ${listWords(describeFormats(ALPHA_FORMATS, true), 'and')}. The composition's sound (footage layers with audio, precomps included) is mixed to 48 kHz stereo and muxed into ${listWords(
+  description: `Queues a composition for rendering. encoding sets codec, CRF, ProRes profile, JPEG/WebP quality, GIF palette and dither, x264 preset. output is an absolute path template: sequences need a frame field (shot_[#####].png); video, animated and audio formats write one file. Formats: ${describeFormats(OUTPUT_FORMATS).join(', ')}; inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in ${listWords(describeFormats(ALPHA_FORMATS, true), 'and')}. The composition's sound (footage layers with audio, precomps included) is mixed to 48 kHz stereo and muxed into ${listWords(
     formatsWhere((s) => s.sound === 'muxed'),
     'and',
   )}; audio:false leaves it out.`,
   params: z.strictObject({
     comp: CompRef.describe('Composition id, or its name when unique (required)'),
     output: AbsPath.describe('Absolute output path template'),
-    format: OutputFormat.optional(),
-    frameRange: z
-      .strictObject({ start: z.number().int().min(0), end: z.number().int().min(0) })
-      .optional()
-      .describe('Frames, inclusive (default: the whole composition)'),
-    scale: z
-      .number()
-      .positive()
-      .max(4)
-      .optional()
-      .describe('Output size factor: 1, 0.5, 0.25 or any number up to 4'),
-    skipExisting: z
-      .boolean()
-      .optional()
-      .describe('Leave frames whose file already exists (on any volume) untouched'),
+    ...ItemSettings,
     overflow: z
       .array(z.strictObject({ dir: AbsPath, minFreeBytes: z.number().int().min(0).optional() }))
       .optional()
       .describe('Directories to continue a sequence in when the output volume is full'),
-    alpha: z
-      .boolean()
-      .optional()
-      .describe(
-        `RGB + Alpha: keep the background transparent and write straight alpha (default false: flattened on the comp background). Not for ${listWords(NO_ALPHA)}`,
-      ),
-    audio: z
-      .boolean()
-      .optional()
-      .describe(
-        `Mix the composition's sound into the output (default true; ${listWords(SOUND_FORMATS)} carry sound). false leaves it out; a composition without sound writes no audio stream either way`,
-      ),
   }),
   pathParams: { output: 'write', 'overflow[].dir': 'write' },
   annotations: EDIT,
   mutates: true,
   run(ctx, p) {
     const comp = findComp(ctx.doc, p.comp);
-    // The same rules hold every item of a project file (project.open) and every item a render plans.
-    const checked = checkRenderItem(p, comp);
-    if (!checked.ok) throw new EngineError(checked.code, checked.message, checked.remediation);
-    const { format } = checked;
+    const format = checked(p, comp);
     let id = '';
     ctx.update((d) => {
       id = newId(d, 'rq');
@@ -94,12 +109,59 @@ const renderQueueAdd = defineCommand({
         overflow: (p.overflow ?? []).map((o) => ({ dir: o.dir, minFreeBytes: o.minFreeBytes ?? 0 })),
         alpha: p.alpha ?? false,
         audio: p.audio ?? true,
+        ...(p.encoding && { encoding: p.encoding }),
       };
       d.renderQueue.push(item);
     });
     return { id, format };
   },
 });
+
+const renderQueueUpdate = defineCommand({
+  id: 'renderQueue.update',
+  title: 'Edit Render Queue Item',
+  category: 'Render',
+  description:
+    "Changes a queue item's output, format, frame range, scale, skipExisting, alpha, audio or encoding; fields left out keep their values. A new output without a format takes the format from its extension. encoding replaces the item's encoding ({} clears it). The item is checked as renderQueue.add checks a new one; a refused edit leaves it unchanged.",
+  params: z.strictObject({
+    id: z.string().min(1).describe('Queue item id'),
+    output: AbsPath.optional().describe('Absolute output path template'),
+    ...ItemSettings,
+    frameRange: ItemSettings.frameRange
+      .unwrap()
+      .nullable()
+      .optional()
+      .describe('Frames, inclusive; null: the whole composition'),
+  }),
+  pathParams: { output: 'write' },
+  annotations: EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const { id, ...changes } = p;
+    const item = findItem(ctx.doc.renderQueue, id);
+    const comp = findComp(ctx.doc, item.comp);
+    // A new output names its own format unless one is given; otherwise the item keeps its format.
+    const format = changes.format ?? (changes.output === undefined ? item.format : undefined);
+    const next = { ...item, ...changes, format };
+    const resolved = checked(next, comp);
+    ctx.update((d) => {
+      const i = d.renderQueue.findIndex((q) => q.id === id);
+      d.renderQueue[i] = { ...next, format: resolved };
+    });
+    return { id, format: resolved };
+  },
+});
+
+/** The queue item `id`, or not_found naming the items there are. */
+export function findItem(queue: readonly RenderQueueItem[], id: string): RenderQueueItem {
+  const item = queue.find((q) => q.id === id);
+  if (item) return item;
+  throw new EngineError(
+    'not_found',
+    `No render queue item "${id}". Items: ${queue.map((q) => q.id).join(', ') || 'none'}.`,
+    (w) => `Pass an id from ${w.queue}.`,
+  );
+}
 
 const renderQueueRemove = defineCommand({
   id: 'renderQueue.remove',
@@ -112,13 +174,7 @@ const renderQueueRemove = defineCommand({
   annotations: DESTRUCTIVE_EDIT,
   mutates: true,
   run(ctx, p) {
-    if (!ctx.doc.renderQueue.some((q) => q.id === p.id)) {
-      throw new EngineError(
-        'not_found',
-        `No render queue item "${p.id}". Items: ${ctx.doc.renderQueue.map((q) => q.id).join(', ') || 'none'}.`,
-        'Pass an id from renderQueue.list.',
-      );
-    }
+    findItem(ctx.doc.renderQueue, p.id);
     ctx.update((d) => void (d.renderQueue = d.renderQueue.filter((q) => q.id !== p.id)));
     return { id: p.id, removed: true };
   },
@@ -169,5 +225,11 @@ function renderQueueList(statusOf: StatusSource) {
 
 /** The item commands; `statusOf` gives renderQueue.list live statuses (default: every item reads as queued). */
 export function queueItemCommands(statusOf: StatusSource = () => undefined): AnyCommand[] {
-  return [renderQueueAdd, renderQueueRemove, renderQueueClear, renderQueueList(statusOf)] as AnyCommand[];
+  return [
+    renderQueueAdd,
+    renderQueueUpdate,
+    renderQueueRemove,
+    renderQueueClear,
+    renderQueueList(statusOf),
+  ] as AnyCommand[];
 }

@@ -1,14 +1,9 @@
 /** renderQueue.render and renderQueue.stop: the commands that run and stop a session's RenderQueueService. */
 import { z } from 'zod';
-import {
-  defineCommand,
-  EngineError,
-  type AnyCommand,
-  type Project,
-  type RenderQueueItem,
-} from '../../../engine/index.js';
+import { defineCommand, type AnyCommand, type Project, type RenderQueueItem } from '../../../engine/index.js';
 import { footagePaths } from '../../reachable-footage.js';
 import { refuseInstalledPackageOutputs } from '../installed-package.js';
+import { findItem } from './items.js';
 import type { RenderQueueService } from '../service.js';
 
 const RenderParams = z.strictObject({
@@ -29,16 +24,7 @@ const RenderParams = z.strictObject({
 
 function selected(doc: Project, ids: string[] | undefined): RenderQueueItem[] {
   if (!ids) return [...doc.renderQueue];
-  return ids.map((id) => {
-    const item = doc.renderQueue.find((q) => q.id === id);
-    if (!item)
-      throw new EngineError(
-        'not_found',
-        `No render queue item "${id}". Items: ${doc.renderQueue.map((q) => q.id).join(', ') || 'none'}.`,
-        'Pass ids from renderQueue.list.',
-      );
-    return item;
-  });
+  return ids.map((id) => findItem(doc.renderQueue, id));
 }
 
 /** The job commands, bound to one service. */

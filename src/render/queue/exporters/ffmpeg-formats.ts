@@ -5,12 +5,13 @@
  * without an entry here, or alpha arguments that disagree with the table's `alpha`, does not compile.
  * Opaque and alpha arguments are kept apart so that items without alpha encode exactly as they always did.
  */
-import type { AlphaFormat, FfmpegFormat } from '../../../engine/index.js';
+import type { AlphaFormat, Encoding, FfmpegFormat } from '../../../engine/index.js';
 import type { FrameSize } from './types.js';
 import { colourTags, toYuvFilters } from './video-colour.js';
 import { disableWebpBlending } from './webp-frames.js';
 
-type Args = (size: FrameSize, frames: number) => string[];
+/** `enc`: the item's encoding (renderQueue.add checked it against the format); absent fields keep the defaults. */
+type Args = (size: FrameSize, frames: number, enc: Encoding) => string[];
 
 export interface FfmpegFormatArgs<F extends FfmpegFormat> {
   /** Frames flattened on the comp background. */
@@ -32,11 +33,11 @@ const wholeClipFits = (size: FrameSize, frames: number) =>
   size.width * size.height * 4 * frames <= PALETTE_BUDGET_BYTES;
 
 /** VP9 at constant quality (CRF 32), "good" speed 4 with row threading: ~real time at 1080p on 2 cores. */
-const VP9_QUALITY = [
+const VP9_QUALITY = (enc: Encoding) => [
   '-c:v',
   'libvpx-vp9',
   '-crf',
-  '32',
+  String(enc.crf ?? 32),
   '-b:v',
   '0',
   '-deadline',
@@ -47,13 +48,41 @@ const VP9_QUALITY = [
   '1',
 ];
 
+/** Animated WebP: libwebp at the item's quality (default 85). */
+const webpQuality = (enc: Encoding) => ['-c:v', 'libwebp', '-quality', String(enc.quality ?? 85)];
+
+/** prores_ks profile numbers by name. */
+const PRORES_PROFILE_IDS = { proxy: '0', lt: '1', standard: '2', hq: '3', '4444': '4' } as const;
+
+/**
+ * A GIF palette filter: one palette for the whole clip (global; ffmpeg holds every frame until the end) or one
+ * per frame; with alpha one entry is reserved for "transparent" (1-bit alpha: below half opacity).
+ */
+function gifPalette(alpha: boolean, palette: 'global' | 'per-frame', enc: Encoding): string {
+  const gen = [
+    `stats_mode=${palette === 'global' ? 'full' : 'single'}`,
+    ...(alpha ? ['reserve_transparent=1'] : []),
+  ];
+  const use = [
+    ...(palette === 'per-frame' ? ['new=1'] : []),
+    ...(alpha ? ['alpha_threshold=128'] : []),
+    ...(enc.gifDither ? [`dither=${enc.gifDither}`] : []),
+  ];
+  return `split[a][b];[a]palettegen=${gen.join(':')}[p];[b][p]paletteuse${use.length ? `=${use.join(':')}` : ''}`;
+}
+
+/** The item's palette mode, else global when the whole clip fits the budget. */
+const gifPaletteOf = (size: FrameSize, frames: number, enc: Encoding) =>
+  enc.gifPalette ?? (wholeClipFits(size, frames) ? 'global' : 'per-frame');
+
 export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
   gif: {
-    opaque: (size, frames) =>
-      wholeClipFits(size, frames)
+    // Without palette settings, a clip over the budget keeps ffmpeg's fixed palette (no frames held).
+    opaque: (size, frames, enc) =>
+      enc.gifPalette || enc.gifDither || wholeClipFits(size, frames)
         ? [
             '-filter_complex',
-            'split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse',
+            gifPalette(false, gifPaletteOf(size, frames, enc), enc),
             '-loop',
             '0',
             '-f',
@@ -61,11 +90,9 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
           ]
         : ['-loop', '0', '-f', 'gif'],
     // GIF alpha is 1-bit: one palette entry is kept for "transparent", pixels below half opacity use it.
-    alpha: (size, frames) => [
+    alpha: (size, frames, enc) => [
       '-filter_complex',
-      wholeClipFits(size, frames)
-        ? 'split[a][b];[a]palettegen=stats_mode=full:reserve_transparent=1[p];[b][p]paletteuse=alpha_threshold=128'
-        : 'split[a][b];[a]palettegen=stats_mode=single:reserve_transparent=1[p];[b][p]paletteuse=new=1:alpha_threshold=128',
+      gifPalette(true, gifPaletteOf(size, frames, enc), enc),
       '-loop',
       '0',
       '-f',
@@ -76,28 +103,30 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     // libwebp (not libwebp_anim): every frame a full lossy key frame. libwebp_anim's lossy sub-frames blend
     // "close enough" pixels with the previous frame, leaving trails of moving objects (up to 65 levels),
     // and merge near-identical frames; its lossless mode is exact but ~5x slower and 3-8x bigger.
-    opaque: () => ['-c:v', 'libwebp', '-quality', '85', '-loop', '0', '-f', 'webp'],
+    opaque: (_size, _frames, enc) => [...webpQuality(enc), '-loop', '0', '-f', 'webp'],
     // libwebp takes bgra and encodes the alpha plane losslessly next to the lossy colour.
-    alpha: () => ['-c:v', 'libwebp', '-quality', '85', '-pix_fmt', 'bgra', '-loop', '0', '-f', 'webp'],
+    alpha: (_size, _frames, enc) => [...webpQuality(enc), '-pix_fmt', 'bgra', '-loop', '0', '-f', 'webp'],
     // ffmpeg's muxer marks every frame "blend over the previous one": transparent pixels would show earlier
     // frames, so every frame is marked "do not blend" (webp-frames.ts).
     finish: disableWebpBlending,
   },
   // MP4, WebM and MOV convert to YUV with the matrix and range their tags state (video-colour.ts).
   mp4: {
-    opaque: (size) => [
+    opaque: (size, _frames, enc) => [
       '-vf',
       `${EVEN},${toYuvFilters(size)}`,
       '-c:v',
-      'libx264',
+      enc.codec === 'h265' ? 'libx265' : 'libx264',
       '-preset',
-      'medium',
+      enc.x264Preset ?? 'medium',
       '-crf',
-      '18',
+      String(enc.crf ?? 18),
       // x264 holds rc-lookahead frames (40 at medium) in memory: 20 (the "faster" preset's) takes its peak at
       // 1080p from ~510 MB to ~380 MB, for 0.02 dB of PSNR and 0.2 % of size (measured; docs/exporters.md).
-      '-x264-params',
-      'rc-lookahead=20',
+      // Apple players only play HEVC in MP4 tagged hvc1.
+      ...(enc.codec === 'h265'
+        ? ['-tag:v', 'hvc1', '-x265-params', 'log-level=error']
+        : ['-x264-params', 'rc-lookahead=20']),
       '-pix_fmt',
       'yuv420p',
       ...colourTags(size),
@@ -110,10 +139,10 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     alpha: null,
   },
   webm: {
-    opaque: (size) => [
+    opaque: (size, _frames, enc) => [
       '-vf',
       `${EVEN},${toYuvFilters(size)}`,
-      ...VP9_QUALITY,
+      ...VP9_QUALITY(enc),
       '-pix_fmt',
       'yuv420p',
       ...colourTags(size),
@@ -121,10 +150,10 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
       'webm',
     ],
     // libvpx encodes alpha as a second stream; alternate reference frames break it in some versions.
-    alpha: (size) => [
+    alpha: (size, _frames, enc) => [
       '-vf',
       `${EVEN_CLEAR},${toYuvFilters(size)}`,
-      ...VP9_QUALITY,
+      ...VP9_QUALITY(enc),
       '-auto-alt-ref',
       '0',
       '-pix_fmt',
@@ -135,11 +164,16 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     ],
   },
   mov: {
-    opaque: (size) => [
-      ...['-vf', toYuvFilters(size)],
-      ...['-c:v', 'prores_ks', '-profile:v', '3', '-pix_fmt', 'yuv422p10le'],
-      ...[...colourTags(size), '-f', 'mov'],
-    ],
+    opaque: (size, _frames, enc) => {
+      const profile = enc.proresProfile ?? 'hq';
+      // Profiles 0-3 are 4:2:2; 4444 keeps full chroma.
+      const pixFmt = profile === '4444' ? 'yuv444p10le' : 'yuv422p10le';
+      return [
+        ...['-vf', toYuvFilters(size)],
+        ...['-c:v', 'prores_ks', '-profile:v', PRORES_PROFILE_IDS[profile], '-pix_fmt', pixFmt],
+        ...[...colourTags(size), '-f', 'mov'],
+      ];
+    },
     // ProRes 4444 (profile 4) is the ProRes flavour with an alpha channel.
     alpha: (size) => [
       ...['-vf', toYuvFilters(size)],
@@ -155,7 +189,8 @@ export function ffmpegOutputArgs(
   alpha: boolean,
   size: FrameSize,
   frames: number,
+  enc: Encoding = {},
 ): string[] {
   const entry: FfmpegFormatArgs<FfmpegFormat> = FFMPEG_FORMATS[format];
-  return alpha && entry.alpha ? entry.alpha(size, frames) : entry.opaque(size, frames);
+  return alpha && entry.alpha ? entry.alpha(size, frames, enc) : entry.opaque(size, frames, enc);
 }

@@ -60,7 +60,8 @@ export class VideoExporter implements Exporter {
         '-i',
         'pipe:0',
       ];
-      const output = ffmpegOutputArgs(this.#format, this.#ctx.item.alpha, size, this.#ctx.frames.length);
+      const { item, frames } = this.#ctx;
+      const output = ffmpegOutputArgs(this.#format, item.alpha, size, frames.length, item.encoding);
       const sound = await this.#mixSound();
       // childPath reaches the temporary through our handle on the checked folder, so ffmpeg cannot be
       // redirected by a folder swapped for a symlink after the check (see FileTracker).

@@ -1,0 +1,128 @@
+/**
+ * `effectcraft-cli inspect PROJECT [--json]`: what a project holds (compositions with their layers, footage,
+ * render queue items), from the engine's own project.inspect, printed for people or as JSON.
+ */
+import { resolve } from 'node:path';
+import type { FootageItem, RenderQueueItem } from '../engine/model.js';
+import { createSession } from '../session.js';
+import { CLI_WORDS } from './cli-words.js';
+import { parseOrHelp } from './flag-spec.js';
+import { sessionEnv } from './host-env.js';
+import { inspectSpec } from './specs/inspect.js';
+import { EXIT, printable, UsageError } from './usage.js';
+
+/** What this command reads of project.inspect's result (allLayers: true). */
+interface Overview {
+  project: {
+    name: string;
+    path: string | null;
+    compositions: {
+      id: string;
+      name: string;
+      width: number;
+      height: number;
+      frameRate: number;
+      duration: number;
+      frames: number;
+      layerList: { id: string; name: string; kind: string }[];
+    }[];
+    footage: FootageItem[];
+    renderQueue: RenderQueueItem[];
+  };
+}
+
+export async function inspectCommand(argv: string[]): Promise<number> {
+  const parsed = parseOrHelp(inspectSpec, argv);
+  if (!parsed) return EXIT.ok;
+  if (parsed.positionals.length !== 1) throw new UsageError('expected exactly one PROJECT file.');
+  const { engine } = createSession({ ...sessionEnv(), words: CLI_WORDS });
+  const opened = await engine.execute('project.open', { path: resolve(parsed.positionals[0]!) });
+  const inspected = opened.ok
+    ? await engine.execute<Overview>('project.inspect', { allLayers: true })
+    : opened;
+  if (!inspected.ok) {
+    const { message, remediation } = inspected.error;
+    process.stderr.write(`effectcraft-cli inspect: ${printable(message)}\n  ${printable(remediation)}\n`);
+    return EXIT.failed;
+  }
+  const { project } = inspected.result;
+  const summary = {
+    name: project.name,
+    path: project.path,
+    compositions: project.compositions.map(({ layerList, ...c }) => ({ ...c, layers: layerList })),
+    footage: project.footage.map(footageSummary),
+    renderQueue: project.renderQueue.map((q) => queueSummary(q, project.compositions)),
+  };
+  process.stdout.write(
+    parsed.values.json ? JSON.stringify(summary, null, 2) + '\n' : printable(text(summary)),
+  );
+  return EXIT.ok;
+}
+
+function footageSummary(f: FootageItem) {
+  const m = f.media;
+  return {
+    id: f.id,
+    name: f.name,
+    path: f.path,
+    kind: m?.kind ?? 'still',
+    width: f.width,
+    height: f.height,
+    ...(m?.kind === 'video' || m?.kind === 'sequence'
+      ? { frameRate: m.frameRate, duration: m.duration }
+      : {}),
+    ...(m?.kind === 'audio' ? { duration: m.duration } : {}),
+  };
+}
+
+function queueSummary(q: RenderQueueItem, comps: Overview['project']['compositions']) {
+  const comp = comps.find((c) => c.id === q.comp);
+  const frames = q.frameRange ?? { start: 0, end: (comp?.frames ?? 1) - 1 };
+  return {
+    id: q.id,
+    comp: { id: q.comp, name: comp?.name ?? null },
+    output: q.output,
+    format: q.format,
+    frames,
+    ...(q.alpha && { alpha: true }),
+    ...(q.encoding && { encoding: q.encoding }),
+  };
+}
+
+type Summary = {
+  name: string;
+  path: string | null;
+  compositions: (Omit<Overview['project']['compositions'][number], 'layerList'> & {
+    layers: { id: string; name: string; kind: string }[];
+  })[];
+  footage: ReturnType<typeof footageSummary>[];
+  renderQueue: ReturnType<typeof queueSummary>[];
+};
+
+/** The listing for people: one line per composition, layer, footage item and queue item. */
+function text(s: Summary): string {
+  const lines = [
+    `Project "${s.name}"${s.path ? ` (${s.path})` : ''}`,
+    '',
+    `Compositions (${s.compositions.length})`,
+  ];
+  for (const c of s.compositions) {
+    lines.push(
+      `  ${c.id}  "${c.name}"  ${c.width}x${c.height}  ${c.frameRate} fps  ${c.duration} s (${c.frames} frames)  ${c.layers.length} layers`,
+    );
+    for (const l of c.layers) lines.push(`      ${l.id}  ${l.kind.padEnd(10)}  ${l.name}`);
+  }
+  lines.push('', `Footage (${s.footage.length})`);
+  for (const f of s.footage) {
+    const timing = 'frameRate' in f && f.frameRate ? `  ${f.frameRate} fps  ${f.duration} s` : '';
+    lines.push(`  ${f.id}  "${f.name}"  ${f.kind}  ${f.width}x${f.height}${timing}  ${f.path}`);
+  }
+  lines.push('', `Render queue (${s.renderQueue.length})`);
+  for (const q of s.renderQueue) {
+    const extra = [q.alpha ? 'RGB+Alpha' : '', q.encoding ? JSON.stringify(q.encoding) : ''].filter(Boolean);
+    lines.push(
+      `  ${q.id}  "${q.comp.name ?? q.comp.id}"  ${q.format}  frames ${q.frames.start}-${q.frames.end}  ${q.output}${extra.length ? `  ${extra.join('  ')}` : ''}`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,99 @@
+/**
+ * `effectcraft-cli render`'s flags, checked and normalised once into RenderArgs: every default and every
+ * combination rule is decided here, so render-cmd.ts only runs commands with what it is given.
+ */
+import { resolve } from 'node:path';
+import { CODECS, GIF_DITHERS, GIF_PALETTES, PRORES_PROFILES, X264_PRESETS } from '../engine/encoding.js';
+import type { Encoding } from '../engine/model.js';
+import { parseOrHelp } from './flag-spec.js';
+import { renderSpec } from './specs/render.js';
+import { parseChoice, parseWhole, UsageError } from './usage.js';
+
+export interface RenderArgs {
+  project: string;
+  /** Items to render (undefined: the whole queue, or the --comp item). */
+  items?: string[];
+  /** --comp: a temporary item added for this render. */
+  comp?: { comp: string; output: string; params: Record<string, unknown> };
+  /** --item X --output Y: item X renders to Y. */
+  itemOutput?: { id: string; output: string };
+  /** Relative outputs stored in the project resolve against this folder. */
+  outputDir?: string;
+  /** Worker threads (undefined: one per core). */
+  concurrency?: number;
+  /** Encoder settings from the quality flags, merged into every item rendered (empty: none given). */
+  encoding: Encoding;
+  resume: boolean;
+  json: boolean;
+}
+
+const MAX_WORKERS = 256;
+
+/** Null when --help was printed. */
+export function parseRenderArgs(argv: string[]): RenderArgs | null {
+  const parsed = parseOrHelp(renderSpec, argv);
+  if (!parsed) return null;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError('expected exactly one PROJECT file.');
+  const outputDir = values['output-dir'] === undefined ? undefined : resolve(values['output-dir']);
+  // Outputs given here resolve against --output-dir when given, else the current directory.
+  const output = values.output === undefined ? undefined : resolve(outputDir ?? '.', values.output);
+  const single = (['format', 'frames', 'scale', 'skip-existing', 'alpha', 'no-audio'] as const).filter(
+    (f) => values[f] !== undefined,
+  );
+  if (!values.comp && single.length)
+    throw new UsageError(`${single.map((f) => `--${f}`).join(', ')} need --comp and --output.`);
+  if (values.comp && values.item) throw new UsageError('use either --item or --comp/--output, not both.');
+  if (values.comp && !output) throw new UsageError('--comp needs --output.');
+  if (output && !values.comp && values.item?.length !== 1)
+    throw new UsageError('--output needs --comp, or exactly one --item whose output it replaces.');
+  const encoding = encodingFlags(values);
+  return {
+    project: resolve(positionals[0]!),
+    items: values.item,
+    ...(values.comp && output && { comp: { comp: values.comp, output, params: singleItemParams(values) } }),
+    ...(!values.comp && output && { itemOutput: { id: values.item![0]!, output } }),
+    outputDir,
+    concurrency: parseWhole(values.concurrency, '--concurrency', 1, MAX_WORKERS),
+    encoding,
+    resume: values.resume ?? false,
+    json: values.json ?? false,
+  };
+}
+
+type Values = NonNullable<ReturnType<typeof parseOrHelp<typeof renderSpec.flags>>>['values'];
+
+function encodingFlags(values: Values): Encoding {
+  const encoding: Encoding = {
+    codec: parseChoice(values.codec, '--codec', CODECS),
+    crf: parseWhole(values.crf, '--crf', 0, 63),
+    proresProfile: parseChoice(values['prores-profile'], '--prores-profile', PRORES_PROFILES),
+    quality: parseWhole(values.quality, '--quality', 1, 100),
+    gifPalette: parseChoice(values['gif-palette'], '--gif-palette', GIF_PALETTES),
+    gifDither: parseChoice(values['gif-dither'], '--gif-dither', GIF_DITHERS),
+    x264Preset: parseChoice(values['x264-preset'], '--x264-preset', X264_PRESETS),
+  };
+  return Object.fromEntries(Object.entries(encoding).filter(([, v]) => v !== undefined));
+}
+
+/** renderQueue.add's params for the --comp item, besides comp, output and encoding. */
+function singleItemParams(values: Values): Record<string, unknown> {
+  let frameRange: { start: number; end: number } | undefined;
+  if (values.frames !== undefined) {
+    const m = /^(\d+)-(\d+)$/.exec(values.frames);
+    if (!m || Number(m[1]) > Number(m[2]))
+      throw new UsageError(`--frames wants A-B with A <= B, got "${values.frames}".`);
+    frameRange = { start: Number(m[1]), end: Number(m[2]) };
+  }
+  const scale = values.scale === undefined ? undefined : Number(values.scale);
+  if (scale !== undefined && !(scale > 0))
+    throw new UsageError(`--scale wants a positive number, got "${values.scale}".`);
+  return {
+    ...(values.format && { format: values.format }),
+    ...(frameRange && { frameRange }),
+    ...(scale && { scale }),
+    ...(values['skip-existing'] && { skipExisting: true }),
+    ...(values.alpha && { alpha: true }),
+    ...(values['no-audio'] && { audio: false }),
+  };
+}

@@ -1,0 +1,13 @@
+import { defineSubcommand } from '../flag-spec.js';
+import { JSON_FLAG } from './shared.js';
+
+export const inspectSpec = defineSubcommand({
+  name: 'inspect',
+  summary: "list a project's compositions, footage and render queue",
+  usage: ['inspect PROJECT [--json]'],
+  description:
+    'Lists what a project holds: its compositions (id, size, frame rate, duration, layers with their names and kinds), its footage (path, kind, size; frame rate and duration of video) and its render queue items (id, composition, output, format, frame range). Human-readable by default; --json prints the same as one JSON object for scripts.',
+  positionals: true,
+  flags: { ...JSON_FLAG },
+  notes: 'Exit codes: 0 listed, 1 the project cannot be opened, 2 usage error.',
+});

@@ -1,0 +1,171 @@
+import {
+  CODECS,
+  FORMAT_CODECS,
+  GIF_DITHERS,
+  GIF_PALETTES,
+  PRORES_PROFILES,
+  X264_PRESETS,
+} from '../../engine/encoding.js';
+import {
+  ALPHA_FORMATS,
+  describeFormats,
+  formatSpec,
+  formatsWhere,
+  listWords,
+  OUTPUT_FORMATS,
+} from '../../engine/output-formats.js';
+import { defineSubcommand } from '../flag-spec.js';
+import { JSON_FLAG } from './shared.js';
+
+// The format lists come from the format table, so a new format shows up here without an edit.
+const ALPHA_HELP = `RGB + Alpha: transparent background, straight alpha (${describeFormats(ALPHA_FORMATS, true).join(', ')}; refused for ${listWords(
+  OUTPUT_FORMATS.filter((f) => !formatSpec(f).alpha),
+  'and',
+)})`;
+
+const AUDIO_HELP = `leave the composition's sound out (by default it is mixed to 48 kHz stereo and muxed into ${listWords(
+  formatsWhere((f) => f.sound === 'muxed'),
+  'and',
+)}; ${listWords(
+  formatsWhere((f) => f.sound === 'only'),
+  'and',
+)} are the sound alone)`;
+
+const CARRIERS = Object.entries(FORMAT_CODECS)
+  .map(([format, codecs]) => `${format}: ${codecs.join(' or ')}`)
+  .join('; ');
+
+export const renderSpec = defineSubcommand({
+  name: 'render',
+  summary: "render a project's render queue (progress, Ctrl-C cancels)",
+  usage: [
+    'render PROJECT [--item ID ...] [--output-dir DIR] [--concurrency N] [quality flags]',
+    'render PROJECT --item ID --output PATH [...]',
+    'render PROJECT --comp NAME --output TEMPLATE [--format F] [--frames A-B] [--scale S] [--skip-existing] [--alpha] [--no-audio]',
+  ],
+  description: `Renders the project's render queue (or only the --item ids). With one --item and --output, that item renders to PATH instead of its stored output. With --comp and --output it renders that composition instead, as a temporary queue item. The project file is never changed.
+
+Relative paths given on the command line resolve against the current directory, or --output-dir; relative outputs stored in the project against its folder, or --output-dir. The quality flags (--crf, --codec, --prores-profile, --quality, --gif-palette, --gif-dither, --x264-preset) apply to every item rendered; an item whose format does not take one is refused before anything renders.`,
+  positionals: true,
+  flags: {
+    item: {
+      type: 'string',
+      value: 'ID',
+      multiple: true,
+      help: 'render only this queue item (effectcraft-cli inspect PROJECT lists them)',
+    },
+    comp: {
+      param: 'comp',
+      type: 'string',
+      value: 'NAME',
+      help: 'composition name or id to render instead of the queue',
+    },
+    output: {
+      type: 'string',
+      value: 'PATH',
+      help: 'output path template (shot_[#####].png for sequences, out.mp4 for video): of --comp, or of the one --item',
+    },
+    'output-dir': {
+      type: 'string',
+      value: 'DIR',
+      help: "resolve relative outputs (the project's and --output) against DIR",
+      default: "the project file's folder (stored outputs), the current directory (--output)",
+    },
+    concurrency: {
+      type: 'string',
+      value: 'N',
+      help: 'render with at most N worker threads',
+      default: 'the number of cores',
+    },
+    format: {
+      param: 'format',
+      type: 'string',
+      value: 'F',
+      help: `${OUTPUT_FORMATS.join(', ')} (with --comp)`,
+      default: 'from the extension',
+    },
+    frames: {
+      param: 'frameRange',
+      type: 'string',
+      value: 'A-B',
+      help: 'inclusive frame range (with --comp)',
+    },
+    scale: {
+      param: 'scale',
+      type: 'string',
+      value: 'S',
+      help: 'output size factor: 1, 0.5, 0.25, ... (with --comp)',
+      default: '1',
+    },
+    'skip-existing': {
+      type: 'boolean',
+      help: 'leave frames whose file already exists untouched (with --comp)',
+    },
+    alpha: {
+      param: 'alpha',
+      type: 'boolean',
+      help: `${ALPHA_HELP} (with --comp)`,
+    },
+    'no-audio': {
+      param: 'audio',
+      type: 'boolean',
+      help: `${AUDIO_HELP} (with --comp)`,
+    },
+    crf: {
+      param: 'encoding.crf',
+      type: 'string',
+      value: 'N',
+      help: 'constant quality of h264/h265 (0-51) and vp9 (0-63): lower is better and bigger',
+      default: 'h264/h265 18, vp9 32',
+    },
+    codec: {
+      param: 'encoding.codec',
+      type: 'string',
+      value: 'C',
+      help: `video codec, ${listWords([...CODECS])}; each container carries its own (${CARRIERS})`,
+      default: 'the first of the container',
+    },
+    'prores-profile': {
+      param: 'encoding.proresProfile',
+      type: 'string',
+      value: 'P',
+      help: `ProRes profile of mov outputs: ${listWords([...PRORES_PROFILES])} (RGB + Alpha is 4444)`,
+      default: 'hq',
+    },
+    quality: {
+      param: 'encoding.quality',
+      type: 'string',
+      value: 'N',
+      help: 'quality 1-100 of JPEG and WebP sequences and animated WebP',
+      default: '90, animated WebP 85',
+    },
+    'gif-palette': {
+      param: 'encoding.gifPalette',
+      type: 'string',
+      value: 'P',
+      help: `GIF palette: ${listWords([...GIF_PALETTES])} (global holds every frame in ffmpeg until the end)`,
+      default: 'global up to 512 MiB of frames, else per-frame with alpha and a fixed palette without',
+    },
+    'gif-dither': {
+      param: 'encoding.gifDither',
+      type: 'string',
+      value: 'NAME',
+      help: `GIF dithering (ffmpeg paletteuse): ${listWords([...GIF_DITHERS])}`,
+      default: 'sierra2_4a',
+    },
+    'x264-preset': {
+      param: 'encoding.x264Preset',
+      type: 'string',
+      value: 'NAME',
+      help: `h264/h265 speed preset: ${listWords([...X264_PRESETS])}`,
+      default: 'medium',
+    },
+    resume: {
+      type: 'boolean',
+      help: "resumable render (as aerender's): skip frames and files that exist, and on Ctrl-C, SIGTERM or a failure keep the frames already written; run again with --resume to go on",
+    },
+    ...JSON_FLAG,
+  },
+  notes: `Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files, putting back any earlier file it replaced (exit 130); SIGTERM and SIGHUP do the same (exit 143 and 129). See docs/exporters.md.
+Exit codes: 0 all items rendered, 1 an item failed or was stopped, 2 usage error, 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.`,
+});

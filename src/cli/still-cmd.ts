@@ -1,0 +1,127 @@
+/**
+ * `effectcraft-cli still PROJECT --comp C (--frame N | --time T) -o OUT`: one frame through frame.save, drawn
+ * on this thread (no preview worker, no render queue workers), so a cold process answers quickly.
+ */
+import { extname, resolve } from 'node:path';
+import { frameCount } from '../engine/inspect.js';
+import { isEngineError, type ErrorInfo } from '../engine/errors.js';
+import { firstExtensions, formatSpec, listWords, STILL_FORMATS } from '../engine/output-formats.js';
+import { findComp } from '../engine/resolve.js';
+import { createSession } from '../session.js';
+import { CLI_WORDS } from './cli-words.js';
+import { parseOrHelp } from './flag-spec.js';
+import { sessionEnv } from './host-env.js';
+import { stillSpec } from './specs/still.js';
+import { EXIT, printable, UsageError } from './usage.js';
+
+interface StillArgs {
+  project: string;
+  comp: string;
+  at: { frame: number } | { time: number };
+  output: string;
+  scale: number;
+  alpha: boolean;
+  json: boolean;
+}
+
+function parse(argv: string[]): StillArgs | null {
+  const parsed = parseOrHelp(stillSpec, argv);
+  if (!parsed) return null;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError('expected exactly one PROJECT file.');
+  if (!values.comp) throw new UsageError('--comp NAME is required.');
+  if (!values.output) throw new UsageError('-o/--output OUT is required.');
+  if ((values.frame === undefined) === (values.time === undefined))
+    throw new UsageError('give exactly one of --frame N and --time T.');
+  const format = STILL_FORMATS.find((f) =>
+    formatSpec(f).extensions.includes(extname(values.output!).toLowerCase()),
+  );
+  if (!format)
+    throw new UsageError(
+      `cannot tell the image format of "${values.output}": end it in ${listWords(firstExtensions(STILL_FORMATS))}.`,
+    );
+  if (values.alpha && !formatSpec(format).alpha)
+    throw new UsageError(
+      `--alpha needs a format with an alpha channel; ${formatSpec(format).name} has none.`,
+    );
+  const scale = values.scale === undefined ? 1 : Number(values.scale);
+  if (!(scale > 0 && scale <= 4))
+    throw new UsageError(`--scale wants a number above 0, up to 4; got "${values.scale}".`);
+  let at: StillArgs['at'];
+  if (values.frame !== undefined) {
+    if (!/^\d+$/.test(values.frame))
+      throw new UsageError(`--frame wants a frame number from 0; got "${values.frame}".`);
+    at = { frame: Number(values.frame) };
+  } else {
+    const time = Number(values.time);
+    if (!(time >= 0)) throw new UsageError(`--time wants seconds from 0; got "${values.time}".`);
+    at = { time };
+  }
+  return {
+    project: resolve(positionals[0]!),
+    comp: values.comp,
+    at,
+    output: resolve(values.output),
+    scale,
+    alpha: values.alpha ?? false,
+    json: values.json ?? false,
+  };
+}
+
+function fail(error: ErrorInfo): number {
+  process.stderr.write(
+    `effectcraft-cli still: ${printable(error.message)}\n  ${printable(error.remediation)}\n`,
+  );
+  return error.code === 'bad_argument' || error.code === 'not_found' ? EXIT.usage : EXIT.failed;
+}
+
+export async function stillCommand(argv: string[]): Promise<number> {
+  const args = parse(argv);
+  if (!args) return EXIT.ok;
+  const session = createSession({ ...sessionEnv(), words: CLI_WORDS, inProcessRenderer: true });
+  const { engine } = session;
+  // Start loading Skia and the encoder now: their modules load while the project file is read and checked.
+  const warming = session.renderer();
+  warming.catch(() => undefined);
+  const opened = await engine.execute('project.open', { path: args.project });
+  if (!opened.ok) return fail(opened.error);
+  let comp;
+  try {
+    comp = findComp(engine.document, args.comp);
+  } catch (err) {
+    if (isEngineError(err)) return fail(err.toInfo(CLI_WORDS));
+    throw err;
+  }
+  let time: number;
+  if ('frame' in args.at) {
+    const frames = frameCount(comp);
+    if (args.at.frame >= frames)
+      throw new UsageError(
+        `--frame ${args.at.frame} is past the end of "${comp.name}": frames 0-${frames - 1}.`,
+      );
+    time = args.at.frame / comp.frameRate;
+  } else time = args.at.time;
+  try {
+    const saved = await engine.execute<{ path: string; width: number; height: number; bytes: number }>(
+      'frame.save',
+      {
+        comp: comp.id,
+        time,
+        path: args.output,
+        scale: args.scale,
+        ...(args.alpha && { transparent: true }),
+      },
+    );
+    if (!saved.ok) return fail(saved.error);
+    const r = saved.result;
+    process.stdout.write(
+      args.json
+        ? JSON.stringify(r, null, 2) + '\n'
+        : printable(`${r.path}  ${r.width}x${r.height}  ${r.bytes} bytes\n`),
+    );
+    return EXIT.ok;
+  } finally {
+    // Video decoders (ffmpeg children) must not keep the process alive.
+    (await warming).dispose();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * A render queue item's encoder settings (`encoding`): codec, CRF, ProRes profile, JPEG/WebP quality, GIF
+ * palette and dither, x264/x265 preset. Every field is optional: absent, the format's own default applies
+ * (src/render/queue/exporters/ffmpeg-formats.ts and the format table). Which format takes which field is
+ * decided here, once, so renderQueue.add, renderQueue.update, project files and the CLI refuse the same things.
+ * The schema is in model.ts; this module stays free of zod so the CLI's flag definitions can load it cheaply.
+ */
+import type { Remedy } from './surface-words.js';
+import type { Encoding } from './model.js';
+import { listWords, type OutputFormatId } from './output-formats.js';
+
+export const CODECS = ['h264', 'h265', 'prores', 'vp9'] as const;
+export type Codec = (typeof CODECS)[number];
+export const PRORES_PROFILES = ['proxy', 'lt', 'standard', 'hq', '4444'] as const;
+export const GIF_PALETTES = ['global', 'per-frame'] as const;
+/** ffmpeg paletteuse's dither names (Debian 12's ffmpeg 5.1 has these; `none` turns dithering off). */
+export const GIF_DITHERS = ['none', 'bayer', 'heckbert', 'floyd_steinberg', 'sierra2', 'sierra2_4a'] as const;
+export const X264_PRESETS = [
+  'ultrafast',
+  'superfast',
+  'veryfast',
+  'faster',
+  'fast',
+  'medium',
+  'slow',
+  'slower',
+  'veryslow',
+] as const;
+
+export type EncodingField = keyof Encoding;
+
+/** The codecs each container carries; the first is its default. */
+export const FORMAT_CODECS: Partial<Record<OutputFormatId, readonly Codec[]>> = {
+  mp4: ['h264', 'h265'],
+  mov: ['prores'],
+  webm: ['vp9'],
+};
+
+const CRF_MAX: Record<Codec, number | null> = { h264: 51, h265: 51, vp9: 63, prores: null };
+
+/** The formats each field applies to (codec-dependent fields are narrowed further in checkEncoding). */
+const FIELD_FORMATS: Record<EncodingField, readonly OutputFormatId[]> = {
+  codec: ['mp4', 'mov', 'webm'],
+  crf: ['mp4', 'webm'],
+  proresProfile: ['mov'],
+  quality: ['jpeg', 'webp', 'webp-anim'],
+  gifPalette: ['gif'],
+  gifDither: ['gif'],
+  x264Preset: ['mp4'],
+};
+
+/** Fields as messages name them on every surface (remedies name the param or the flag that sets it). */
+const FIELD_NAMES: Record<EncodingField, string> = {
+  codec: 'A codec choice',
+  crf: 'A CRF',
+  proresProfile: 'A ProRes profile',
+  quality: 'A quality setting',
+  gifPalette: 'A GIF palette mode',
+  gifDither: 'A GIF dither',
+  x264Preset: 'An encoder preset',
+};
+
+/** The codec an item encodes with: its own, else the container's default (undefined: not a video format). */
+export function codecOf(format: OutputFormatId, encoding: Encoding | undefined): Codec | undefined {
+  return encoding?.codec ?? FORMAT_CODECS[format]?.[0];
+}
+
+export interface EncodingFailure {
+  message: string;
+  remediation: Remedy;
+}
+
+const fail = (message: string, remediation: Remedy): EncodingFailure => ({ message, remediation });
+
+/** The first field of `encoding` that `format` (with or without alpha) cannot honour, or undefined. */
+export function checkEncoding(
+  encoding: Encoding | undefined,
+  format: OutputFormatId,
+  alpha: boolean,
+): EncodingFailure | undefined {
+  if (!encoding) return undefined;
+  for (const field of Object.keys(encoding) as EncodingField[]) {
+    if (encoding[field] === undefined || FIELD_FORMATS[field].includes(format)) continue;
+    return fail(
+      `${FIELD_NAMES[field]} does not apply to format "${format}".`,
+      (w) =>
+        `Leave out ${w.param(`encoding.${field}`)}, or render ${listWords([...FIELD_FORMATS[field]])} (it applies to those).`,
+    );
+  }
+  const codec = codecOf(format, encoding);
+  if (encoding.codec && !FORMAT_CODECS[format]?.includes(encoding.codec)) {
+    const carriers = Object.entries(FORMAT_CODECS)
+      .filter(([, codecs]) => codecs.includes(encoding.codec!))
+      .map(([f]) => f);
+    return fail(
+      `Codec "${encoding.codec}" is not carried by format "${format}" (it carries ${listWords([...FORMAT_CODECS[format]!])}).`,
+      (w) =>
+        `Render ${encoding.codec} to ${listWords(carriers)} (end the output in ${listWords(carriers.map((f) => `.${f}`))}), or pick ${w.param('encoding.codec')} ${listWords([...FORMAT_CODECS[format]!])}.`,
+    );
+  }
+  const crfMax = codec ? CRF_MAX[codec] : null;
+  if (encoding.crf !== undefined && crfMax !== null && encoding.crf > crfMax)
+    return fail(
+      `CRF ${encoding.crf} is outside ${codec}'s range 0-${crfMax}.`,
+      (w) => `Pick ${w.param('encoding.crf')} from 0 to ${crfMax} (lower: better and bigger).`,
+    );
+  if (encoding.x264Preset && codec !== 'h264' && codec !== 'h265')
+    return fail(
+      `A preset applies to h264 and h265 only; this item encodes ${codec}.`,
+      (w) => `Leave out ${w.param('encoding.x264Preset')}.`,
+    );
+  if (alpha && encoding.proresProfile && encoding.proresProfile !== '4444')
+    return fail(
+      `ProRes "${encoding.proresProfile}" has no alpha channel; RGB + Alpha is ProRes 4444.`,
+      (w) => `Use ${w.param('encoding.proresProfile')} 4444, or leave out alpha.`,
+    );
+  return undefined;
+}

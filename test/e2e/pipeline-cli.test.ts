@@ -1,0 +1,295 @@
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/cli.js';
+import { newEngine, run } from '../helpers/engine.js';
+import { itWithFfmpeg } from '../helpers/ffmpeg.js';
+import { frameOf, numberedClip } from '../helpers/media.js';
+import { probeVideo } from '../helpers/probe.js';
+import { projectWith } from '../helpers/projects.js';
+import { runCli } from '../helpers/spawn.js';
+import { tempDir } from '../helpers/tmp.js';
+
+async function sampleCopy(): Promise<string> {
+  const dir = await tempDir();
+  await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+  return dir;
+}
+
+/** A 10-frame 32x18 project whose one item (rq_2) renders out/o_[##].png beside it. */
+async function smallProject(item: Record<string, unknown> = {}): Promise<string> {
+  const dir = await tempDir();
+  await writeFile(join(dir, 'p.ecproj'), projectWith(item));
+  return dir;
+}
+
+/** The lowest and highest alpha of RGBA pixels. */
+function alphaRange(rgba: Buffer): [number, number] {
+  let [lo, hi] = [255, 0];
+  for (let i = 3; i < rgba.length; i += 4) [lo, hi] = [Math.min(lo, rgba[i]!), Math.max(hi, rgba[i]!)];
+  return [lo, hi];
+}
+
+describe('effectcraft-cli inspect', () => {
+  it('lists compositions with their layers, and queue items, for people and as JSON', async () => {
+    const dir = await sampleCopy();
+    const text = await runCli(['inspect', 'sample.ecproj'], { cwd: dir });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /comp_1 {2}"Sample" {2}640x360 {2}30 fps {2}2\.5 s \(75 frames\) {2}6 layers/,
+    );
+    expect(text.stdout).toMatch(/layer_8 {2}text +Title/);
+    expect(text.stdout).toContain(`rq_10  "Sample"  png  frames 0-74  ${join(dir, 'out/sample_[###].png')}`);
+    const json = await runCli(['inspect', 'sample.ecproj', '--json'], { cwd: dir });
+    const r = JSON.parse(json.stdout) as {
+      compositions: {
+        id: string;
+        width: number;
+        frameRate: number;
+        layers: { name: string; kind: string }[];
+      }[];
+      footage: unknown[];
+      renderQueue: { id: string; comp: { name: string }; format: string; frames: object; output: string }[];
+    };
+    expect(r.compositions[0]).toMatchObject({ id: 'comp_1', width: 640, frameRate: 30 });
+    expect(r.compositions[0]!.layers.map((l) => l.kind)).toEqual([
+      'text',
+      'text',
+      'shape',
+      'shape',
+      'shape',
+      'shape',
+    ]);
+    expect(r.footage).toEqual([]);
+    expect(r.renderQueue[0]).toMatchObject({
+      id: 'rq_10',
+      comp: { name: 'Sample' },
+      format: 'png',
+      frames: { start: 0, end: 74 },
+    });
+  });
+
+  it('lists footage with its kind and size, and the frame rate and duration of video', async () => {
+    const dir = await tempDir();
+    const project = JSON.parse(projectWith({})) as { items: object[] };
+    const media = {
+      kind: 'video',
+      duration: 4,
+      frameRate: 25,
+      frameCount: 100,
+      variableFrameRate: false,
+      pixelAspect: 1,
+      alpha: false,
+      rotation: 0,
+      codec: 'h264',
+      sequence: null,
+      audio: null,
+    };
+    project.items.push(
+      {
+        type: 'footage',
+        id: 'footage_7',
+        name: 'clip',
+        path: 'clip.mp4',
+        width: 320,
+        height: 240,
+        format: 'mov',
+        media,
+      },
+      {
+        type: 'footage',
+        id: 'footage_8',
+        name: 'logo',
+        path: '/abs/logo.png',
+        width: 64,
+        height: 32,
+        format: 'png',
+      },
+    );
+    await writeFile(join(dir, 'p.ecproj'), JSON.stringify(project));
+    const r = await runCli(['inspect', 'p.ecproj', '--json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { footage: unknown[] }).footage).toEqual([
+      {
+        id: 'footage_7',
+        name: 'clip',
+        path: join(dir, 'clip.mp4'),
+        kind: 'video',
+        width: 320,
+        height: 240,
+        frameRate: 25,
+        duration: 4,
+      },
+      { id: 'footage_8', name: 'logo', path: '/abs/logo.png', kind: 'still', width: 64, height: 32 },
+    ]);
+    const text = await runCli(['inspect', 'p.ecproj'], { cwd: dir });
+    expect(text.stdout).toContain(`footage_7  "clip"  video  320x240  25 fps  4 s  ${join(dir, 'clip.mp4')}`);
+  });
+
+  it('a missing project exits 1 with the reason', async () => {
+    const r = await runCli(['inspect', '/nonexistent/x.ecproj']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('x.ecproj');
+  });
+});
+
+describe('effectcraft-cli still', () => {
+  it('renders a frame by number or by time, format from the extension, with --scale and --alpha', async () => {
+    const dir = await sampleCopy();
+    const still = (...args: string[]) =>
+      runCli(['still', 'sample.ecproj', '--comp', 'Sample', ...args], { cwd: dir });
+    expect((await still('--frame', '30', '-o', 'f30.png')).code).toBe(0);
+    expect((await still('--time', '1', '-o', 't1.png')).code).toBe(0);
+    // Frame 30 at 30 fps is t = 1 s: the same pixels.
+    expect(await readFile(join(dir, 'f30.png'))).toEqual(await readFile(join(dir, 't1.png')));
+    const jpg = await still('--frame', '0', '-o', 'a.jpg', '--scale', '0.5', '--json');
+    expect(JSON.parse(jpg.stdout)).toMatchObject({ width: 320, height: 180 });
+    expect(await sharp(join(dir, 'a.jpg')).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: 320,
+      height: 180,
+    });
+    // The sample's background layer covers the frame: --alpha is seen on a composition with no layers.
+    const empty = await smallProject();
+    const alpha = await runCli(
+      ['still', 'p.ecproj', '--comp', 'Main', '--frame', '0', '-o', 'a.webp', '--alpha'],
+      {
+        cwd: empty,
+      },
+    );
+    expect(alpha.code, alpha.stderr).toBe(0);
+    const webp = sharp(join(empty, 'a.webp'));
+    expect(await webp.metadata()).toMatchObject({ format: 'webp', hasAlpha: true });
+    const { data } = await webp.raw().toBuffer({ resolveWithObject: true });
+    expect(alphaRange(data)).toEqual([0, 0]);
+    const opaque = await sharp(join(dir, 'f30.png')).raw().toBuffer();
+    expect(alphaRange(opaque)).toEqual([255, 255]);
+    // Written atomically: no temporary is left beside the outputs.
+    expect((await readdir(dir)).sort()).toEqual(['a.jpg', 'f30.png', 'sample.ecproj', 't1.png']);
+  });
+
+  itWithFfmpeg('draws video footage in-process (the frame at the asked time) and exits', async () => {
+    const dir = await tempDir();
+    const clip = await numberedClip(dir, 'h264', '25', 50);
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'V', width: 64, height: 48, frameRate: 25, duration: 2 });
+    const footage = await run<{ id: string }>(engine, 'file.import', { path: clip });
+    await run(engine, 'layer.addFootage', { footage: footage.id });
+    await run(engine, 'project.save', { path: join(dir, 'v.ecproj') });
+    const r = await runCli(['still', 'v.ecproj', '--comp', 'V', '--time', '1.2', '-o', 'f.png'], {
+      cwd: dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const { data } = await sharp(join(dir, 'f.png')).raw().toBuffer({ resolveWithObject: true });
+    expect(frameOf(data[0]!, data[1]!, data[2]!)).toBe(30);
+  });
+
+  it('refuses bad requests with exit 2, in CLI words', async () => {
+    const dir = await sampleCopy();
+    const still = (...args: string[]) => runCli(['still', 'sample.ecproj', ...args], { cwd: dir });
+    const noComp = await still('--comp', 'Nope', '--frame', '0', '-o', 'x.png');
+    expect(noComp.code).toBe(2);
+    expect(noComp.stderr).toContain('effectcraft-cli inspect PROJECT lists them');
+    expect(noComp.stderr).not.toContain('doc_inspect');
+    for (const args of [
+      ['--comp', 'Sample', '--frame', '75', '-o', 'x.png'],
+      ['--comp', 'Sample', '--frame', '1', '--time', '1', '-o', 'x.png'],
+      ['--comp', 'Sample', '--frame', '0', '-o', 'x.jpg', '--alpha'],
+      ['--comp', 'Sample', '--frame', '0', '-o', 'x.gif'],
+      ['--comp', 'Sample', '--time', '9', '-o', 'x.png'],
+    ]) {
+      const r = await still(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect((await readdir(dir)).sort()).toEqual(['sample.ecproj']);
+  });
+});
+
+describe('effectcraft-cli render pipeline flags', () => {
+  it('--output-dir puts relative outputs there instead of beside the project', async () => {
+    const dir = await smallProject();
+    const out = await tempDir();
+    const r = await runCli(['render', 'p.ecproj', '--output-dir', out, '--concurrency', '1'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await readdir(join(out, 'out'))).toHaveLength(10);
+    expect(await readdir(dir)).toEqual(['p.ecproj']);
+  });
+
+  it('--item X --output Y renders that item to Y; the project file is not changed', async () => {
+    const dir = await smallProject();
+    const before = await readFile(join(dir, 'p.ecproj'), 'utf8');
+    const r = await runCli(['render', 'p.ecproj', '--item', 'rq_2', '--output', 'elsewhere/f_[###].jpg'], {
+      cwd: dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const files = await readdir(join(dir, 'elsewhere'));
+    expect(files).toHaveLength(10);
+    expect(files[0]).toBe('f_000.jpg');
+    expect(await readFile(join(dir, 'p.ecproj'), 'utf8')).toBe(before);
+    const many = await runCli(['render', 'p.ecproj', '--output', 'x_[##].png'], { cwd: dir });
+    expect(many.code).toBe(2);
+    const unknown = await runCli(['render', 'p.ecproj', '--item', 'rq_9', '--output', 'x_[##].png'], {
+      cwd: dir,
+    });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('effectcraft-cli inspect PROJECT');
+  });
+
+  it('an empty render queue is explained in CLI terms', async () => {
+    const dir = await tempDir();
+    const project = JSON.parse(projectWith({})) as { renderQueue: unknown[] };
+    project.renderQueue = [];
+    await writeFile(join(dir, 'p.ecproj'), JSON.stringify(project));
+    const r = await runCli(['render', 'p.ecproj'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--comp NAME --output PATH');
+    expect(r.stderr).not.toContain('renderQueue.add');
+  });
+
+  it('--concurrency takes a whole number of workers', async () => {
+    const dir = await smallProject();
+    for (const bad of ['0', 'two', '1.5']) {
+      const r = await runCli(['render', 'p.ecproj', '--concurrency', bad], { cwd: dir });
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain('--concurrency');
+    }
+    const ok = await runCli(['render', 'p.ecproj', '--concurrency', '2', '--json'], { cwd: dir });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ completed: 1 });
+  });
+
+  it('a quality flag the item cannot take is refused naming the flag, before anything renders', async () => {
+    const dir = await smallProject();
+    const r = await runCli(['render', 'p.ecproj', '--crf', '20'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--crf');
+    expect(r.stderr).not.toContain('"encoding.crf"');
+    const bad = await runCli(['render', 'p.ecproj', '--codec', 'mpeg2'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('h264, h265, prores, vp9');
+    expect(await readdir(dir)).toEqual(['p.ecproj']);
+  });
+
+  itWithFfmpeg('--codec and --crf reach the encoder; a prores codec for an .mp4 names .mov', async () => {
+    const dir = await smallProject({ output: 'out/v.mp4', format: 'mp4' });
+    const r = await runCli(
+      ['render', 'p.ecproj', '--codec', 'h265', '--crf', '30', '--x264-preset', 'ultrafast'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(await probeVideo(join(dir, 'out/v.mp4'))).toMatchObject({ codec: 'hevc', frames: 10 });
+    const prores = await runCli(['render', 'p.ecproj', '--codec', 'prores'], { cwd: dir });
+    expect(prores.code).toBe(2);
+    expect(prores.stderr).toContain('.mov');
+    const mov = await runCli(
+      ['render', 'p.ecproj', '--comp', 'Main', '--output', 'c.mov', '--prores-profile', 'proxy'],
+      { cwd: dir },
+    );
+    expect(mov.code, mov.stderr).toBe(0);
+    expect((await probeVideo(join(dir, 'c.mov'))).codec).toBe('prores');
+  });
+});

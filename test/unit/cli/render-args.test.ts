@@ -1,0 +1,67 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseRenderArgs } from '../../../src/cli/render-args.js';
+import { UsageError } from '../../../src/cli/usage.js';
+
+describe('render flags', () => {
+  it('normalises the pipeline flags once: workers, output folder, one item to another output, encoding', () => {
+    const args = parseRenderArgs([
+      ...[
+        'p.ecproj',
+        '--concurrency',
+        '3',
+        '--output-dir',
+        '/renders',
+        '--item',
+        'rq_2',
+        '--output',
+        'x.mov',
+      ],
+      ...['--prores-profile', 'lt', '--resume'],
+    ]);
+    expect(args).toMatchObject({
+      project: resolve('p.ecproj'),
+      items: ['rq_2'],
+      itemOutput: { id: 'rq_2', output: '/renders/x.mov' },
+      outputDir: '/renders',
+      concurrency: 3,
+      encoding: { proresProfile: 'lt' },
+      resume: true,
+    });
+    expect(parseRenderArgs(['p.ecproj'])).toMatchObject({
+      encoding: {},
+      resume: false,
+      concurrency: undefined,
+    });
+  });
+
+  it('carries every quality flag into the encoding, typed', () => {
+    const args = parseRenderArgs([
+      ...['p.ecproj', '--crf', '23', '--codec', 'h265', '--quality', '70', '--x264-preset', 'slow'],
+      ...['--gif-palette', 'per-frame', '--gif-dither', 'bayer'],
+    ]);
+    expect(args?.encoding).toEqual({
+      crf: 23,
+      codec: 'h265',
+      quality: 70,
+      x264Preset: 'slow',
+      gifPalette: 'per-frame',
+      gifDither: 'bayer',
+    });
+  });
+
+  it.each([
+    [['p.ecproj', '--output', 'x.mp4']],
+    [['p.ecproj', '--item', 'a', '--item', 'b', '--output', 'x.mp4']],
+    [['p.ecproj', '--comp', 'Main']],
+    [['p.ecproj', '--comp', 'Main', '--item', 'a', '--output', 'x.mp4']],
+    [['p.ecproj', '--frames', '1-2']],
+    [['p.ecproj', '--concurrency', '0']],
+    [['p.ecproj', '--crf', '64']],
+    [['p.ecproj', '--quality', '101']],
+    [['p.ecproj', '--codec', 'av1']],
+    [['p.ecproj', '--gif-dither', 'random']],
+  ])('refuses %j as a usage error', (argv) => {
+    expect(() => parseRenderArgs(argv)).toThrow(UsageError);
+  });
+});
