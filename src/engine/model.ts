@@ -216,6 +216,8 @@ export const TimeMapSchema = z.strictObject({
   }),
   loop: z.boolean(),
   freezeAt: z.number().min(0).nullable(),
+  /** Frame mix: between two source frames, show both, weighted by time (absent: the nearest frame). */
+  frameBlending: z.boolean().optional(),
 });
 
 export const Layer = z.strictObject({

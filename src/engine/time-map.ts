@@ -20,6 +20,8 @@ export interface TimeMap {
   loop: boolean;
   /** Show this one moment of the footage (seconds) for the whole layer; null: off. */
   freezeAt: number | null;
+  /** Frame mix: a footage time between two frames shows both, weighted by time (absent or false: the nearest). */
+  frameBlending?: boolean;
 }
 
 /**

@@ -8,6 +8,7 @@ import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-
 import {
   EngineError,
   isEngineError,
+  blendFrames,
   nearestFrame,
   type Composition,
   type FootageItem,
@@ -38,22 +39,45 @@ export interface FrameFootage {
   moving: ReadonlyMap<string, MovingFrames | null>;
 }
 
+/** Frame blending's two frames around a footage time; `weight` is b's share (0..1). */
+export interface FrameMix {
+  a: Canvas;
+  b: Canvas;
+  weight: number;
+}
+
+/** Whether a layer mixes the frames around its footage time (layer.setTimeMap frameBlending). */
+export const blendsFrames = (layer: Layer) => layer.time?.frameBlending === true;
+
+/** The frame indices a footage time needs: the nearest one, or with blending the two around it. */
+function framesFor(timestamps: ArrayLike<number>, t: number, blend: boolean): number[] {
+  if (!blend) return [nearestFrame(timestamps, t)];
+  const { a, b } = blendFrames(timestamps, t);
+  return a === b ? [a] : [a, b];
+}
+
 /**
- * What a footage layer shows at layer time `lt`: a canvas, null for a placeholder (missing footage), or
- * 'nothing' (audio, or a time outside the footage without loop).
+ * What a footage layer shows at layer time `lt`: a canvas, two to mix (frame blending), null for a placeholder
+ * (missing footage), or 'nothing' (audio, or a time outside the footage without loop).
  */
 export function footagePicture(
   footage: FrameFootage,
   item: FootageItem,
   layer: Layer,
   lt: number,
-): Canvas | null | 'nothing' {
+): Canvas | FrameMix | null | 'nothing' {
   if (item.media?.kind === 'audio') return 'nothing';
   if (!isMoving(item)) return footage.stills.get(item.id) ?? null;
   const t = footageSourceTime(layer, lt, item);
   if (t === null) return 'nothing';
   const moving = footage.moving.get(item.id);
   if (!moving) return null;
+  if (blendsFrames(layer)) {
+    const { a, b, weight } = blendFrames(moving.timestamps, t);
+    const [ca, cb] = [moving.frames.get(a), moving.frames.get(b)];
+    if (!ca || !cb) return null;
+    return weight > 0 && a !== b ? { a: ca, b: cb, weight } : ca;
+  }
   return moving.frames.get(nearestFrame(moving.timestamps, t)) ?? null;
 }
 
@@ -107,7 +131,8 @@ export class FootageCache {
     for (const [item, times] of movingTimes(doc, comp, time)) {
       try {
         const timestamps = await this.#store.timestamps(item);
-        const indices = [...new Set(times.map((t) => nearestFrame(timestamps, t)))].sort((a, b) => a - b);
+        const needed = times.flatMap(({ t, blend }) => framesFor(timestamps, t, blend));
+        const indices = [...new Set(needed)].sort((a, b) => a - b);
         const frames = new Map<number, Canvas>();
         for (const i of indices) frames.set(i, await this.#store.frame(item, i));
         moving.set(item.id, { timestamps, frames });
@@ -175,15 +200,19 @@ export class FootageCache {
 }
 
 /** The footage times each moving item is shown at in `comp` at `time` (precomps included). */
-function movingTimes(doc: Project, comp: Composition, time: number): Map<FootageItem, number[]> {
-  const out = new Map<FootageItem, number[]>();
+function movingTimes(
+  doc: Project,
+  comp: Composition,
+  time: number,
+): Map<FootageItem, Array<{ t: number; blend: boolean }>> {
+  const out = new Map<FootageItem, Array<{ t: number; blend: boolean }>>();
   if (!doc.items.some((i) => i.type === 'footage' && isMoving(i))) return out;
   visitFootageLayers(doc, comp, time, (item, layer, lt) => {
     if (!isMoving(item)) return;
     const t = footageSourceTime(layer, lt, item);
     if (t === null) return;
     const list = out.get(item) ?? [];
-    list.push(t);
+    list.push({ t, blend: blendsFrames(layer) });
     out.set(item, list);
   });
   return out;

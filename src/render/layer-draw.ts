@@ -7,7 +7,7 @@ import { valueAt, type Composition, type FootageItem, type Layer } from '../engi
 import { inflate, type Rect } from './bounds.js';
 import { applyEffects, effectPadding } from './effects.js';
 import type { ComposeEnv } from './env.js';
-import { drawPlaceholder, footagePicture } from './footage.js';
+import { blendsFrames, drawPlaceholder, footagePicture, type FrameMix } from './footage.js';
 import { precompTime } from './media/frame-plan.js';
 import { mul, pixelScale, scaling, translate, type Mat } from '../engine/affine.js';
 import { css, resetState, type GlobalCompositeOperation } from './paint.js';
@@ -69,7 +69,8 @@ export function drawContent(env: ComposeEnv, ctx: SKRSContext2D, layer: Layer, l
       if (!item) return;
       const image = footagePicture(env.footage, item, layer, lt);
       if (image === 'nothing') return;
-      if (image) ctx.drawImage(image, 0, 0, item.width, item.height);
+      if (image && 'weight' in image) drawFrameMix(ctx, image, item.width, item.height);
+      else if (image) ctx.drawImage(image, 0, 0, item.width, item.height);
       else drawPlaceholder(ctx, item.width, item.height);
       return;
     }
@@ -101,9 +102,26 @@ export function drawContent(env: ComposeEnv, ctx: SKRSContext2D, layer: Layer, l
   }
 }
 
+/**
+ * Frame blending: a * (1 - weight) + b * weight, summed ('lighter') in premultiplied pixels, so the mix is exact
+ * for transparent footage too. Drawn on the layer's own (transparent) surface: see drawsDirect.
+ */
+function drawFrameMix(ctx: SKRSContext2D, mix: FrameMix, width: number, height: number): void {
+  ctx.save();
+  const alpha = ctx.globalAlpha;
+  ctx.globalAlpha = alpha * (1 - mix.weight);
+  ctx.drawImage(mix.a, 0, 0, width, height);
+  ctx.globalCompositeOperation = 'lighter';
+  ctx.globalAlpha = alpha * mix.weight;
+  ctx.drawImage(mix.b, 0, 0, width, height);
+  ctx.restore();
+}
+
 /** Whether the content is one paint operation, so opacity and blending can apply while drawing it. */
 function drawsDirect(layer: Layer): boolean {
   const src = layer.source;
+  // A frame mix is two paint operations summed: it needs a surface of its own.
+  if (src.kind === 'footage' && blendsFrames(layer)) return false;
   if (src.kind === 'text') return src.stroke === null;
   if (src.kind === 'shape') return !shapeIsLayered(src);
   return true;

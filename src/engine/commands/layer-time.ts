@@ -25,7 +25,7 @@ export const layerSetTimeMap = defineCommand({
   title: 'Time Stretch / Freeze / Loop',
   category: 'Layer',
   description:
-    'Maps comp time to the source time of a footage or precomp layer. speed: 2 plays twice as fast, 0.5 half, -1 reversed (from the end); never 0. loop: repeat the source while the layer lasts. freezeAt: show the source at this second for the whole layer (null: off). Omitted fields keep their value; speed 1 / no loop / no freeze is the default. Retiming does not move the out point: set it with layer.setTiming.',
+    'Maps comp time to the source time of a footage or precomp layer. speed: 2 plays twice as fast, 0.5 half, -1 reversed (from the end); never 0. loop: repeat the source while the layer lasts. freezeAt: show the source at this second for the whole layer (null: off). frameBlending: between two source frames (slow motion, a 24 fps clip in a 30 fps comp) show both mixed by time instead of the nearest. Omitted fields keep their value; speed 1 / no loop / no freeze is the default. Retiming does not move the out point: set it with layer.setTiming.',
   params: z.strictObject({
     ...target,
     speed: z
@@ -34,6 +34,12 @@ export const layerSetTimeMap = defineCommand({
       .describe(`Playback speed, ${MIN_SPEED} to ${MAX_SPEED} in size; negative reverses`),
     loop: z.boolean().optional(),
     freezeAt: z.number().min(0).nullable().optional().describe('Source seconds to hold (null: no freeze)'),
+    frameBlending: z
+      .boolean()
+      .optional()
+      .describe(
+        'Frame mix for video and image sequences: a time between two source frames shows both, weighted by time (false: the nearest frame)',
+      ),
   }),
   pathParams: {},
   enabled: needsComp,
@@ -55,6 +61,8 @@ export const layerSetTimeMap = defineCommand({
       speed,
       loop: p.loop ?? before.loop,
       freezeAt: p.freezeAt === undefined ? before.freezeAt : p.freezeAt,
+      // Stored only when on: layers that never blend keep the shape they always had.
+      ...((p.frameBlending ?? before.frameBlending) && { frameBlending: true }),
     };
     ctx.update((d) => {
       draftLayer(d, comp.id, layer.id).time = time;

@@ -7,7 +7,13 @@ import { describe, expect } from 'vitest';
 import type { Engine } from '../../../src/engine/index.js';
 import { newEngine, run } from '../../helpers/engine.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
-import { numberedClip, numberedSequence, variableRateClip, type Codec } from '../../helpers/media.js';
+import {
+  frameColor,
+  numberedClip,
+  numberedSequence,
+  variableRateClip,
+  type Codec,
+} from '../../helpers/media.js';
 import { mediaRenderer, shownFrame } from '../../helpers/media-render.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -143,6 +149,39 @@ describeWithFfmpeg('time mapping of video footage', () => {
     expect(await at([12, 13, 30])).toEqual([0, 1, 18]);
     await run(engine, 'layer.setTimeMap', { comp: outer.id, layer: pre.id, speed: 2 });
     expect(await at([12, 13, 30])).toEqual([0, 2, 36]);
+  });
+});
+
+describeWithFfmpeg('frame blending', () => {
+  /** The centre pixel's red, green and blue at comp time `t`. */
+  async function centre(engine: Engine, compId: string, t: number): Promise<number[]> {
+    const renderer = await mediaRenderer();
+    const f = await renderer.renderFrame(engine.document, compId, t, { missingFootage: 'fail' });
+    const i = (Math.floor(f.height / 2) * f.width + Math.floor(f.width / 2)) * 4;
+    return [...f.rgba.subarray(i, i + 3)];
+  }
+
+  itWithFfmpeg('mixes the two frames around a footage time by its distance to each', async () => {
+    const engine = newEngine();
+    // A 10 fps clip in a 20 fps comp: every other comp frame falls halfway between two source frames.
+    const { comp, layer } = await compWith(engine, await numberedClip(await tempDir(), 'h264', '10', 8), 20);
+    // The two frames as decoded (a lossless H.264 still rounds through YUV by a level or two).
+    const [c0, c1] = [await centre(engine, comp, 0), await centre(engine, comp, 0.1)];
+    expect(c1.map((v, k) => Math.abs(v - frameColor(1)[k]!) <= 3)).toEqual([true, true, true]);
+    // Without blending: the nearest frame, one of the two exactly.
+    expect([c0, c1]).toContainEqual(await centre(engine, comp, 0.05));
+    await run(engine, 'layer.setTimeMap', { layer, frameBlending: true });
+    const half = await centre(engine, comp, 0.05);
+    c0.forEach((v, k) => expect(Math.abs(half[k]! - (v + c1[k]!) / 2)).toBeLessThanOrEqual(1));
+    // On a source frame's own time: that frame alone.
+    expect(await centre(engine, comp, 0.1)).toEqual(c1);
+    // Slow motion (speed 0.25): comp 0.1 s is footage 0.025 s, a quarter of the way from frame 0 to frame 1.
+    await run(engine, 'layer.setTimeMap', { layer, speed: 0.25 });
+    const quarter = await centre(engine, comp, 0.1);
+    c0.forEach((v, k) => expect(Math.abs(quarter[k]! - (v * 0.75 + c1[k]! * 0.25))).toBeLessThanOrEqual(1));
+    // Blending stays on when other fields change, and is off again on request.
+    await run(engine, 'layer.setTimeMap', { layer, frameBlending: false });
+    expect([c0, c1]).toContainEqual(await centre(engine, comp, 0.1));
   });
 });
 
