@@ -1,6 +1,8 @@
 /**
  * What a render's workers get of its footage, all through the engine's ports so confinement applies: the bytes
- * of stills and image-sequence frames, and for video a descriptor opened (and checked) here that the workers'
+ * of stills up front; image-sequence frames on request, one at a time as a worker draws them (a sequence may be
+ * thousands of large files: reading them all first would hold them all in memory), and only paths of the
+ * sequences the composition shows; and for video a descriptor opened (and checked) here that the workers'
  * ffmpeg decoders read through its childPath. The descriptors stay open until the item's cleanup closes them.
  */
 import { dirname } from 'node:path';
@@ -20,16 +22,23 @@ import type { WorkerInit } from './protocol.js';
 export interface FootageInput {
   footage: WorkerInit['footage'];
   media: WorkerInit['media'];
+  /** Reads one frame file of a sequence the composition shows, for a worker that asks; other paths are refused. */
+  readSequenceFrame(path: string): Promise<Uint8Array>;
 }
 
-/** The files one footage item is read from: a still's one file, every frame of a sequence. */
-function filesOf(item: FootageItem): string[] {
-  const seq = item.media?.kind === 'sequence' ? item.media.sequence : null;
-  if (!seq) return [item.path];
+/** Every frame file of a sequence. */
+function sequenceFiles(item: FootageItem): string[] {
+  const seq = item.media?.sequence;
+  if (!seq) return [];
   return Array.from({ length: seq.last - seq.first + 1 }, (_, i) =>
     sequenceFrame(seq.pattern, seq.first + i),
   );
 }
+
+const readFootage = (ports: EnginePorts, path: string) =>
+  ports.readFile(path).catch((err: unknown) => {
+    throw err instanceof EngineError ? err : fsError(err, path, 'read footage');
+  });
 
 /**
  * Reads and opens the footage of `compId`. `keep` is handed every opened media file, so the caller closes it
@@ -45,6 +54,7 @@ export async function footageInput(
 ): Promise<FootageInput> {
   const footage: WorkerInit['footage'] = [];
   const files: Array<[string, string]> = [];
+  const frames = new Set<string>();
   for (const item of reachableFootage(doc, [compId])) {
     if (item.media?.kind === 'audio') continue;
     if (item.media?.kind === 'video') {
@@ -56,14 +66,26 @@ export async function footageInput(
       files.push([item.path, file.childPath]);
       continue;
     }
-    for (const path of filesOf(item)) {
-      throwIfStopped(signal);
-      const bytes = await ports.readFile(path).catch((err: unknown) => {
-        throw err instanceof EngineError ? err : fsError(err, path, 'read footage');
-      });
-      footage.push([path, bytes]);
+    if (item.media?.kind === 'sequence') {
+      for (const path of sequenceFiles(item)) frames.add(path);
+      continue;
     }
+    throwIfStopped(signal);
+    footage.push([item.path, await readFootage(ports, item.path)]);
   }
   const ffprobe = ffmpeg ? await findExecutable('ffprobe', dirname(ffmpeg)) : null;
-  return { footage, media: { ffmpeg, ffprobe, files } };
+  return {
+    footage,
+    media: { ffmpeg, ffprobe, files },
+    async readSequenceFrame(path) {
+      // A worker names only files of the sequences it draws: anything else is not its to read.
+      if (!frames.has(path))
+        throw new EngineError(
+          'bad_argument',
+          `"${path}" is not a frame of footage this render shows.`,
+          'Render again; if it repeats, report it.',
+        );
+      return readFootage(ports, path);
+    },
+  };
 }

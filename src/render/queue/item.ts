@@ -168,7 +168,13 @@ async function render(
     const pool = await RenderPool.start({
       workers: workerCount(exporter, env.options.maxWorkers, todo.length),
       workerUrl: env.options.workerUrl,
-      init: { doc: env.doc, ...input, rendererModule: env.options.rendererModule },
+      init: {
+        doc: env.doc,
+        footage: input.footage,
+        media: input.media,
+        rendererModule: env.options.rendererModule,
+      },
+      readSequenceFrame: input.readSequenceFrame,
     });
     cleanup.always(() => pool.destroy());
     // Stopping terminates the workers at once; the batch they held rejects with `cancelled`.

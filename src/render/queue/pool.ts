@@ -3,9 +3,9 @@
  * time. A crashed worker fails the batch it held with `render_failed`; `destroy()` terminates all of them.
  */
 import { Worker } from 'node:worker_threads';
-import { EngineError } from '../../engine/index.js';
+import { EngineError, type ErrorInfo } from '../../engine/index.js';
 import { askToStop, killChild } from '../media/children.js';
-import type { BatchRequest, ReturnRequest, WorkerInit, WorkerMessage } from './protocol.js';
+import type { BatchRequest, BytesReply, ReturnRequest, WorkerInit, WorkerMessage } from './protocol.js';
 
 /** `release` hands the frame's buffer back to the worker that rendered it, once the frame is written. */
 export type FrameSink = (
@@ -28,6 +28,8 @@ export interface PoolOptions {
   workers: number;
   workerUrl: URL;
   init: WorkerInit;
+  /** Answers a worker's `read` of an image-sequence frame (through the engine's ports). */
+  readSequenceFrame?: (path: string) => Promise<Uint8Array>;
 }
 
 let nextBatch = 1;
@@ -71,6 +73,7 @@ export class RenderPool {
       );
       worker.on('message', (m: WorkerMessage) => {
         if (m.type === 'stopped') return slot.stopped?.();
+        if (m.type === 'read') return void answerRead(worker, m, options.readSequenceFrame);
         if (m.type !== 'child') return slot.onMessage?.(m);
         if (m.alive) children.add(m.pid);
         else children.delete(m.pid);
@@ -151,6 +154,41 @@ export class RenderPool {
 async function stopGracefully(slot: Slot): Promise<void> {
   await askToStop(slot.worker, (answered) => (slot.stopped = answered));
   await slot.worker.terminate().catch(() => undefined);
+}
+
+/** Reads what a worker asked for and posts the bytes (transferred) or the error back to it. */
+async function answerRead(
+  worker: Worker,
+  m: { id: number; path: string },
+  read: PoolOptions['readSequenceFrame'],
+): Promise<void> {
+  let reply: BytesReply;
+  try {
+    if (!read)
+      throw new EngineError('not_configured', 'This render reads no sequence frames.', 'Render again.');
+    const bytes = await read(m.path);
+    // A Buffer from a pool shares its ArrayBuffer: only a buffer of its own can be transferred.
+    const own =
+      bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+    reply = { type: 'bytes', id: m.id, bytes: own };
+  } catch (err) {
+    reply = { type: 'bytes', id: m.id, error: errorInfo(err) };
+  }
+  // A worker that was terminated meanwhile takes no more messages.
+  try {
+    worker.postMessage(reply, reply.bytes ? [reply.bytes.buffer as ArrayBuffer] : []);
+  } catch {
+    /* terminated */
+  }
+}
+
+function errorInfo(err: unknown): ErrorInfo {
+  if (err instanceof EngineError) return err.toInfo();
+  return {
+    code: 'io_error',
+    message: `Reading footage failed: ${err instanceof Error ? err.message : String(err)}`,
+    remediation: 'Check the file and render again.',
+  };
 }
 
 function workerDied(reason: string): EngineError {

@@ -4,7 +4,10 @@ import type { FramePayload } from '../encode.js';
 
 export interface WorkerInit {
   doc: Project;
-  /** Footage bytes read by the main thread through the engine's ports: workers never read files. */
+  /**
+   * Stills' bytes read by the main thread through the engine's ports (workers never read files); sequence frames
+   * are asked for one by one (`read`).
+   */
   footage: Array<[string, Uint8Array]>;
   /** Module exporting createFrameRenderer (default: the compositor, src/render/index.ts). */
   rendererModule: string;
@@ -22,6 +25,14 @@ export interface BatchRequest {
   /** RGB + Alpha items render on a transparent background (frames come back premultiplied). */
   transparent: boolean;
   payload: FramePayload;
+}
+
+/** The bytes of an image-sequence frame a worker asked for (`read`), or why they cannot be had. */
+export interface BytesReply {
+  type: 'bytes';
+  id: number;
+  bytes?: Uint8Array;
+  error?: ErrorInfo;
 }
 
 /** Raw frame buffers the job has written, handed back (transferred) for the worker's next frames. */
@@ -42,4 +53,6 @@ export type WorkerMessage =
   /** A decoder child started (alive) or ended: the pool kills those still alive when it is destroyed. */
   | { type: 'child'; pid: number; alive: boolean }
   | { type: 'stopped' }
+  /** An image-sequence frame's bytes, asked of the main thread (which reads through the engine's ports). */
+  | { type: 'read'; id: number; path: string }
   | { type: 'error'; batch: number; error: ErrorInfo };

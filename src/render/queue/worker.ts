@@ -1,14 +1,22 @@
 /**
  * A render worker thread: owns one FrameRenderer (its own Skia surface), renders the contiguous frame batches
  * the job hands it, encodes them and posts the bytes back (transferred, not copied). It never touches the
- * filesystem: footage arrives as bytes with the init data.
+ * filesystem: stills arrive as bytes with the init data, image-sequence frames are asked of the main thread as
+ * they are drawn, and video decoders read descriptors the main thread opened.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ErrorInfo } from '../../engine/index.js';
+import { EngineError, type ErrorInfo } from '../../engine/index.js';
 import type { FrameRenderer, FrameRendererOptions } from '../types.js';
 import { encodeFrame, oneEncoderThread } from '../encode.js';
 import { DecoderChildren, GRACEFUL_STOP_MS } from '../media/children.js';
-import type { BatchRequest, ReturnRequest, StopRequest, WorkerInit, WorkerMessage } from './protocol.js';
+import type {
+  BatchRequest,
+  BytesReply,
+  ReturnRequest,
+  StopRequest,
+  WorkerInit,
+  WorkerMessage,
+} from './protocol.js';
 
 type RendererModule = { createFrameRenderer(options: FrameRendererOptions): FrameRenderer };
 
@@ -20,6 +28,29 @@ const port = parentPort!;
 const footage = new Map(init.footage.map(([path, bytes]) => [path, Buffer.from(bytes)]));
 const mediaFiles = new Map(init.media.files);
 const children = new DecoderChildren((pid, alive) => post({ type: 'child', pid, alive }));
+/** Sequence frames asked of the main thread, by request id. */
+const reads = {
+  next: 1,
+  pending: new Map<number, { resolve: (b: Buffer) => void; reject: (e: unknown) => void }>(),
+  ask(path: string): Promise<Buffer> {
+    const id = this.next++;
+    return new Promise<Buffer>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      post({ type: 'read', id, path });
+    });
+  },
+  settle(reply: BytesReply): void {
+    const p = this.pending.get(reply.id);
+    this.pending.delete(reply.id);
+    if (!p) return;
+    if (reply.bytes)
+      p.resolve(Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength));
+    else {
+      const e = reply.error!;
+      p.reject(new EngineError(e.code, e.message, e.remediation));
+    }
+  },
+};
 /** Set by the pool's `stop`: no further frame starts. */
 let stopping = false;
 
@@ -62,11 +93,8 @@ function rawFrame(rgba: Buffer): Uint8Array {
 
 async function main(): Promise<void> {
   const mod = (await import(init.rendererModule)) as RendererModule;
-  const readFile = async (path: string) => {
-    const bytes = footage.get(path);
-    if (!bytes) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
-    return bytes;
-  };
+  // Stills came with the init data; sequence frames are asked of the main thread as they are drawn.
+  const readFile = async (path: string) => footage.get(path) ?? reads.ask(path);
   const renderer = mod.createFrameRenderer({
     readFile,
     // Frames are read in order and held by the frame being drawn: a small cache serves layers sharing a clip.
@@ -84,7 +112,8 @@ async function main(): Promise<void> {
     },
   });
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (req: BatchRequest | ReturnRequest | StopRequest) => {
+  port.on('message', (req: BatchRequest | BytesReply | ReturnRequest | StopRequest) => {
+    if (req.type === 'bytes') return reads.settle(req);
     if (req.type === 'return') {
       for (const b of req.buffers) if (spareFrames.length < MAX_SPARE_FRAMES) spareFrames.push(b);
       return;
