@@ -5,15 +5,28 @@
  */
 import { own } from '../engine/own.js';
 import { SUBCOMMAND_SPECS } from './specs/index.js';
-import { EXIT, printable, UsageError } from './usage.js';
+import type * as StillCmd from './still-cmd.js';
+import { EXIT, isUsageError, printable } from './usage.js';
 import { packageVersion } from './version.js';
 
 type Run = (args: string[]) => Promise<number>;
 
+/** A variable, so the compiler does not look for a source of the built bundle. */
+const STILL_BUNDLE = './still-cmd.bundle.js';
+type StillModule = typeof StillCmd;
+
 /** Each subcommand's runner, loaded on demand; its flags and help are in specs/. */
 const RUNNERS: Record<string, () => Promise<Run>> = {
   render: () => import('./render-cmd.js').then((m) => m.renderCommand),
-  still: () => import('./still-cmd.js').then((m) => m.stillCommand),
+  // The build bundles `still` into one module (still-bundle.config.ts): a cold start links one file. From the
+  // sources (tests) there is no bundle, and the module itself is loaded.
+  still: () =>
+    (import(STILL_BUNDLE) as Promise<StillModule>)
+      .catch((err: { code?: string }) => {
+        if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+        return import('./still-cmd.js');
+      })
+      .then((m) => m.stillCommand),
   inspect: () => import('./inspect-cmd.js').then((m) => m.inspectCommand),
   commands: () => import('./commands-cmd.js').then((m) => m.commandsCommand),
   mcp: () => import('./mcp-cmd.js').then((m) => m.mcpCommand),
@@ -61,7 +74,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // node:util parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown flags and missing values.
     const code = (err as { code?: string }).code;
-    if (err instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
+    if (isUsageError(err) || code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(
         `effectcraft-cli ${first}: ${printable((err as Error).message)}\nSee: effectcraft-cli ${first} --help\n`,
       );

@@ -6,6 +6,14 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * Whether `err` is a usage error, by name: a bundled subcommand (still-cmd.bundle.js) throws its own copy of the
+ * class, which `instanceof` against this one does not recognise.
+ */
+export function isUsageError(err: unknown): err is UsageError {
+  return err instanceof Error && err.name === 'UsageError';
+}
+
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
 /** A port flag: a whole number 0-65535 (0 picks a free port), or the fallback when absent. */
