@@ -38,7 +38,7 @@ describe('renderQueue.render while confined', () => {
     expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
     const r = await engine.execute('renderQueue.render', {});
     expect(codeOf(r)).toBe('ok');
-    expect(await readdir(join(l.root, 'out'))).toEqual(['shot_00.png']);
+    expect((await readdir(join(l.root, 'out'))).sort()).toEqual(['shot.png.manifest.json', 'shot_00.png']);
   });
 
   it('refuses a queued output outside the write roots in a project opened inside a root', async () => {
