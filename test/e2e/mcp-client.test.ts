@@ -63,9 +63,16 @@ describe.each(['legacy', 'modern'] as const)('mcp with the official client (%s e
     const resource = await c.readResource({ uri: 'effectcraft://document' });
     const first = resource.contents[0] as { text: string };
     expect(JSON.parse(first.text)).toEqual(inspect.structuredContent);
+    // The resource is the whole catalog in one piece; the tool's first page is its start.
     const catalog = await c.readResource({ uri: 'effectcraft://commands' });
     const list = await c.callTool({ name: 'command_list', arguments: {} });
-    expect(JSON.parse((catalog.contents[0] as { text: string }).text)).toEqual(list.structuredContent);
+    const whole = JSON.parse((catalog.contents[0] as { text: string }).text) as {
+      count: number;
+      commands: [];
+    };
+    const page = list.structuredContent as { count: number; total: number; commands: [] };
+    expect(whole.count).toBe(page.total);
+    expect(whole.commands.slice(0, page.count)).toEqual(page.commands);
   });
 
   it('reports tool failures as isError results with {code, message, remediation}', async () => {
