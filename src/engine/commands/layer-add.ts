@@ -104,14 +104,21 @@ export const addText = addCommand(
       .min(100)
       .max(900)
       .optional()
-      .describe('400 (regular) or 700 (bold) are bundled'),
-    fontSize: z.number().min(1).max(2000).optional().describe('Pixels (default 72)'),
-    fill: ColorInput.optional().describe('Default white'),
-    strokeColor: ColorInput.optional(),
-    strokeWidth: z.number().min(0).max(500).optional(),
-    align: z.enum(TEXT_ALIGNS).optional(),
+      .describe('100 to 900; 400 (regular) and 700 (bold) are bundled (default 400)'),
+    fontSize: z.number().min(1).max(2000).optional().describe('Font size in pixels, 1 to 2000 (default 72)'),
+    fill: ColorInput.optional().describe('Text colour, "#rrggbb" hex (default #ffffff, white)'),
+    strokeColor: ColorInput.optional().describe(
+      'Stroke colour, "#rrggbb" hex (default #000000 with a stroke)',
+    ),
+    strokeWidth: z
+      .number()
+      .min(0)
+      .max(500)
+      .optional()
+      .describe('Stroke width in pixels, 0 to 500 (default: no stroke; 2 when only strokeColor is given)'),
+    align: z.enum(TEXT_ALIGNS).optional().describe('Alignment on the layer position (default center)'),
     lineHeight: z.number().min(0.1).max(10).optional().describe('Multiple of the font size (default 1.2)'),
-    tracking: z.number().optional().describe('1/1000 em'),
+    tracking: z.number().optional().describe('Letter spacing in 1/1000 em (default 0)'),
     kerning: z.boolean().optional().describe('OpenType kerning (default true)'),
     ligatures: z.boolean().optional().describe('Standard ligatures, e.g. fi (default true)'),
     contextualAlternates: z

@@ -9,6 +9,7 @@ import {
   draftAnimatable,
   propertyExists,
   PROPERTY_PATHS,
+  propertyValueWords,
   readAnimatable,
   readProperty,
   resolveProperty,
@@ -23,7 +24,7 @@ const Path = z
   .string()
   .min(1)
   .describe(`Property path: ${PROPERTY_PATHS.join(', ')}`);
-const Value = z.unknown().describe('A number, [x, y], a colour, or a string, depending on the property');
+const Value = z.unknown().describe(propertyValueWords());
 const Dimension = z
   .enum(['x', 'y'])
   .optional()
@@ -158,7 +159,7 @@ export const propertySetKeyframe = defineCommand({
     comp: CompRef.optional(),
     layer: LayerRef,
     property: Path,
-    time: z.number().min(0),
+    time: z.number().min(0).describe("Seconds, in layer time (comp time minus the layer's startTime)"),
     value: Value,
     dimension: Dimension,
     interpolation: Interpolation.optional(),
@@ -206,7 +207,7 @@ export const propertyRemoveKeyframe = defineCommand({
     comp: CompRef.optional(),
     layer: LayerRef,
     property: Path,
-    time: z.number().min(0),
+    time: z.number().min(0).describe("Seconds, in layer time (comp time minus the layer's startTime)"),
   }),
   pathParams: {},
   enabled: needsComp,
