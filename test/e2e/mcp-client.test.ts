@@ -180,6 +180,22 @@ describe.each(['legacy', 'modern'] as const)('mcp with the official client (%s e
     expect((await readFile(join(dir, 'p.png'))).equals(Buffer.from(data, 'base64'))).toBe(true);
     const wrong = await c.callTool({ name: 'render_preview', arguments: { output: join(dir, 'p.jpg') } });
     expect(wrong.isError).toBe(true);
+    expect(wrong.structuredContent).toMatchObject({ code: 'bad_argument' });
+    expect((wrong.structuredContent as { message: string }).message).toContain('"output"');
+  });
+
+  it('render_preview path errors name the argument the caller used', async () => {
+    const c = await open(era);
+    await c.callTool({
+      name: 'command_run',
+      arguments: { id: 'comp.new', params: { name: 'Main', width: 32, height: 18 } },
+    });
+    const r = await c.callTool({ name: 'render_preview', arguments: { output: 'rel.png' } });
+    expect(r.isError).toBe(true);
+    const error = r.structuredContent as { code: string; message: string; remediation: string };
+    expect(error.code).toBe('bad_argument');
+    expect(error.message).toContain('"output" must be an absolute path');
+    expect(`${error.message} ${error.remediation}`).not.toContain('"path"');
   });
 
   it('run_script runs code against the scripting API', async () => {

@@ -207,14 +207,14 @@ describe('frame.preview and frame.save while confined', () => {
       'path_outside_roots',
     );
     // A preview written to disk is checked the same way.
-    expect(codeOf(await engine.execute('frame.preview', { path: join(l.outside, 'p.png') }))).toBe(
+    expect(codeOf(await engine.execute('frame.preview', { output: join(l.outside, 'p.png') }))).toBe(
       'path_outside_roots',
     );
-    expect(codeOf(await engine.execute('frame.preview', { path: join(l.root, 'stills', 'p.png') }))).toBe(
+    expect(codeOf(await engine.execute('frame.preview', { output: join(l.root, 'stills', 'p.png') }))).toBe(
       'path_outside_roots',
     );
     expect(await readdir(l.outside)).toEqual(['secret.png']);
-    expect(codeOf(await engine.execute('frame.preview', { path: join(l.root, 'p.png') }))).toBe('ok');
+    expect(codeOf(await engine.execute('frame.preview', { output: join(l.root, 'p.png') }))).toBe('ok');
     expect(codeOf(await engine.execute('frame.save', { path: join(l.root, 'a.png') }))).toBe('ok');
     expect(existsSync(join(l.root, 'a.png'))).toBe(true);
   });

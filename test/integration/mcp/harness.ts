@@ -69,6 +69,7 @@ export const fakePreview: AnyCommand = defineCommand({
     time: z.number().optional(),
     max_side: z.number().optional(),
     transparent: z.boolean().optional(),
+    output: z.string().optional(),
   }),
   pathParams: {},
   annotations: READ_ONLY,
