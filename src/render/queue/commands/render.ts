@@ -63,7 +63,7 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
       refuseInstalledPackageOutputs(items);
       const job = service.start(doc, items, ctx.ports, {
         resume: p.resume ?? false,
-        detail: p.detail ?? 'compact',
+        ...(p.detail && { detail: p.detail }),
       });
       if (p.wait === false) return { started: true, ids: job.ids };
       let last = -1;
