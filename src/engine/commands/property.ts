@@ -25,6 +25,9 @@ const Path = z
   .min(1)
   .describe(`Property path: ${PROPERTY_PATHS.join(', ')}`);
 const Value = z.unknown().describe(propertyValueWords());
+// As in CSS cubic-bezier(x1, y1, x2, y2) over the segment between two keys (see docs/engine.md).
+const EASE_WORDS =
+  'Bezier handle [x, y] as in CSS cubic-bezier over the segment between two keys: easeOut is (x1, y1) of the segment to the next key, easeIn is (x2, y2) of the segment from the previous key; x is time, 0 to 1, y the share of the value change (e.g. easeOut [0.333, 0], easeIn [0.667, 1])';
 const Dimension = z
   .enum(['x', 'y'])
   .optional()
@@ -163,8 +166,8 @@ export const propertySetKeyframe = defineCommand({
     value: Value,
     dimension: Dimension,
     interpolation: Interpolation.optional(),
-    easeIn: EaseHandle.optional(),
-    easeOut: EaseHandle.optional(),
+    easeIn: EaseHandle.optional().describe(EASE_WORDS),
+    easeOut: EaseHandle.optional().describe(EASE_WORDS),
   }),
   pathParams: {},
   enabled: needsComp,
@@ -244,7 +247,7 @@ export const propertyClearKeyframes = defineCommand({
     comp: CompRef.optional(),
     layer: LayerRef,
     property: Path,
-    keepValueAt: z.number().min(0).optional(),
+    keepValueAt: z.number().min(0).optional().describe('Seconds, in layer time (default 0)'),
   }),
   pathParams: {},
   enabled: needsComp,

@@ -39,6 +39,14 @@ describe('parameter words in the JSON Schemas', () => {
     expect(describe_('comp.setSettings', 'duration')).toMatch(/^Seconds/);
   });
 
+  it('times are seconds; a shared param says the same words on every command', () => {
+    for (const p of ['inPoint', 'outPoint', 'startTime'])
+      expect(describe_('layer.setTiming', p)).toMatch(/^Seconds/);
+    expect(describe_('property.clearKeyframes', 'keepValueAt')).toMatch(/^Seconds/);
+    expect(describe_('layer.addShape', 'strokeWidth')).toContain('pixels, 0 to 500');
+    expect(describe_('layer.addShape', 'strokeWidth')).toBe(describe_('layer.addText', 'strokeWidth'));
+  });
+
   it('effect.add params name every parameter of every effect with its words, as property.set does', () => {
     const params = describe_('effect.add', 'params');
     const value = describe_('property.set', 'value');
