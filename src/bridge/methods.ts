@@ -80,6 +80,8 @@ const ENGINE_METHODS = {
   'engine.list': method({
     params: z.strictObject({
       filter: z.string().optional(),
+      category: z.string().optional(),
+      ids: z.array(z.string()).optional(),
       enabledOnly: z.boolean().optional(),
       schemas: z.boolean().optional(),
     }),

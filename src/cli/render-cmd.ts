@@ -67,7 +67,12 @@ export async function renderCommand(argv: string[]): Promise<number> {
   };
   for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
   try {
-    const params = { ...(items && { items }), ...(args.resume && { resume: true }) };
+    // --json is read by scripts, not by a model with a context budget: it keeps every file's sha256.
+    const params = {
+      ...(items && { items }),
+      ...(args.resume && { resume: true }),
+      ...(args.json && { detail: 'files' }),
+    };
     const r = await engine.execute<JobResult>('renderQueue.render', params, { signal: controller.signal });
     view.done();
     if (!r.ok) return fail(r.error);
@@ -133,8 +138,9 @@ function printSummary(result: JobResult, json: boolean, seconds: number): void {
     const skipped = item.skipped_frames ? `, ${item.skipped_frames} skipped` : '';
     const error = item.error ? `: ${item.error.message}` : '';
     const alpha = item.alpha ? '  RGB+Alpha' : '';
+    const manifest = item.manifest ? `  manifest ${item.manifest}` : '';
     process.stdout.write(
-      `${item.id}  ${item.status}  ${item.frames} frames${skipped}  ${files}  ${item.bytes} bytes${alpha}${error}\n`,
+      `${item.id}  ${item.status}  ${item.frames} frames${skipped}  ${files}  ${item.bytes} bytes${alpha}${manifest}${error}\n`,
     );
   }
   process.stdout.write(

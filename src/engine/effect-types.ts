@@ -3,6 +3,7 @@
  * this table to create effects with defaults and to validate `effects.<id>.<param>` values.
  */
 import { own, table } from './own.js';
+import { rangeWords } from './value-words.js';
 
 export type ParamType = 'number' | 'color';
 
@@ -109,6 +110,25 @@ export const EFFECT_TYPE_NAMES = Object.keys(EFFECT_TYPES);
 /** The effect type called `name`, or undefined. */
 export function effectType(name: string): EffectTypeSpec | undefined {
   return own(EFFECT_TYPES, name);
+}
+
+/** One parameter in words: what it is and its unit, its range and its default ("Shadow opacity in percent, 0 to 100, default 50"). */
+export function paramWords(spec: EffectParamSpec): string {
+  const range = rangeWords(spec) && `, ${rangeWords(spec)}`;
+  const kind = spec.type === 'color' ? ', hex "#rrggbb"' : '';
+  return `${spec.description}${kind}${range}, default ${spec.default}`;
+}
+
+/** Every effect type's parameters in words: the schemas of effect.add and property.set say them. */
+export function effectParamWords(): string {
+  return Object.entries(EFFECT_TYPES)
+    .map(
+      ([type, spec]) =>
+        `${type} {${Object.entries(spec.params)
+          .map(([name, p]) => `${name}: ${paramWords(p)}`)
+          .join('; ')}}`,
+    )
+    .join('; ');
 }
 
 /** The parameter `name` of an effect type, or undefined. */

@@ -112,7 +112,12 @@ export interface CatalogEntry {
 }
 
 export interface ListOptions {
+  /** Text in the id, title, category or description (any case). */
   filter?: string;
+  /** One category, e.g. "Layer" (any case). */
+  category?: string;
+  /** Only these command ids. */
+  ids?: string[];
   enabledOnly?: boolean;
   schemas?: boolean;
 }
@@ -199,14 +204,21 @@ export class Engine {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Lists the catalog, optionally filtered by text (id, title, category, description) and enabled state. */
+  /**
+   * Lists the catalog, optionally filtered by text (id, title, category, description), category, ids and
+   * enabled state. Schemas are made only for the commands listed: they are most of the catalog's size.
+   */
   list(options: ListOptions = {}): CatalogEntry[] {
     const needle = options.filter?.toLowerCase();
+    const category = options.category?.toLowerCase();
+    const ids = options.ids && new Set(options.ids);
     const view = this.view;
     const out: CatalogEntry[] = [];
     for (const c of this.#commands.values()) {
       if (needle && ![c.id, c.title, c.category, c.description].some((s) => s.toLowerCase().includes(needle)))
         continue;
+      if (category && c.category.toLowerCase() !== category) continue;
+      if (ids && !ids.has(c.id)) continue;
       const reason = c.enabled?.(view) ?? null;
       if (options.enabledOnly && reason) continue;
       const entry: CatalogEntry = {

@@ -9,7 +9,7 @@
  */
 import type { Draft } from 'immer';
 import { normalizeColor } from './color.js';
-import { EFFECT_TYPE_NAMES, effectParam, effectType } from './effect-types.js';
+import { EFFECT_TYPE_NAMES, effectParam, effectParamWords, effectType } from './effect-types.js';
 import { EngineError } from './errors.js';
 import {
   LAYER_KINDS,
@@ -20,6 +20,7 @@ import {
   type LayerKind,
 } from './model.js';
 import { own } from './own.js';
+import { rangeWords } from './value-words.js';
 
 export type ValueType = 'number' | 'vec2' | 'color' | 'string' | 'align' | 'weight' | 'boolean';
 type Key = string | number;
@@ -39,6 +40,8 @@ export interface PropertyRef {
 
 interface Spec extends PropertyRef {
   kinds: readonly LayerKind[];
+  /** Unit and default in words, for the schemas agents read (the range is added from min/max). */
+  help: string;
   /** Why this layer does not have it (a shape type without that property), or null when it does. */
   absent?: (layer: Layer) => EngineError | null;
 }
@@ -50,30 +53,37 @@ const newAudio = () => ({ level: staticProp(0), muted: false });
 /** Audio levels in dB: -96 is silence for 16-bit sound, +24 the most After Effects' Audio Levels allow. */
 export const AUDIO_LEVEL_RANGE = { min: -96, max: 24 } as const;
 
+const COLOUR = 'colour, hex "#rrggbb" or "#rrggbbaa"';
+
 function anim(
   type: 'number' | 'vec2' | 'color',
   kinds: readonly LayerKind[],
   path: readonly Key[],
+  help: string,
   more: Partial<Spec> = {},
 ): Spec {
-  return { animatable: true, type, kinds, path, ...more };
+  return { animatable: true, type, kinds, path, help, ...more };
 }
 
-function plain(type: ValueType, key: string, more: Partial<Spec> = {}): Spec {
-  return { animatable: false, type, kinds: ['text'], path: ['source', key], ...more };
+function plain(type: ValueType, key: string, help: string, more: Partial<Spec> = {}): Spec {
+  return { animatable: false, type, kinds: ['text'], path: ['source', key], help, ...more };
 }
 
 function stroke(kind: 'text' | 'shape', key: 'color' | 'width'): Spec {
-  const range = key === 'width' ? { min: 0, max: 500 } : {};
   const optional = { depth: 2, initial: newStroke };
-  return anim(key === 'width' ? 'number' : 'color', [kind], ['source', 'stroke', key], {
-    ...range,
+  if (key === 'color')
+    return anim('color', [kind], ['source', 'stroke', key], `stroke ${COLOUR} (default #000000)`, {
+      optional,
+    });
+  return anim('number', [kind], ['source', 'stroke', key], 'stroke width in pixels (default 0: no stroke)', {
+    min: 0,
+    max: 500,
     optional,
   });
 }
 
 /** A property of the shape's geometry, which only some shape types have. */
-function geometry(type: 'number' | 'vec2', key: string): Spec {
+function geometry(type: 'number' | 'vec2', key: string, help: string): Spec {
   const absent = (layer: Layer): EngineError | null => {
     const shape = (layer.source as Extract<Layer['source'], { kind: 'shape' }>).shape;
     const value = own(shape as unknown as Record<string, unknown>, key);
@@ -90,47 +100,94 @@ function geometry(type: 'number' | 'vec2', key: string): Spec {
       'Use a property that this shape type has.',
     );
   };
-  return anim(type, ['shape'], ['source', 'shape', key], { min: type === 'number' ? 0 : undefined, absent });
+  return anim(type, ['shape'], ['source', 'shape', key], help, {
+    min: type === 'number' ? 0 : undefined,
+    absent,
+  });
 }
 
 // A Map, not an object: a path such as "constructor" must not find what objects inherit.
 const STATIC = new Map<string, Spec>([
-  ['transform.anchorPoint', anim('vec2', LAYER_KINDS, ['transform', 'anchorPoint'])],
-  ['transform.position', anim('vec2', LAYER_KINDS, ['transform', 'position'])],
-  ['transform.scale', anim('vec2', LAYER_KINDS, ['transform', 'scale'])],
-  ['transform.rotation', anim('number', LAYER_KINDS, ['transform', 'rotation'])],
-  ['transform.opacity', anim('number', LAYER_KINDS, ['transform', 'opacity'], { min: 0, max: 100 })],
-  ['solid.color', anim('color', ['solid'], ['source', 'color'])],
-  ['text.fontSize', anim('number', ['text'], ['source', 'fontSize'], { min: 1, max: 2000 })],
-  ['text.fill', anim('color', ['text'], ['source', 'fill'])],
-  ['text.tracking', anim('number', ['text'], ['source', 'tracking'])],
+  [
+    'transform.anchorPoint',
+    anim(
+      'vec2',
+      LAYER_KINDS,
+      ['transform', 'anchorPoint'],
+      '[x, y] in layer pixels, the point the layer turns and scales around (default: the layer centre)',
+    ),
+  ],
+  [
+    'transform.position',
+    anim(
+      'vec2',
+      LAYER_KINDS,
+      ['transform', 'position'],
+      '[x, y] in composition pixels from the top left, where the anchor point goes (default: the composition centre)',
+    ),
+  ],
+  [
+    'transform.scale',
+    anim(
+      'vec2',
+      LAYER_KINDS,
+      ['transform', 'scale'],
+      '[x, y] in percent, 100 = full size (default [100, 100])',
+    ),
+  ],
+  [
+    'transform.rotation',
+    anim('number', LAYER_KINDS, ['transform', 'rotation'], 'degrees clockwise (default 0)'),
+  ],
+  [
+    'transform.opacity',
+    anim('number', LAYER_KINDS, ['transform', 'opacity'], 'percent (default 100)', {
+      min: 0,
+      max: 100,
+    }),
+  ],
+  ['solid.color', anim('color', ['solid'], ['source', 'color'], COLOUR)],
+  [
+    'text.fontSize',
+    anim('number', ['text'], ['source', 'fontSize'], 'pixels (default 72)', { min: 1, max: 2000 }),
+  ],
+  ['text.fill', anim('color', ['text'], ['source', 'fill'], `${COLOUR} (default #ffffff)`)],
+  ['text.tracking', anim('number', ['text'], ['source', 'tracking'], '1/1000 em (default 0)')],
   ['text.strokeColor', stroke('text', 'color')],
   ['text.strokeWidth', stroke('text', 'width')],
-  ['shape.size', geometry('vec2', 'size')],
-  ['shape.roundness', geometry('number', 'roundness')],
-  ['shape.outerRadius', geometry('number', 'outerRadius')],
-  ['shape.innerRadius', geometry('number', 'innerRadius')],
+  ['shape.size', geometry('vec2', 'size', '[width, height] in pixels (rectangle, ellipse)')],
+  ['shape.roundness', geometry('number', 'roundness', 'corner radius in pixels (rectangle)')],
+  ['shape.outerRadius', geometry('number', 'outerRadius', 'radius in pixels (polygon, star)')],
+  ['shape.innerRadius', geometry('number', 'innerRadius', 'inner radius in pixels (star)')],
   [
     'shape.fillColor',
-    anim('color', ['shape'], ['source', 'fill', 'color'], { optional: { depth: 2, initial: newFill } }),
+    anim('color', ['shape'], ['source', 'fill', 'color'], `fill ${COLOUR} (default #ffffff)`, {
+      optional: { depth: 2, initial: newFill },
+    }),
   ],
   ['shape.strokeColor', stroke('shape', 'color')],
   ['shape.strokeWidth', stroke('shape', 'width')],
   [
     'audio.level',
-    anim('number', ['footage', 'precomp'], ['audio', 'level'], {
+    anim('number', ['footage', 'precomp'], ['audio', 'level'], 'decibels, 0 = unchanged (default 0)', {
       ...AUDIO_LEVEL_RANGE,
       optional: { depth: 1, initial: newAudio },
     }),
   ],
-  ['text.text', plain('string', 'text')],
-  ['text.fontFamily', plain('string', 'fontFamily')],
-  ['text.fontWeight', plain('weight', 'fontWeight')],
-  ['text.align', plain('align', 'align')],
-  ['text.lineHeight', plain('number', 'lineHeight', { min: 0.1, max: 10 })],
-  ['text.kerning', plain('boolean', 'kerning')],
-  ['text.ligatures', plain('boolean', 'ligatures')],
-  ['text.contextualAlternates', plain('boolean', 'contextualAlternates')],
+  ['text.text', plain('string', 'text', 'the text, "\\n" for a new line')],
+  ['text.fontFamily', plain('string', 'fontFamily', 'font family (default "Inter", bundled)')],
+  [
+    'text.fontWeight',
+    plain('weight', 'fontWeight', '100 to 900; 400 (regular) and 700 (bold) are bundled (default 400)'),
+  ],
+  ['text.align', plain('align', 'align', `${TEXT_ALIGNS.join(', ')} (default center)`)],
+  [
+    'text.lineHeight',
+    plain('number', 'lineHeight', 'multiple of the font size (default 1.2)', { min: 0.1, max: 10 }),
+  ],
+  ['text.kerning', plain('boolean', 'kerning', 'true or false (default true)')],
+  ['text.ligatures', plain('boolean', 'ligatures', 'true or false (default true)')],
+  ['text.contextualAlternates', plain('boolean', 'contextualAlternates', 'true or false (default true)')],
 ]);
 
 /** Short names agents tend to use, mapped to full paths. */
@@ -143,6 +200,21 @@ const ALIASES = new Map<string, string>([
 ]);
 
 export const PROPERTY_PATHS = [...STATIC.keys(), 'effects.<effectId>.<param>'];
+
+/**
+ * What each property path takes, in words (unit, range, default), generated from the table above and the
+ * effect table: the `value` description of property.set and property.setKeyframe, so an agent reading the
+ * schema over MCP knows that opacity is 0 to 100 and rotation is in degrees, and docs and schemas agree.
+ */
+export function propertyValueWords(): string {
+  const paths = [...STATIC].map(([path, spec]) => {
+    const range = rangeWords(spec);
+    // The range goes after the unit, before "(default …)": "percent, 0 to 100 (default 100)".
+    const [, unit, dflt = ''] = /^(.*?)( \(default .*\))?$/.exec(spec.help)!;
+    return `${path}: ${unit}${range ? `, ${range}` : ''}${dflt}`;
+  });
+  return `By property. ${paths.join('; ')}; effects.<effectId>.<param>: as in effect.add: ${effectParamWords()}`;
+}
 
 /** Resolves a property path on a layer; throws bad_argument (or not_found for an effect) naming valid ones. */
 export function resolveProperty(layer: Layer, path: string): PropertyRef {

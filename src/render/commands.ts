@@ -83,7 +83,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     id: 'frame.preview',
     title: 'Preview Frame',
     category: 'Render',
-    description: `Renders one frame of a composition as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information; with "path" it also writes the PNG there (atomically).`,
+    description: `Renders one frame of a composition as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information; with "output" it also writes the PNG there (atomically).`,
     params: z.strictObject({
       comp: CompRef.optional(),
       time: Time,
@@ -98,21 +98,22 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         .boolean()
         .optional()
         .describe('Keep the background transparent (default false: flattened on the comp background colour)'),
-      path: AbsPath.optional().describe('Also write the preview PNG to this absolute .png path'),
+      // Named as render_preview's argument, so the tool passes it unchanged and errors name what the caller sent.
+      output: AbsPath.optional().describe('Also write the preview PNG to this absolute .png path'),
     }),
-    pathParams: { path: 'write' },
+    pathParams: { output: 'write' },
     readsFiles: (view, p) => drawnFootage(view, p.comp),
     enabled: needsComp,
-    // A file writer when "path" is given; otherwise it only reads.
+    // A file writer when "output" is given; otherwise it only reads.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     mutates: false,
     traits: { longRunning: true },
     async run(ctx, p) {
-      if (p.path !== undefined && extname(p.path).toLowerCase() !== '.png') {
+      if (p.output !== undefined && extname(p.output).toLowerCase() !== '.png') {
         throw new EngineError(
           'bad_argument',
-          `A preview is a PNG; "path" ends in "${extname(p.path)}".`,
-          'End "path" in .png, or use frame.save for JPEG or WebP.',
+          `A preview is a PNG; "output" ends in "${extname(p.output)}".`,
+          'End "output" in .png, or use frame.save for JPEG or WebP.',
         );
       }
       const doc = ctx.doc;
@@ -131,12 +132,12 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       const { encodeFrame } = await import('./encode.js');
       const { rgba, width, height, premultiplied } = rendered;
       const png = await encodeFrame(rgba, width, height, premultiplied, PREVIEW_ENCODING);
-      if (p.path !== undefined) {
+      if (p.output !== undefined) {
         // Through the ports: atomic, and checked against the write roots at the final open when confined.
-        await ctx.ports.writeFileAtomic(p.path, png);
+        await ctx.ports.writeFileAtomic(p.output, png);
       }
       return {
-        ...(p.path !== undefined ? { path: p.path } : {}),
+        ...(p.output !== undefined ? { output: p.output } : {}),
         png: png.toString('base64'),
         comp: { id: comp.id, name: comp.name },
         time,

@@ -63,9 +63,16 @@ describe.each(['legacy', 'modern'] as const)('mcp with the official client (%s e
     const resource = await c.readResource({ uri: 'effectcraft://document' });
     const first = resource.contents[0] as { text: string };
     expect(JSON.parse(first.text)).toEqual(inspect.structuredContent);
+    // The resource is the whole catalog in one piece; the tool's first page is its start.
     const catalog = await c.readResource({ uri: 'effectcraft://commands' });
     const list = await c.callTool({ name: 'command_list', arguments: {} });
-    expect(JSON.parse((catalog.contents[0] as { text: string }).text)).toEqual(list.structuredContent);
+    const whole = JSON.parse((catalog.contents[0] as { text: string }).text) as {
+      count: number;
+      commands: [];
+    };
+    const page = list.structuredContent as { count: number; total: number; commands: [] };
+    expect(whole.count).toBe(page.total);
+    expect(whole.commands.slice(0, page.count)).toEqual(page.commands);
   });
 
   it('reports tool failures as isError results with {code, message, remediation}', async () => {
@@ -173,6 +180,22 @@ describe.each(['legacy', 'modern'] as const)('mcp with the official client (%s e
     expect((await readFile(join(dir, 'p.png'))).equals(Buffer.from(data, 'base64'))).toBe(true);
     const wrong = await c.callTool({ name: 'render_preview', arguments: { output: join(dir, 'p.jpg') } });
     expect(wrong.isError).toBe(true);
+    expect(wrong.structuredContent).toMatchObject({ code: 'bad_argument' });
+    expect((wrong.structuredContent as { message: string }).message).toContain('"output"');
+  });
+
+  it('render_preview path errors name the argument the caller used', async () => {
+    const c = await open(era);
+    await c.callTool({
+      name: 'command_run',
+      arguments: { id: 'comp.new', params: { name: 'Main', width: 32, height: 18 } },
+    });
+    const r = await c.callTool({ name: 'render_preview', arguments: { output: 'rel.png' } });
+    expect(r.isError).toBe(true);
+    const error = r.structuredContent as { code: string; message: string; remediation: string };
+    expect(error.code).toBe('bad_argument');
+    expect(error.message).toContain('"output" must be an absolute path');
+    expect(`${error.message} ${error.remediation}`).not.toContain('"path"');
   });
 
   it('run_script runs code against the scripting API', async () => {

@@ -52,6 +52,7 @@ describe('mcp: a reused request id (built CLI)', () => {
     expect((rendered.result as { isError?: boolean }).isError).toBeUndefined();
     expect(structured(rendered)).toMatchObject({ items: [expect.objectContaining({ status: 'done' })] });
     expect(await s.exited).toBe(0);
-    expect((await readdir(dir)).length).toBe(40);
+    // 40 frames and their manifest.
+    expect((await readdir(dir)).length).toBe(41);
   });
 });

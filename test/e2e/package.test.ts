@@ -126,17 +126,24 @@ describe('the npm package', () => {
     expect(rendered.isError).toBeFalsy();
     const result = rendered.structuredContent as {
       completed: number;
-      items: Array<{ frames: number; sha256: Record<string, string> }>;
+      items: Array<{ frames: number; manifest: string }>;
     };
     expect(result).toMatchObject({ completed: 1, failed: 0 });
     expect(result.items[0]!.frames).toBe(75);
-    const written = Object.entries(result.items[0]!.sha256);
-    expect(written).toHaveLength(75);
-    for (const [path, sum] of written) {
+    // Every file's hash is in the manifest beside the output, not in the result.
+    const manifest = JSON.parse(await readFile(result.items[0]!.manifest, 'utf8')) as {
+      files: Array<{ path: string; sha256: string }>;
+    };
+    expect(manifest.files).toHaveLength(75);
+    for (const { path, sha256: sum } of manifest.files) {
       const bytes = await readFile(path);
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(sum);
     }
-    expect(await sharp(written[0]![0]).metadata()).toMatchObject({ format: 'png', width: 640, height: 360 });
+    expect(await sharp(manifest.files[0]!.path).metadata()).toMatchObject({
+      format: 'png',
+      width: 640,
+      height: 360,
+    });
     expect(await readdir(sampleDir)).toEqual(['sample.ecproj']);
   }, 240_000);
 });

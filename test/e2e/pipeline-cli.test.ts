@@ -213,7 +213,8 @@ describe('effectcraft-cli render pipeline flags', () => {
     const out = await tempDir();
     const r = await runCli(['render', 'p.ecproj', '--output-dir', out, '--concurrency', '1'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(await readdir(join(out, 'out'))).toHaveLength(10);
+    // Ten frames and their manifest.
+    expect(await readdir(join(out, 'out'))).toHaveLength(11);
     expect(await readdir(dir)).toEqual(['p.ecproj']);
   });
 
@@ -224,7 +225,7 @@ describe('effectcraft-cli render pipeline flags', () => {
       cwd: dir,
     });
     expect(r.code, r.stderr).toBe(0);
-    const files = await readdir(join(dir, 'elsewhere'));
+    const files = (await readdir(join(dir, 'elsewhere'))).filter((n) => n.endsWith('.jpg')).sort();
     expect(files).toHaveLength(10);
     expect(files[0]).toBe('f_000.jpg');
     expect(await readFile(join(dir, 'p.ecproj'), 'utf8')).toBe(before);

@@ -50,9 +50,12 @@ describe('effectcraft-cli render', () => {
     const dir = await sampleCopy();
     const r = await cli(['render', 'sample.ecproj'], dir);
     expect(r.code).toBe(0);
-    const files = await readdir(join(dir, 'out'));
+    const names = await readdir(join(dir, 'out'));
+    expect(names).toContain('sample.png.manifest.json');
+    const files = names.filter((n) => n.endsWith('.png')).sort();
     expect(files).toHaveLength(75);
     expect(files[0]).toBe('sample_000.png');
+    expect(r.stdout).toContain(`manifest ${join(dir, 'out', 'sample.png.manifest.json')}`);
     expect(r.stderr).toMatch(/^render: .* 75\/75 frames/m);
     expect(r.stdout).toMatch(/1 done, 0 failed/);
   });
@@ -83,7 +86,7 @@ describe('effectcraft-cli render', () => {
     expect(result.completed).toBe(1);
     expect(Object.keys(result.items[0]!.sha256)).toEqual([join(dir, 'clip.mp4')]);
     expect(await probeVideo(join(dir, 'clip.mp4'))).toMatchObject({ frames: 15, width: 320, height: 180 });
-    expect((await readdir(dir)).sort()).toEqual(['clip.mp4', 'sample.ecproj']);
+    expect((await readdir(dir)).sort()).toEqual(['clip.mp4', 'clip.mp4.manifest.json', 'sample.ecproj']);
   });
 
   it.each([
@@ -313,7 +316,15 @@ describe('effectcraft-cli render', () => {
     expect((JSON.parse(flat.stdout) as { items: Array<{ alpha: boolean }> }).items[0]!.alpha).toBe(false);
     const b = await sharp(join(dir, 'b_1.png')).ensureAlpha().raw().toBuffer();
     expect([...b.subarray((10 * 40 + 2) * 4, (10 * 40 + 2) * 4 + 4)]).toEqual([0, 255, 0, 255]);
-    expect((await readdir(dir)).sort()).toEqual(['a_0.png', 'a_1.png', 'b_0.png', 'b_1.png', 'o.ecproj']);
+    expect((await readdir(dir)).sort()).toEqual([
+      'a.png.manifest.json',
+      'a_0.png',
+      'a_1.png',
+      'b.png.manifest.json',
+      'b_0.png',
+      'b_1.png',
+      'o.ecproj',
+    ]);
   });
 
   itWithFfmpeg(

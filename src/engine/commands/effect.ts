@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT } from '../catalog.js';
 import {
   EFFECT_TYPE_NAMES,
-  EFFECT_TYPES,
   effectParam,
+  effectParamWords,
   effectType,
   type EffectTypeSpec,
 } from '../effect-types.js';
@@ -16,11 +16,9 @@ import { draftLayer, findComp, findEffect, findLayer, newId } from '../resolve.j
 import { needsComp } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
 
-const Params = z.record(z.string(), z.unknown()).describe(
-  `Static values by parameter name: ${Object.entries(EFFECT_TYPES)
-    .map(([type, spec]) => `${type} {${Object.keys(spec.params).join(', ')}}`)
-    .join('; ')}. Details: docs/rendering.md`,
-);
+const Params = z
+  .record(z.string(), z.unknown())
+  .describe(`Static values by parameter name (left out: the default). ${effectParamWords()}`);
 
 /** The type of an effect, or bad_argument naming the known ones (a project file may hold any string). */
 function knownType(type: string): EffectTypeSpec {

@@ -12,7 +12,7 @@ import {
   type ShapeGeometry,
 } from '../model.js';
 import { compositions, draftLayer, findComp, findFootage } from '../resolve.js';
-import { color, ColorInput, CompRef, Vec2Input } from './params.js';
+import { color, ColorInput, CompRef, StrokeColor, StrokeWidth, Vec2Input } from './params.js';
 
 /** Refuses a font family the renderer does not have, listing the ones it has. */
 export function checkFontFamily(family: string, ctx: CommandContext): string {
@@ -78,8 +78,20 @@ export const addSolid = addCommand(
   z.strictObject({
     ...common,
     color: ColorInput,
-    width: z.number().int().min(1).max(MAX_SIDE).optional(),
-    height: z.number().int().min(1).max(MAX_SIDE).optional(),
+    width: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_SIDE)
+      .optional()
+      .describe(`Pixels, 1 to ${MAX_SIDE} (default: the composition width)`),
+    height: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_SIDE)
+      .optional()
+      .describe(`Pixels, 1 to ${MAX_SIDE} (default: the composition height)`),
   }),
   'Solid',
   (p, _v, comp) => ({
@@ -104,14 +116,14 @@ export const addText = addCommand(
       .min(100)
       .max(900)
       .optional()
-      .describe('400 (regular) or 700 (bold) are bundled'),
-    fontSize: z.number().min(1).max(2000).optional().describe('Pixels (default 72)'),
-    fill: ColorInput.optional().describe('Default white'),
-    strokeColor: ColorInput.optional(),
-    strokeWidth: z.number().min(0).max(500).optional(),
-    align: z.enum(TEXT_ALIGNS).optional(),
+      .describe('100 to 900; 400 (regular) and 700 (bold) are bundled (default 400)'),
+    fontSize: z.number().min(1).max(2000).optional().describe('Font size in pixels, 1 to 2000 (default 72)'),
+    fill: ColorInput.optional().describe('Text colour, "#rrggbb" hex (default #ffffff, white)'),
+    strokeColor: StrokeColor.optional(),
+    strokeWidth: StrokeWidth.optional(),
+    align: z.enum(TEXT_ALIGNS).optional().describe('Alignment on the layer position (default center)'),
     lineHeight: z.number().min(0.1).max(10).optional().describe('Multiple of the font size (default 1.2)'),
-    tracking: z.number().optional().describe('1/1000 em'),
+    tracking: z.number().optional().describe('Letter spacing in 1/1000 em (default 0)'),
     kerning: z.boolean().optional().describe('OpenType kerning (default true)'),
     ligatures: z.boolean().optional().describe('Standard ligatures, e.g. fi (default true)'),
     contextualAlternates: z
@@ -202,8 +214,8 @@ export const addShape = addCommand(
     shape: ShapeParam,
     fill: ColorInput.nullable().optional().describe('Fill colour (default white; null for none)'),
     gradient: GradientParam.optional().describe('Gradient fill; replaces the solid fill'),
-    strokeColor: ColorInput.optional(),
-    strokeWidth: z.number().min(0).max(500).optional(),
+    strokeColor: StrokeColor.optional(),
+    strokeWidth: StrokeWidth.optional(),
   }),
   'Shape',
   (p) => {

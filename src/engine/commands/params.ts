@@ -16,6 +16,15 @@ export const ColorInput = z
   .describe(
     'Colour: "#rrggbb", "#rrggbbaa", a CSS colour name ("teal", "navy", …), or [r, g, b, a?] in 0..1',
   );
+/** A stroke of a text or shape layer: given either of the two, the layer gets a stroke. */
+export const StrokeColor = ColorInput.describe(
+  'Stroke colour: "#rrggbb" hex, a CSS colour name or [r, g, b, a?] in 0..1 (default #000000 with a stroke)',
+);
+export const StrokeWidth = z
+  .number()
+  .min(0)
+  .max(500)
+  .describe('Stroke width in pixels, 0 to 500 (default: no stroke; 2 when only strokeColor is given)');
 export const Vec2Input = z.tuple([z.number(), z.number()]);
 export const AbsPath = z.string().min(1).describe('Absolute file path');
 

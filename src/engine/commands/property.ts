@@ -9,6 +9,7 @@ import {
   draftAnimatable,
   propertyExists,
   PROPERTY_PATHS,
+  propertyValueWords,
   readAnimatable,
   readProperty,
   resolveProperty,
@@ -23,7 +24,10 @@ const Path = z
   .string()
   .min(1)
   .describe(`Property path: ${PROPERTY_PATHS.join(', ')}`);
-const Value = z.unknown().describe('A number, [x, y], a colour, or a string, depending on the property');
+const Value = z.unknown().describe(propertyValueWords());
+// As in CSS cubic-bezier(x1, y1, x2, y2) over the segment between two keys (see docs/engine.md).
+const EASE_WORDS =
+  'Bezier handle [x, y] as in CSS cubic-bezier over the segment between two keys: easeOut is (x1, y1) of the segment to the next key, easeIn is (x2, y2) of the segment from the previous key; x is time, 0 to 1, y the share of the value change (e.g. easeOut [0.333, 0], easeIn [0.667, 1])';
 const Dimension = z
   .enum(['x', 'y'])
   .optional()
@@ -158,12 +162,12 @@ export const propertySetKeyframe = defineCommand({
     comp: CompRef.optional(),
     layer: LayerRef,
     property: Path,
-    time: z.number().min(0),
+    time: z.number().min(0).describe("Seconds, in layer time (comp time minus the layer's startTime)"),
     value: Value,
     dimension: Dimension,
     interpolation: Interpolation.optional(),
-    easeIn: EaseHandle.optional(),
-    easeOut: EaseHandle.optional(),
+    easeIn: EaseHandle.optional().describe(EASE_WORDS),
+    easeOut: EaseHandle.optional().describe(EASE_WORDS),
   }),
   pathParams: {},
   enabled: needsComp,
@@ -206,7 +210,7 @@ export const propertyRemoveKeyframe = defineCommand({
     comp: CompRef.optional(),
     layer: LayerRef,
     property: Path,
-    time: z.number().min(0),
+    time: z.number().min(0).describe("Seconds, in layer time (comp time minus the layer's startTime)"),
   }),
   pathParams: {},
   enabled: needsComp,
@@ -243,7 +247,7 @@ export const propertyClearKeyframes = defineCommand({
     comp: CompRef.optional(),
     layer: LayerRef,
     property: Path,
-    keepValueAt: z.number().min(0).optional(),
+    keepValueAt: z.number().min(0).optional().describe('Seconds, in layer time (default 0)'),
   }),
   pathParams: {},
   enabled: needsComp,

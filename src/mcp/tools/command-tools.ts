@@ -1,14 +1,36 @@
 /** Listing and running engine commands: command_list, command_run, and their older names. */
 import { z } from 'zod';
+import { catalogPage } from './catalog-page.js';
 import { COMMAND_TOOL, READ_ONLY_TOOL, defineTool, fromExecute, type ToolSpec } from './types.js';
 
 const listInput = z.strictObject({
   filter: z
     .string()
     .optional()
-    .describe('Only commands whose id, title, category or description contains this text.'),
+    .describe('Only commands whose id, title, category or description contains this text (any case).'),
+  category: z
+    .string()
+    .optional()
+    .describe(
+      'Only the commands of this category (any case), e.g. "Layer"; an unknown one is refused with the list.',
+    ),
+  ids: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Only these command ids, e.g. ["property.set", "property.setKeyframe"].'),
   enabled_only: z.boolean().optional().describe('Only commands that can run now.'),
-  schemas: z.boolean().optional().describe("Include each command's params JSON Schema."),
+  schemas: z
+    .boolean()
+    .optional()
+    .describe("Include each listed command's params JSON Schema (ask for the commands you need)."),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'Where the page starts (default 0). A result over 16 KB is cut: it says next_offset, the offset of the next page.',
+    ),
 });
 
 const runInput = z.strictObject({
@@ -24,12 +46,27 @@ function listTool(name: string, title: string, description: string): ToolSpec {
     hints: READ_ONLY_TOOL,
     input: listInput,
     async run(args, ctx) {
-      const commands = await ctx.backend.list({
+      const matching = await ctx.backend.list({
         filter: args.filter,
+        category: args.category,
+        ids: args.ids,
         enabledOnly: args.enabled_only,
         schemas: args.schemas,
       });
-      return { kind: 'json', value: { count: commands.length, commands } };
+      if (args.category && !matching.length) {
+        const all = await ctx.backend.list({});
+        const categories = [...new Set(all.map((c) => c.category))];
+        if (!categories.some((c) => c.toLowerCase() === args.category!.toLowerCase()))
+          return {
+            kind: 'error',
+            error: {
+              code: 'bad_argument',
+              message: `No command category "${args.category}".`,
+              remediation: `Pass one of: ${categories.join(', ')}.`,
+            },
+          };
+      }
+      return { kind: 'json', value: catalogPage(matching, args.offset ?? 0) };
     },
   });
 }
@@ -57,7 +94,7 @@ function runTool(name: string, title: string, description: string): ToolSpec {
 export const commandList = listTool(
   'command_list',
   'List Commands',
-  "Lists the engine command catalog: ids, titles, whether each can run now, annotations, and (schemas: true) each command's params JSON Schema. Run a command with command_run.",
+  "Lists the engine command catalog: ids, titles, categories, whether each can run now, annotations, and (schemas: true) each command's params JSON Schema, with units, ranges and defaults. Narrow it with category, filter or ids; a result over 16 KB is cut into pages (next_offset says where the next starts). Run a command with command_run.",
 );
 export const listCommands = listTool(
   'list_commands',

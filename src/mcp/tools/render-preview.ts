@@ -37,13 +37,9 @@ export const renderPreview = defineTool({
       ),
   }),
   async run(args, ctx) {
-    const params: Record<string, unknown> = {};
-    if (args.comp !== undefined) params.comp = args.comp;
-    if (args.time !== undefined) params.time = args.time;
-    if (args.max_side !== undefined) params.max_side = args.max_side;
-    if (args.transparent !== undefined) params.transparent = args.transparent;
-    if (args.output !== undefined) params.path = args.output;
-    const r = await ctx.backend.execute('frame.preview', params, { signal: ctx.signal });
+    // frame.preview takes the tool's arguments under the same names: an error names the argument the caller
+    // used (an absolute-path check says "output", not a name the caller never sent).
+    const r = await ctx.backend.execute('frame.preview', args, { signal: ctx.signal });
     if (!r.ok) return { kind: 'error', error: r.error };
     if (!isPlainObject(r.result) || typeof r.result.png !== 'string') {
       ctx.log(`frame.preview returned no png: ${JSON.stringify(r.result)?.slice(0, 200)}`);

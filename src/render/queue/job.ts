@@ -3,6 +3,7 @@ import type { ErrorInfo, RenderQueueItem } from '../../engine/index.js';
 import type { OutputFile } from './exporters/types.js';
 import { renderItem, type ItemEnv, type ItemOutcome } from './item.js';
 import { removedError } from './item-errors.js';
+import { withManifests } from './manifest.js';
 import type { ItemStatus } from './status.js';
 
 /** Progress of a job, as the CLI and the MCP layer show it. */
@@ -27,9 +28,15 @@ export interface JobItemOutcome extends ItemOutcome {
   id: string;
   /** Whether the item rendered RGB + Alpha (reported so a pipeline can tell a matte-ready output). */
   alpha: boolean;
+  /** The manifest of a done item that wrote files (see manifest.ts); null otherwise. */
+  manifest: string | null;
 }
 
-/** What an item wrote, as reported to clients: sequences by first/last/count, every file's sha256. */
+/**
+ * What an item wrote, as reported to clients: sequences by first/last/count, the total bytes and the manifest
+ * that lists every file. `sha256` (every file's hash) is there only in the per-file detail: one hash per frame
+ * would fill a model's context (31,000 characters for 300 frames).
+ */
 export interface ItemReport {
   id: string;
   alpha: boolean;
@@ -38,11 +45,15 @@ export interface ItemReport {
   skipped_frames: number;
   files: { first: string; last: string; count: number } | null;
   bytes: number;
-  sha256: Record<string, string>;
+  manifest: string | null;
+  sha256?: Record<string, string>;
   error?: ErrorInfo;
 }
 
-export function reportItem(o: JobItemOutcome): ItemReport {
+/** How much of each item a render result carries: compact (default) or every file with its sha256. */
+export type ReportDetail = 'compact' | 'files';
+
+export function reportItem(o: JobItemOutcome, detail: ReportDetail): ItemReport {
   const files: OutputFile[] = o.files;
   const report: ItemReport = {
     id: o.id,
@@ -52,8 +63,9 @@ export function reportItem(o: JobItemOutcome): ItemReport {
     skipped_frames: o.skipped,
     files: files.length ? { first: files[0]!.path, last: files.at(-1)!.path, count: files.length } : null,
     bytes: files.reduce((n, f) => n + f.bytes, 0),
-    sha256: Object.fromEntries(files.map((f) => [f.path, f.sha256])),
+    manifest: o.manifest,
   };
+  if (detail === 'files') report.sha256 = Object.fromEntries(files.map((f) => [f.path, f.sha256]));
   if (o.error) report.error = o.error;
   return report;
 }
@@ -75,6 +87,7 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
         frames: 0,
         skipped: 0,
         files: [],
+        manifest: null,
         error,
       });
       continue;
@@ -90,13 +103,16 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
         frames: 0,
         skipped: 0,
         files: [],
+        manifest: null,
         error,
       });
       continue;
     }
     let total = 0;
+    let manifest: string | null = null;
     const outcome = await renderItem(item, {
       ...env,
+      exporters: withManifests(env.exporters, (path) => (manifest = path)),
       removed: () => !env.isQueued(item.id),
       onFrames(done, framesTotal, files) {
         total = framesTotal;
@@ -116,9 +132,12 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
       framesTotal: total,
       files: outcome.files.length,
     };
+    // A manifest written before the item stopped short was removed with its files.
+    if (outcome.status !== 'done') manifest = null;
+    if (manifest) status.manifest = manifest;
     if (outcome.error) status.error = outcome.error;
     env.setStatus(item.id, status);
-    outcomes.push({ id: item.id, alpha: item.alpha, ...outcome });
+    outcomes.push({ id: item.id, alpha: item.alpha, ...outcome, manifest });
   }
   return outcomes;
 }

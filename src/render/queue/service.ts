@@ -4,7 +4,7 @@
  */
 import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
-import type { ItemReport, JobItemOutcome, JobProgress } from './job.js';
+import type { ItemReport, JobItemOutcome, JobProgress, ReportDetail } from './job.js';
 import { resolveJobOptions, type RenderQueueServiceOptions } from './options.js';
 import type { ItemStatus } from './status.js';
 
@@ -27,6 +27,8 @@ export interface StartOptions {
    * fails keeps its complete frames, so the next resumable run continues where this one stopped.
    */
   resume?: boolean;
+  /** How much the result says per item (default compact: the manifest has every file's sha256). */
+  detail?: ReportDetail;
 }
 
 export interface StartedJob {
@@ -85,7 +87,10 @@ export class RenderQueueService {
     const planned = resume ? items.map((i) => ({ ...i, skipExisting: true })) : items;
     for (const item of items)
       this.#status.set(item.id, { status: 'queued', framesDone: 0, framesTotal: 0, files: 0 });
-    const done = this.#run(doc, planned, ports, controller.signal, resume).finally(() => (this.#job = null));
+    const detail = options.detail ?? 'compact';
+    const done = this.#run(doc, planned, ports, controller.signal, resume)
+      .then((outcomes) => this.#report(outcomes, detail))
+      .finally(() => (this.#job = null));
     this.#job = { controller, done };
     return { ids: items.map((i) => i.id), done };
   }
@@ -108,11 +113,11 @@ export class RenderQueueService {
     ports: EnginePorts,
     signal: AbortSignal,
     resume: boolean,
-  ): Promise<JobResult> {
+  ): Promise<JobItemOutcome[]> {
     let outcomes: JobItemOutcome[];
     // The job machinery (workers, pool, exporters, encoders) loads with the first render: a session that never
     // renders (a single still, an inspection) does not pay for it.
-    const [{ reportItem, runJob }, { builtinExporters }] = await Promise.all([
+    const [{ runJob }, { builtinExporters }] = await Promise.all([
       import('./job.js'),
       import('./exporters/index.js'),
     ]);
@@ -142,16 +147,19 @@ export class RenderQueueService {
         frames: 0,
         skipped: 0,
         files: [],
+        manifest: null,
         error,
       }));
       for (const i of items)
         this.#status.set(i.id, { status: 'failed', framesDone: 0, framesTotal: 0, files: 0, error });
     }
-    return this.#report(outcomes, reportItem);
+    return outcomes;
   }
 
   /** Matches outcomes to the live document by id: items removed mid-render are left out and count as failed. */
-  #report(outcomes: JobItemOutcome[], reportItem: (o: JobItemOutcome) => ItemReport): JobResult {
+  async #report(outcomes: JobItemOutcome[], detail: ReportDetail): Promise<JobResult> {
+    // Loaded with the job machinery (see #run), by then already in memory.
+    const { reportItem } = await import('./job.js');
     const live = new Set(this.#options.liveDocument().renderQueue.map((q) => q.id));
     const kept = outcomes.filter((o) => live.has(o.id));
     const removed = outcomes.filter((o) => !live.has(o.id)).map((o) => o.id);
@@ -160,7 +168,7 @@ export class RenderQueueService {
       failed: kept.filter((o) => o.status === 'failed').length + removed.length,
       stopped: kept.filter((o) => o.status === 'stopped').length,
       skipped_frames: kept.reduce((n, o) => n + o.skipped, 0),
-      items: kept.map(reportItem),
+      items: kept.map((o) => reportItem(o, detail)),
     };
     if (removed.length) {
       result.removed = removed;

@@ -6,6 +6,8 @@ export interface ItemStatus {
   framesDone: number;
   framesTotal: number;
   files: number;
+  /** The manifest of a done item (every file with its size and sha256), when it wrote files. */
+  manifest?: string;
   error?: { code: string; message: string; remediation: string };
 }
 

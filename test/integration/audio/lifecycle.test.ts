@@ -38,7 +38,7 @@ describe('sound and the render lifecycle', () => {
     const r = await renderStoppedAt(s, 60).finally(off);
     expect(r.items.map((i) => i.status)).toEqual(['done', 'stopped']);
     expect([...seen].some((n) => /^\.stopped\.mp4\.mix\.wav\.[0-9a-f]+\.part$/.test(n))).toBe(true);
-    expect(await listDir(out)).toEqual(['kept.wav']);
+    expect(await listDir(out)).toEqual(['kept.wav', 'kept.wav.manifest.json']);
     expect(ffmpegChildren()).toEqual([]);
   });
 

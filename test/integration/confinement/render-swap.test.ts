@@ -67,7 +67,7 @@ function wrapExporter(s: Session, format: string, make: (ctx: ExporterContext) =
 }
 
 async function renderOne(s: Session): Promise<ItemReport> {
-  const r = await run<{ items: ItemReport[] }>(s, 'renderQueue.render', {});
+  const r = await run<{ items: ItemReport[] }>(s, 'renderQueue.render', { detail: 'files' });
   return r.items[0]!;
 }
 
@@ -99,7 +99,8 @@ describe('render outputs swapped for a symlink out after the check', () => {
     const out = join(l.root, 'out');
     await run(s, 'renderQueue.add', { comp: 'c', output: join(out, 'f_[##].png') });
     await run(s, 'renderQueue.render', {});
-    expect(await readdir(out)).toHaveLength(5);
+    // Five frames and their manifest.
+    expect(await readdir(out)).toHaveLength(6);
     // A second item into the folder that holds the first item's frames.
     const { id } = await run<{ id: string }>(s, 'renderQueue.add', {
       comp: 'c',
@@ -109,8 +110,9 @@ describe('render outputs swapped for a symlink out after the check', () => {
     const r = await run<{ items: ItemReport[] }>(s, 'renderQueue.render', { items: [id] });
     expect(r.items[0]).toMatchObject({ status: 'failed', error: { code: 'path_outside_roots' } });
     expect(await readdir(l.outside)).toEqual(['secret.png']);
-    // The two frames written before the swap are removed through the folder's handle; f_* stay.
-    const kept = ['f_00.png', 'f_01.png', 'f_02.png', 'f_03.png', 'f_04.png'];
+    // The two frames written before the swap are removed through the folder's handle; f_* and their
+    // manifest stay.
+    const kept = ['f.png.manifest.json', 'f_00.png', 'f_01.png', 'f_02.png', 'f_03.png', 'f_04.png'];
     expect((await readdir(`${out}-old`)).sort()).toEqual(kept);
   });
 
@@ -171,7 +173,7 @@ describeWithFfmpeg('ffmpeg outputs while confined', () => {
     expect(item).toMatchObject({ status: 'done', files: { first: output, count: 1 } });
     const sha = createHash('sha256').update(readFileSync(output)).digest('hex');
     expect(item.sha256[output]).toBe(sha);
-    expect(await readdir(dirname(output))).toEqual([name]);
+    expect((await readdir(dirname(output))).sort()).toEqual([name, `${name}.manifest.json`]);
     expect(await probe(output)).toMatchObject({ frames: 5, width: 16, height: 16 });
   });
 

@@ -38,7 +38,7 @@ describe('renderQueue.render while confined', () => {
     expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
     const r = await engine.execute('renderQueue.render', {});
     expect(codeOf(r)).toBe('ok');
-    expect(await readdir(join(l.root, 'out'))).toEqual(['shot_00.png']);
+    expect((await readdir(join(l.root, 'out'))).sort()).toEqual(['shot.png.manifest.json', 'shot_00.png']);
   });
 
   it('refuses a queued output outside the write roots in a project opened inside a root', async () => {
@@ -207,14 +207,14 @@ describe('frame.preview and frame.save while confined', () => {
       'path_outside_roots',
     );
     // A preview written to disk is checked the same way.
-    expect(codeOf(await engine.execute('frame.preview', { path: join(l.outside, 'p.png') }))).toBe(
+    expect(codeOf(await engine.execute('frame.preview', { output: join(l.outside, 'p.png') }))).toBe(
       'path_outside_roots',
     );
-    expect(codeOf(await engine.execute('frame.preview', { path: join(l.root, 'stills', 'p.png') }))).toBe(
+    expect(codeOf(await engine.execute('frame.preview', { output: join(l.root, 'stills', 'p.png') }))).toBe(
       'path_outside_roots',
     );
     expect(await readdir(l.outside)).toEqual(['secret.png']);
-    expect(codeOf(await engine.execute('frame.preview', { path: join(l.root, 'p.png') }))).toBe('ok');
+    expect(codeOf(await engine.execute('frame.preview', { output: join(l.root, 'p.png') }))).toBe('ok');
     expect(codeOf(await engine.execute('frame.save', { path: join(l.root, 'a.png') }))).toBe('ok');
     expect(existsSync(join(l.root, 'a.png'))).toBe(true);
   });

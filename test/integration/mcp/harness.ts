@@ -7,7 +7,7 @@ import type { Backend } from '../../../src/mcp/backend.js';
 import { CapabilityProbe, type HostFacts } from '../../../src/mcp/capabilities.js';
 import { createHeadlessBackend } from '../../../src/mcp/headless-backend.js';
 import { createMcpServer } from '../../../src/mcp/server.js';
-import { createSession } from '../../../src/session.js';
+import { createSession, type SessionOptions } from '../../../src/session.js';
 import { spinCommand } from '../../helpers/spin.js';
 
 export interface SlowRun {
@@ -69,6 +69,7 @@ export const fakePreview: AnyCommand = defineCommand({
     time: z.number().optional(),
     max_side: z.number().optional(),
     transparent: z.boolean().optional(),
+    output: z.string().optional(),
   }),
   pathParams: {},
   annotations: READ_ONLY,
@@ -106,12 +107,15 @@ export async function harness(
     confinement?: Confinement;
     backend?: (b: Backend) => Backend;
     facts?: HostFacts;
+    /** Render queue options (e.g. the stand-in renderer, for renders in tests). */
+    renderQueue?: SessionOptions['renderQueue'];
   } = {},
 ): Promise<Harness> {
   const runs: SlowRun[] = [];
   const logs: string[] = [];
   const session = createSession({
     confinement: options.confinement,
+    ...(options.renderQueue && { renderQueue: options.renderQueue }),
     extraCommands: [slowCommand(runs), fakePreview, echoCommand, spinCommand],
     logError: (m) => logs.push(m),
   });

@@ -113,7 +113,8 @@ describe('RGB + Alpha render queue items', () => {
     ['png-fast', 'f_[#].png'],
   ])('%s: RGBA frames with straight alpha, transparent where nothing is drawn', async (format, name) => {
     const { dir } = await renderOne(format, name);
-    expect(await listDir(dir)).toHaveLength(3);
+    // Three frames and their manifest.
+    expect(await listDir(dir)).toHaveLength(4);
     const img = await imagePixels(join(dir, name.replace('[#]', '1')));
     expect(img.channels).toBe(4);
     // Straight, not premultiplied: the colour is full red, the coverage is in alpha only.

@@ -29,7 +29,8 @@ describe('render queue under confinement', () => {
     await ok('renderQueue.add', { comp: 'c', output: join(root, 'f_[##].png') });
     const r = await s.engine.execute('renderQueue.render', {});
     expect(r.ok).toBe(true);
-    expect(await listDir(root)).toHaveLength(5);
+    // Five frames and their manifest.
+    expect(await listDir(root)).toHaveLength(6);
   });
 
   /** Saves a project built without confinement (the queue item may point anywhere), opens it confined. */

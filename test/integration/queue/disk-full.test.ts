@@ -75,7 +75,7 @@ describe('full disk (real tmpfs)', () => {
     expect(r.failed).toBe(1);
     expect(r.items[0]!.status).toBe('failed');
     expect(r.items[0]!.error?.code).toBe('io_error');
-    expect(r.items[0]!.sha256).toEqual({});
+    expect(r.items[0]).toMatchObject({ files: null, bytes: 0, manifest: null });
     // Exact cleanup: no output, no .part temporary; only the filler remains.
     expect(await listDir(dir)).toEqual(['fill']);
   });

@@ -27,6 +27,7 @@ describe('hand-edited render queue items', () => {
     expect(list.items.map((i) => i.status)).toEqual(['done']);
     expect(await listDir(dir)).toEqual([
       'huge.ecproj',
+      'mine.png.manifest.json',
       ...Array.from({ length: 10 }, (_, i) => `mine_0${i}.png`),
     ]);
   });

@@ -59,11 +59,10 @@ describe('overflow volumes (real tmpfs)', () => {
     const r = await s.engine.execute<JobResult>('renderQueue.render', {});
     if (!r.ok) throw new Error(r.error.message);
     expect(r.result.completed).toBe(1);
-    const [onA, onB, onC] = (await Promise.all([a, b, c].map((d) => readdir(d)))) as [
-      string[],
-      string[],
-      string[],
-    ];
+    // The manifest goes beside the output (on a); it is not a frame.
+    expect(await readdir(a)).toContain('f.png.manifest.json');
+    const frames = async (d: string) => (await readdir(d)).filter((n) => n !== 'f.png.manifest.json');
+    const [onA, onB, onC] = (await Promise.all([a, b, c].map(frames))) as [string[], string[], string[]];
     expect(onA.length).toBeGreaterThan(0);
     expect(onB.length).toBeGreaterThan(0);
     expect(onC.length).toBeGreaterThan(0);

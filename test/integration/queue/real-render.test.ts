@@ -85,7 +85,8 @@ describe('render queue with the real renderer', () => {
     await run(s, 'renderQueue.add', { comp, output: join(dir, name), format, scale: 0.5 });
     const r = await run<JobResult>(s, 'renderQueue.render', {});
     expect(r.completed).toBe(1);
-    expect(await listDir(dir)).toHaveLength(files);
+    // The files and their manifest.
+    expect(await listDir(dir)).toHaveLength(files + 1);
     const video = ['mp4', 'webm', 'mov'].includes(format);
     const path = join(dir, files > 1 ? name.replace('[##]', '05') : name);
     const d = video ? await probeVideo(path) : await probeImage(path);

@@ -20,7 +20,10 @@ describe('crash recovery', () => {
       const r = await run<JobResult>(s, 'renderQueue.render', {});
       expect(r.items[0]).toMatchObject({ status: 'failed', error: { code: 'render_failed' } });
       expect(r.items[1]!.status).toBe('done');
-      expect(await listDir(dir)).toEqual(Array.from({ length: 10 }, (_, i) => `good_0${i}.png`));
+      expect(await listDir(dir)).toEqual([
+        'good.png.manifest.json',
+        ...Array.from({ length: 10 }, (_, i) => `good_0${i}.png`),
+      ]);
       expect(s.renderQueue.running).toBe(false);
       await run(s, 'renderQueue.remove', { id: r.items[0]!.id });
       expect((await run<JobResult>(s, 'renderQueue.render', {})).completed).toBe(1);
@@ -52,7 +55,7 @@ describe('crash recovery', () => {
     expect(await listDir(dir)).toEqual([]);
     const again = await run<JobResult>(s, 'renderQueue.render', {});
     expect(again.completed).toBe(1);
-    expect(await listDir(dir)).toEqual(['v.mp4']);
+    expect(await listDir(dir)).toEqual(['v.mp4', 'v.mp4.manifest.json']);
   });
 
   it('a custom exporter that throws fails its item; its tracked files are removed', async () => {

@@ -19,7 +19,7 @@ describe('exporters (stand-in renderer)', () => {
     const r = await run<JobResult>(s, 'renderQueue.render', {});
     expect(r.completed).toBe(1);
     expect(r.items[0]!.files!.count).toBe(1);
-    expect(await listDir(dir)).toEqual([`out.${format}`]);
+    expect(await listDir(dir)).toEqual([`out.${format}`, `out.${format}.manifest.json`]);
     const v = await probeVideo(join(dir, `out.${format}`));
     expect(v.codec).toBe(codec);
     expect(v.frames).toBe(12);
@@ -66,7 +66,9 @@ describe('exporters (stand-in renderer)', () => {
     expect(r.failed).toBe(1);
     expect(r.completed).toBe(1);
     expect(r.items[0]!.error!.code).toBe('missing_dependency');
-    expect((await listDir(dir)).length).toBe(10);
+    // The PNG frames and their manifest; nothing of the video.
+    expect((await listDir(dir)).length).toBe(11);
+    expect(await listDir(dir)).not.toContain('v.mp4.manifest.json');
   });
 
   it('an empty queue cannot be rendered', async () => {

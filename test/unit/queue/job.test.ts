@@ -111,7 +111,10 @@ describe('render job', () => {
     expect(r.result.stopped).toBe(1);
     expect(r.result.items[1]!.status).toBe('stopped');
     const done = Array.from({ length: 10 }, (_, i) => `done_0${i}.png`);
-    expect(await listDir(dir)).toEqual([...done, 's_05.png', 'unrelated_01.png.part'].sort());
+    // The stopped item's manifest is never written: only the done item's is there.
+    expect(await listDir(dir)).toEqual(
+      [...done, 'done.png.manifest.json', 's_05.png', 'unrelated_01.png.part'].sort(),
+    );
     expect(await listDir(over)).toEqual(['s_06.png']);
     expect(await readFile(join(dir, 's_05.png'), 'utf8')).toBe('kept-main');
     const list = await run<{ items: Array<{ status: string }> }>(s, 'renderQueue.list');
@@ -169,7 +172,7 @@ describe('render job', () => {
     });
     const r = await run<JobResult>(s, 'renderQueue.render', {});
     expect(r.items[0]!.frames).toBe(3);
-    expect(await listDir(dir)).toEqual(['r_03.png', 'r_04.png', 'r_05.png']);
+    expect(await listDir(dir)).toEqual(['r.png.manifest.json', 'r_03.png', 'r_04.png', 'r_05.png']);
     const meta = await sharp(join(dir, 'r_04.png')).metadata();
     expect([meta.width, meta.height]).toEqual([20, 10]);
   });

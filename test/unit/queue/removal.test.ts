@@ -38,10 +38,10 @@ describe('removal during a render', () => {
     expect(r.result.failed).toBe(2);
     expect(r.result.removed).toEqual([a.id, b.id]);
     expect(r.result.note).toContain(a.id);
-    // Only c's 40 frames: nothing of a (stopped, cleaned up) nor b (never rendered), no temporaries.
+    // Only c's 40 frames and manifest: nothing of a (stopped, cleaned up) nor b (never rendered), no temporaries.
     const names = await listDir(dir);
-    expect(names.filter((n) => !n.startsWith('c_'))).toEqual([]);
-    expect(names).toHaveLength(40);
+    expect(names.filter((n) => !n.startsWith('c_'))).toEqual(['c.png.manifest.json']);
+    expect(names).toHaveLength(41);
   });
 
   itWithFfmpeg(
@@ -63,7 +63,13 @@ describe('removal during a render', () => {
       if (!r.ok) throw new Error(r.error.code);
       expect(r.result.items.map((i) => i.id)).toEqual([p.id]);
       expect(r.result.failed).toBe(1);
-      expect(await listDir(dir)).toEqual(['p_000.png', 'p_001.png', 'p_002.png', 'p_003.png']);
+      expect(await listDir(dir)).toEqual([
+        'p.png.manifest.json',
+        'p_000.png',
+        'p_001.png',
+        'p_002.png',
+        'p_003.png',
+      ]);
       // The job is over: a new render is accepted.
       const again = await run<JobResult>(s, 'renderQueue.render', {});
       expect(again.completed).toBe(1);

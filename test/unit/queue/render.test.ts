@@ -7,7 +7,7 @@ import { frameColor } from '../../helpers/color-renderer.mjs';
 import type { JobResult } from '../../../src/render/queue/service.js';
 
 describe('renderQueue.render (stand-in renderer)', () => {
-  it('renders a PNG sequence and reports files, bytes and sha256', async () => {
+  it('renders a PNG sequence and reports files, bytes and the manifest', async () => {
     const dir = await tempDir();
     const s = queueSession();
     const comp = await addComp(s, { name: 'c', layers: 2 });
@@ -22,8 +22,12 @@ describe('renderQueue.render (stand-in renderer)', () => {
     expect(item.id).toBe(id);
     expect(item.frames).toBe(10);
     expect(item.files).toEqual({ first: join(dir, 'f_000.png'), last: join(dir, 'f_009.png'), count: 10 });
-    expect(Object.keys(item.sha256)).toHaveLength(10);
-    expect(await listDir(dir)).toEqual(Array.from({ length: 10 }, (_, i) => `f_00${i}.png`));
+    expect(item).not.toHaveProperty('sha256');
+    expect(item.manifest).toBe(join(dir, 'f.png.manifest.json'));
+    expect(await listDir(dir)).toEqual([
+      'f.png.manifest.json',
+      ...Array.from({ length: 10 }, (_, i) => `f_00${i}.png`),
+    ]);
     const { data, info } = await sharp(join(dir, 'f_004.png')).raw().toBuffer({ resolveWithObject: true });
     expect([info.width, info.height]).toEqual([32, 18]);
     expect([...data.subarray(0, 3)]).toEqual(frameColor(4, 2).slice(0, 3));

@@ -16,7 +16,8 @@ describe('a stopped re-render', () => {
     const first = await run<JobResult>(s, 'renderQueue.render', {});
     expect(first.completed).toBe(1);
     const before = await hashFiles(dir);
-    expect(Object.keys(before)).toHaveLength(40);
+    // 40 frames and the manifest.
+    expect(Object.keys(before)).toHaveLength(41);
 
     // Another layer changes every frame's colour, so a replaced frame has other bytes.
     await run(s, 'layer.addSolid', { comp, color: '#ffffff' });

@@ -9,6 +9,8 @@ import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import type { JobResult } from '../../../src/render/queue/service.js';
 
 const FRAMES = 40;
+/** The manifest a done render writes beside f_[###].png. */
+const MANIFEST = 'f.png.manifest.json';
 
 /** A session with the 40-frame "slow" comp (30 ms a frame) queued to `output`. */
 async function slowQueue(output: string) {
@@ -26,7 +28,7 @@ describe('a resumable render', () => {
     expect(stopped.items[0]!.status).toBe('stopped');
     const kept = await hashFiles(dir);
     const names = Object.keys(kept);
-    // Only complete frames under their final names: no temporary, no half-written frame.
+    // Only complete frames under their final names: no temporary, no half-written frame, no manifest.
     expect(names.length).toBeGreaterThanOrEqual(10);
     expect(names.length).toBeLessThan(FRAMES);
     expect(names.every((n) => /^f_\d{3}\.png$/.test(n))).toBe(true);
@@ -37,14 +39,18 @@ describe('a resumable render', () => {
       skipped_frames: names.length,
       frames: FRAMES - names.length,
     });
-    const all = await hashFiles(dir);
+    const { [MANIFEST]: manifest, ...all } = await hashFiles(dir);
+    expect(manifest).toBeDefined();
     expect(Object.keys(all)).toHaveLength(FRAMES);
-    // The kept frames were not touched, and the whole equals an uninterrupted render.
+    // The kept frames were not touched, and the frames equal an uninterrupted render's (the manifests name
+    // other folders, and the resumed one lists only the frames it wrote).
     for (const n of names) expect(all[n]).toBe(kept[n]);
     const fresh = await tempDir();
     const { s: s2 } = await slowQueue(join(fresh, 'f_[###].png'));
     await run(s2, 'renderQueue.render', {});
-    expect(await hashFiles(fresh)).toEqual(all);
+    const { [MANIFEST]: freshManifest, ...freshFrames } = await hashFiles(fresh);
+    expect(freshManifest).toBeDefined();
+    expect(freshFrames).toEqual(all);
   });
 
   it('a failed item keeps its complete frames too, none past the failure', async () => {

@@ -203,7 +203,7 @@ function renderQueueList(statusOf: StatusSource) {
     title: 'List Render Queue',
     category: 'Render',
     description:
-      'Lists queue items (comp, output, format, alpha, frame range, ...) with status (queued, rendering, done, failed, stopped), frames done/total, files written and error.',
+      'Lists queue items (comp, output, format, alpha, frame range, ...) with status (queued, rendering, done, failed, stopped), frames done/total, files written, error, and for a done item the manifest (a JSON file listing every file it wrote with its size and sha256).',
     params: z.strictObject({}),
     pathParams: {},
     annotations: READ_ONLY,

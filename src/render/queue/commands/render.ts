@@ -20,6 +20,12 @@ const RenderParams = z.strictObject({
     .describe(
       "true: a resumable render, as aerender's: frames (and one-file outputs) that exist are skipped, and a stopped or failed item keeps the frames it completed, so rendering again with resume:true continues. Default false: a stopped item's files are removed exactly and earlier files it replaced are put back",
     ),
+  detail: z
+    .enum(['compact', 'files'])
+    .optional()
+    .describe(
+      'How much the result says per item. "compact" (default): status, frame counts, first and last file, total bytes and the path of the manifest (a JSON file beside the output listing every file with its size and sha256). "files": also sha256, every file with its hash (large: one entry per frame)',
+    ),
 });
 
 function selected(doc: Project, ids: string[] | undefined): RenderQueueItem[] {
@@ -33,8 +39,7 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     id: 'renderQueue.render',
     title: 'Render Queue',
     category: 'Render',
-    description:
-      'Renders the queued items from a snapshot of the document (edits during the render do not affect it). One job at a time: a second render is refused with render_in_progress. resume:true makes it resumable (existing frames skipped, completed frames kept on stop). Outputs inside node_modules (an installed package, such as its sample project) are refused. wait:false returns the ids at once; poll renderQueue.list and stop with renderQueue.stop. The result lists per item the files (first/last/count), bytes and sha256 of each file.',
+    description: `Renders the queued items from a snapshot of the document (edits during the render do not affect it). One job at a time: a second render is refused with render_in_progress. resume:true makes it resumable (existing frames skipped, completed frames kept on stop). Outputs inside node_modules (an installed package, such as its sample project) are refused. wait:false returns the ids at once; poll renderQueue.list and stop with renderQueue.stop. The result is compact: per item its status, frames, files (first/last/count), total bytes and manifest (a JSON file beside the output with every file's size and sha256); detail:"files" adds every file's sha256 to the result.`,
     params: RenderParams,
     pathParams: {},
     writesFiles: (view, p) =>
@@ -56,7 +61,10 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
       const doc = ctx.doc;
       const items = selected(doc, p.items);
       refuseInstalledPackageOutputs(items);
-      const job = service.start(doc, items, ctx.ports, { resume: p.resume ?? false });
+      const job = service.start(doc, items, ctx.ports, {
+        resume: p.resume ?? false,
+        ...(p.detail && { detail: p.detail }),
+      });
       if (p.wait === false) return { started: true, ids: job.ids };
       let last = -1;
       const off = service.onProgress((e) => {

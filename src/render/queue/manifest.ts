@@ -1,0 +1,97 @@
+/**
+ * The render manifest: one JSON file beside an item's output listing every file the item wrote, with its size
+ * and sha256. It lets a render result stay small (a path instead of one hash per frame) while a pipeline can
+ * still check every file without trusting the renderer.
+ *
+ * It is written through the item's FileTracker (temporary + rename, on the item's cleanup list), so a stopped,
+ * failed or removed item leaves no manifest, and an earlier manifest it replaced is put back. It is not one of
+ * the item's output files: not in `files`, `bytes` or in itself.
+ */
+import { basename, dirname, join } from 'node:path';
+import { EngineError, fsError, type RenderQueueItem } from '../../engine/index.js';
+import type { ExporterFactory, ExporterRegistry, OutputFile } from './exporters/types.js';
+import type { FileTracker } from './tracker.js';
+
+/** Names the manifest's shape, so a reader can tell it from any other JSON file. */
+export const MANIFEST_KIND = 'effectcraft-render-manifest/1';
+
+export interface Manifest {
+  kind: typeof MANIFEST_KIND;
+  item: string;
+  comp: string;
+  output: string;
+  format: string;
+  count: number;
+  bytes: number;
+  files: OutputFile[];
+}
+
+// A separator left dangling by removing the frame field (`shot_[###].png` -> `shot.png`).
+const FIELD_WITH_SEPARATOR = /[-_. ]?\[#+\]/;
+
+/**
+ * Where the manifest of an output template goes: its folder, named after the template without the frame
+ * field, plus `.manifest.json` (`/out/shot_[#####].png` -> `/out/shot.png.manifest.json`, `/out/clip.mp4` ->
+ * `/out/clip.mp4.manifest.json`). It never matches a frame of the sequence, so skipExisting ignores it.
+ */
+export function manifestPathFor(output: string): string {
+  const name = basename(output).replace(FIELD_WITH_SEPARATOR, '');
+  // `[####].png` leaves `.png`: a hidden name would be easy to miss.
+  const visible = name.startsWith('.') || name === '' ? `frames${name}` : name;
+  return join(dirname(output), `${visible}.manifest.json`);
+}
+
+export function manifestOf(item: RenderQueueItem, files: OutputFile[]): Manifest {
+  return {
+    kind: MANIFEST_KIND,
+    item: item.id,
+    comp: item.comp,
+    output: item.output,
+    format: item.format,
+    count: files.length,
+    bytes: files.reduce((n, f) => n + f.bytes, 0),
+    files,
+  };
+}
+
+/** Writes the manifest of `files` beside the item's output; returns its path. */
+export async function writeManifest(
+  tracker: FileTracker,
+  item: RenderQueueItem,
+  files: OutputFile[],
+): Promise<string> {
+  const path = manifestPathFor(item.output);
+  const data = Buffer.from(JSON.stringify(manifestOf(item, files), null, 1) + '\n');
+  await tracker.writeFile(path, data).catch((err: unknown) => {
+    throw err instanceof EngineError ? err : fsError(err, path, 'write the render manifest');
+  });
+  return path;
+}
+
+/**
+ * The registry with every exporter writing a manifest once it has finished: finish() is where every file is
+ * known and the item's cleanup still owns them, whatever the exporter (custom ones included). An item that
+ * wrote nothing (everything skipped) writes no manifest, so an earlier complete one is not replaced by an empty
+ * list. `written` receives the manifest's path.
+ */
+export function withManifests(registry: ExporterRegistry, written: (path: string) => void): ExporterRegistry {
+  return new Map([...registry].map(([format, factory]) => [format, withManifest(factory, written)]));
+}
+
+function withManifest(factory: ExporterFactory, written: (path: string) => void): ExporterFactory {
+  return (ctx) => {
+    const inner = factory(ctx);
+    return {
+      payload: inner.payload,
+      ordered: inner.ordered,
+      prepare: () => inner.prepare(),
+      writeFrame: (frame, data, size) => inner.writeFrame(frame, data, size),
+      abort: () => inner.abort(),
+      async finish() {
+        const files = await inner.finish();
+        if (files.length) written(await writeManifest(ctx.tracker, ctx.item, files));
+        return files;
+      },
+    };
+  };
+}
