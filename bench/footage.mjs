@@ -14,15 +14,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { encoderLimitSeconds, mp4Encoder, withoutVf } from './_encoder.mjs';
 import { fmt, median, treeRss } from './stats.mjs';
+import { benchSession, dist } from './_session.mjs';
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
 const FPS = 30;
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = join(root, process.env.EFFECTCRAFT_DIST ?? 'dist');
-const { createSession } = await import(pathToFileURL(join(dist, 'session.js')).href);
 
 const dir = mkdtempSync(join(tmpdir(), 'ec-bench-footage-'));
 const quiet = ['-hide_banner', '-loglevel', 'error', '-y'];
@@ -36,14 +33,7 @@ execFileSync('ffmpeg', [
 ]);
 const encoder = await mp4Encoder(dist);
 
-const session = createSession(
-  process.env.BENCH_WORKERS ? { renderQueue: { maxWorkers: Number(process.env.BENCH_WORKERS) } } : {},
-);
-const ok = async (id, params) => {
-  const r = await session.engine.execute(id, params);
-  if (!r.ok) throw new Error(`${id}: ${r.error.message}`);
-  return r.result;
-};
+const { session, ok } = await benchSession();
 const { id: comp } = await ok('comp.new', {
   name: 'Footage',
   width: 1920,

@@ -7,23 +7,13 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildComp8 } from './_comp8.mjs';
 import { encoderLimitSeconds, mp4Encoder } from './_encoder.mjs';
 import { treeRss } from './stats.mjs';
+import { benchSession, dist } from './_session.mjs';
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = join(root, process.env.EFFECTCRAFT_DIST ?? 'dist');
-const { createSession } = await import(pathToFileURL(join(dist, 'session.js')).href);
-const session = createSession(
-  process.env.BENCH_WORKERS ? { renderQueue: { maxWorkers: Number(process.env.BENCH_WORKERS) } } : {},
-);
-const ok = async (id, params) => {
-  const r = await session.engine.execute(id, params);
-  if (!r.ok) throw new Error(`${id}: ${r.error.message}`);
-  return r.result;
-};
+const { session, ok } = await benchSession();
 const comp = await buildComp8(ok, { duration: FRAMES / 30 });
 const check = (v, target, more = true) => ((more ? v >= target : v < target) ? 'met' : 'MISSED');
 const work = mkdtempSync(join(tmpdir(), 'ec-bench-mp4-'));

@@ -13,23 +13,13 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { buildComp8, ffmpegComp8Args, starSvg } from './_comp8.mjs';
+import { benchSession, dist, root } from './_session.mjs';
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = join(root, process.env.EFFECTCRAFT_DIST ?? 'dist');
-const { createSession } = await import(pathToFileURL(join(dist, 'session.js')).href);
 
-const session = createSession(
-  process.env.BENCH_WORKERS ? { renderQueue: { maxWorkers: Number(process.env.BENCH_WORKERS) } } : {},
-);
-const ok = async (id, params, options) => {
-  const r = await session.engine.execute(id, params, options);
-  if (!r.ok) throw new Error(`${id}: ${r.error.message}`);
-  return r.result;
-};
+const { session, ok } = await benchSession();
 const comp = await buildComp8(ok, { duration: FRAMES / 30 });
 
 function vmHwmMb() {
