@@ -147,14 +147,12 @@ export class FrameStore {
       });
       return this.#decodeStill(item, data);
     }
-    const { rgba, run } = await this.#videoFrame(item, index);
-    const canvas = canvasOf(rgba, item.width, item.height, this.#spare.pop());
-    // Skia has copied the pixels: the buffer can take a later frame, unless it is the decoder's last one.
-    if (rgba !== run.last) run.decoder.recycle(rgba);
-    return canvas;
+    // The buffer stays the decoder's last frame until the next is read, then goes back to the decoder.
+    const rgba = await this.#videoFrame(item, index);
+    return canvasOf(rgba, item.width, item.height, this.#spare.pop());
   }
 
-  async #videoFrame(item: FootageItem, index: number): Promise<{ rgba: Buffer; run: Running }> {
+  async #videoFrame(item: FootageItem, index: number): Promise<Buffer> {
     let run = this.#running.get(item.path);
     if (!run || index < run.next || index - run.next > MAX_FORWARD_FRAMES) {
       run?.decoder.close();
@@ -174,7 +172,7 @@ export class FrameStore {
     }
     frame ??= run.last;
     if (!frame) throw run.decoder.failure(item.path);
-    return { rgba: frame, run };
+    return frame;
   }
 
   async #start(item: FootageItem, index: number): Promise<Running> {
