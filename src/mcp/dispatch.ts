@@ -129,6 +129,7 @@ export async function callTool(
     onProgress: reporter ? (info) => reporter.report(info) : undefined,
     log: options.log,
   };
+  const started = performance.now();
   try {
     return toCallToolResult(await spec.run(checked.args, ctx));
   } catch (err) {
@@ -136,5 +137,23 @@ export async function callTool(
   } finally {
     release();
     reporter?.stop();
+    // The client gets no reply to a cancelled request, so the person reading the log is told what happened.
+    if (streams && reqCtx.mcpReq.signal.aborted)
+      options.log(abandoned(name, checked.args, (performance.now() - started) / 1000));
   }
+}
+
+/**
+ * The log line for a long call the client cancelled while it ran: often its own request timeout (60 s by
+ * default in the official SDK) rather than a person, so it says how to run a long render without one.
+ */
+function abandoned(tool: string, args: unknown, seconds: number): string {
+  const id = (args as { id?: unknown } | null)?.id;
+  const what = typeof id === 'string' ? `${tool} ${id}` : tool;
+  return (
+    `${what} was cancelled by the client after ${seconds.toFixed(1)} s (notifications/cancelled; a client's request ` +
+    'timeout sends one too): a render stops and removes the files it had not finished. For long renders send ' +
+    '_meta.progressToken (clients that reset their timeout on progress keep waiting), or pass wait: false and ' +
+    'poll renderQueue.list.'
+  );
 }

@@ -101,6 +101,9 @@ describe.each(['legacy', 'modern'] as const)('mcp render progress (%s era)', (er
     s.endInput();
     expect(await s.exited).toBe(0);
     expect(s.messages.some((m) => m.id === 'r3')).toBe(false);
+    // The person reading the log learns what happened and how a long render avoids it.
+    expect(s.stderr).toMatch(/command_run renderQueue\.render was cancelled by the client after [\d.]+ s/);
+    expect(s.stderr).toContain('wait: false');
     const afterIndex = s.messages.indexOf(after);
     expect(progressOf(s, 'tok3').every((m) => s.messages.indexOf(m) < afterIndex)).toBe(true);
   });

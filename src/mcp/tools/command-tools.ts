@@ -104,10 +104,10 @@ export const listCommands = listTool(
 export const commandRun = runTool(
   'command_run',
   'Run Command',
-  'Runs one engine command by id with its params and returns its result; each edit is one undo step. A blocking renderQueue.render reports MCP progress (send _meta.progressToken) and stops on notifications/cancelled.',
+  "Runs one engine command by id with its params and returns its result; each edit is one undo step. A blocking renderQueue.render reports MCP progress (send _meta.progressToken) and stops on notifications/cancelled, removing its unfinished files. Long renders: a client's request timeout (often 60 s) cancels them too, so send a progress token and let progress reset the timeout, or render with params {wait: false} and poll renderQueue.list until the item is done.",
 );
 export const executeCommand = runTool(
   'execute_command',
   'Run Command (older name)',
-  'Older name of command_run, kept for existing workflows; same arguments and result.',
+  'Older name of command_run, kept for existing workflows; same arguments and result. Long renders: a request timeout cancels a blocking renderQueue.render (its unfinished files are removed); send _meta.progressToken so progress resets the timeout, or render with {wait: false} and poll renderQueue.list.',
 );
