@@ -43,6 +43,7 @@ const CatalogEntry = z.object({
     backgroundJob: z.object({ waitParam: z.string() }).nullable(),
     detachesFromCallOrder: z.boolean(),
   }),
+  example: z.record(z.string(), z.unknown()).optional(),
   params: z.unknown().optional(),
 });
 

@@ -104,6 +104,12 @@ export interface CommandDefinition<P = unknown, R = unknown> {
   category: string;
   description: string;
   params: z.ZodType<P>;
+  /**
+   * A short, valid call (its params), shown by command_list and docs/commands.md so an agent sees the shape
+   * of a call, not only its schema. Type-checked against the schema's input; a test runs every shipped command's
+   * example through `prepare` (optional only so that tests can define small commands without one).
+   */
+  example?: Record<string, unknown>;
   /** Params that are file paths. Keys are dotted paths; `[]` steps into arrays, e.g. `overflow[].dir`. */
   pathParams: Readonly<Record<string, PathAccess>>;
   /** Files this command writes that are not params (save targets, render outputs); checked before it runs. */
@@ -128,7 +134,7 @@ export type AnyCommand = CommandDefinition<any, unknown>;
 
 /** Identity helper that infers P from the schema, so each command's run function is fully typed. */
 export function defineCommand<S extends z.ZodType, R>(
-  def: Omit<CommandDefinition<z.infer<S>, R>, 'params'> & { params: S },
+  def: Omit<CommandDefinition<z.infer<S>, R>, 'params' | 'example'> & { params: S; example?: z.input<S> },
 ): CommandDefinition<z.infer<S>, R> {
   return def as CommandDefinition<z.infer<S>, R>;
 }

@@ -108,6 +108,8 @@ export interface CatalogEntry {
   annotations: AnyCommand['annotations'];
   pathParams: AnyCommand['pathParams'];
   traits: CommandTraits;
+  /** A short valid call's params (see CommandDefinition.example), listed with the schema. */
+  example?: Record<string, unknown>;
   params?: unknown;
 }
 
@@ -232,7 +234,11 @@ export class Engine {
         traits: traitsOf(c),
       };
       if (reason) entry.disabledReason = reason;
-      if (options.schemas) entry.params = z.toJSONSchema(c.params, { unrepresentable: 'any' });
+      // With the schema only: examples would push the plain catalog (command_list {}) past one 16 KB page.
+      if (options.schemas) {
+        entry.params = z.toJSONSchema(c.params, { unrepresentable: 'any' });
+        if (c.example) entry.example = c.example;
+      }
       out.push(entry);
     }
     return out;

@@ -84,6 +84,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     title: 'Preview Frame',
     category: 'Render',
     description: `Renders one frame of a composition as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information; with "output" it also writes the PNG there (atomically).`,
+    example: { comp: 'Main', time: 2.5, max_side: 512 },
     params: z.strictObject({
       comp: CompRef.optional(),
       time: Time,
@@ -156,6 +157,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     title: 'Save Frame',
     category: 'Render',
     description: `Renders one frame of a composition (full size, or scaled by scale) to a ${listWords(STILL_FORMATS.map(stillName))} file (format from the extension unless given), written atomically. Missing footage fails with no_such_file.`,
+    example: { path: '/projects/out/still.png', comp: 'Main', time: 2.5 },
     params: z.strictObject({
       comp: CompRef.optional(),
       time: Time,

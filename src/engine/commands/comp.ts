@@ -16,6 +16,7 @@ export const compNew = defineCommand({
   title: 'New Composition',
   category: 'Composition',
   description: 'Creates a composition and makes it active. Returns its id.',
+  example: { name: 'Main', width: 1920, height: 1080, frameRate: 30, duration: 5 },
   params: z.strictObject({
     name: z.string().min(1).optional(),
     width: Size,
@@ -57,6 +58,7 @@ export const compSetActive = defineCommand({
   title: 'Set Active Composition',
   category: 'Composition',
   description: 'Makes a composition the one commands act on when "comp" is omitted.',
+  example: { comp: 'Main' },
   params: z.strictObject({ comp: CompRef }),
   pathParams: {},
   annotations: IDEMPOTENT_EDIT,
@@ -73,6 +75,7 @@ export const compSetSettings = defineCommand({
   title: 'Composition Settings',
   category: 'Composition',
   description: 'Changes name, size, frame rate, duration or background colour of a composition.',
+  example: { comp: 'Main', duration: 8, backgroundColor: '#101820' },
   params: z.strictObject({
     comp: CompRef.optional(),
     name: z.string().min(1).optional(),
@@ -127,6 +130,7 @@ export const compDuplicate = defineCommand({
   title: 'Duplicate Composition',
   category: 'Composition',
   description: 'Copies a composition with all its layers (new ids). Returns the new id.',
+  example: { comp: 'Main', name: 'Main (vertical)' },
   params: z.strictObject({ comp: CompRef.optional(), name: z.string().min(1).optional() }),
   pathParams: {},
   annotations: EDIT,
@@ -160,6 +164,7 @@ export const compDelete = defineCommand({
   category: 'Composition',
   description:
     'Deletes a composition. Refused while another composition uses it as a precomp layer or the render queue renders it.',
+  example: { comp: 'Main (vertical)' },
   params: z.strictObject({ comp: CompRef }),
   pathParams: {},
   annotations: DESTRUCTIVE_EDIT,

@@ -58,6 +58,7 @@ export const effectAdd = defineCommand({
   title: 'Add Effect',
   category: 'Effect',
   description: `Adds an effect to a layer (applied in layer space, before the transform, in stack order). Types: ${EFFECT_TYPE_NAMES.join(', ')}. Returns its id.`,
+  example: { layer: 'Hello', effect: 'dropShadow', params: { distance: 12, opacity: 60 } },
   params: z.strictObject({
     comp: CompRef.optional(),
     layer: LayerRef,
@@ -91,6 +92,7 @@ export const effectSet = defineCommand({
   category: 'Effect',
   description:
     'Sets static parameter values of an effect, or turns it on/off. To animate a parameter use property.setKeyframe with "effects.<id>.<param>".',
+  example: { layer: 'Hello', effect: 'dropShadow', params: { angle: 90 } },
   params: z.strictObject({
     comp: CompRef.optional(),
     layer: LayerRef,
@@ -130,6 +132,7 @@ export const effectRemove = defineCommand({
   title: 'Remove Effect',
   category: 'Effect',
   description: 'Removes an effect from a layer.',
+  example: { layer: 'Hello', effect: 'dropShadow' },
   params: z.strictObject({ comp: CompRef.optional(), layer: LayerRef, effect: z.string() }),
   pathParams: {},
   enabled: needsComp,

@@ -14,6 +14,7 @@ export const fileImport = defineCommand({
   category: 'File',
   description:
     'Imports a file as a footage item: a still image (PNG, JPEG, WebP, GIF, SVG), a video (MP4, MOV, WebM, MKV, animated GIF: whatever ffmpeg decodes), an audio file, or a numbered image sequence (a printf pattern such as /dir/f_%04d.png, or the first file of a run with sequence: true; frameRate default 30). Video and audio are probed with ffprobe (size, frame rate, duration, alpha, rotation, audio stream); the facts are in the item\'s "media". Returns its id; add it to a composition with layer.addFootage.',
+  example: { path: '/media/interview.mp4', name: 'Interview' },
   params: z.strictObject({
     path: AbsPath,
     name: z.string().min(1).optional(),
@@ -70,6 +71,7 @@ export const fileRunScript = defineCommand({
   category: 'File',
   description:
     'Runs a JavaScript file against the scripting API (app.run(id, params), app.document, app.log), stopped with code timeout after timeoutMs (default 30 s). Refused while confined.',
+  example: { path: '/scripts/build-titles.js', timeoutMs: 30000 },
   params: z.strictObject({ path: AbsPath, timeoutMs: TimeoutMs }),
   pathParams: { path: 'read' },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -93,6 +95,7 @@ export const scriptRun = defineCommand({
   category: 'File',
   description:
     'Runs JavaScript source (the body of an async function) against the scripting API (app.run(id, params), app.document, app.log), stopped with code timeout after timeoutMs (default 30 s). Refused while confined.',
+  example: { code: "app.execute('layer.addText', { text: 'Hello' })" },
   params: z.strictObject({ code: z.string().min(1), timeoutMs: TimeoutMs }),
   pathParams: {},
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -102,12 +105,19 @@ export const scriptRun = defineCommand({
   run: (ctx, p) => runScriptCode(p.code, ctx, 'script.js', p.timeoutMs),
 });
 
-function osOpenCommand(id: string, title: string, mode: 'open' | 'reveal', description: string) {
+function osOpenCommand(
+  id: string,
+  title: string,
+  mode: 'open' | 'reveal',
+  description: string,
+  example: string,
+) {
   return defineCommand({
     id,
     title,
     category: 'File',
     description,
+    example: { path: example },
     params: z.strictObject({ path: AbsPath }),
     pathParams: { path: 'read' },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -127,12 +137,14 @@ export const fileExecuteFile = osOpenCommand(
   'Execute File',
   'open',
   "Opens a file with the desktop's default application (xdg-open/open). Refused while confined.",
+  '/scripts/build-titles.js',
 );
 export const fileRevealInFinder = osOpenCommand(
   'file.revealInFinder',
   'Reveal in Finder',
   'reveal',
   'Shows a file in the desktop file manager. Refused while confined.',
+  '/projects/out/frame_0000.png',
 );
 
 export const fileCommands = [fileImport, fileRunScript, scriptRun, fileExecuteFile, fileRevealInFinder];

@@ -48,6 +48,7 @@ function addCommand<S extends z.ZodObject>(
   id: string,
   title: string,
   description: string,
+  example: z.input<S>,
   params: S,
   base: string,
   build: (p: z.infer<S>, view: CommandContext, comp: ReturnType<typeof findComp>) => LayerSource,
@@ -57,6 +58,7 @@ function addCommand<S extends z.ZodObject>(
     title,
     category: 'Layer',
     description,
+    example,
     params,
     pathParams: {},
     enabled: needsComp,
@@ -75,6 +77,7 @@ export const addSolid = addCommand(
   'layer.addSolid',
   'New Solid Layer',
   'Adds a solid colour layer (comp-sized unless width/height are given).',
+  { color: '#e94560', name: 'Background' },
   z.strictObject({
     ...common,
     color: ColorInput,
@@ -106,6 +109,7 @@ export const addText = addCommand(
   'layer.addText',
   'New Text Layer',
   'Adds a text layer; the text block is centred on the layer position. Fonts: see capabilities (bundled: Inter).',
+  { text: 'Hello', fontSize: 96, fill: '#ffffff' },
   z.strictObject({
     ...common,
     text: z.string(),
@@ -209,6 +213,7 @@ export const addShape = addCommand(
   'layer.addShape',
   'New Shape Layer',
   'Adds a vector shape (rectangle, ellipse, polygon, star or path) centred on the layer position, with fill, gradient and stroke.',
+  { shape: { type: 'ellipse', size: [200, 200] }, fill: '#ffd166' },
   z.strictObject({
     ...common,
     shape: ShapeParam,
@@ -250,6 +255,7 @@ export const addFootage = defineCommand({
   description:
     'Adds a layer showing an imported footage item (import it first with file.import). A video, image sequence or audio layer lasts as long as its footage (outPoint = startTime + duration); retime it with layer.setTimeMap.',
   category: 'Layer',
+  example: { footage: 'Interview' },
   params: z.strictObject({
     ...common,
     footage: z.string().min(1).describe('Footage item id or unique name'),
@@ -276,6 +282,7 @@ export const addNull = addCommand(
   'layer.addNull',
   'New Null Object',
   'Adds an invisible null layer, useful as a parent.',
+  { name: 'Controller' },
   z.strictObject({ ...common }),
   'Null',
   () => ({ kind: 'null' }),
@@ -285,6 +292,7 @@ export const addAdjustment = addCommand(
   'layer.addAdjustment',
   'New Adjustment Layer',
   'Adds an adjustment layer: its effects apply to the composite of the layers below it.',
+  { name: 'Grade' },
   z.strictObject({ ...common }),
   'Adjustment Layer',
   () => ({ kind: 'adjustment' }),
@@ -294,6 +302,7 @@ export const addPrecomp = addCommand(
   'layer.addPrecomp',
   'New Precomp Layer',
   'Adds a layer that shows another composition (nested). Refused when it would nest a composition in itself.',
+  { source: 'Lower third' },
   z.strictObject({ ...common, source: CompRef.describe('The composition to nest') }),
   'Precomp',
   (p, view, comp) => {

@@ -18,6 +18,7 @@ export const layerSetAudioMuted = defineCommand({
   category: 'Layer',
   description:
     'Mutes or unmutes the sound of a footage layer (or of everything inside a precomp layer). Its level stays as it is (property audio.level, in dB). A hidden layer (layer.setEnabled false) is still heard unless muted.',
+  example: { layer: 'Interview', muted: true },
   params: z.strictObject({ comp: CompRef.optional(), layer: LayerRef, muted: z.boolean() }),
   pathParams: {},
   enabled: needsComp,

@@ -25,6 +25,7 @@ export const layerDelete = defineCommand({
   title: 'Delete Layer',
   category: 'Layer',
   description: 'Deletes a layer. Children are unparented and track mattes that used it are removed.',
+  example: { layer: 'Hello' },
   params: z.strictObject(target),
   pathParams: {},
   enabled: needsComp,
@@ -53,6 +54,7 @@ export const layerDuplicate = defineCommand({
   title: 'Duplicate Layer',
   category: 'Layer',
   description: 'Copies a layer (with effects and keyframes) directly above the original. Returns the new id.',
+  example: { layer: 'Hello', name: 'Hello 2' },
   params: z.strictObject({ ...target, name: z.string().min(1).optional() }),
   pathParams: {},
   enabled: needsComp,
@@ -77,6 +79,7 @@ export const layerMove = defineCommand({
   title: 'Move Layer in Stack',
   category: 'Layer',
   description: 'Moves a layer to a stack index: 0 is the top.',
+  example: { layer: 'Hello', index: 0 },
   params: z.strictObject({ ...target, index: z.number().int().min(0).describe('Stack index, 0 = the top') }),
   pathParams: {},
   enabled: needsComp,
@@ -150,6 +153,7 @@ export const layerSetParent = defineCommand({
   category: 'Layer',
   description:
     "Parents a layer to another (its transform then follows the parent), or unparents it with parent: null. As in After Effects, the layer stays where it is on screen (at comp time `time`, default 0): its position, scale and rotation are re-expressed in the new parent's space. jump: true keeps the values as they are instead (the layer jumps). Keyframed transforms are never rewritten.",
+  example: { layer: 'Hello', parent: 'Controller' },
   params: z.strictObject({
     ...target,
     parent: LayerRef.nullable(),
@@ -201,6 +205,7 @@ function layerFieldCommand<F extends 'blendMode' | 'enabled' | 'name'>(spec: {
   id: string;
   title: string;
   description: string;
+  example: { layer: string; [param: string]: unknown };
   param: string;
   field: F;
   schema: z.ZodType<Layer[F]>;
@@ -208,6 +213,7 @@ function layerFieldCommand<F extends 'blendMode' | 'enabled' | 'name'>(spec: {
   return defineCommand({
     id: spec.id,
     title: spec.title,
+    example: spec.example,
     category: 'Layer',
     description: spec.description,
     params: z.strictObject({ ...target, [spec.param]: spec.schema }),
@@ -228,6 +234,7 @@ export const layerSetBlendMode = layerFieldCommand({
   id: 'layer.setBlendMode',
   title: 'Set Blend Mode',
   description: 'Sets how a layer blends with the layers below it.',
+  example: { layer: 'Hello', mode: 'screen' },
   param: 'mode',
   field: 'blendMode',
   schema: BlendMode,
@@ -239,6 +246,7 @@ export const layerSetTrackMatte = defineCommand({
   category: 'Layer',
   description:
     "Uses another layer of the same composition as this layer's matte (the matte layer itself is then hidden), or removes it with matte: null.",
+  example: { layer: 'Background', matte: 'Hello', mode: 'alpha' },
   params: z.strictObject({
     ...target,
     matte: LayerRef.nullable(),
@@ -272,6 +280,7 @@ export const layerSetTiming = defineCommand({
   category: 'Layer',
   description:
     "Sets in point, out point (comp seconds) and start time (the comp time of the layer's time 0).",
+  example: { layer: 'Hello', inPoint: 1, outPoint: 4 },
   params: z.strictObject({
     ...target,
     inPoint: z.number().optional().describe('Seconds, comp time at which the layer starts to show'),
@@ -306,6 +315,7 @@ export const layerSetEnabled = layerFieldCommand({
   id: 'layer.setEnabled',
   title: 'Show/Hide Layer',
   description: "Turns a layer's video on or off.",
+  example: { layer: 'Hello', enabled: false },
   param: 'enabled',
   field: 'enabled',
   schema: z.boolean(),
@@ -315,6 +325,7 @@ export const layerRename = layerFieldCommand({
   id: 'layer.rename',
   title: 'Rename Layer',
   description: 'Renames a layer.',
+  example: { layer: 'Hello', name: 'Title' },
   param: 'name',
   field: 'name',
   schema: z.string().min(1),

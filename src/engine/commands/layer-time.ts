@@ -26,6 +26,7 @@ export const layerSetTimeMap = defineCommand({
   category: 'Layer',
   description:
     'Maps comp time to the source time of a footage or precomp layer. speed: 2 plays twice as fast, 0.5 half, -1 reversed (from the end); never 0. loop: repeat the source while the layer lasts. freezeAt: show the source at this second for the whole layer (null: off). frameBlending: between two source frames (slow motion, a 24 fps clip in a 30 fps comp) show both mixed by time instead of the nearest. Omitted fields keep their value; speed 1 / no loop / no freeze is the default. Retiming does not move the out point: set it with layer.setTiming.',
+  example: { layer: 'Interview', speed: 0.5, frameBlending: true },
   params: z.strictObject({
     ...target,
     speed: z

@@ -15,6 +15,7 @@ export const projectNew = defineCommand({
   category: 'Project',
   description:
     'Replaces the open project with an empty one (clears undo history; unsaved changes are discarded).',
+  example: { name: 'Promo' },
   params: z.strictObject({ name: z.string().min(1).optional() }),
   pathParams: {},
   annotations: DESTRUCTIVE_EDIT,
@@ -31,6 +32,7 @@ export const projectOpen = defineCommand({
   category: 'Project',
   description:
     'Opens an .ecproj file, replacing the open project. A malformed file is reported and the open project is left unchanged. Relative render outputs in the file resolve against its folder, or against outputDir when given.',
+  example: { path: '/projects/promo.ecproj' },
   params: z.strictObject({
     path: AbsPath,
     outputDir: AbsPath.optional().describe(
@@ -83,6 +85,7 @@ export const projectSave = defineCommand({
   category: 'Project',
   description:
     'Saves the project atomically (temporary file, fsync, rename). "path" is required when the project has never been saved.',
+  example: { path: '/projects/promo.ecproj' },
   params: z.strictObject({ path: AbsPath.optional() }),
   pathParams: { path: 'write' },
   writesFiles: (view, p) => [p.path ?? view.projectPath].filter((x): x is string => !!x),
@@ -120,6 +123,7 @@ export const projectIncrementAndSave = defineCommand({
   category: 'Project',
   description:
     'Saves a numbered copy beside the current file (name_2.ecproj, name_3.ecproj, …; never overwrites) and continues in it.',
+  example: {},
   params: z.strictObject({}),
   pathParams: {},
   writesFiles: (view) => (view.projectPath ? [incrementedPath(view.projectPath)] : []),
@@ -138,6 +142,7 @@ export const projectClose = defineCommand({
   title: 'Close Project',
   category: 'Project',
   description: 'Closes the project (unsaved changes are discarded) and leaves an empty one.',
+  example: {},
   params: z.strictObject({}),
   pathParams: {},
   annotations: DESTRUCTIVE_EDIT,
@@ -155,6 +160,7 @@ export const projectInspect = defineCommand({
   category: 'Project',
   description:
     "Project overview and the active composition with its layers (the same data as the doc_inspect tool); allLayers adds each composition's layer list (id, name, kind).",
+  example: { allLayers: true },
   params: z.strictObject({
     allLayers: z
       .boolean()

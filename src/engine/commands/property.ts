@@ -108,6 +108,7 @@ export const propertySet = defineCommand({
   category: 'Property',
   description:
     'Sets a static property value. An animated property (one with keyframes) is refused: change its keyframes with property.setKeyframe, or remove them with property.clearKeyframes first.',
+  example: { layer: 'Hello', property: 'transform.opacity', value: 50 },
   params: z.strictObject({
     comp: CompRef.optional(),
     layer: LayerRef,
@@ -158,6 +159,14 @@ export const propertySetKeyframe = defineCommand({
   category: 'Property',
   description:
     'Adds or replaces a keyframe at a time (seconds, layer time). interpolation: linear (default), hold, or bezier with easeIn/easeOut handles [x, y] as in CSS cubic-bezier.',
+  example: {
+    layer: 'Hello',
+    property: 'transform.position',
+    time: 1,
+    value: [960, 540],
+    easeOut: [0.333, 0],
+    easeIn: [0.667, 1],
+  },
   params: z.strictObject({
     comp: CompRef.optional(),
     layer: LayerRef,
@@ -206,6 +215,7 @@ export const propertyRemoveKeyframe = defineCommand({
   category: 'Property',
   description:
     'Removes the keyframe at a time. Removing the last keyframe leaves its value as the static value.',
+  example: { layer: 'Hello', property: 'transform.position', time: 1 },
   params: z.strictObject({
     comp: CompRef.optional(),
     layer: LayerRef,
@@ -243,6 +253,7 @@ export const propertyClearKeyframes = defineCommand({
   category: 'Property',
   description:
     'Removes every keyframe of a property, keeping the value at the given time (default 0) as its static value.',
+  example: { layer: 'Hello', property: 'transform.position', keepValueAt: 0 },
   params: z.strictObject({
     comp: CompRef.optional(),
     layer: LayerRef,

@@ -94,7 +94,7 @@ function runTool(name: string, title: string, description: string): ToolSpec {
 export const commandList = listTool(
   'command_list',
   'List Commands',
-  "Lists the engine command catalog: ids, titles, categories, whether each can run now, annotations, and (schemas: true) each command's params JSON Schema, with units, ranges and defaults. Narrow it with category, filter or ids; a result over 16 KB is cut into pages (next_offset says where the next starts). Run a command with command_run.",
+  "Lists the engine command catalog: ids, titles, categories, whether each can run now, annotations, and (schemas: true) each command's params JSON Schema, with units, ranges and defaults, and a short example of its params. Narrow it with category, filter or ids; a result over 16 KB is cut into pages (next_offset says where the next starts). Run a command with command_run.",
 );
 export const listCommands = listTool(
   'list_commands',

@@ -80,6 +80,7 @@ const renderQueueAdd = defineCommand({
     formatsWhere((s) => s.sound === 'muxed'),
     'and',
   )}; audio:false leaves it out.`,
+  example: { comp: 'Main', output: '/projects/out/main.mp4', format: 'mp4' },
   params: z.strictObject({
     comp: CompRef.describe('Composition id, or its name when unique (required)'),
     output: AbsPath.describe('Absolute output path template'),
@@ -123,6 +124,7 @@ const renderQueueUpdate = defineCommand({
   category: 'Render',
   description:
     "Changes a queue item's output, format, frame range, scale, skipExisting, alpha, audio or encoding; fields left out keep their values. A new output without a format takes the format from its extension. encoding replaces the item's encoding ({} clears it). The item is checked as renderQueue.add checks a new one; a refused edit leaves it unchanged.",
+  example: { id: 'rq_1', encoding: { crf: 18 } },
   params: z.strictObject({
     id: z.string().min(1).describe('Queue item id'),
     output: AbsPath.optional().describe('Absolute output path template'),
@@ -169,6 +171,7 @@ const renderQueueRemove = defineCommand({
   category: 'Render',
   description:
     "Removes an item from the render queue. An item removed while rendering is left out of the job's result and counted as failed.",
+  example: { id: 'rq_1' },
   params: z.strictObject({ id: z.string().min(1) }),
   pathParams: {},
   annotations: DESTRUCTIVE_EDIT,
@@ -185,6 +188,7 @@ const renderQueueClear = defineCommand({
   title: 'Clear Render Queue',
   category: 'Render',
   description: 'Removes every item from the render queue.',
+  example: {},
   params: z.strictObject({}),
   pathParams: {},
   annotations: DESTRUCTIVE_EDIT,
@@ -204,6 +208,7 @@ function renderQueueList(statusOf: StatusSource) {
     category: 'Render',
     description:
       'Lists queue items (comp, output, format, alpha, frame range, ...) with status (queued, rendering, done, failed, stopped), frames done/total, files written, error, and for a done item the manifest (a JSON file listing every file it wrote with its size and sha256).',
+    example: {},
     params: z.strictObject({}),
     pathParams: {},
     annotations: READ_ONLY,
