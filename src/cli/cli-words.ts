@@ -17,5 +17,6 @@ export const CLI_WORDS: SurfaceWords = {
   queue: 'effectcraft-cli inspect PROJECT',
   schemas: 'effectcraft-cli commands --schemas --filter ID',
   commands: 'effectcraft-cli commands',
+  newOutput: 'effectcraft-cli render PROJECT --output-dir DIR (or --item ID --output PATH)',
   param: (name) => FLAG_OF_PARAM.get(name) ?? `"${name}"`,
 };

@@ -14,6 +14,8 @@ export interface SurfaceWords {
   schemas: string;
   /** What lists the commands. */
   commands: string;
+  /** How to give a queued render another output (file or folder). */
+  newOutput: string;
   /** How a command param (`frameRange`, `encoding.crf`) is named: a quoted param, or the CLI flag that sets it. */
   param(name: string): string;
 }
@@ -24,6 +26,7 @@ export const MCP_WORDS: SurfaceWords = {
   queue: 'renderQueue.list',
   schemas: 'command_list with schemas',
   commands: 'command_list',
+  newOutput: 'renderQueue.update {id, output}',
   param: (name) => `"${name}"`,
 };
 

@@ -20,7 +20,8 @@ export function refuseInstalledPackageOutputs(items: readonly RenderQueueItem[])
     throw new EngineError(
       'bad_argument',
       `Render queue item "${item.id}" would write into an installed package (${path}): a reinstall deletes files there.`,
-      'Render into a folder of your own: queue the composition with an output outside node_modules (renderQueue.add {comp, output}; from the CLI, render PROJECT --output-dir DIR, or --comp NAME --output PATH) and render that item, or save the project elsewhere and give it such an output.',
+      (words) =>
+        `Render into a folder of your own, outside node_modules: ${words.newOutput}, or save the project elsewhere and give its items such outputs.`,
     );
   }
 }

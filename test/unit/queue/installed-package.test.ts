@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { addComp, failCode, listDir, queueSession, run } from '../../helpers/queue.js';
+import { addComp, colorRendererUrl, failCode, listDir, queueSession, run } from '../../helpers/queue.js';
+import { createSession } from '../../../src/session.js';
+import { CLI_WORDS } from '../../../src/cli/cli-words.js';
 import type { JobResult } from '../../../src/render/queue/service.js';
 
 describe('outputs inside node_modules', () => {
@@ -32,5 +34,31 @@ describe('outputs inside node_modules', () => {
     const r = await run<JobResult>(s, 'renderQueue.render', { items: [mine] });
     expect(r.completed).toBe(1);
     expect(await listDir(dir)).toEqual(['mine']);
+  });
+});
+
+describe('the refusal names the way out on the surface that raised it', () => {
+  async function remedy(words?: typeof CLI_WORDS): Promise<string> {
+    const s = createSession({ renderQueue: { rendererModule: colorRendererUrl, maxWorkers: 1 }, words });
+    const comp = await addComp(s, { name: 'c' });
+    await run(s, 'renderQueue.add', {
+      comp,
+      output: join(await tempDir(), 'node_modules', 'p', 'f_[#].png'),
+    });
+    const r = await s.engine.execute('renderQueue.render', {});
+    if (r.ok) throw new Error('rendered into node_modules');
+    return r.error.remediation;
+  }
+
+  it('MCP: the command that changes the output, no CLI flags', async () => {
+    const text = await remedy();
+    expect(text).toContain('renderQueue.update {id, output}');
+    expect(text).not.toMatch(/--[a-z]/);
+  });
+
+  it('CLI: the flags, no command ids', async () => {
+    const text = await remedy(CLI_WORDS);
+    expect(text).toContain('--output-dir DIR');
+    expect(text).not.toContain('renderQueue');
   });
 });

@@ -16,6 +16,7 @@ const CLI_LIKE: SurfaceWords = {
   queue: 'QUEUE-VERB',
   schemas: 'SCHEMAS-VERB',
   commands: 'COMMANDS-VERB',
+  newOutput: 'NEW-OUTPUT-VERB',
   param: (name) => `--flag-for-${name}`,
 };
 
