@@ -18,6 +18,9 @@ import {
   unknownArguments,
   unknownTool,
 } from './results.js';
+import { declaresTasks } from './tasks/handlers.js';
+import type { TaskStore } from './tasks/store.js';
+import { startToolTask } from './tasks/tool-task.js';
 import { isPlainObject, type ToolContext, type ToolSpec } from './tools/types.js';
 
 export interface DispatchOptions {
@@ -27,6 +30,8 @@ export interface DispatchOptions {
   confinement?: Confinement;
   capabilities: CapabilityProbe;
   log: (message: string) => void;
+  /** The process's task store; set on 2026-07-28 instances, where renders become tasks for declaring clients. */
+  tasks?: TaskStore;
 }
 
 // JSON Schemas are derived once per tool spec, not per server instance (factories must stay cheap).
@@ -91,6 +96,16 @@ export async function callTool(
   if (!spec) throw unknownTool(name, [...table.keys()]);
   const checked = checkArguments(spec, request.params.arguments);
   if (!checked.ok) return checked.result;
+  const plan = options.tasks && declaresTasks(reqCtx) ? spec.asTask?.(checked.args, options.backend) : null;
+  // A CreateTaskResult: the SDK passes resultType "task" through on tools/call (2026-07-28).
+  if (plan && options.tasks)
+    return (await startToolTask(
+      spec,
+      checked.args,
+      plan,
+      options.tasks,
+      options,
+    )) as unknown as CallToolResult;
 
   // Progress and cancellation are for blocking headless calls only; bridge calls stay polling.
   const streams = spec.longRunning === true && options.backend.kind === 'headless';
