@@ -138,9 +138,18 @@ describe('mcp renders as tasks (stdio)', () => {
     const taskId = created.result!.taskId as string;
     await pollTask(ask, taskId, (t) => t.status !== 'working');
     expect((await ask('tasks/cancel', { taskId, _meta: declaring() })).result?.resultType).toBe('complete');
+    // tasks/update is acknowledged (our tasks never ask for input, so its responses are ignored).
+    const update = await ask('tasks/update', {
+      taskId,
+      inputResponses: { x: { action: 'accept' } },
+      _meta: declaring(),
+    });
+    expect(update.result?.resultType).toBe('complete');
+    expect(update.result).not.toHaveProperty('status');
     const after = await pollTask(ask, taskId, () => true);
     expect(after.status).toBe('completed');
     expect(after.result).toMatchObject({ structuredContent: { completed: 1 } });
+    expect((after.result as { content: unknown[] }).content.length).toBeGreaterThan(0);
   });
 
   it('answers -32602 for an unknown task, -32021 without the declared extension, -32601 for removed methods', async () => {
@@ -155,6 +164,15 @@ describe('mcp renders as tasks (stdio)', () => {
     }
     for (const method of ['tasks/result', 'tasks/list'])
       expect((await ask(method, { taskId: 'no-such-task', _meta: declaring() })).error?.code).toBe(-32601);
+    // A tool that is not a render answers as usual, and a 2025-style `task` param neither errs nor makes a task.
+    const sync = await ask('tools/call', {
+      name: 'doc_inspect',
+      arguments: {},
+      task: { ttl: 60_000, pollInterval: 100 },
+      _meta: declaring(),
+    });
+    expect(sync.result).toMatchObject({ resultType: 'complete' });
+    expect(sync.result).not.toHaveProperty('taskId');
   });
 
   it.each(['modern', 'legacy'] as const)(
