@@ -18,9 +18,8 @@ import {
   unknownArguments,
   unknownTool,
 } from './results.js';
-import { declaresTasks } from './tasks/handlers.js';
 import type { TaskStore } from './tasks/store.js';
-import { startToolTask } from './tasks/tool-task.js';
+import { startAsTask } from './tasks/tool-task.js';
 import { isPlainObject, type ToolContext, type ToolSpec } from './tools/types.js';
 
 export interface DispatchOptions {
@@ -96,16 +95,9 @@ export async function callTool(
   if (!spec) throw unknownTool(name, [...table.keys()]);
   const checked = checkArguments(spec, request.params.arguments);
   if (!checked.ok) return checked.result;
-  const plan = options.tasks && declaresTasks(reqCtx) ? spec.asTask?.(checked.args, options.backend) : null;
-  // A CreateTaskResult: the SDK passes resultType "task" through on tools/call (2026-07-28).
-  if (plan && options.tasks)
-    return (await startToolTask(
-      spec,
-      checked.args,
-      plan,
-      options.tasks,
-      options,
-    )) as unknown as CallToolResult;
+  // A render for a client that declared the tasks extension answers at once with a task (see tasks/).
+  const task = startAsTask(spec, checked.args, reqCtx, options);
+  if (task) return task;
 
   // Progress and cancellation are for blocking headless calls only; bridge calls stay polling.
   const streams = spec.longRunning === true && options.backend.kind === 'headless';
