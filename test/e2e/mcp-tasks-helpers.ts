@@ -56,7 +56,17 @@ const HTTP_TOKEN = 'e2e-tasks-token-0123456789abcdef';
 /** `mcp --http 0` spoken to in raw JSON-RPC over POST, with the standard headers a 2026-07-28 client sends. */
 export class HttpMcp {
   #next = 1;
-  constructor(readonly url: string) {}
+  constructor(
+    readonly url: string,
+    readonly child: ChildProcess,
+  ) {}
+
+  /** SIGTERM, as a service manager stops it; resolves with the exit code. */
+  async stop(): Promise<number | null> {
+    const exited = new Promise<number | null>((resolve) => this.child.once('exit', (code) => resolve(code)));
+    this.child.kill('SIGTERM');
+    return exited;
+  }
 
   /** Starts the server; resolves once it listens. */
   static async start(): Promise<HttpMcp> {
@@ -74,7 +84,7 @@ export class HttpMcp {
       });
       child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
     });
-    return new HttpMcp(url);
+    return new HttpMcp(url, child);
   }
 
   /** POSTs one request. `mcpName` overrides the Mcp-Name header (null: leave it out). */

@@ -81,4 +81,16 @@ describe('mcp renders as tasks (HTTP)', () => {
     for (const method of ['tasks/result', 'tasks/list'])
       expect((await http.post(method, { taskId, _meta: declaring() })).message.error?.code).toBe(-32601);
   });
+
+  it('stops a render running as a task when the server is stopped (SIGTERM), with the same cleanup', async () => {
+    const http = await HttpMcp.start();
+    const dir = await queuedRender(http, 600, 256);
+    await writeFile(join(dir, 'keep.txt'), 'not the render’s');
+    const created = await http.post('tools/call', { ...render, _meta: declaring() });
+    await pollTask(http.ask, created.message.result!.taskId as string, (t) =>
+      /frame [1-9]/.test(String(t.statusMessage)),
+    );
+    expect(await http.stop()).toBe(0);
+    expect(await readdir(dir)).toEqual(['keep.txt']);
+  });
 });

@@ -132,6 +132,16 @@ describe('mcp renders as tasks (stdio)', () => {
     expect(s.stderr).toMatch(/task \S+ \(command_run renderQueue\.render\) was cancelled by tasks\/cancel/);
   });
 
+  it('stops a render still running as a task when the client closes stdin, with the same cleanup', async () => {
+    const { s, dir, ask } = await withQueuedRender(600, 256);
+    await writeFile(join(dir, 'keep.txt'), 'not the render’s');
+    const created = await ask('tools/call', renderParams(declaring()));
+    await pollTask(ask, created.result!.taskId as string, (t) => /frame [1-9]/.test(String(t.statusMessage)));
+    s.endInput();
+    expect(await s.exited).toBe(0);
+    expect(await readdir(dir)).toEqual(['keep.txt']);
+  });
+
   it('tasks/cancel on a completed task answers {} and leaves it completed with its result', async () => {
     const { ask } = await withQueuedRender(5, 64);
     const created = await ask('tools/call', renderParams(declaring()));
