@@ -8,6 +8,7 @@ import { parseOrHelp } from './flag-spec.js';
 import { mcpSpec } from './specs/mcp.js';
 import { CapabilityProbe, probeHost } from '../mcp/capabilities.js';
 import { createServerFactory } from '../mcp/server.js';
+import { TaskStore } from '../mcp/tasks/store.js';
 import { serveMcpHttp } from '../mcp/http.js';
 import { httpToken } from './http-token.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
@@ -43,7 +44,10 @@ export async function mcpCommand(args: string[]): Promise<number> {
     log,
   });
   const backend = bridged ?? createHeadlessBackend(session.engine);
+  // One task store for the process: every stdio connection and every HTTP request's server reads it.
+  const tasks = new TaskStore({ log });
   const factory = createServerFactory(backend, {
+    tasks,
     version: packageVersion(),
     confinement,
     log,
@@ -61,6 +65,8 @@ export async function mcpCommand(args: string[]): Promise<number> {
       for (const signal of STOP_SIGNALS) process.once(signal, resolve);
     });
     await http.close();
+    // A render running as a task has no one left to poll it: stop it so its exporter cleans up.
+    await tasks.cancelAll();
     await backend.close();
     return EXIT.ok;
   }
@@ -69,6 +75,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
   const stop = () => void serving.close();
   for (const signal of STOP_SIGNALS) process.once(signal, stop);
   await serving.closed;
+  await tasks.cancelAll();
   await backend.close();
   // A background (wait:false) render has no one left to report to: stop it so its exporter cleans up.
   session.renderQueue.stop();

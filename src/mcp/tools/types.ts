@@ -7,6 +7,7 @@ import type { ErrorInfo, ProgressInfo } from '../../engine/index.js';
 import type { Confinement } from '../../confinement/types.js';
 import type { Backend } from '../backend.js';
 import type { CapabilityProbe } from '../capabilities.js';
+import type { TaskPlan } from '../tasks/tool-task.js';
 
 export interface ToolHints {
   readOnlyHint: boolean;
@@ -48,6 +49,11 @@ export interface ToolSpec {
   /** Stops on notifications/cancelled (headless): its AbortSignal is wired, without progress. */
   cancellable?: boolean;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+  /**
+   * For a client that declared the tasks extension: a plan when this call runs as a task (a render), else
+   * null and the call answers as usual.
+   */
+  asTask?(args: Record<string, unknown>, backend: Backend): TaskPlan | null;
 }
 
 export const READ_ONLY_TOOL: ToolHints = {

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
+import { TaskStore, type TaskControl } from '../../../src/mcp/tasks/store.js';
+
+const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
+
+/** A store on a clock the test moves, and a task whose work the test finishes by hand. */
+function setUp(ttlMs = 1000) {
+  let clock = Date.parse('2026-12-01T00:00:00Z');
+  const store = new TaskStore({ ttlMs, pollIntervalMs: 250, now: () => clock });
+  let finish!: (r: CallToolResult) => void;
+  let fail!: (e: unknown) => void;
+  let control!: TaskControl;
+  const task = store.start('test work', 'starting', (c) => {
+    control = c;
+    return new Promise<CallToolResult>((resolve, reject) => {
+      finish = resolve;
+      fail = reject;
+    });
+  });
+  return {
+    store,
+    task,
+    finish: (r: CallToolResult) => finish(r),
+    fail: (e: unknown) => fail(e),
+    control: () => control,
+    tick: (ms: number) => (clock += ms),
+  };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('TaskStore', () => {
+  it('holds a task from the moment start returns, with integer ttlMs and pollIntervalMs', () => {
+    const { store, task } = setUp();
+    expect(task).toMatchObject({
+      status: 'working',
+      statusMessage: 'starting',
+      ttlMs: 1000,
+      pollIntervalMs: 250,
+    });
+    expect(task.createdAt).toBe('2026-12-01T00:00:00.000Z');
+    expect(store.get(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'working' });
+    expect(task).not.toHaveProperty('result');
+  });
+
+  it('updates statusMessage and lastUpdatedAt while working; ttlMs counts from creation to expiry', () => {
+    const { store, task, control, tick } = setUp();
+    tick(400);
+    control().status('frame 3/10');
+    expect(store.get(task.taskId)).toMatchObject({
+      statusMessage: 'frame 3/10',
+      lastUpdatedAt: '2026-12-01T00:00:00.400Z',
+      ttlMs: 1400,
+    });
+  });
+
+  it('inlines the result once completed and keeps the task ttlMs after its last change', async () => {
+    const { store, task, finish, tick } = setUp();
+    finish(text('done'));
+    await settle();
+    expect(store.get(task.taskId)).toMatchObject({ status: 'completed', result: text('done') });
+    tick(1000);
+    expect(store.get(task.taskId)).toBeDefined();
+    tick(1);
+    expect(store.get(task.taskId)).toBeUndefined();
+  });
+
+  it('never drops a working task, however old', () => {
+    const { store, task, tick } = setUp();
+    tick(10_000_000);
+    expect(store.get(task.taskId)?.status).toBe('working');
+  });
+
+  it('reports a thrown JSON-RPC error as failed with the error inlined, and no result', async () => {
+    const { store, task, fail } = setUp();
+    fail(new ProtocolError(ProtocolErrorCode.InvalidParams, 'bad', { x: 1 }));
+    await settle();
+    const failed = store.get(task.taskId);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: -32602, message: 'bad', data: { x: 1 } },
+    });
+    expect(failed).not.toHaveProperty('result');
+  });
+
+  it('cancel aborts the work, waits for it, and keeps the task cancelled whatever the work returns', async () => {
+    const { store, task, finish, control } = setUp();
+    const cancelling = store.cancel(task.taskId);
+    expect(control().signal.aborted).toBe(true);
+    let answered = false;
+    void cancelling.then(() => (answered = true));
+    await settle();
+    expect(answered).toBe(false);
+    finish(text('stopped'));
+    expect(await cancelling).toBe(true);
+    const cancelled = store.get(task.taskId);
+    expect(cancelled?.status).toBe('cancelled');
+    expect(cancelled).not.toHaveProperty('result');
+    expect(await store.cancel(task.taskId)).toBe(true);
+    expect(await store.cancel('unknown')).toBe(false);
+  });
+});
