@@ -29,8 +29,8 @@ export default tseslint.config(
     },
   },
   {
-    // The studio page runs in the browser: its globals, and no Node ones.
-    files: ['src/studio/ui/**'],
+    // The studio page and the preview player's view run in the browser: its globals, and no Node ones.
+    files: ['src/studio/ui/**', 'src/player/view/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

@@ -9,6 +9,8 @@ import type { Backend } from './backend.js';
 import { CallOrder } from './call-order.js';
 import { CapabilityProbe } from './capabilities.js';
 import { callTool, listTools, type DispatchOptions } from './dispatch.js';
+import { APPS_EXTENSION, clientShowsApps } from './player/apps.js';
+import { registerPlayerView } from './player/view-resource.js';
 import { registerResources } from './resources.js';
 import { toolTable } from './tools/index.js';
 import { SERVER_NAME } from './tools/info-tools.js';
@@ -52,8 +54,10 @@ export function createMcpServer(backend: Backend, options: McpServerOptions): Mc
     },
   );
   // Our own tools handlers (see dispatch.ts); McpServer would install its own if we registered tools with it.
-  server.server.registerCapabilities({ tools: { listChanged: false } });
-  server.server.setRequestHandler('tools/list', () => ({ tools: listTools(table) }));
+  server.server.registerCapabilities({ tools: { listChanged: false }, extensions: { [APPS_EXTENSION]: {} } });
+  server.server.setRequestHandler('tools/list', (_request, ctx) => ({
+    tools: listTools(table, clientShowsApps(ctx, server.server.getClientCapabilities())),
+  }));
   server.server.setRequestHandler('tools/call', (request, ctx) => callTool(byName, request, ctx, dispatch));
   const resourceCtx = (): ToolContext => ({
     backend,
@@ -63,6 +67,7 @@ export function createMcpServer(backend: Backend, options: McpServerOptions): Mc
     log: dispatch.log,
   });
   registerResources(server, resourceCtx);
+  registerPlayerView(server, dispatch.log);
   // McpServer advertises resources.listChanged; our two resources never change, so say so.
   server.server.registerCapabilities({ resources: { listChanged: false } });
   return server;
