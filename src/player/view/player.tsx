@@ -55,6 +55,8 @@ export function Player({ host, info }: PlayerProps) {
     goTo(target + by);
   };
   const onKey = (e: KeyboardEvent) => {
+    // The slider moves itself with the arrow keys (and reports it through onInput): do not step twice.
+    if ((e.target as HTMLElement).dataset.role === 'scrub' && e.key !== ' ') return;
     const keys: Record<string, () => void> = {
       ArrowLeft: () => step(-1),
       ArrowRight: () => step(1),

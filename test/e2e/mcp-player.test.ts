@@ -1,0 +1,299 @@
+/**
+ * The preview player (MCP Apps) as a host shows it: the built CLI's MCP server (stdio, and --http with a token),
+ * the official client declaring the io.modelcontextprotocol/ui extension, the ui:// resource read and loaded in
+ * Debian's Chromium under the MCP Apps default CSP, inside a host page built on the ext-apps AppBridge that
+ * proxies the view's tool calls to the real server through the client. Dragging the slider to frame 42 shows
+ * frame 42: the comp's white bar sits at x = 40 + frame, read from the PNG the view shows. Both protocol eras.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { build } from 'vite';
+import { viteSingleFile } from 'vite-plugin-singlefile';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import {
+  RESOURCE_MIME_TYPE,
+  getToolUiResourceUri,
+  isToolVisibilityAppOnly,
+  isToolVisibilityModelOnly,
+} from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { CallToolRequest } from '@modelcontextprotocol/client';
+import type { Page } from 'playwright-core';
+import { browser, describeWithChromium } from '../helpers/chromium.js';
+import { cliPath } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { MODERN } from './mcp-helpers.js';
+
+const APPS_CAPABILITY = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } };
+/** The spec's restrictive default, which hosts apply to a view that declares no CSP domains. */
+const DEFAULT_CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; base-uri 'self'; object-src 'none'";
+const TOKEN_ENV = 'E2E_PLAYER_TOKEN';
+const TOKEN = 'e2e-player-token-0123456789';
+
+/** A comp whose frame number is visible in its pixels: a 4 px white bar centred at x = 40 + frame. */
+const PROJECT = [
+  {
+    id: 'comp.new',
+    params: {
+      name: 'Player test',
+      width: 320,
+      height: 180,
+      frameRate: 30,
+      duration: 4,
+      backgroundColor: '#1e293b',
+    },
+  },
+  { id: 'layer.addSolid', params: { name: 'Bar', color: '#ffffff', width: 4, height: 180 } },
+  ...[0, 119].map((frame) => ({
+    id: 'property.setKeyframe',
+    params: {
+      layer: 'Bar',
+      property: 'transform.position',
+      time: frame / 30,
+      value: [40 + frame, 90],
+      interpolation: 'linear',
+    },
+  })),
+  { id: 'layer.addText', params: { name: 'Label', text: 'EffectCraft', fontSize: 28, fill: '#fbbf24' } },
+  { id: 'property.set', params: { layer: 'Label', property: 'transform.position', value: [160, 50] } },
+];
+
+/** The x centre of the white bar on the bottom row of a PNG (where the label is not). */
+async function barCentre(png: Buffer): Promise<number> {
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const y = info.height - 8;
+  const xs: number[] = [];
+  for (let x = 0; x < info.width; x++) {
+    const i = (y * info.width + x) * info.channels;
+    if (data[i]! > 250 && data[i + 1]! > 250 && data[i + 2]! > 250) xs.push(x);
+  }
+  expect(xs.length).toBeGreaterThan(0);
+  return xs.reduce((a, b) => a + b, 0) / xs.length + 0.5;
+}
+
+const children: ChildProcess[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  for (const c of children.splice(0)) c.kill();
+});
+
+/** The official client as an MCP Apps host's, over stdio or --http, in one era. */
+async function connect(
+  transport: 'stdio' | 'http',
+  era: 'legacy' | 'modern',
+  apps: boolean,
+): Promise<Client> {
+  const client = new Client(
+    { name: 'e2e-player-host', version: '1.0.0' },
+    {
+      ...(era === 'modern' && { versionNegotiation: { mode: { pin: MODERN } } }),
+      ...(apps && { capabilities: APPS_CAPABILITY }),
+    },
+  );
+  clients.push(client);
+  if (transport === 'stdio') {
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], stderr: 'pipe' }),
+    );
+    return client;
+  }
+  const child = spawn(process.execPath, [cliPath, 'mcp', '--http', '0', '--token-env', TOKEN_ENV], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, [TOKEN_ENV]: TOKEN },
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  while (!/listening on http\S+/.test(stderr)) {
+    if (child.exitCode !== null) throw new Error(`mcp --http exited: ${stderr}`);
+    await Promise.race([once(child.stderr!, 'data'), once(child, 'exit')]);
+  }
+  const url = /listening on (http\S+)/.exec(stderr)![1]!;
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    }),
+  );
+  return client;
+}
+
+/** Serves fixed files on 127.0.0.1; each server is an origin of its own (host page, view sandbox). */
+async function serve(files: Record<string, { body: string; headers?: Record<string, string> }>) {
+  const requested: string[] = [];
+  const server: Server = createServer((req, res) => {
+    requested.push(req.url ?? '');
+    const file = files[(req.url ?? '/').split('?')[0]!];
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...file.headers }).end(file.body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, requested, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+let hostPage = '';
+const servers: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+describeWithChromium('preview player (MCP Apps) in a host', () => {
+  beforeAll(async () => {
+    // The host page, bundled with vite as a host application bundles the AppBridge, into one file.
+    const out = await tempDir('ec-player-host-');
+    await build({
+      configFile: false,
+      root: fileURLToPath(new URL('./player-host', import.meta.url)),
+      base: './',
+      logLevel: 'silent',
+      plugins: [viteSingleFile()],
+      build: { outDir: out, emptyOutDir: true, target: 'es2022', modulePreload: { polyfill: false } },
+    });
+    hostPage = await readFile(join(out, 'index.html'), 'utf8');
+  });
+
+  it.each([
+    ['stdio', 'legacy'],
+    ['stdio', 'modern'],
+    ['http', 'legacy'],
+    ['http', 'modern'],
+  ] as const)('over %s (%s era): scrubbing to frame 42 shows frame 42', async (transport, era) => {
+    const client = await connect(transport, era, true);
+    expect(client.getServerCapabilities()?.extensions).toHaveProperty(['io.modelcontextprotocol/ui']);
+    const built = await client.callTool({ name: 'command_batch', arguments: { steps: PROJECT } });
+    expect(built.isError).toBeFalsy();
+
+    // What the host gives its model: the app-only tool is listed for the host, with visibility ["app"], and
+    // filtered out of the model's tools as the spec says.
+    const { tools } = await client.listTools();
+    const frameTool = tools.find((t) => t.name === 'player_frame');
+    expect(frameTool?._meta).toMatchObject({ ui: { visibility: ['app'] } });
+    const forModel = tools.filter((t) => !isToolVisibilityAppOnly(t)).map((t) => t.name);
+    expect(forModel).toContain('preview_player');
+    expect(forModel).not.toContain('player_frame');
+
+    // The model calls preview_player; the host reads the view it names.
+    const player = tools.find((t) => t.name === 'preview_player')!;
+    const uri = getToolUiResourceUri(player);
+    expect(uri).toBe('ui://effectcraft/player');
+    const resource = await client.readResource({ uri: uri! });
+    const view = resource.contents[0] as { mimeType?: string; text?: string };
+    expect(view.mimeType).toBe(RESOURCE_MIME_TYPE);
+    expect(view.text).toMatch(/^<!doctype html>/i);
+    const toolArguments = { max_side: 320 };
+    const result = (await client.callTool({
+      name: 'preview_player',
+      arguments: toolArguments,
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ frames: 120, from: 0, to: 119, frameRate: 30 });
+
+    const sandbox = await serve({
+      '/view.html': { body: view.text!, headers: { 'content-security-policy': DEFAULT_CSP } },
+    });
+    const host = await serve({ '/': { body: hostPage } });
+    servers.push(sandbox, host);
+
+    const context = await (await browser()).newContext({ viewport: { width: 640, height: 560 } });
+    const page = await context.newPage();
+    const problems = watch(page, [sandbox.origin, host.origin]);
+    const calls: CallToolRequest['params'][] = [];
+    await page.exposeFunction('hostCallTool', async (params: CallToolRequest['params']) => {
+      // A host lets a view call only its own server's tools whose visibility includes "app".
+      const tool = tools.find((t) => t.name === params.name);
+      if (!tool || isToolVisibilityModelOnly(tool)) throw new Error(`${params.name} is not callable by apps`);
+      calls.push(params);
+      return client.callTool(params);
+    });
+    await page.goto(host.origin + '/');
+    await page.evaluate(
+      (app) => (window as unknown as { showApp(a: typeof app): Promise<void> }).showApp(app),
+      {
+        viewUrl: `${sandbox.origin}/view.html`,
+        toolArguments,
+        toolResult: result,
+      },
+    );
+    const frame = page.frameLocator('#view');
+    await frame.locator('img[data-frame="0"]').waitFor();
+
+    // Drag the slider: past the target, back, and release near it; then the arrow keys to land exactly.
+    const slider = frame.locator('[data-role="scrub"]');
+    const box = (await slider.boundingBox())!;
+    const xAt = (f: number) => box.x + 8 + ((box.width - 16) * f) / 119;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(xAt(0), y);
+    await page.mouse.down();
+    for (const f of [10, 30, 60, 90, 70, 50, 42]) await page.mouse.move(xAt(f), y, { steps: 4 });
+    await page.mouse.up();
+    let value = Number(await slider.inputValue());
+    while (value !== 42) {
+      await slider.press(value < 42 ? 'ArrowRight' : 'ArrowLeft');
+      value = Number(await slider.inputValue());
+    }
+
+    const shown = frame.locator('img[data-frame="42"]');
+    await shown.waitFor();
+    await expect.poll(() => frame.locator('.frame[data-loading]').count()).toBe(0);
+    expect(await frame.locator('[data-role="frame"]').textContent()).toBe('42');
+    expect(await frame.locator('[data-role="timecode"]').textContent()).toBe('00:00:01:12');
+    const src = (await shown.getAttribute('src'))!;
+    expect(src.startsWith('data:image/png;base64,')).toBe(true);
+    expect(await barCentre(Buffer.from(src.slice(src.indexOf(',') + 1), 'base64'))).toBe(82);
+
+    // Frames came from the app-only tool, through the host.
+    expect(calls.every((c) => c.name === 'player_frame')).toBe(true);
+    expect(calls.some((c) => c.arguments?.frame === 42)).toBe(true);
+    // The view loaded nothing but itself, and broke no CSP rule.
+    expect(sandbox.requested).toEqual(['/view.html']);
+    expect(problems).toEqual([]);
+
+    await mkdir('test-output', { recursive: true });
+    await page.screenshot({ path: `test-output/mcp-player-${transport}-${era}.png` });
+    await context.close();
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('preview player without MCP Apps (%s era)', (era) => {
+  it('gives a client that shows no apps a useful text result, and no app-only tool', async () => {
+    const client = await connect('stdio', era, false);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('preview_player');
+    expect(tools.map((t) => t.name)).not.toContain('player_frame');
+    await client.callTool({ name: 'command_batch', arguments: { steps: PROJECT } });
+    const r = (await client.callTool({
+      name: 'preview_player',
+      arguments: { from: 30, to: 89 },
+    })) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    const text = r.content.find((c) => c.type === 'text')?.text ?? '';
+    expect(text).toContain('"Player test"');
+    expect(text).toContain('320x180, 30 fps');
+    expect(text).toContain('frames 30 to 89 (00:00:01:00 to 00:00:02:29)');
+    expect(text).toMatch(/render_preview \{comp: "[^"]+", time: frame \/ 30/);
+  });
+});
+
+/** Console errors, page errors and requests to any other origin, as a list that should stay empty. */
+function watch(page: Page, origins: string[]): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith('data:') && !origins.some((o) => url.startsWith(o))) problems.push(`request: ${url}`);
+  });
+  return problems;
+}
