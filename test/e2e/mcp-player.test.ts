@@ -16,7 +16,12 @@ import sharp from 'sharp';
 import { build } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
   RESOURCE_MIME_TYPE,
@@ -25,7 +30,7 @@ import {
   isToolVisibilityModelOnly,
 } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolRequest } from '@modelcontextprotocol/client';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { browser, describeWithChromium } from '../helpers/chromium.js';
 import { cliPath } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -170,65 +175,22 @@ describeWithChromium('preview player (MCP Apps) in a host', () => {
   ] as const)('over %s (%s era): scrubbing to frame 42 shows frame 42', async (transport, era) => {
     const client = await connect(transport, era, true);
     expect(client.getServerCapabilities()?.extensions).toHaveProperty(['io.modelcontextprotocol/ui']);
-    const built = await client.callTool({ name: 'command_batch', arguments: { steps: PROJECT } });
-    expect(built.isError).toBeFalsy();
+    const called = await callPlayer(client);
 
     // What the host gives its model: the app-only tool is listed for the host, with visibility ["app"], and
     // filtered out of the model's tools as the spec says.
-    const { tools } = await client.listTools();
-    const frameTool = tools.find((t) => t.name === 'player_frame');
+    const frameTool = called.tools.find((t) => t.name === 'player_frame');
     expect(frameTool?._meta).toMatchObject({ ui: { visibility: ['app'] } });
-    const forModel = tools.filter((t) => !isToolVisibilityAppOnly(t)).map((t) => t.name);
+    const forModel = called.tools.filter((t) => !isToolVisibilityAppOnly(t)).map((t) => t.name);
     expect(forModel).toContain('preview_player');
     expect(forModel).not.toContain('player_frame');
+    expect(called.result.structuredContent).toMatchObject({ frames: 120, from: 0, to: 119, frameRate: 30 });
 
-    // The model calls preview_player; the host reads the view it names.
-    const player = tools.find((t) => t.name === 'preview_player')!;
-    const uri = getToolUiResourceUri(player);
-    expect(uri).toBe('ui://effectcraft/player');
-    const resource = await client.readResource({ uri: uri! });
-    const view = resource.contents[0] as { mimeType?: string; text?: string };
-    expect(view.mimeType).toBe(RESOURCE_MIME_TYPE);
-    expect(view.text).toMatch(/^<!doctype html>/i);
-    const toolArguments = { max_side: 320 };
-    const result = (await client.callTool({
-      name: 'preview_player',
-      arguments: toolArguments,
-    })) as CallToolResult;
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ frames: 120, from: 0, to: 119, frameRate: 30 });
-
-    const sandbox = await serve({
-      '/view.html': { body: view.text!, headers: { 'content-security-policy': DEFAULT_CSP } },
-    });
-    const host = await serve({ '/': { body: hostPage } });
-    servers.push(sandbox, host);
-
-    const context = await (await browser()).newContext({ viewport: { width: 640, height: 560 } });
-    const page = await context.newPage();
-    const problems = watch(page, [sandbox.origin, host.origin]);
-    const calls: CallToolRequest['params'][] = [];
-    await page.exposeFunction('hostCallTool', async (params: CallToolRequest['params']) => {
-      // A host lets a view call only its own server's tools whose visibility includes "app".
-      const tool = tools.find((t) => t.name === params.name);
-      if (!tool || isToolVisibilityModelOnly(tool)) throw new Error(`${params.name} is not callable by apps`);
-      calls.push(params);
-      return client.callTool(params);
-    });
-    await page.goto(host.origin + '/');
-    await page.evaluate(
-      (app) => (window as unknown as { showApp(a: typeof app): Promise<void> }).showApp(app),
-      {
-        viewUrl: `${sandbox.origin}/view.html`,
-        toolArguments,
-        toolResult: result,
-      },
-    );
-    const frame = page.frameLocator('#view');
-    await frame.locator('img[data-frame="0"]').waitFor();
+    const { page, view, calls, problems, sandbox } = await showPlayer(client, called);
+    await view.locator('img[data-frame="0"]').waitFor();
 
     // Drag the slider: past the target, back, and release near it; then the arrow keys to land exactly.
-    const slider = frame.locator('[data-role="scrub"]');
+    const slider = view.locator('[data-role="scrub"]');
     const box = (await slider.boundingBox())!;
     const xAt = (f: number) => box.x + 8 + ((box.width - 16) * f) / 119;
     const y = box.y + box.height / 2;
@@ -242,14 +204,12 @@ describeWithChromium('preview player (MCP Apps) in a host', () => {
       value = Number(await slider.inputValue());
     }
 
-    const shown = frame.locator('img[data-frame="42"]');
+    const shown = view.locator('img[data-frame="42"]');
     await shown.waitFor();
-    await expect.poll(() => frame.locator('.frame[data-loading]').count()).toBe(0);
-    expect(await frame.locator('[data-role="frame"]').textContent()).toBe('42');
-    expect(await frame.locator('[data-role="timecode"]').textContent()).toBe('00:00:01:12');
-    const src = (await shown.getAttribute('src'))!;
-    expect(src.startsWith('data:image/png;base64,')).toBe(true);
-    expect(await barCentre(Buffer.from(src.slice(src.indexOf(',') + 1), 'base64'))).toBe(82);
+    await expect.poll(() => view.locator('.frame[data-loading]').count()).toBe(0);
+    expect(await view.locator('[data-role="frame"]').textContent()).toBe('42');
+    expect(await view.locator('[data-role="timecode"]').textContent()).toBe('00:00:01:12');
+    expect(await barCentre(await shownPng(shown))).toBe(82);
 
     // Frames came from the app-only tool, through the host.
     expect(calls.every((c) => c.name === 'player_frame')).toBe(true);
@@ -260,7 +220,33 @@ describeWithChromium('preview player (MCP Apps) in a host', () => {
 
     await mkdir('test-output', { recursive: true });
     await page.screenshot({ path: `test-output/mcp-player-${transport}-${era}.png` });
-    await context.close();
+    await page.context().close();
+  });
+
+  it('drops a reply that comes back after a newer frame is on screen', async () => {
+    const client = await connect('stdio', 'modern', true);
+    const called = await callPlayer(client);
+    // The host holds the answer for frame 60 until frame 42, asked for after it, is on screen.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { page, view, problems } = await showPlayer(client, called, async (params, forward) => {
+      const answer = await forward();
+      if (params.arguments?.frame === 60) await held;
+      return answer;
+    });
+    await view.locator('img[data-frame="0"]').waitFor();
+    const slider = view.locator('[data-role="scrub"]');
+    await slider.fill('60');
+    await slider.fill('42');
+    await view.locator('img[data-frame="42"]').waitFor();
+    release();
+    await view.locator('[data-dropped="1"]').waitFor();
+    // The late frame 60 was dropped: 42 stays on screen.
+    const shown = view.locator('img');
+    expect(await shown.getAttribute('data-frame')).toBe('42');
+    expect(await barCentre(await shownPng(shown))).toBe(82);
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 });
 
@@ -296,4 +282,76 @@ function watch(page: Page, origins: string[]): string[] {
     if (!url.startsWith('data:') && !origins.some((o) => url.startsWith(o))) problems.push(`request: ${url}`);
   });
   return problems;
+}
+
+interface PlayerCall {
+  tools: Tool[];
+  /** The view's HTML, as read from the resource preview_player names. */
+  html: string;
+  toolArguments: Record<string, unknown>;
+  result: CallToolResult;
+}
+
+/** What a host does when the model calls preview_player: build the test comp, call the tool, read its view. */
+async function callPlayer(client: Client): Promise<PlayerCall> {
+  const built = await client.callTool({ name: 'command_batch', arguments: { steps: PROJECT } });
+  expect(built.isError).toBeFalsy();
+  const { tools } = await client.listTools();
+  const uri = getToolUiResourceUri(tools.find((t) => t.name === 'preview_player')!);
+  expect(uri).toBe('ui://effectcraft/player');
+  const resource = await client.readResource({ uri: uri! });
+  const view = resource.contents[0] as { mimeType?: string; text?: string };
+  expect(view.mimeType).toBe(RESOURCE_MIME_TYPE);
+  expect(view.text).toMatch(/^<!doctype html>/i);
+  const toolArguments = { max_side: 320 };
+  const result = (await client.callTool({
+    name: 'preview_player',
+    arguments: toolArguments,
+  })) as CallToolResult;
+  expect(result.isError).toBeFalsy();
+  return { tools, html: view.text!, toolArguments, result };
+}
+
+type Forward = () => Promise<CallToolResult>;
+
+/**
+ * Shows the view in Chromium: the host page (AppBridge) on one origin, the view on another under the default
+ * CSP, the view's tool calls relayed to the real server through `client` (through `relay` when given).
+ */
+async function showPlayer(
+  client: Client,
+  called: PlayerCall,
+  relay: (params: CallToolRequest['params'], forward: Forward) => Promise<CallToolResult> = (_p, f) => f(),
+) {
+  const sandbox = await serve({
+    '/view.html': { body: called.html, headers: { 'content-security-policy': DEFAULT_CSP } },
+  });
+  const host = await serve({ '/': { body: hostPage } });
+  servers.push(sandbox, host);
+  const context = await (await browser()).newContext({ viewport: { width: 640, height: 560 } });
+  const page = await context.newPage();
+  const problems = watch(page, [sandbox.origin, host.origin]);
+  const calls: CallToolRequest['params'][] = [];
+  await page.exposeFunction('hostCallTool', async (params: CallToolRequest['params']) => {
+    // A host lets a view call only its own server's tools whose visibility includes "app".
+    const tool = called.tools.find((t) => t.name === params.name);
+    if (!tool || isToolVisibilityModelOnly(tool)) throw new Error(`${params.name} is not callable by apps`);
+    calls.push(params);
+    return relay(params, () => client.callTool(params) as Promise<CallToolResult>);
+  });
+  await page.goto(host.origin + '/');
+  const app = {
+    viewUrl: `${sandbox.origin}/view.html`,
+    toolArguments: called.toolArguments,
+    toolResult: called.result,
+  };
+  await page.evaluate((a) => (window as unknown as { showApp(x: typeof a): Promise<void> }).showApp(a), app);
+  return { page, view: page.frameLocator('#view'), calls, problems, sandbox };
+}
+
+/** The PNG an <img> of the view shows (a data: URL). */
+async function shownPng(img: Locator): Promise<Buffer> {
+  const src = (await img.getAttribute('src'))!;
+  expect(src.startsWith('data:image/png;base64,')).toBe(true);
+  return Buffer.from(src.slice(src.indexOf(',') + 1), 'base64');
 }

@@ -13,6 +13,8 @@ export interface LatestFramesOptions<T> {
   show(frame: number, value: T): void;
   /** Called when the newest request failed (older failures are as stale as older frames). */
   fail(frame: number, error: unknown): void;
+  /** Called with each reply dropped because a newer one was already on screen. */
+  dropped?(frame: number): void;
   /** Requests out at once (default 2: the next frame is asked for while one renders). */
   inFlight?: number;
 }
@@ -57,18 +59,19 @@ export class LatestFrames<T> {
     const seq = ++this.#issued;
     this.#out++;
     this.#options.fetch(frame).then(
-      (value) => this.#settle(seq, () => this.#options.show(frame, value)),
-      (error: unknown) => this.#settle(seq, () => this.#options.fail(frame, error)),
+      (value) => this.#settle(seq, frame, () => this.#options.show(frame, value)),
+      (error: unknown) => this.#settle(seq, frame, () => this.#options.fail(frame, error)),
     );
   }
 
-  #settle(seq: number, deliver: () => void): void {
+  #settle(seq: number, frame: number, deliver: () => void): void {
     this.#out--;
     if (seq > this.#shown) {
       this.#shown = seq;
       deliver();
     } else {
       this.#dropped++;
+      this.#options.dropped?.(frame);
     }
     this.#pump();
   }

@@ -19,6 +19,8 @@ export function Player({ host, info }: PlayerProps) {
   const [shown, setShown] = useState<ShownFrame | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [playing, setPlaying] = useState(false);
+  // Replies dropped as stale (shown as data-dropped, for tests and for anyone debugging a slow host).
+  const [dropped, setDropped] = useState(0);
   const frames = useMemo(
     () =>
       new LatestFrames<ShownFrame>({
@@ -31,6 +33,7 @@ export function Player({ host, info }: PlayerProps) {
           setError(err instanceof Error ? err.message : String(err));
           setPlaying(false);
         },
+        dropped: () => setDropped((n) => n + 1),
       }),
     [host, info],
   );
@@ -72,7 +75,12 @@ export function Player({ host, info }: PlayerProps) {
 
   const aspect = `${info.frameSize.width} / ${info.frameSize.height}`;
   return (
-    <section class="player" data-state={error ? 'error' : shown ? 'ready' : 'loading'} onKeyDown={onKey}>
+    <section
+      class="player"
+      data-state={error ? 'error' : shown ? 'ready' : 'loading'}
+      data-dropped={dropped}
+      onKeyDown={onKey}
+    >
       <div
         class="frame"
         style={{ aspectRatio: aspect }}

@@ -32,7 +32,13 @@ describe('LatestFrames', () => {
   it('drops a reply that comes back after a newer one, so the frame at rest is the last one asked for', async () => {
     const { fetch, pending } = manualFetch();
     const shown: string[] = [];
-    const frames = new LatestFrames<string>({ fetch, show: (_f, v) => shown.push(v), fail: () => undefined });
+    const dropped: number[] = [];
+    const frames = new LatestFrames<string>({
+      fetch,
+      show: (_f, v) => shown.push(v),
+      fail: () => undefined,
+      dropped: (f) => dropped.push(f),
+    });
     frames.want(41);
     frames.want(42);
     pending[1]!.resolve('42');
@@ -41,6 +47,7 @@ describe('LatestFrames', () => {
     await settle();
     expect(shown).toEqual(['42']);
     expect(frames.dropped).toBe(1);
+    expect(dropped).toEqual([41]);
   });
 
   it('does not ask twice for the frame it is showing, and asks again on refresh', async () => {
