@@ -223,6 +223,32 @@ describeWithChromium('preview player (MCP Apps) in a host', () => {
     await page.context().close();
   });
 
+  it('steps with the buttons, plays and pauses, and the frame at rest matches the readout', async () => {
+    const client = await connect('stdio', 'legacy', true);
+    const { page, view, problems } = await showPlayer(client, await callPlayer(client));
+    await view.locator('img[data-frame="0"]').waitFor();
+    await view.locator('[data-role="forward"]').click();
+    await view.locator('[data-role="forward"]').click();
+    await view.locator('img[data-frame="2"]').waitFor();
+    await view.locator('[data-role="back"]').click();
+    await view.locator('img[data-frame="1"]').waitFor();
+    expect(await view.locator('[data-role="timecode"]').textContent()).toBe('00:00:00:01');
+
+    await view.locator('[data-role="play"]').click();
+    await expect
+      .poll(async () => Number(await view.locator('img').getAttribute('data-frame')))
+      .toBeGreaterThan(5);
+    await view.locator('[data-role="play"]').click();
+    expect(await view.locator('[data-role="play"]').getAttribute('aria-pressed')).toBe('false');
+    await expect.poll(() => view.locator('.frame[data-loading]').count()).toBe(0);
+    const frame = Number(await view.locator('[data-role="frame"]').textContent());
+    const shown = view.locator('img');
+    expect(Number(await shown.getAttribute('data-frame'))).toBe(frame);
+    expect(await barCentre(await shownPng(shown))).toBe(40 + frame);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('drops a reply that comes back after a newer frame is on screen', async () => {
     const client = await connect('stdio', 'modern', true);
     const called = await callPlayer(client);
