@@ -63,6 +63,7 @@ export async function connectHost(
     if (parsed.success) onInfo(parsed.data);
     else onError('The preview_player result has no composition to play.');
   };
+  app.ontoolcancelled = () => onError('The preview_player call was cancelled; ask for the player again.');
   app.onhostcontextchanged = (context) => applyContext(context);
   await app.connect(new PostMessageTransport(window.parent, window.parent));
   applyContext(app.getHostContext());

@@ -28,6 +28,7 @@ export class LatestFrames<T> {
   #shown = 0;
   #out = 0;
   #dropped = 0;
+  #disposed = false;
 
   constructor(options: LatestFramesOptions<T>) {
     this.#options = options;
@@ -37,6 +38,11 @@ export class LatestFrames<T> {
   /** Replies dropped because a newer one was already on screen. */
   get dropped(): number {
     return this.#dropped;
+  }
+
+  /** Stops asking and delivering: replies still out are ignored (the view moved on to another composition). */
+  dispose(): void {
+    this.#disposed = true;
   }
 
   /** Asks for `frame`; a later call before it is sent replaces it. */
@@ -53,7 +59,8 @@ export class LatestFrames<T> {
 
   #pump(): void {
     const frame = this.#wanted;
-    if (frame === undefined || frame === this.#lastAsked || this.#out >= this.#limit) return;
+    if (this.#disposed || frame === undefined || frame === this.#lastAsked || this.#out >= this.#limit)
+      return;
     this.#wanted = undefined;
     this.#lastAsked = frame;
     const seq = ++this.#issued;
@@ -66,6 +73,7 @@ export class LatestFrames<T> {
 
   #settle(seq: number, frame: number, deliver: () => void): void {
     this.#out--;
+    if (this.#disposed) return;
     if (seq > this.#shown) {
       this.#shown = seq;
       deliver();

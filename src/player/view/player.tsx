@@ -49,6 +49,7 @@ export function Player({ host, info }: PlayerProps) {
     setPlaying(false);
     setTarget(info.from);
     frames.refresh(info.from);
+    return () => frames.dispose();
   }, [frames, info]);
 
   usePlayback(playing, info, target, goTo);
@@ -111,19 +112,32 @@ export function Player({ host, info }: PlayerProps) {
         }}
       />
       <div class="bar">
-        <button type="button" data-role="back" title="Previous frame (←)" onClick={() => step(-1)}>
+        <button
+          type="button"
+          data-role="back"
+          title="Previous frame (←)"
+          aria-label="Previous frame"
+          onClick={() => step(-1)}
+        >
           ◀︎|
         </button>
         <button
           type="button"
           data-role="play"
           title="Play/pause (space)"
+          aria-label={playing ? 'Pause' : 'Play'}
           aria-pressed={playing}
           onClick={() => setPlaying((p) => !p)}
         >
           {playing ? '❚❚' : '▶︎'}
         </button>
-        <button type="button" data-role="forward" title="Next frame (→)" onClick={() => step(1)}>
+        <button
+          type="button"
+          data-role="forward"
+          title="Next frame (→)"
+          aria-label="Next frame"
+          onClick={() => step(1)}
+        >
           |▶︎
         </button>
         <span class="readout">

@@ -84,4 +84,17 @@ describe('LatestFrames', () => {
     expect(failed).toEqual([3]);
     expect(shown).toEqual([2]);
   });
+
+  it('ignores replies after dispose, and asks for nothing more', async () => {
+    const { fetch, pending } = manualFetch();
+    const shown: number[] = [];
+    const frames = new LatestFrames<string>({ fetch, show: (f) => shown.push(f), fail: () => undefined });
+    frames.want(1);
+    frames.dispose();
+    frames.want(2);
+    pending[0]!.resolve('1');
+    await settle();
+    expect(shown).toEqual([]);
+    expect(pending).toHaveLength(1);
+  });
 });
