@@ -29,8 +29,8 @@ export default tseslint.config(
     },
   },
   {
-    // The studio page runs in the browser: its globals, and no Node ones.
-    files: ['src/studio/ui/**'],
+    // The studio page and the preview player's view run in the browser: its globals, and no Node ones.
+    files: ['src/studio/ui/**', 'src/player/view/**', 'test/e2e/player-host/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

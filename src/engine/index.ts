@@ -38,7 +38,7 @@ export * from './output-formats.js';
 export * from './encoding.js';
 export * from './surface-words.js';
 export { valueAt, cubicBezier } from './keyframes.js';
-export { inspectDocument, frameCount } from './inspect.js';
+export { inspectDocument, frameCount, type CompSummary } from './inspect.js';
 export { framePath, hasFrameField, resolveOutputFormat } from './output-template.js';
 export type { EnginePorts, ImageInfo, MediaFile, MediaProbe } from './ports.js';
 export * from './time-map.js';

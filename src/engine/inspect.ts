@@ -96,6 +96,9 @@ export function inspectLayer(layer: Layer): Record<string, unknown> {
   };
 }
 
+/** A composition as project.inspect lists it (project.compositions). */
+export type CompSummary = ReturnType<typeof compSummary>;
+
 function compSummary(c: Composition) {
   return {
     id: c.id,

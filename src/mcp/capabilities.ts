@@ -101,7 +101,8 @@ export function describeTools(names: string[], facts: HostFacts): ToolCapability
   return names.map((name): ToolCapability => {
     // run_script's default wall-clock limit (DEFAULT_SCRIPT_TIMEOUT_MS); callers may raise it with timeout_ms.
     const timeout_s = name === 'run_script' ? 30 : null;
-    if (name === 'render_preview') {
+    // The preview player's frames are render_preview's, so it needs what render_preview needs.
+    if (name === 'render_preview' || name === 'preview_player') {
       if (renderBlocker)
         return {
           name,

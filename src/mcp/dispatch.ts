@@ -9,6 +9,7 @@ import type { Confinement } from '../confinement/types.js';
 import type { Backend } from './backend.js';
 import type { CallOrder } from './call-order.js';
 import type { CapabilityProbe } from './capabilities.js';
+import { listedFor, toolUiMeta } from './player/apps.js';
 import { createProgressReporter } from './progress.js';
 import {
   argumentsNotObject,
@@ -49,15 +50,24 @@ function inputSchema(spec: ToolSpec): Tool['inputSchema'] {
   return schema;
 }
 
-/** The `tools/list` entries of a table. */
-export function listTools(table: readonly ToolSpec[]): Tool[] {
-  return table.map((spec) => ({
-    name: spec.name,
-    title: spec.title,
-    description: spec.description,
-    inputSchema: inputSchema(spec),
-    annotations: { title: spec.title, ...spec.hints },
-  }));
+/**
+ * The `tools/list` entries of a table. `showsApps` is whether the client can show MCP Apps (undefined: not
+ * known); app-only tools are left out for clients that said they cannot (see player/apps.ts).
+ */
+export function listTools(table: readonly ToolSpec[], showsApps?: boolean): Tool[] {
+  return table
+    .filter((spec) => listedFor(spec, showsApps))
+    .map((spec) => {
+      const meta = toolUiMeta(spec);
+      return {
+        name: spec.name,
+        title: spec.title,
+        description: spec.description,
+        inputSchema: inputSchema(spec),
+        annotations: { title: spec.title, ...spec.hints },
+        ...(meta && { _meta: meta }),
+      };
+    });
 }
 
 /** Checks a tools/call's arguments: throws ProtocolError for protocol-level faults, else parsed args or an error result. */

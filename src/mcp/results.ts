@@ -20,6 +20,8 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
         ],
         structuredContent: outcome.info,
       };
+    case 'summary':
+      return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.value };
     case 'json': {
       const structured = isPlainObject(outcome.value) ? outcome.value : { result: outcome.value };
       const failed = structured.failed;

@@ -9,6 +9,8 @@ import type { Backend } from './backend.js';
 import { CallOrder } from './call-order.js';
 import { CapabilityProbe } from './capabilities.js';
 import { callTool, listTools, type DispatchOptions } from './dispatch.js';
+import { APPS_EXTENSION, clientShowsApps } from './player/apps.js';
+import { registerPlayerView } from './player/view-resource.js';
 import { registerResources } from './resources.js';
 import { registerTaskMethods } from './tasks/handlers.js';
 import { TaskStore } from './tasks/store.js';
@@ -59,8 +61,10 @@ export function createMcpServer(backend: Backend, options: McpServerOptions): Mc
     },
   );
   // Our own tools handlers (see dispatch.ts); McpServer would install its own if we registered tools with it.
-  server.server.registerCapabilities({ tools: { listChanged: false } });
-  server.server.setRequestHandler('tools/list', () => ({ tools: listTools(table) }));
+  server.server.registerCapabilities({ tools: { listChanged: false }, extensions: { [APPS_EXTENSION]: {} } });
+  server.server.setRequestHandler('tools/list', (_request, ctx) => ({
+    tools: listTools(table, clientShowsApps(ctx, server.server.getClientCapabilities())),
+  }));
   server.server.setRequestHandler('tools/call', (request, ctx) => callTool(byName, request, ctx, dispatch));
   const resourceCtx = (): ToolContext => ({
     backend,
@@ -70,6 +74,7 @@ export function createMcpServer(backend: Backend, options: McpServerOptions): Mc
     log: dispatch.log,
   });
   registerResources(server, resourceCtx);
+  registerPlayerView(server, dispatch.log);
   // 2025-era clients keep today's surface exactly: no extension advertised, no tasks methods.
   if (dispatch.tasks) registerTaskMethods(server.server, dispatch.tasks);
   // McpServer advertises resources.listChanged; our two resources never change, so say so.

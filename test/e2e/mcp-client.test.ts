@@ -31,6 +31,7 @@ const TOOLS = [
   'execute_command',
   'batch',
   'run_script',
+  'preview_player',
 ];
 
 describe.each(['legacy', 'modern'] as const)('mcp with the official client (%s era)', (era) => {

@@ -5,6 +5,8 @@
 import { batch, commandBatch } from './batch-tools.js';
 import { commandList, commandRun, executeCommand, listCommands } from './command-tools.js';
 import { capabilitiesTool, docInspect } from './info-tools.js';
+import { isAppOnly } from '../player/apps.js';
+import { playerFrame, previewPlayer } from './preview-player.js';
 import { renderPreview } from './render-preview.js';
 import { runScript } from './run-script.js';
 import type { ToolSpec } from './types.js';
@@ -23,11 +25,14 @@ export function toolTable(options: ToolTableOptions): ToolSpec[] {
     commandBatch,
     docInspect,
     renderPreview,
-    capabilitiesTool(() => table.map((t) => t.name), options.version),
+    // The model's view of the tools: app-only ones (player_frame) are the preview player's, not the model's.
+    capabilitiesTool(() => table.filter((t) => !isAppOnly(t)).map((t) => t.name), options.version),
     listCommands,
     executeCommand,
     batch,
     runScript,
+    previewPlayer,
+    playerFrame,
     ...(options.bridge ? uiTools : []),
   ];
   return table;

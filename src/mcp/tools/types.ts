@@ -35,7 +35,9 @@ export interface ToolContext {
 export type ToolOutcome =
   | { kind: 'json'; value: unknown }
   | { kind: 'error'; error: ErrorInfo }
-  | { kind: 'image'; png: string; info: Record<string, unknown> };
+  | { kind: 'image'; png: string; info: Record<string, unknown> }
+  /** Prose for the model (and hosts that show only text) with the same facts as structured content. */
+  | { kind: 'summary'; text: string; value: Record<string, unknown> };
 
 export interface ToolSpec {
   name: string;
@@ -48,12 +50,22 @@ export interface ToolSpec {
   longRunning?: boolean;
   /** Stops on notifications/cancelled (headless): its AbortSignal is wired, without progress. */
   cancellable?: boolean;
+  /** MCP Apps (`_meta.ui` in tools/list): the view a host shows for it, and who may call it. */
+  ui?: ToolUi;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
   /**
    * For a client that declared the tasks extension: a plan when this call runs as a task (a render), else
    * null and the call answers as usual.
    */
   asTask?(args: Record<string, unknown>, backend: Backend): TaskPlan | null;
+}
+
+/** A tool's MCP Apps metadata (extension io.modelcontextprotocol/ui; see src/mcp/player/apps.ts). */
+export interface ToolUi {
+  /** The ui:// resource a host renders the tool's result with. */
+  resourceUri: string;
+  /** Who may call it; the spec's default is both. ["app"] keeps it from the model (hosts filter it out). */
+  visibility?: ('model' | 'app')[];
 }
 
 export const READ_ONLY_TOOL: ToolHints = {

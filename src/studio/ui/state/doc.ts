@@ -1,5 +1,6 @@
 /** Read-only questions about the document the page asks often: which composition, which layer, which frame. */
 import type { Composition, Layer, Project } from '../../../engine/model.js';
+import { timecode as timecodeAt } from '../../../engine/timecode.js';
 
 export function activeComp(doc: Project | null): Composition | null {
   if (!doc?.activeComp) return null;
@@ -46,9 +47,5 @@ export const layerTimeAt = (comp: Composition, layer: Layer, frame: number) =>
 
 /** HH:MM:SS:FF, as After Effects shows comp time. */
 export function timecode(comp: Composition, frame: number): string {
-  const fps = Math.max(1, Math.round(comp.frameRate));
-  const ff = frame % fps;
-  const totalSeconds = Math.floor(frame / fps);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(Math.floor(totalSeconds / 3600))}:${pad(Math.floor(totalSeconds / 60) % 60)}:${pad(totalSeconds % 60)}:${pad(ff)}`;
+  return timecodeAt(comp.frameRate, frame);
 }
