@@ -44,7 +44,10 @@ describe('mcp renders as tasks (stdio)', () => {
     expect(discover.result?.capabilities).not.toHaveProperty('tasks');
     const legacy = new RawServer();
     const init = await legacy.initialize();
-    expect(init.result?.capabilities).not.toHaveProperty('extensions');
+    // Other extensions (MCP Apps) may be advertised there; tasks is not.
+    const legacyExtensions =
+      (init.result?.capabilities as { extensions?: object } | undefined)?.extensions ?? {};
+    expect(Object.keys(legacyExtensions)).not.toContain(TASKS);
     // Nor does the 2025 era get the tasks methods.
     expect((await legacy.request(2, 'tasks/get', { taskId: 'x' })).error?.code).toBe(-32601);
   });
