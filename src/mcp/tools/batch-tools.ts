@@ -119,6 +119,6 @@ function refusedPathRef(index: number): ErrorInfo {
     code: 'refused_while_confined',
     message: `Step ${index} uses a result reference as a file path, which is refused while confined.`,
     remediation:
-      'Write the path literally in the step (it is then checked against --automation-read-root/--automation-write-root), or run the server without confinement.',
+      'Write the path literally in the step: it is then checked against the read and write roots (capabilities lists them).',
   };
 }

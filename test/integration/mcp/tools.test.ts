@@ -140,8 +140,14 @@ describe('MCP tools while confined', () => {
     });
     expect(viaRef.isError).toBe(true);
     expect(viaRef.structuredContent).toMatchObject({ failed: 1, rolled_back: true });
-    const results = (viaRef.structuredContent as { results: { ok: boolean; error?: { code: string } }[] })
-      .results;
+    const results = (
+      viaRef.structuredContent as {
+        results: { ok: boolean; error?: { code: string; remediation: string } }[];
+      }
+    ).results;
     expect(results[1]?.error?.code).toBe('refused_while_confined');
+    // The remedy names what an agent has over MCP (the capabilities tool), never the server's start-up flags.
+    expect(results[1]?.error?.remediation).toContain('capabilities');
+    expect(results[1]?.error?.remediation).not.toMatch(/--[a-z]/);
   });
 });
