@@ -9,7 +9,9 @@ import type { Backend } from './backend.js';
 import { CallOrder } from './call-order.js';
 import { CapabilityProbe } from './capabilities.js';
 import { callTool, listTools, type DispatchOptions } from './dispatch.js';
+import type { RemoteNode } from './remote/remote-node.js';
 import { registerResources } from './resources.js';
+import { errorResult } from './results.js';
 import { toolTable } from './tools/index.js';
 import { SERVER_NAME } from './tools/info-tools.js';
 import type { ToolContext, ToolSpec } from './tools/types.js';
@@ -24,6 +26,8 @@ export interface McpServerOptions {
   capabilities?: CapabilityProbe;
   /** Diagnostics (stderr); never sent to clients. */
   log?: (message: string) => void;
+  /** Over HTTP only: upload tools, get_output and the limit on calls in flight, one per process (docs/remote.md). */
+  remote?: RemoteNode;
 }
 
 const INSTRUCTIONS = `EffectCraft: a headless motion-graphics engine (compositions, layers, keyframes, effects, render queue).
@@ -32,7 +36,7 @@ look at the result with render_preview. Errors carry {code, message, remediation
 
 /** Builds one server instance. */
 export function createMcpServer(backend: Backend, options: McpServerOptions): McpServer {
-  const table = toolTable({ version: options.version, bridge: options.bridge });
+  const table = toolTable({ version: options.version, bridge: options.bridge, remote: options.remote });
   const byName = new Map<string, ToolSpec>(table.map((t) => [t.name, t]));
   const dispatch: DispatchOptions = {
     backend,
@@ -54,7 +58,17 @@ export function createMcpServer(backend: Backend, options: McpServerOptions): Mc
   // Our own tools handlers (see dispatch.ts); McpServer would install its own if we registered tools with it.
   server.server.registerCapabilities({ tools: { listChanged: false } });
   server.server.setRequestHandler('tools/list', () => ({ tools: listTools(table) }));
-  server.server.setRequestHandler('tools/call', (request, ctx) => callTool(byName, request, ctx, dispatch));
+  const calls = options.remote?.calls;
+  server.server.setRequestHandler('tools/call', async (request, ctx) => {
+    // Over HTTP a remote caller may not run more than the node's limit of calls at once: busy, not queued.
+    const slot = calls ? calls.tryEnter() : () => undefined;
+    if (!slot) return errorResult(calls!.busy(request.params.name));
+    try {
+      return await callTool(byName, request, ctx, dispatch);
+    } finally {
+      slot();
+    }
+  });
   const resourceCtx = (): ToolContext => ({
     backend,
     confinement: options.confinement,

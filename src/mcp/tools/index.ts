@@ -5,6 +5,9 @@
 import { batch, commandBatch } from './batch-tools.js';
 import { commandList, commandRun, executeCommand, listCommands } from './command-tools.js';
 import { capabilitiesTool, docInspect } from './info-tools.js';
+import type { RemoteNode } from '../remote/remote-node.js';
+import { getOutputTool } from './get-output.js';
+import { uploadTools } from './upload-tools.js';
 import { renderPreview } from './render-preview.js';
 import { runScript } from './run-script.js';
 import type { ToolSpec } from './types.js';
@@ -14,6 +17,8 @@ export interface ToolTableOptions {
   version: string;
   /** Adds the app-driving UI tools (bridge mode). */
   bridge?: boolean;
+  /** Over HTTP: the upload tools (put_sample*) and get_output of this render node (see docs/remote.md). */
+  remote?: RemoteNode;
 }
 
 export function toolTable(options: ToolTableOptions): ToolSpec[] {
@@ -23,12 +28,15 @@ export function toolTable(options: ToolTableOptions): ToolSpec[] {
     commandBatch,
     docInspect,
     renderPreview,
-    capabilitiesTool(() => table.map((t) => t.name), options.version),
+    capabilitiesTool(() => table.map((t) => t.name), options.version, options.remote),
     listCommands,
     executeCommand,
     batch,
     runScript,
     ...(options.bridge ? uiTools : []),
+    ...(options.remote
+      ? [...uploadTools(options.remote.uploads), getOutputTool(options.remote.outputs)]
+      : []),
   ];
   return table;
 }
