@@ -10,6 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { bearerToken, tokenMatches } from '../bridge/auth.js';
 import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
 import { hostHeaderValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { readJsonBody, servePost } from './http-body.js';
 import { LOOPBACK, allowedHostnames, displayHost } from './http-exposure.js';
 
 export interface HttpServing {
@@ -69,10 +70,31 @@ export async function serveMcpHttp(
         .end(`Not found. The MCP endpoint is ${MCP_PATH}.\n`);
       return;
     }
-    node(req, res).catch((err: unknown) => {
+    handle(req, res).catch((err: unknown) => {
       log(`mcp http: ${String(err)}`);
       if (!res.headersSent) res.writeHead(500).end();
     });
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'POST') return node(req, res);
+    const body = await readJsonBody(req, maxRequestBodySize);
+    if (body.kind === 'too-large') {
+      // The rest of the body is not read: close the connection rather than drain it.
+      jsonRpcError(
+        res,
+        413,
+        -32000,
+        `Payload Too Large: a request body may hold at most ${maxRequestBodySize} bytes.`,
+        true,
+      );
+      return;
+    }
+    if (body.kind === 'invalid') {
+      jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON');
+      return;
+    }
+    if (body.kind === 'json') return servePost(handler, req, res, body);
+    return node(req, res);
   };
   const server: Server = options.tls ? createTlsServer({ ...options.tls }, serve) : createServer(serve);
   await new Promise<void>((resolve, reject) => {
@@ -91,6 +113,18 @@ export async function serveMcpHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  close = false,
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...(close && { connection: 'close' }) })
+    .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }) + '\n');
 }
 
 /** 401 with a body that names the remedy; JSON-RPC shaped so MCP clients can show it. */

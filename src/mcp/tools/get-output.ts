@@ -27,7 +27,12 @@ export function getOutputTool(outputs: OutputReader) {
       const r = await outputs.read(args.path, args.offset ?? 0, args.length ?? OUTPUT_CHUNK_MAX);
       if (!r.ok) return { kind: 'error', error: r.error };
       const { content, ...facts } = r.slice;
-      return { kind: 'json', value: { ...facts, content_b64: content.toString('base64') } };
+      // The bytes travel once, in structuredContent; the text content names the facts only.
+      return {
+        kind: 'json',
+        value: { ...facts, content_b64: content.toString('base64') },
+        text: { ...facts, content_b64: `(${facts.length} bytes, base64, in structuredContent.content_b64)` },
+      };
     },
   });
 }

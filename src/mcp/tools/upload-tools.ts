@@ -23,11 +23,16 @@ const filename = z
 const sha256 = z.string().regex(SHA256_PATTERN).describe('sha256 of the whole file, 64 hex digits.');
 const base64 = z.string().describe('The bytes, base64.');
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Decodes strict base64 (Buffer.from skips bad characters silently, which would hide a damaged chunk). */
+/**
+ * Decodes base64, refusing text that is not (Buffer.from skips characters it does not know, which would hide a
+ * damaged chunk): the decoded length must be what the text's length promises. Checked by length rather than
+ * by a regular expression, which cost more than the decoding on an 11 MB chunk.
+ */
 function decode(text: string): Buffer | null {
-  return text.length % 4 === 0 && BASE64.test(text) ? Buffer.from(text, 'base64') : null;
+  if (text.length % 4 !== 0) return null;
+  const bytes = Buffer.from(text, 'base64');
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return bytes.length === (text.length / 4) * 3 - padding ? bytes : null;
 }
 
 const notBase64: ToolOutcome = {

@@ -1,0 +1,74 @@
+/**
+ * POSTs to `mcp --http`: the body is read once, as bytes, within the size limit, parsed as JSON once, and handed
+ * to the SDK's handler as `parsedBody` with the raw bytes as the Request body. The SDK's Node adapter would
+ * decode an 11 MB put_sample_chunk body to text, re-serialise it, encode it again to count it, and its router
+ * decode a clone once more: on 2 cores that was most of an upload call's cost. Security: a declared Content-Length over the limit is refused before any byte is read, and an
+ * undeclared (chunked) body as soon as the count passes it, so a remote caller cannot make the node buffer more.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+
+export type BodyRead =
+  | { kind: 'json'; value: unknown; raw: Buffer }
+  | { kind: 'empty' }
+  | { kind: 'invalid' }
+  | { kind: 'too-large' };
+
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
+  if (Number(req.headers['content-length']) > maxBytes) return { kind: 'too-large' };
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > maxBytes) return { kind: 'too-large' };
+    chunks.push(chunk);
+  }
+  if (received === 0) return { kind: 'empty' };
+  const raw = Buffer.concat(chunks, received);
+  try {
+    return { kind: 'json', value: JSON.parse(raw.toString('utf8')) as unknown, raw };
+  } catch {
+    return { kind: 'invalid' };
+  }
+}
+
+/**
+ * Answers a POST whose body was read and parsed: the SDK's handler gets a Request with the same bytes and the
+ * parsed value, and its Response (JSON, or an SSE stream) is piped back with backpressure. A client that goes
+ * away aborts the request, as the SDK's own adapter does.
+ */
+export async function servePost(
+  handler: McpHttpHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: { value: unknown; raw: Buffer },
+): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method: 'POST',
+    headers,
+    body: body.raw as Uint8Array<ArrayBuffer>,
+    signal: abort.signal,
+  });
+  const response = await handler.fetch(request, { parsedBody: body.value });
+  const out: Record<string, string> = {};
+  response.headers.forEach((value, name) => (out[name] = value));
+  res.writeHead(response.status, out);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  // A client that disconnects mid-stream ends the pipe with an error: nothing more to send it.
+  await pipeline(Readable.fromWeb(response.body as WebReadableStream), res).catch(() => undefined);
+}
