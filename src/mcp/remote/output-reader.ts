@@ -2,12 +2,12 @@
  * Reads a slice of a file this server wrote, for get_output: bounded length, the file's size and its sha256
  * (cached per file version, so fetching a large output in chunks hashes it once).
  */
-import { createHash } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Confinement } from '../../confinement/types.js';
 import type { ErrorInfo } from '../../engine/index.js';
 import type { WrittenFiles } from './written-files.js';
+import { hashHandle } from './file-hash.js';
 
 /** The most bytes one get_output returns (before base64): 8 MiB, as the chunks of put_sample. */
 export const OUTPUT_CHUNK_MAX = 8 * 1024 * 1024;
@@ -112,7 +112,7 @@ export class OutputReader {
     if (!hash) {
       // Bounded: one entry per file version fetched, the oldest dropped first.
       if (this.#hashes.size >= HASH_CACHE_SIZE) this.#hashes.delete(this.#hashes.keys().next().value!);
-      hash = hashOpenFile(file, st.size);
+      hash = hashHandle(file, st.size);
       this.#hashes.set(key, hash);
       hash.catch(() => this.#hashes.delete(key));
     }
@@ -121,15 +121,3 @@ export class OutputReader {
 }
 
 const HASH_CACHE_SIZE = 256;
-
-async function hashOpenFile(file: fs.FileHandle, size: number): Promise<string> {
-  const hash = createHash('sha256');
-  const buffer = Buffer.alloc(Math.min(size, 4 * 1024 * 1024) || 1);
-  for (let at = 0; at < size;) {
-    const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, size - at), at);
-    if (bytesRead === 0) break;
-    hash.update(buffer.subarray(0, bytesRead));
-    at += bytesRead;
-  }
-  return hash.digest('hex');
-}

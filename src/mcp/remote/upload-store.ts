@@ -251,7 +251,7 @@ export class UploadStore {
     name: string,
     size: number,
     produce: (file: fs.FileHandle | null) => Promise<string>,
-    reserved?: PendingUpload,
+    upload?: PendingUpload,
   ): Promise<Stored<{ path: string }>> {
     return this.#withLock(sha, async (): Promise<Stored<{ path: string }>> => {
       const known = this.#samples.get(sha);
@@ -271,31 +271,42 @@ export class UploadStore {
         return { ok: true, value: { path: join(known.dir, name) } };
       }
       // An upload in progress has its size reserved already; a whole put is counted here.
-      const over = reserved ? null : this.#overTotal(size);
+      const over = upload ? null : this.#overTotal(size);
       if (over) return fail(over);
       const dir = join(await this.#ensureFolder(), sha);
       await fs.mkdir(dir, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'EEXIST') throw err;
       });
-      const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
-      const file = await fs.open(tmp, CREATE_NEW, 0o600);
-      let got: string;
-      try {
-        await file.chmod(0o600);
-        got = await produce(file);
-        await file.sync();
-      } finally {
-        await file.close();
+      // Chunks that arrived in order are in one file already: hash it and move it in, no copy.
+      const ready = await upload?.assembled();
+      const written = ready ? { tmp: ready.path, got: ready.sha256 } : await this.#writeTemp(dir, produce);
+      if (written.got !== sha) {
+        await fs.rm(ready ? ready.path : dir, { recursive: true, force: true });
+        if (ready) await fs.rmdir(dir).catch(() => undefined);
+        return fail(mismatch(name, sha, written.got));
       }
-      if (got !== sha) {
-        await fs.rm(dir, { recursive: true, force: true });
-        return fail(mismatch(name, sha, got));
-      }
-      await fs.rename(tmp, join(dir, name));
+      await fs.rename(written.tmp, join(dir, name));
       this.#samples.set(sha, { dir, names: new Set([name]), bytes: size, lastUsed: this.#now() });
       this.#startSweeping();
       return { ok: true, value: { path: join(dir, name) } };
     });
+  }
+
+  /** Writes the bytes `produce` gives into a new 0600 temporary in `dir`, synced; returns it and their sha256. */
+  async #writeTemp(
+    dir: string,
+    produce: (file: fs.FileHandle | null) => Promise<string>,
+  ): Promise<{ tmp: string; got: string }> {
+    const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
+    const file = await fs.open(tmp, CREATE_NEW, 0o600);
+    try {
+      await file.chmod(0o600);
+      const got = await produce(file);
+      await file.sync();
+      return { tmp, got };
+    } finally {
+      await file.close();
+    }
   }
 
   /** Makes `<root>/.effectcraft-uploads/<pid>-<random>/.partial` once, 0700, refusing a planted link. */

@@ -81,6 +81,27 @@ describe('UploadStore', () => {
     await uploads.close();
   });
 
+  it.each([
+    ['in order, one resent', [3000, 3000, 3000, 1000], [0, 1, 2, 1, 3]],
+    ['in order, sizes that differ', [3000, 2000, 4000, 1000], [0, 1, 2, 3]],
+    ['seq 0 last, then resent shorter', [3000, 3000, 4000], [1, 2, 0]],
+  ])('joins chunks sent %s', async (_label, sizes, order) => {
+    const { root, uploads } = await store();
+    const bytes = randomBytes(sizes.reduce((a, b) => a + b, 0));
+    const starts = sizes.map((_, i) => sizes.slice(0, i).reduce((a, b) => a + b, 0));
+    const part = (seq: number) => bytes.subarray(starts[seq], starts[seq]! + sizes[seq]!);
+    const begun = await uploads.begin('clip.mov', sha(bytes), bytes.length);
+    if (!begun.ok) throw new Error(begun.error.message);
+    for (const seq of order)
+      expect((await uploads.chunk(begun.value.upload_id, seq, part(seq))).ok).toBe(true);
+    const done = await uploads.finish(begun.value.upload_id);
+    if (!done.ok) throw new Error(done.error.message);
+    expect((await readFile(done.value.path)).equals(bytes)).toBe(true);
+    // Only the stored sample is left: no chunk files, no assembled file.
+    expect(await filesBelow(root)).toEqual([done.value.path]);
+    await uploads.close();
+  });
+
   it('names a missing chunk at finish and keeps the others, so the client can send it and finish', async () => {
     const { uploads } = await store();
     const bytes = randomBytes(9000);
