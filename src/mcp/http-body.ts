@@ -17,22 +17,42 @@ export type BodyRead =
   | { kind: 'invalid' }
   | { kind: 'too-large' };
 
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
-  if (Number(req.headers['content-length']) > maxBytes) return { kind: 'too-large' };
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > maxBytes) return { kind: 'too-large' };
-    chunks.push(chunk);
-  }
-  if (received === 0) return { kind: 'empty' };
-  const raw = Buffer.concat(chunks, received);
-  try {
-    return { kind: 'json', value: JSON.parse(raw.toString('utf8')) as unknown, raw };
-  } catch {
-    return { kind: 'invalid' };
-  }
+export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
+  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
+  // Events rather than for-await: leaving an async iteration early destroys the socket, and then the 413 could
+  // not be sent. Paused instead, the rest stays unread and the connection is closed after the answer.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const stop = () => {
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) {
+        stop();
+        req.pause();
+        resolve({ kind: 'too-large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      if (received === 0) return resolve({ kind: 'empty' });
+      const raw = Buffer.concat(chunks, received);
+      try {
+        resolve({ kind: 'json', value: JSON.parse(raw.toString('utf8')) as unknown, raw });
+      } catch {
+        resolve({ kind: 'invalid' });
+      }
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { connect as connectTcp } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
@@ -237,7 +238,7 @@ describe('mcp --http as a render node', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('refuses a request body over --max-body with 413', async () => {
+  it('refuses a request body over --max-body with 413, declared or streamed', async () => {
     const node = await startNode(['--max-body', '64K']);
     const r = await fetch(node.url, {
       method: 'POST',
@@ -249,6 +250,32 @@ describe('mcp --http as a render node', () => {
       },
     });
     expect(r.status).toBe(413);
+    // Without a Content-Length (chunked), it is refused once the bytes read pass the limit, before the end.
+    // A raw socket: node:http would not let a test leave a request body unfinished.
+    const { port } = new URL(node.url);
+    const streamed = await new Promise<number>((resolve) => {
+      const socket = connectTcp(Number(port), '127.0.0.1');
+      let answer = '';
+      const status = () => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+      socket.on('data', (d) => {
+        answer += d.toString('latin1');
+        if (!status()) return;
+        resolve(status());
+        socket.destroy();
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(status()));
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+          `Accept: application/json, text/event-stream\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+          'Transfer-Encoding: chunked\r\n\r\n',
+      );
+      // 128 KiB in 16 KiB chunks, twice the limit, and the body is never ended: only an early answer settles
+      // this. (Writing on after the answer would end in EPIPE once the server closes the connection.)
+      const piece = Buffer.alloc(16 * 1024, 0x20).toString('latin1');
+      for (let i = 0; i < 8; i++) socket.write(`${(16 * 1024).toString(16)}\r\n${piece}\r\n`);
+    });
+    expect(streamed).toBe(413);
   });
 
   it('offers the upload tools over HTTP only: not over stdio', async () => {
