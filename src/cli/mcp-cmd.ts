@@ -81,7 +81,11 @@ export async function mcpCommand(args: string[]): Promise<number> {
     const uploadsRefused = remote?.uploads.refusal();
     if (uploadsRefused)
       log(`uploads (put_sample) are refused: ${uploadsRefused.message} ${uploadsRefused.remediation}`);
-    if (exposure.host !== undefined && !exposure.tls)
+    if (
+      exposure.host !== undefined &&
+      !['127.0.0.1', '::1', 'localhost'].includes(exposure.host) &&
+      !exposure.tls
+    )
       log('serving plain HTTP beyond loopback: put it behind a TLS proxy, or pass --tls-cert and --tls-key');
     await new Promise<void>((resolve) => {
       for (const signal of STOP_SIGNALS) process.once(signal, resolve);
