@@ -1,4 +1,3 @@
-/* global fetch */
 // `mcp --http` as a render node (docs/remote.md), over loopback with the bearer token, called with plain fetch
 // (the 2026-07-28 wire as any client sends it) and with the official client (its own costs on top):
 // - upload: a 100 MiB file sent as put_sample_begin + 8 MiB put_sample_chunk calls + put_sample_finish (the
@@ -7,10 +6,11 @@
 // - get_output: a file the node rendered, fetched in 8 MiB get_output calls, against a plain GET of the same
 //   file from that minimal server.
 // Medians of RUNS runs (after one warm-up) and the ratio (target: >= 0.5 of the plain transfer).
+/* global fetch */
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ const exec = promisify(execFile);
 const work = await mkdtemp(join(tmpdir(), 'ec-bench-remote-'));
 const root = join(work, 'node');
 const plainDir = join(work, 'plain');
-await Promise.all([root, plainDir].map((d) => import('node:fs/promises').then((fs) => fs.mkdir(d))));
+await Promise.all([root, plainDir].map((d) => mkdir(d)));
 
 // The render node.
 const child = spawn(
@@ -191,7 +191,7 @@ await exec('ffmpeg', [
   'testsrc2=s=640x360:r=24,noise=alls=100:allf=t',
   ...['-frames:v', '72', '-c:v', 'rawvideo', '-pix_fmt', 'rgb24', clip],
 ]);
-const clipBytes = await import('node:fs/promises').then((fs) => fs.readFile(clip));
+const clipBytes = await readFile(clip);
 const footagePath = await uploadViaNode(clipBytes);
 const run = (id, params) => call('command_run', { id, params });
 await run('comp.new', { name: 'B', width: 640, height: 360, frameRate: 24, duration: 3 });
