@@ -50,7 +50,7 @@ export async function serveMcpHttp(
   const maxRequestBodySize = options.maxBody ?? DEFAULT_MAX_BODY;
   const onerror = (err: Error) => log(`mcp http: ${err.message}`);
   const handler = createMcpHandler(factory, { onerror, maxRequestBodySize });
-  // Reads the body itself, counting bytes: 413 on a Content-Length over the limit, or once the count passes it.
+  // GET/DELETE and empty POSTs. A POST with a body is read by us within the limit (see http-body.ts).
   const node = toNodeHandler(handler, { onerror, maxRequestBodySize });
   // Security: a web page in the user's browser must not reach this server (DNS rebinding, cross-origin POST).
   const validHost = hostHeaderValidation(allowedHostnames(host, options.allowHosts));
