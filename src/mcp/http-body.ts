@@ -1,6 +1,6 @@
 /**
  * POSTs to `mcp --http`: the body is read once, as bytes, within the size limit, parsed as JSON once, and handed
- * to the SDK's handler as `parsedBody` with the raw bytes as the Request body. The SDK's Node adapter would
+ * to the SDK's handler as `parsedBody` (the Request it gets carries no body: both eras read parsedBody). The SDK's Node adapter would
  * decode an 11 MB put_sample_chunk body to text, re-serialise it, encode it again to count it, and its router
  * decode a clone once more: on 2 cores that was most of an upload call's cost. Security: a declared Content-Length over the limit is refused before any byte is read, and an
  * undeclared (chunked) body as soon as the count passes it, so a remote caller cannot make the node buffer more.
@@ -12,10 +12,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 
 export type BodyRead =
-  | { kind: 'json'; value: unknown; raw: Buffer }
-  | { kind: 'empty' }
-  | { kind: 'invalid' }
-  | { kind: 'too-large' };
+  { kind: 'json'; value: unknown } | { kind: 'empty' } | { kind: 'invalid' } | { kind: 'too-large' };
 
 export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
   if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
@@ -42,7 +39,7 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
       if (received === 0) return resolve({ kind: 'empty' });
       const raw = Buffer.concat(chunks, received);
       try {
-        resolve({ kind: 'json', value: JSON.parse(raw.toString('utf8')) as unknown, raw });
+        resolve({ kind: 'json', value: JSON.parse(raw.toString('utf8')) as unknown });
       } catch {
         resolve({ kind: 'invalid' });
       }
@@ -56,19 +53,22 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
 }
 
 /**
- * Answers a POST whose body was read and parsed: the SDK's handler gets a Request with the same bytes and the
- * parsed value, and its Response (JSON, or an SSE stream) is piped back with backpressure. A client that goes
+ * Answers a POST whose body was read and parsed: the SDK's handler gets the request's headers and the parsed
+ * value, and its Response (JSON, or an SSE stream) is piped back with backpressure. A client that goes
  * away aborts the request, as the SDK's own adapter does.
  */
+const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
+
 export async function servePost(
   handler: McpHttpHandler,
   req: IncomingMessage,
   res: ServerResponse,
-  body: { value: unknown; raw: Buffer },
+  body: { value: unknown },
 ): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(':')) continue;
+    // The body was read already and goes as parsedBody, so the Request carries none (and no length for one).
+    if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   const abort = new AbortController();
@@ -78,7 +78,6 @@ export async function servePost(
   const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
     method: 'POST',
     headers,
-    body: body.raw as Uint8Array<ArrayBuffer>,
     signal: abort.signal,
   });
   const response = await handler.fetch(request, { parsedBody: body.value });
