@@ -35,6 +35,8 @@ export interface SessionOptions {
   words?: SurfaceWords;
   /** Draw frames on the calling thread instead of the preview worker: for one-shot commands (a single still). */
   inProcessRenderer?: boolean;
+  /** Told every file the session writes (saves, frames, render outputs and manifests): get_output serves only these. */
+  onFileWritten?: (path: string) => void;
 }
 
 export interface Session {
@@ -48,7 +50,10 @@ export interface Session {
 
 export function createSession(options: SessionOptions = {}): Session {
   const base = options.ports ?? createNodePorts({ searchPath: options.searchPath });
-  const ports = options.confinement ? options.confinement.wrapPorts(base) : base;
+  const ports = recordWrites(
+    options.confinement ? options.confinement.wrapPorts(base) : base,
+    options.onFileWritten,
+  );
   // The service reads the live document at report time (items removed mid-render); the engine exists by then.
   const { confinement } = options;
   // Skia loads on the first frame; footage is read through the (confined) ports.
@@ -62,6 +67,9 @@ export function createSession(options: SessionOptions = {}): Session {
   });
   const renderQueue = new RenderQueueService({
     findFfmpeg: () => findFfmpeg(options.searchPath),
+    ...(options.onFileWritten && {
+      onFilesWritten: (paths: string[]) => paths.forEach((p) => options.onFileWritten?.(p)),
+    }),
     ...options.renderQueue,
     // Confined: render outputs go through folders the confinement opened and verified, so a folder swapped
     // for a symlink after the guard's check cannot redirect frames out of the roots.
@@ -87,4 +95,16 @@ export function createSession(options: SessionOptions = {}): Session {
     words: options.words,
   });
   return { engine, confinement: options.confinement, renderQueue, renderer };
+}
+
+/** The ports, telling `onWritten` each file written through them once the write succeeded. */
+function recordWrites(ports: EnginePorts, onWritten: ((path: string) => void) | undefined): EnginePorts {
+  if (!onWritten) return ports;
+  return {
+    ...ports,
+    writeFileAtomic: async (path, data) => {
+      await ports.writeFileAtomic(path, data);
+      onWritten(path);
+    },
+  };
 }

@@ -1,5 +1,6 @@
 /**
- * `effectcraft-cli mcp`: the MCP server over stdio (default) or streamable HTTP on 127.0.0.1 (--http PORT).
+ * `effectcraft-cli mcp`: the MCP server over stdio (default) or streamable HTTP (--http PORT, on 127.0.0.1 unless
+ * --host), where it is also a render node for remote clients (uploads, get_output; docs/remote.md).
  * stdout carries protocol messages only; every diagnostic goes to stderr.
  */
 import { createHeadlessBackend } from '../mcp/headless-backend.js';
@@ -11,6 +12,8 @@ import { createServerFactory } from '../mcp/server.js';
 import { TaskStore } from '../mcp/tasks/store.js';
 import { serveMcpHttp } from '../mcp/http.js';
 import { httpToken } from './http-token.js';
+import { httpExposure, refuseWithoutHttp, remoteNodeFromFlags } from './remote-node-flags.js';
+import { WrittenFiles } from '../mcp/remote/written-files.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
 import { createSession } from '../session.js';
 import { sessionEnv } from './host-env.js';
@@ -32,10 +35,26 @@ export async function mcpCommand(args: string[]): Promise<number> {
   const port = values.http === undefined ? undefined : parsePort(values.http, '--http', 0);
   if (port === undefined && (values['token-file'] !== undefined || values['token-env'] !== undefined))
     throw new UsageError('--token-file and --token-env go with --http PORT.');
+  if (port === undefined) refuseWithoutHttp(values);
   const confinement = confinementFromFlags(values);
 
   const env = sessionEnv();
-  const session = createSession({ confinement, logError: log, ...env });
+  // Over HTTP, get_output serves only the files this process writes: the session reports each one.
+  const written = port === undefined ? undefined : new WrittenFiles();
+  const session = createSession({
+    confinement,
+    logError: log,
+    ...env,
+    ...(written && { onFileWritten: (path: string) => written.add(path) }),
+  });
+  const remote =
+    written &&
+    remoteNodeFromFlags(values, {
+      confinement,
+      written,
+      inUse: (path) => JSON.stringify(session.engine.document).includes(JSON.stringify(path).slice(1, -1)),
+      log,
+    });
   // Bridge mode: the local session only supplies command definitions for checks before forwarding.
   const bridged = bridgeBackendFromFlags(values, {
     commands: session.engine.commands(),
@@ -53,20 +72,33 @@ export async function mcpCommand(args: string[]): Promise<number> {
     log,
     bridge: bridged !== null,
     capabilities: new CapabilityProbe(() => probeHost(env.searchPath)),
+    remote,
   });
 
   if (port !== undefined) {
     const { token, source } = await httpToken(values, process.env);
-    const http = await serveMcpHttp(factory, { port, token, tokenSource: source, log });
+    const exposure = await httpExposure(values);
+    const http = await serveMcpHttp(factory, { port, token, tokenSource: source, log, ...exposure });
     log(
       `listening on ${http.url} (requests need "Authorization: Bearer <token>"; the token is in ${source})`,
     );
+    const uploadsRefused = remote?.uploads.refusal();
+    if (uploadsRefused)
+      log(`uploads (put_sample) are refused: ${uploadsRefused.message} ${uploadsRefused.remediation}`);
+    if (
+      exposure.host !== undefined &&
+      !['127.0.0.1', '::1', 'localhost'].includes(exposure.host) &&
+      !exposure.tls
+    )
+      log('serving plain HTTP beyond loopback: put it behind a TLS proxy, or pass --tls-cert and --tls-key');
     await new Promise<void>((resolve) => {
       for (const signal of STOP_SIGNALS) process.once(signal, resolve);
     });
     await http.close();
     // A render running as a task has no one left to poll it: stop it so its exporter cleans up.
     await tasks.cancelAll();
+    // A stopped render node leaves no uploaded samples behind.
+    await remote?.uploads.close();
     await backend.close();
     return EXIT.ok;
   }

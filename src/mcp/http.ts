@@ -1,20 +1,20 @@
 /**
- * Streamable HTTP on 127.0.0.1 (`mcp --http PORT`), for remote clients and the conformance suite.
+ * Streamable HTTP (`mcp --http PORT`), on 127.0.0.1 unless --host says otherwise, over TLS with a certificate:
+ * the render node of docs/remote.md, and what the conformance suite speaks to.
  * Both eras from the same factory (the SDK's createMcpHandler: 2026-07-28 per request, 2025 stateless).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { bearerToken, tokenMatches } from '../bridge/auth.js';
 import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
-import {
-  localhostHostValidation,
-  localhostOriginValidation,
-  toNodeHandler,
-} from '@modelcontextprotocol/node';
+import { hostHeaderValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { readJsonBody, servePost } from './http-body.js';
+import { LOOPBACK, allowedHostnames, displayHost } from './http-exposure.js';
 
 export interface HttpServing {
-  /** The endpoint, e.g. http://127.0.0.1:3000/mcp */
+  /** The endpoint, e.g. http://127.0.0.1:3000/mcp (https:// with TLS) */
   readonly url: string;
   close(): Promise<void>;
 }
@@ -28,19 +28,34 @@ export interface HttpServeOptions {
   /** Where the token is kept, named in the 401 remedy (never the token itself). */
   tokenSource?: string;
   log?: (message: string) => void;
+  /** Address to listen on (default 127.0.0.1); 0.0.0.0 or :: for every interface. */
+  host?: string;
+  /** Further Host header names to answer (a DNS name of this machine, a proxy's). */
+  allowHosts?: readonly string[];
+  /** PEM certificate and key: serve HTTPS. */
+  tls?: { cert: Buffer; key: Buffer };
+  /** Largest request body in bytes; a larger one gets 413 before it is read whole. */
+  maxBody?: number;
 }
+
+/** Default request body limit: a put_sample_chunk of 8 MiB is about 11.2 MB as base64 JSON. */
+export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 
 export async function serveMcpHttp(
   factory: McpServerFactory,
   options: HttpServeOptions,
 ): Promise<HttpServing> {
   const log = options.log ?? (() => undefined);
-  const handler = createMcpHandler(factory, { onerror: (err) => log(`mcp http: ${err.message}`) });
-  const node = toNodeHandler(handler, { onerror: (err) => log(`mcp http: ${err.message}`) });
+  const host = options.host ?? LOOPBACK;
+  const maxRequestBodySize = options.maxBody ?? DEFAULT_MAX_BODY;
+  const onerror = (err: Error) => log(`mcp http: ${err.message}`);
+  const handler = createMcpHandler(factory, { onerror, maxRequestBodySize });
+  // GET/DELETE and empty POSTs. A POST with a body is read by us within the limit (see http-body.ts).
+  const node = toNodeHandler(handler, { onerror, maxRequestBodySize });
   // Security: a web page in the user's browser must not reach this server (DNS rebinding, cross-origin POST).
-  const validHost = localhostHostValidation();
+  const validHost = hostHeaderValidation(allowedHostnames(host, options.allowHosts));
   const validOrigin = localhostOriginValidation();
-  const server: Server = createServer((req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (!validHost(req, res) || !validOrigin(req, res)) return;
     // Security: Host and Origin stop browsers, not local processes; only the token lets a request run anything.
     if (!tokenMatches(options.token, bearerToken(req.headers.authorization))) {
@@ -55,27 +70,61 @@ export async function serveMcpHttp(
         .end(`Not found. The MCP endpoint is ${MCP_PATH}.\n`);
       return;
     }
-    node(req, res).catch((err: unknown) => {
+    handle(req, res).catch((err: unknown) => {
       log(`mcp http: ${String(err)}`);
       if (!res.headersSent) res.writeHead(500).end();
     });
-  });
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'POST') return node(req, res);
+    const body = await readJsonBody(req, maxRequestBodySize);
+    if (body.kind === 'too-large') {
+      // The rest of the body is not read: close the connection rather than drain it.
+      jsonRpcError(
+        res,
+        413,
+        -32000,
+        `Payload Too Large: a request body may hold at most ${maxRequestBodySize} bytes.`,
+        true,
+      );
+      return;
+    }
+    if (body.kind === 'invalid') {
+      jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON');
+      return;
+    }
+    if (body.kind === 'json') return servePost(handler, req, res, body);
+    return node(req, res);
+  };
+  const server: Server = options.tls ? createTlsServer({ ...options.tls }, serve) : createServer(serve);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => {
+    server.listen(options.port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}${MCP_PATH}`,
+    url: `${options.tls ? 'https' : 'http'}://${displayHost(host)}:${port}${MCP_PATH}`,
     close: async () => {
       await handler.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  close = false,
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...(close && { connection: 'close' }) })
+    .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }) + '\n');
 }
 
 /** 401 with a body that names the remedy; JSON-RPC shaped so MCP clients can show it. */

@@ -26,7 +26,7 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
       const structured = isPlainObject(outcome.value) ? outcome.value : { result: outcome.value };
       const failed = structured.failed;
       const result: CallToolResult = {
-        content: [{ type: 'text', text: JSON.stringify(outcome.value) }],
+        content: [{ type: 'text', text: JSON.stringify(outcome.text ?? outcome.value) }],
         structuredContent: structured,
       };
       if (typeof failed === 'number' && failed > 0) result.isError = true;

@@ -11,7 +11,9 @@ import { CapabilityProbe } from './capabilities.js';
 import { callTool, listTools, type DispatchOptions } from './dispatch.js';
 import { APPS_EXTENSION, clientShowsApps } from './player/apps.js';
 import { registerPlayerView } from './player/view-resource.js';
+import type { RemoteNode } from './remote/remote-node.js';
 import { registerResources } from './resources.js';
+import { errorResult } from './results.js';
 import { registerTaskMethods } from './tasks/handlers.js';
 import { TaskStore } from './tasks/store.js';
 import { toolTable } from './tools/index.js';
@@ -32,6 +34,8 @@ export interface McpServerOptions {
   tasks?: TaskStore;
   /** The era this instance serves (the serving entry says); tasks exist only on 2026-07-28 instances. */
   era?: 'legacy' | 'modern';
+  /** Over HTTP only: upload tools, get_output and the limit on calls in flight, one per process (docs/remote.md). */
+  remote?: RemoteNode;
 }
 
 const INSTRUCTIONS = `EffectCraft: a headless motion-graphics engine (compositions, layers, keyframes, effects, render queue).
@@ -40,7 +44,7 @@ look at the result with render_preview. Errors carry {code, message, remediation
 
 /** Builds one server instance. */
 export function createMcpServer(backend: Backend, options: McpServerOptions): McpServer {
-  const table = toolTable({ version: options.version, bridge: options.bridge });
+  const table = toolTable({ version: options.version, bridge: options.bridge, remote: options.remote });
   const byName = new Map<string, ToolSpec>(table.map((t) => [t.name, t]));
   const dispatch: DispatchOptions = {
     backend,
@@ -65,7 +69,17 @@ export function createMcpServer(backend: Backend, options: McpServerOptions): Mc
   server.server.setRequestHandler('tools/list', (_request, ctx) => ({
     tools: listTools(table, clientShowsApps(ctx, server.server.getClientCapabilities())),
   }));
-  server.server.setRequestHandler('tools/call', (request, ctx) => callTool(byName, request, ctx, dispatch));
+  const calls = options.remote?.calls;
+  server.server.setRequestHandler('tools/call', async (request, ctx) => {
+    // Over HTTP a remote caller may not run more than the node's limit of calls at once: busy, not queued.
+    const slot = calls ? calls.tryEnter() : () => undefined;
+    if (!slot) return errorResult(calls!.busy(request.params.name));
+    try {
+      return await callTool(byName, request, ctx, dispatch);
+    } finally {
+      slot();
+    }
+  });
   const resourceCtx = (): ToolContext => ({
     backend,
     confinement: options.confinement,

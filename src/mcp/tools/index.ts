@@ -7,6 +7,9 @@ import { commandList, commandRun, executeCommand, listCommands } from './command
 import { capabilitiesTool, docInspect } from './info-tools.js';
 import { isAppOnly } from '../player/apps.js';
 import { playerFrame, previewPlayer } from './preview-player.js';
+import type { RemoteNode } from '../remote/remote-node.js';
+import { getOutputTool } from './get-output.js';
+import { uploadTools } from './upload-tools.js';
 import { renderPreview } from './render-preview.js';
 import { runScript } from './run-script.js';
 import type { ToolSpec } from './types.js';
@@ -16,6 +19,8 @@ export interface ToolTableOptions {
   version: string;
   /** Adds the app-driving UI tools (bridge mode). */
   bridge?: boolean;
+  /** Over HTTP: the upload tools (put_sample*) and get_output of this render node (see docs/remote.md). */
+  remote?: RemoteNode;
 }
 
 export function toolTable(options: ToolTableOptions): ToolSpec[] {
@@ -26,7 +31,11 @@ export function toolTable(options: ToolTableOptions): ToolSpec[] {
     docInspect,
     renderPreview,
     // The model's view of the tools: app-only ones (player_frame) are the preview player's, not the model's.
-    capabilitiesTool(() => table.filter((t) => !isAppOnly(t)).map((t) => t.name), options.version),
+    capabilitiesTool(
+      () => table.filter((t) => !isAppOnly(t)).map((t) => t.name),
+      options.version,
+      options.remote,
+    ),
     listCommands,
     executeCommand,
     batch,
@@ -34,6 +43,9 @@ export function toolTable(options: ToolTableOptions): ToolSpec[] {
     previewPlayer,
     playerFrame,
     ...(options.bridge ? uiTools : []),
+    ...(options.remote
+      ? [...uploadTools(options.remote.uploads), getOutputTool(options.remote.outputs)]
+      : []),
   ];
   return table;
 }

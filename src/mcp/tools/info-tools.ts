@@ -4,6 +4,7 @@ import type { ConfinementInfo } from '../../confinement/types.js';
 import { UI_METHODS } from '../../bridge/ui-methods.js';
 import type { UiStatus } from '../backend.js';
 import { describeTools, type ToolCapability } from '../capabilities.js';
+import { remoteReport, withUploads, type RemoteNode } from '../remote/remote-node.js';
 import { READ_ONLY_TOOL, defineTool, isPlainObject, type ToolContext } from './types.js';
 
 export const SERVER_NAME = 'effectcraft-cli';
@@ -36,7 +37,7 @@ export const docInspect = defineTool({
 });
 
 /** Built per server: it lists the tool table it belongs to and the package version. */
-export function capabilitiesTool(toolNames: () => string[], version: string) {
+export function capabilitiesTool(toolNames: () => string[], version: string, remote?: RemoteNode) {
   return defineTool({
     name: 'capabilities',
     title: 'Server Capabilities',
@@ -54,13 +55,18 @@ export function capabilitiesTool(toolNames: () => string[], version: string) {
           version,
           backend: ctx.backend.kind,
           confinement: await confinementReport(ctx),
-          tools: withStudio(describeTools(toolNames(), facts), studio ?? null),
+          tools: withRemote(withStudio(describeTools(toolNames(), facts), studio ?? null), remote),
           ...(studio && { studio }),
+          // Over HTTP: the put_sample convention and this node's limits (docs/remote.md).
+          ...(remote && { remote: remoteReport(remote) }),
         },
       };
     },
   });
 }
+
+const withRemote = (tools: ToolCapability[], remote: RemoteNode | undefined) =>
+  remote ? withUploads(tools, remote) : tools;
 
 /** Bridge mode: the UI tools work when the app has a studio page to drive; otherwise they say why and what to do. */
 function withStudio(tools: ToolCapability[], studio: UiStatus | null): ToolCapability[] {

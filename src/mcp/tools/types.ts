@@ -33,7 +33,8 @@ export interface ToolContext {
 
 /** A tool's answer before it becomes an MCP CallToolResult (see results.ts). */
 export type ToolOutcome =
-  | { kind: 'json'; value: unknown }
+  /** `text`: what the text content shows instead of `value` (get_output leaves its base64 bytes out of it). */
+  | { kind: 'json'; value: unknown; text?: unknown }
   | { kind: 'error'; error: ErrorInfo }
   | { kind: 'image'; png: string; info: Record<string, unknown> }
   /** Prose for the model (and hosts that show only text) with the same facts as structured content. */

@@ -23,6 +23,8 @@ export interface RenderQueueServiceOptions {
    * confinement's verified handles, so a folder swapped for a symlink after the check redirects nothing.
    */
   openWriteDir?: OpenWriteDir;
+  /** Told the files (and manifests) each job wrote, once it ends: get_output serves only such files. */
+  onFilesWritten?: (paths: string[]) => void;
 }
 
 /** How one job runs, every default decided. */

@@ -134,6 +134,9 @@ export class RenderQueueService {
         setStatus: (id, s) => this.#status.set(id, s),
         onProgress: (p) => this.#listeners.forEach((l) => l(p)),
       });
+      this.#options.onFilesWritten?.(
+        outcomes.flatMap((o) => [...o.files.map((f) => f.path), ...(o.manifest ? [o.manifest] : [])]),
+      );
     } catch (err) {
       // Setup failed (no tsx to load worker sources): every item fails with the reason, and the service stays usable.
       const error =

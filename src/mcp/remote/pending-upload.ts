@@ -1,0 +1,189 @@
+/**
+ * One chunked upload between put_sample_begin and put_sample_finish. Chunks may arrive in any order, be resent
+ * and differ in size; they are joined in seq order. The common case (seq 0 first, every chunk but the last the
+ * same size) is written straight into one assembled file at seq x chunk size, so finish only hashes and renames
+ * it. A chunk that does not fit that pattern (it arrived before seq 0, or has another size) is kept as a file
+ * of its own named by its seq, and finish then joins everything into a new file. A resend replaces a chunk.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { constants, promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type { ErrorInfo } from '../../engine/index.js';
+import { hashHandle } from './file-hash.js';
+
+/** Security: a new file of ours, never one a planted link points at. */
+export const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const ASSEMBLED = 'assembled';
+/** The assembled file is read back at finish (hash, join), so it is opened for both. */
+const CREATE_NEW_RW = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+export class PendingUpload {
+  readonly id: string;
+  readonly name: string;
+  readonly sha256: string;
+  readonly size: number;
+  /** Folder of this upload's files (0700, inside the store's partial folder). */
+  readonly dir: string;
+  lastUsed: number;
+  /** Set by finish: chunks that arrive after it are refused, and a second finish waits its turn. */
+  finishing = false;
+  /** Bytes per seq. */
+  readonly #chunks = new Map<number, number>();
+  /** Where each chunk placed in the assembled file is; the others are files of their own. */
+  readonly #placed = new Map<number, number>();
+  /** Set by the first seq 0 that is not the whole file. */
+  #chunkSize: number | undefined;
+  #assembled: Promise<fs.FileHandle> | undefined;
+
+  constructor(init: { id: string; name: string; sha256: string; size: number; dir: string; now: number }) {
+    this.id = init.id;
+    this.name = init.name;
+    this.sha256 = init.sha256;
+    this.size = init.size;
+    this.dir = init.dir;
+    this.lastUsed = init.now;
+  }
+
+  /** Bytes held, a resent seq counted once. */
+  get received(): number {
+    let n = 0;
+    for (const bytes of this.#chunks.values()) n += bytes;
+    return n;
+  }
+
+  /** Keeps chunk `seq`; an error when it would overflow `size`. */
+  async put(seq: number, data: Buffer, now: number): Promise<ErrorInfo | null> {
+    const total = this.received - (this.#chunks.get(seq) ?? 0) + data.length;
+    if (total > this.size)
+      return {
+        code: 'bad_argument',
+        message: `Chunk ${seq} would bring upload ${this.id} to ${total} bytes, more than the ${this.size} given to put_sample_begin.`,
+        remediation:
+          'Send each chunk once per seq (a resend replaces it), or begin again with put_sample_begin and the right size.',
+      };
+    if (seq === 0 && this.#chunkSize === undefined) this.#chunkSize = data.length;
+    const offset = this.#offsetOf(seq, data.length);
+    if (offset !== null) {
+      const file = await (this.#assembled ??= fs.open(join(this.dir, ASSEMBLED), CREATE_NEW_RW, 0o600));
+      await writeAll(file, data, offset);
+      this.#placed.set(seq, offset);
+      await fs.rm(join(this.dir, String(seq)), { force: true });
+    } else {
+      const tmp = join(this.dir, `.${seq}.${randomBytes(6).toString('hex')}.tmp`);
+      const handle = await fs.open(tmp, CREATE_NEW, 0o600);
+      try {
+        await handle.writeFile(data);
+      } finally {
+        await handle.close();
+      }
+      await fs.rename(tmp, join(this.dir, String(seq)));
+      this.#placed.delete(seq);
+    }
+    this.#chunks.set(seq, data.length);
+    this.lastUsed = now;
+    return null;
+  }
+
+  /** Where chunk `seq` of `length` bytes goes in the assembled file, or null when it must be kept apart. */
+  #offsetOf(seq: number, length: number): number | null {
+    const step = this.#chunkSize;
+    if (step === undefined || step === 0) return null;
+    const offset = seq * step;
+    // Each seq has its own slot [seq x step, (seq + 1) x step): a full chunk fills it, the last may end short.
+    // Slots never overlap, so a chunk of another size (kept apart) cannot be overwritten by a neighbour.
+    const fits = length === step || (length < step && offset + length === this.size);
+    return fits && offset + length <= this.size ? offset : null;
+  }
+
+  /** Null when every chunk is there; else the error that names the first missing seq. */
+  missing(): ErrorInfo | null {
+    const seqs = this.#seqs();
+    const last = seqs.at(-1) ?? -1;
+    const gaps: number[] = [];
+    for (let s = 0; s <= last && gaps.length < 10; s++) if (!this.#chunks.has(s)) gaps.push(s);
+    const held = this.received;
+    if (!gaps.length && held === this.size) return null;
+    const which = gaps.length
+      ? `chunk${gaps.length > 1 ? 's' : ''} ${gaps.join(', ')} ${gaps.length > 1 ? 'are' : 'is'} missing`
+      : `chunk ${last + 1} is missing (chunks 0-${last} hold ${held} of ${this.size} bytes)`;
+    return {
+      code: 'bad_argument',
+      message: `put_sample_finish ${this.id}: ${which}.`,
+      remediation:
+        'Send the missing chunks with put_sample_chunk, then call put_sample_finish again (the chunks already sent are kept).',
+    };
+  }
+
+  /**
+   * The assembled file when it holds the whole upload in order (every chunk placed, back to back), synced and
+   * closed, with its sha256; null when chunks were kept apart and must be joined.
+   */
+  async assembled(): Promise<{ path: string; sha256: string } | null> {
+    let at = 0;
+    for (const seq of this.#seqs()) {
+      if (this.#placed.get(seq) !== at) return null;
+      at += this.#chunks.get(seq)!;
+    }
+    const file = await this.#assembled;
+    if (!file || at !== this.size) return null;
+    this.#assembled = undefined;
+    try {
+      await file.sync();
+      return { path: join(this.dir, ASSEMBLED), sha256: await hashHandle(file, this.size) };
+    } finally {
+      await file.close();
+    }
+  }
+
+  /**
+   * Streams the chunks in seq order into `into` (or nowhere, when the bytes are stored already), hashing them.
+   * Returns the sha256 of what was joined.
+   */
+  async join(into: fs.FileHandle | null): Promise<string> {
+    const hash = createHash('sha256');
+    const assembled = await this.#assembled;
+    for (const seq of this.#seqs()) {
+      const length = this.#chunks.get(seq)!;
+      const offset = this.#placed.get(seq);
+      let data: Buffer;
+      if (offset !== undefined && assembled) {
+        data = Buffer.alloc(length);
+        await readAll(assembled, data, offset);
+      } else {
+        data = await fs.readFile(join(this.dir, String(seq)), {
+          flag: constants.O_RDONLY | constants.O_NOFOLLOW,
+        });
+      }
+      hash.update(data);
+      if (into) await into.writeFile(data);
+    }
+    return hash.digest('hex');
+  }
+
+  /** Removes the chunk files. Safe to call twice. */
+  async discard(): Promise<void> {
+    const file = await this.#assembled?.catch(() => undefined);
+    this.#assembled = undefined;
+    await file?.close().catch(() => undefined);
+    await fs.rm(this.dir, { recursive: true, force: true });
+  }
+
+  #seqs(): number[] {
+    return [...this.#chunks.keys()].sort((a, b) => a - b);
+  }
+}
+
+async function writeAll(file: fs.FileHandle, data: Buffer, offset: number): Promise<void> {
+  for (let done = 0; done < data.length;) {
+    const { bytesWritten } = await file.write(data, done, data.length - done, offset + done);
+    done += bytesWritten;
+  }
+}
+
+async function readAll(file: fs.FileHandle, into: Buffer, offset: number): Promise<void> {
+  for (let done = 0; done < into.length;) {
+    const { bytesRead } = await file.read(into, done, into.length - done, offset + done);
+    if (bytesRead === 0) throw new Error('the assembled upload is shorter than its chunks');
+    done += bytesRead;
+  }
+}

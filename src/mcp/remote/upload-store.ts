@@ -1,0 +1,370 @@
+/**
+ * Where samples uploaded by remote clients live (the put_sample convention, docs/remote.md): under the first
+ * write root, in `.effectcraft-uploads/<instance>/<sha256>/<filename>`, so the returned path is one the server's
+ * confined commands may read (write roots are readable). Content-addressed: the same sha256 is stored once (a
+ * second name is a hard link to the same bytes). Folders are 0700, files 0600, written temporary + rename.
+ * A sample unused for `idleMs` (not uploaded again, not named by the open project) is removed, an upload with no
+ * chunk for `idleMs` is abandoned, and close() removes this process's folder: a stopped server leaves nothing.
+ * One store per process, shared by every HTTP request's server instance.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type { ErrorInfo } from '../../engine/index.js';
+import { CREATE_NEW, PendingUpload } from './pending-upload.js';
+import { checkSampleName } from './sample-name.js';
+
+export const UPLOADS_FOLDER = '.effectcraft-uploads';
+/** put_sample takes at most this much; larger files go in chunks (put_sample_begin). */
+export const SINGLE_PUT_MAX = 8 * 1024 * 1024;
+/** Uploads in progress at once: each holds a folder and a reservation until it finishes or is abandoned. */
+const MAX_PENDING = 64;
+
+export interface UploadLimits {
+  /** Largest upload in bytes (one put_sample, or the size of one put_sample_begin). */
+  maxUploadBytes: number;
+  /** Bytes held at once: stored samples plus the sizes of uploads in progress. */
+  maxTotalBytes: number;
+  /** A sample unused this long is removed; an upload with no chunk this long is abandoned. */
+  idleMs: number;
+}
+
+const GiB = 1024 * 1024 * 1024;
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
+  maxUploadBytes: 2 * GiB,
+  maxTotalBytes: 8 * GiB,
+  idleMs: 30 * 60_000,
+};
+
+export interface UploadStoreOptions {
+  /** Real path of the write root to keep uploads in; undefined refuses uploads (no write root). */
+  writeRoot: string | undefined;
+  limits?: Partial<UploadLimits>;
+  /** Whether a sample's path is still named by the open project: such samples do not expire. */
+  inUse?: (path: string) => boolean;
+  now?: () => number;
+  log?: (message: string) => void;
+}
+
+export type Stored<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
+
+interface Sample {
+  dir: string;
+  names: Set<string>;
+  bytes: number;
+  lastUsed: number;
+}
+
+const fail = <T>(error: ErrorInfo): Stored<T> => ({ ok: false, error });
+
+export class UploadStore {
+  readonly limits: UploadLimits;
+  readonly #root: string | undefined;
+  readonly #now: () => number;
+  readonly #log: (message: string) => void;
+  readonly #inUse: (path: string) => boolean;
+  readonly #samples = new Map<string, Sample>();
+  readonly #pending = new Map<string, PendingUpload>();
+  readonly #locks = new Map<string, Promise<unknown>>();
+  #folder: Promise<string> | undefined;
+  #sweeper: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(options: UploadStoreOptions) {
+    this.#root = options.writeRoot;
+    this.limits = { ...DEFAULT_UPLOAD_LIMITS, ...options.limits };
+    this.#now = options.now ?? Date.now;
+    this.#log = options.log ?? (() => undefined);
+    this.#inUse = options.inUse ?? (() => false);
+  }
+
+  /** Stores one sample sent whole (put_sample). */
+  async put(filename: string, content: Buffer, sha256: string): Promise<Stored<{ path: string }>> {
+    const refused = this.#refusal(filename, content.length);
+    if (refused) return fail(refused);
+    if (content.length > SINGLE_PUT_MAX)
+      return fail({
+        code: 'bad_argument',
+        message: `put_sample takes at most ${SINGLE_PUT_MAX} bytes; this sample has ${content.length}.`,
+        remediation:
+          'Send it in chunks: put_sample_begin, put_sample_chunk for each part, put_sample_finish.',
+      });
+    const want = sha256.toLowerCase();
+    const got = createHash('sha256').update(content).digest('hex');
+    if (got !== want) return fail(mismatch(filename, want, got));
+    return this.#store(want, filename, content.length, async (file) => {
+      await file?.writeFile(content);
+      return got;
+    });
+  }
+
+  /** Opens a chunked upload of `size` bytes (put_sample_begin); the size is reserved against the total. */
+  async begin(filename: string, sha256: string, size: number): Promise<Stored<{ upload_id: string }>> {
+    const refused = this.#refusal(filename, size) ?? this.#overTotal(size);
+    if (refused) return fail(refused);
+    if (this.#pending.size >= MAX_PENDING)
+      return fail({
+        code: 'busy',
+        message: `${MAX_PENDING} uploads are already in progress on this server.`,
+        remediation: 'Finish them with put_sample_finish (unfinished uploads are dropped after 30 minutes).',
+      });
+    const folder = await this.#ensureFolder();
+    const id = randomBytes(16).toString('hex');
+    const dir = join(folder, '.partial', id);
+    await fs.mkdir(dir, { mode: 0o700 });
+    const upload = new PendingUpload({
+      id,
+      name: filename,
+      sha256: sha256.toLowerCase(),
+      size,
+      dir,
+      now: this.#now(),
+    });
+    this.#pending.set(id, upload);
+    this.#startSweeping();
+    return { ok: true, value: { upload_id: id } };
+  }
+
+  /** Keeps one chunk (put_sample_chunk): any order, resends replace. */
+  async chunk(uploadId: string, seq: number, content: Buffer): Promise<Stored<{ seq: number }>> {
+    const upload = this.#pending.get(uploadId);
+    if (!upload || upload.finishing) return fail(noUpload(uploadId, upload ? 'is finishing' : undefined));
+    const error = await upload.put(seq, content, this.#now());
+    return error ? fail(error) : { ok: true, value: { seq } };
+  }
+
+  /** Joins the chunks, checks the sha256 and stores the sample (put_sample_finish). */
+  async finish(uploadId: string): Promise<Stored<{ path: string }>> {
+    const upload = this.#pending.get(uploadId);
+    if (!upload || upload.finishing) return fail(noUpload(uploadId, upload ? 'is finishing' : undefined));
+    const missing = upload.missing();
+    if (missing) return fail(missing);
+    upload.finishing = true;
+    try {
+      const r = await this.#store(
+        upload.sha256,
+        upload.name,
+        upload.size,
+        (file) => upload.join(file),
+        upload,
+      );
+      // Security: a tampered or wrong chunk leaves nothing behind; the client begins again.
+      this.#pending.delete(uploadId);
+      await upload.discard();
+      return r;
+    } catch (err) {
+      upload.finishing = false;
+      throw err;
+    }
+  }
+
+  /** Removes samples unused for idleMs and uploads abandoned for as long. Runs on a timer; tests call it. */
+  async sweep(): Promise<void> {
+    const now = this.#now();
+    for (const [id, upload] of this.#pending) {
+      if (upload.finishing || now - upload.lastUsed < this.limits.idleMs) continue;
+      this.#pending.delete(id);
+      await upload.discard();
+      this.#log(
+        `upload ${id} (${upload.name}) was abandoned: no chunk for ${this.limits.idleMs / 60_000} min`,
+      );
+    }
+    for (const [sha, sample] of this.#samples) {
+      if (now - sample.lastUsed < this.limits.idleMs) continue;
+      if ([...sample.names].some((n) => this.#inUse(join(sample.dir, n)))) continue;
+      await this.#withLock(sha, async () => {
+        this.#samples.delete(sha);
+        await fs.rm(sample.dir, { recursive: true, force: true });
+      });
+    }
+  }
+
+  /** Bytes held: stored samples plus reservations of uploads in progress. */
+  get bytesHeld(): number {
+    let n = 0;
+    for (const s of this.#samples.values()) n += s.bytes;
+    for (const u of this.#pending.values()) n += u.size;
+    return n;
+  }
+
+  /** Removes this process's uploads folder (and the shared parent when it is empty). Safe to call twice. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#sweeper);
+    const folder = await this.#folder?.catch(() => undefined);
+    this.#samples.clear();
+    this.#pending.clear();
+    if (!folder) return;
+    await fs.rm(folder, { recursive: true, force: true });
+    await fs.rmdir(join(folder, '..')).catch(() => undefined);
+  }
+
+  /** Why no upload can be taken at all (no write root, stopping), or null. */
+  refusal(): ErrorInfo | null {
+    if (this.#root === undefined)
+      return {
+        code: 'not_configured',
+        message: 'Uploads need a write root to be kept in, and this server was started without one.',
+        remediation:
+          'Restart the server with --automation-write-root DIR (uploads go under DIR/.effectcraft-uploads), or call commands with paths on the server machine.',
+      };
+    if (this.#closed)
+      return {
+        code: 'not_configured',
+        message: 'The server is stopping.',
+        remediation: 'Upload again once it has restarted.',
+      };
+    return null;
+  }
+
+  /** Why an upload cannot even start: no write root, a bad name, a size over the per-upload limit. */
+  #refusal(filename: string, size: number): ErrorInfo | null {
+    const refused = this.refusal();
+    if (refused) return refused;
+    const name = checkSampleName(filename);
+    if (!name.ok) return name.error;
+    if (size > this.limits.maxUploadBytes)
+      return {
+        code: 'bad_argument',
+        message: `An upload may hold at most ${this.limits.maxUploadBytes} bytes on this server; this one has ${size}.`,
+        remediation:
+          'Send a smaller file (a shorter clip, a lower resolution), or ask whoever runs the server to raise --max-upload.',
+      };
+    return null;
+  }
+
+  #overTotal(size: number): ErrorInfo | null {
+    if (this.bytesHeld + size <= this.limits.maxTotalBytes) return null;
+    return {
+      code: 'busy',
+      message: `The server holds ${this.bytesHeld} bytes of uploads; ${size} more would pass its limit of ${this.limits.maxTotalBytes}.`,
+      remediation: `Uploads unused for ${this.limits.idleMs / 60_000} minutes are removed: try again later, or ask whoever runs the server to raise --max-upload-total.`,
+    };
+  }
+
+  /**
+   * Stores `size` bytes as `name` under `sha`, one writer per sha at a time. `produce` writes the bytes into the
+   * temporary (or, with null, only hashes them when the sha is stored already) and returns their sha256.
+   */
+  async #store(
+    sha: string,
+    name: string,
+    size: number,
+    produce: (file: fs.FileHandle | null) => Promise<string>,
+    upload?: PendingUpload,
+  ): Promise<Stored<{ path: string }>> {
+    return this.#withLock(sha, async (): Promise<Stored<{ path: string }>> => {
+      const known = this.#samples.get(sha);
+      if (known) {
+        const got = await produce(null);
+        if (got !== sha) return fail(mismatch(name, sha, got));
+        if (!known.names.has(name)) {
+          const [first] = known.names;
+          await fs
+            .link(join(known.dir, first!), join(known.dir, name))
+            .catch((err: NodeJS.ErrnoException) => {
+              if (err.code !== 'EEXIST') throw err;
+            });
+          known.names.add(name);
+        }
+        known.lastUsed = this.#now();
+        return { ok: true, value: { path: join(known.dir, name) } };
+      }
+      // An upload in progress has its size reserved already; a whole put is counted here.
+      const over = upload ? null : this.#overTotal(size);
+      if (over) return fail(over);
+      const dir = join(await this.#ensureFolder(), sha);
+      await fs.mkdir(dir, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+      // Chunks that arrived in order are in one file already: hash it and move it in, no copy.
+      const ready = await upload?.assembled();
+      const written = ready ? { tmp: ready.path, got: ready.sha256 } : await this.#writeTemp(dir, produce);
+      if (written.got !== sha) {
+        await fs.rm(ready ? ready.path : dir, { recursive: true, force: true });
+        if (ready) await fs.rmdir(dir).catch(() => undefined);
+        return fail(mismatch(name, sha, written.got));
+      }
+      await fs.rename(written.tmp, join(dir, name));
+      this.#samples.set(sha, { dir, names: new Set([name]), bytes: size, lastUsed: this.#now() });
+      this.#startSweeping();
+      return { ok: true, value: { path: join(dir, name) } };
+    });
+  }
+
+  /** Writes the bytes `produce` gives into a new 0600 temporary in `dir`, synced; returns it and their sha256. */
+  async #writeTemp(
+    dir: string,
+    produce: (file: fs.FileHandle | null) => Promise<string>,
+  ): Promise<{ tmp: string; got: string }> {
+    const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
+    const file = await fs.open(tmp, CREATE_NEW, 0o600);
+    try {
+      await file.chmod(0o600);
+      const got = await produce(file);
+      await file.sync();
+      return { tmp, got };
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** Makes `<root>/.effectcraft-uploads/<pid>-<random>/.partial` once, 0700, refusing a planted link. */
+  #ensureFolder(): Promise<string> {
+    this.#folder ??= (async () => {
+      const shared = join(this.#root!, UPLOADS_FOLDER);
+      await fs.mkdir(shared, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+      // Security: the shared folder must be a real folder of ours, not a link somewhere else.
+      const st = await fs.lstat(shared);
+      if (!st.isDirectory() || st.isSymbolicLink() || (process.getuid && st.uid !== process.getuid()))
+        throw new Error(`${shared} is not a folder owned by this user`);
+      const own = join(shared, `${process.pid}-${randomBytes(4).toString('hex')}`);
+      await fs.mkdir(own, { mode: 0o700 });
+      await fs.chmod(own, 0o700);
+      await fs.mkdir(join(own, '.partial'), { mode: 0o700 });
+      return own;
+    })();
+    return this.#folder;
+  }
+
+  #startSweeping(): void {
+    if (this.#sweeper || this.#closed) return;
+    const every = Math.max(1000, Math.min(60_000, this.limits.idleMs / 2));
+    this.#sweeper = setInterval(() => {
+      this.sweep().catch((err: unknown) => this.#log(`upload sweep failed: ${String(err)}`));
+    }, every).unref();
+  }
+
+  async #withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.#locks.get(key) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.#locks.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.#locks.get(key) === tail) this.#locks.delete(key);
+    }
+  }
+}
+
+function mismatch(name: string, want: string, got: string): ErrorInfo {
+  return {
+    code: 'bad_argument',
+    message: `The bytes of ${name} have sha256 ${got}, not the ${want} that was given; nothing was kept.`,
+    remediation: 'Upload the file again (a chunk may have been damaged or sent under the wrong seq).',
+  };
+}
+
+function noUpload(
+  id: string,
+  why = 'is not open (finished, abandoned after 30 minutes, or never begun)',
+): ErrorInfo {
+  return {
+    code: 'not_found',
+    message: `Upload ${id} ${why}.`,
+    remediation: 'Start the upload with put_sample_begin and use the upload_id it returns.',
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The put_sample convention (docs/remote.md): a client on another machine uploads a sample before the agent's
+ * first call and then passes the returned path to file.import, layer.addFootage or project.open. Offered only
+ * over HTTP. Files up to 8 MiB go whole (put_sample); larger ones in chunks (begin, chunk..., finish).
+ */
+import { z } from 'zod';
+import type { Stored, UploadStore } from '../remote/upload-store.js';
+import { SHA256_PATTERN } from '../remote/sample-name.js';
+import { defineTool, type ToolHints, type ToolOutcome } from './types.js';
+
+/** Uploads change nothing the agent made, and the same bytes give the same path (content-addressed). */
+const UPLOAD_TOOL: ToolHints = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+const filename = z
+  .string()
+  .min(1)
+  .describe('The file name with its extension, e.g. "clip.mp4": a name, never a path.');
+const sha256 = z.string().regex(SHA256_PATTERN).describe('sha256 of the whole file, 64 hex digits.');
+const base64 = z.string().describe('The bytes, base64.');
+
+/**
+ * Decodes base64, refusing text that is not (Buffer.from skips characters it does not know, which would hide a
+ * damaged chunk): the decoded length must be what the text's length promises. Checked by length rather than
+ * by a regular expression, which cost more than the decoding on an 11 MB chunk.
+ */
+function decode(text: string): Buffer | null {
+  if (text.length % 4 !== 0) return null;
+  const bytes = Buffer.from(text, 'base64');
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return bytes.length === (text.length / 4) * 3 - padding ? bytes : null;
+}
+
+const notBase64: ToolOutcome = {
+  kind: 'error',
+  error: {
+    code: 'bad_argument',
+    message: 'content_b64 is not base64 (standard alphabet, padded).',
+    remediation: 'Encode the bytes with standard base64, e.g. Buffer.from(bytes).toString("base64").',
+  },
+};
+
+function outcome<T>(r: Stored<T>): ToolOutcome {
+  return r.ok ? { kind: 'json', value: r.value } : { kind: 'error', error: r.error };
+}
+
+/** The four upload tools over one store. */
+export function uploadTools(store: UploadStore) {
+  return [
+    defineTool({
+      name: 'put_sample',
+      title: 'Upload Sample',
+      description:
+        'Uploads a file (at most 8 MiB; larger files: put_sample_begin) to this render node and returns {path}, the path to pass to file.import, layer.addFootage or project.open. Checked against sha256; stored once per sha256; removed after 30 minutes unused and when the server stops.',
+      hints: UPLOAD_TOOL,
+      input: z.strictObject({ filename, content_b64: base64, sha256 }),
+      async run(args) {
+        const bytes = decode(args.content_b64);
+        return bytes ? outcome(await store.put(args.filename, bytes, args.sha256)) : notBase64;
+      },
+    }),
+    defineTool({
+      name: 'put_sample_begin',
+      title: 'Begin Chunked Upload',
+      description:
+        'Starts a chunked upload of a file over 8 MiB: returns {upload_id}. Then put_sample_chunk for each part (seq from 0, any order, resends replace) and put_sample_finish, which returns {path}.',
+      hints: UPLOAD_TOOL,
+      input: z.strictObject({
+        filename,
+        sha256,
+        size: z.number().int().min(1).describe('Size of the whole file in bytes.'),
+      }),
+      async run(args) {
+        return outcome(await store.begin(args.filename, args.sha256, args.size));
+      },
+    }),
+    defineTool({
+      name: 'put_sample_chunk',
+      title: 'Upload Chunk',
+      description:
+        'Sends part seq (0, 1, 2, …) of a chunked upload (8 MiB parts suggested). Parts are joined in seq order; they may arrive in any order, and a resent seq replaces the earlier one. Returns {seq}.',
+      hints: UPLOAD_TOOL,
+      input: z.strictObject({
+        upload_id: z.string().min(1).describe('From put_sample_begin.'),
+        seq: z.number().int().min(0).max(1_000_000).describe('Index of this part, from 0.'),
+        content_b64: base64,
+      }),
+      async run(args) {
+        const bytes = decode(args.content_b64);
+        if (!bytes) return notBase64;
+        return outcome(await store.chunk(args.upload_id, args.seq, bytes));
+      },
+    }),
+    defineTool({
+      name: 'put_sample_finish',
+      title: 'Finish Chunked Upload',
+      description:
+        'Joins the parts of a chunked upload, checks the sha256 given to put_sample_begin and returns {path}. A missing part is an error naming its seq (send it, then finish again); a sha256 mismatch discards the upload.',
+      hints: UPLOAD_TOOL,
+      input: z.strictObject({ upload_id: z.string().min(1).describe('From put_sample_begin.') }),
+      async run(args) {
+        return outcome(await store.finish(args.upload_id));
+      },
+    }),
+  ];
+}
