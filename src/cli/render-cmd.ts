@@ -10,6 +10,7 @@ import { createSession, type Session } from '../session.js';
 import { CLI_WORDS } from './cli-words.js';
 import { sessionEnv } from './host-env.js';
 import { parseRenderArgs, type RenderArgs } from './render-args.js';
+import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
 import { ProgressView } from './render-progress.js';
 import { EXIT, printable } from './usage.js';
 
@@ -66,14 +67,25 @@ export async function renderCommand(argv: string[]): Promise<number> {
     controller.abort();
   };
   for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
+  // --json is read by scripts, not by a model with a context budget: it keeps every file's sha256.
+  const render: RenderItems = (ids) =>
+    engine.execute<JobResult>(
+      'renderQueue.render',
+      { items: ids, ...(args.resume && { resume: true }), ...(args.json && { detail: 'files' }) },
+      { signal: controller.signal },
+    );
   try {
-    // --json is read by scripts, not by a model with a context budget: it keeps every file's sha256.
-    const params = {
-      ...(items && { items }),
-      ...(args.resume && { resume: true }),
-      ...(args.json && { detail: 'files' }),
-    };
-    const r = await engine.execute<JobResult>('renderQueue.render', params, { signal: controller.signal });
+    if (args.data) {
+      const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
+      const templates = items ? queue.filter((q) => items.includes(q.id)) : queue;
+      const b = await renderBatch(session, templates, args.data, args.props ?? {}, render);
+      view.done();
+      if (!b.ok) return fail(b.error);
+      printBatch(b.result, args.json, view.elapsedSeconds);
+      if (received) return SIGNAL_EXIT[received];
+      return b.result.failed || b.result.stopped ? EXIT.failed : EXIT.ok;
+    }
+    const r = await render(items ?? engine.document.renderQueue.map((q) => q.id));
     view.done();
     if (!r.ok) return fail(r.error);
     printSummary(r.result, args.json, view.elapsedSeconds);
@@ -101,6 +113,8 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
       output,
       ...params,
       ...(hasEncoding && { encoding: args.encoding }),
+      // With --data the rows' items take --props under each row's values (render-batch.ts).
+      ...(args.props && !args.data && { props: args.props }),
     });
     return added.ok ? { ok: true, items: [added.result.id] } : added;
   }
@@ -108,12 +122,16 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
     const updated = await engine.execute('renderQueue.update', args.itemOutput);
     if (!updated.ok) return updated;
   }
-  if (hasEncoding) {
+  const props = args.props && !args.data ? args.props : undefined;
+  if (hasEncoding || props) {
     const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
     const chosen = args.items ? queue.filter((q) => args.items!.includes(q.id)) : queue;
     for (const item of chosen) {
-      const encoding = { ...item.encoding, ...args.encoding };
-      const updated = await engine.execute('renderQueue.update', { id: item.id, encoding });
+      const updated = await engine.execute('renderQueue.update', {
+        id: item.id,
+        ...(hasEncoding && { encoding: { ...item.encoding, ...args.encoding } }),
+        ...(props && { props: { ...item.props, ...props } }),
+      });
       if (!updated.ok)
         return {
           ok: false,
@@ -122,6 +140,22 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
     }
   }
   return { ok: true, items: args.items };
+}
+
+function printBatch(result: BatchResult, json: boolean, seconds: number): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return;
+  }
+  for (const row of result.rows) {
+    const what = row.error
+      ? `: ${printable(row.error.message)}`
+      : `  ${row.outputs.map(printable).join('  ')}`;
+    process.stdout.write(`row ${row.row} (line ${row.line})  ${row.status}${what}\n`);
+  }
+  process.stdout.write(
+    `${result.completed} rows done, ${result.failed} failed, ${result.stopped} stopped in ${seconds.toFixed(1)}s\n`,
+  );
 }
 
 function printSummary(result: JobResult, json: boolean, seconds: number): void {
