@@ -125,5 +125,7 @@ describe('effectcraft-cli render with template values', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/"accent".*colour/);
     expect(bad.stderr).toMatch(/--props/);
+    const inspect = await runCli(['inspect', project], { cwd: dir });
+    expect(inspect.stdout).toMatch(/input accent {2}color {2}default "#008080" {2}-> Bar\/solid\.color/);
   });
 });
