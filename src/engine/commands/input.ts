@@ -21,6 +21,7 @@ import {
   BINDS_TO,
   bindingTarget,
   checkInputValue,
+  checkProps,
   describeInputs,
   ENABLED_TARGET,
   inputsOf,
@@ -140,6 +141,18 @@ function store(ctx: CommandContext, comp: Composition, input: TemplateInput): vo
       if (target.kind !== 'footage') writeBound(layer, target, input.default);
     }
   });
+  // A project must always reopen, and its queued renders keep working: an input change that a queued item's
+  // props no longer fit (a new type, a narrower property) is refused, as comp.setSettings refuses its own.
+  const changed = findComp(ctx.doc, comp.id);
+  for (const item of ctx.doc.renderQueue.filter((q) => q.comp === comp.id && q.props)) {
+    const fit = checkProps(changed, item.props!);
+    if (!fit.ok)
+      throw new EngineError(
+        'bad_argument',
+        `This change would break render queue item "${item.id}": ${fit.message}`,
+        'Give that item other props (renderQueue.update {id, props}) or remove it first.',
+      );
+  }
 }
 
 const inputDefine = defineCommand({

@@ -204,8 +204,37 @@ describe('template inputs', () => {
     expect(r.ok ? null : r.error.message).toMatch(/"size".*number/);
     await run(engine, 'renderQueue.add', { ...base, output: '/tmp/a_[#].png', props: { accent: 'red' } });
     expect(engine.document.renderQueue[0]!.props).toEqual({ accent: '#ff0000' });
-    // An input a queued item gives a value cannot be removed from under it.
+    // An input a queued item gives a value cannot be removed or changed from under it; the refusal changes nothing.
     expect(await fails(engine, 'input.remove', { name: 'accent' })).toBe('bad_argument');
+    const before = serializeProject(engine.document);
+    expect(await fails(engine, 'input.define', { name: 'accent', type: 'number', default: 1 })).toBe(
+      'bad_argument',
+    );
+    expect(serializeProject(engine.document)).toBe(before);
+  });
+
+  it('a project file whose item props do not fit its inputs does not open', async () => {
+    const engine = await lowerThird();
+    await run(engine, 'renderQueue.add', {
+      comp: 'Lower third',
+      output: '/tmp/c_[#].png',
+      props: { size: 20 },
+    });
+    const file = JSON.parse(serializeProject(engine.document)) as Project;
+    file.renderQueue[0]!.props = { size: 'twenty' };
+    expect(() => parseProject(JSON.stringify(file), '/tmp/bad.ecproj')).toThrow(
+      /renderQueue\[0\]\.props.*"size"/,
+    );
+  });
+
+  it("comp.duplicate gives the copy inputs bound to the copy's layers", async () => {
+    const engine = await lowerThird();
+    const { id } = await run<{ id: string }>(engine, 'comp.duplicate', { comp: 'Lower third' });
+    const copy = engine.document.items.find((i): i is Composition => i.id === id)!;
+    const bar = copy.layers.find((l) => l.name === 'Bar')!;
+    expect(copy.inputs!.find((i) => i.name === 'accent')!.bindings).toEqual([
+      { layer: bar.id, property: 'solid.color' },
+    ]);
   });
 
   it('a project with inputs and props round-trips through its file; one without opens unchanged', async () => {
