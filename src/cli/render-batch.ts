@@ -5,6 +5,7 @@
  * naming its row and line, and the others render. Rows go through the queue in chunks, so a file of any length
  * stays within the queue's item limit.
  */
+import { dirname } from 'node:path';
 import type { ErrorInfo, RenderQueueItem } from '../engine/index.js';
 import { LIMITS } from '../engine/limits.js';
 import { fillOutputFields, outputFields } from '../engine/output-template.js';
@@ -12,6 +13,7 @@ import { inputsOf, propsFromText } from '../engine/template-inputs.js';
 import type { JobResult } from '../render/queue/service.js';
 import type { Session } from '../session.js';
 import { readDataFile, type DataRow } from './data-rows.js';
+import { absoluteFootage } from './footage-props.js';
 import { UsageError } from './usage.js';
 
 export interface RowOutcome {
@@ -73,27 +75,40 @@ function checkTemplates(
     );
 }
 
+/** What every row of one batch shares. */
+interface Batch {
+  session: Session;
+  /** --props: values under every row's (relative footage paths resolve against the current directory). */
+  props: Record<string, unknown>;
+  /** The data file's folder: a row's relative footage paths resolve against it. */
+  folder: string;
+  /** Outputs written so far, with the row that writes each: two rows may not write one file. */
+  written: Map<string, number>;
+}
+
 /** The props and output of `row` for `template`, or why the row cannot render it. */
 function rowItem(
-  session: Session,
+  batch: Batch,
   template: RenderQueueItem,
   row: DataRow,
-  base: Record<string, unknown>,
 ): { ok: true; params: Record<string, unknown> } | { ok: false; message: string } {
   const text = Object.fromEntries(
     Object.entries(row.fields).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
   );
   const filled = fillOutputFields(template.output, text);
   if (!filled.ok) return { ok: false, message: filled.message };
-  const comp = session.engine.document.items.find((i) => i.id === template.comp);
+  const doc = batch.session.engine.document;
+  const comp = doc.items.find((i) => i.id === template.comp);
   const inputs = comp?.type === 'composition' ? inputsOf(comp).map((i) => i.name) : [];
   // Fields that only name the output are not props; the rest are checked by renderQueue.add (unknown ones too).
   const only = new Set(outputFields(template.output).filter((f) => !inputs.includes(f)));
   const fields = Object.fromEntries(Object.entries(row.fields).filter(([k]) => !only.has(k)));
-  const values =
+  const typed =
     row.kind === 'csv' && comp?.type === 'composition'
       ? propsFromText(comp, fields as Record<string, string>)
       : fields;
+  const values = absoluteFootage(doc, template.comp, typed, batch.folder);
+  const given = absoluteFootage(doc, template.comp, batch.props, process.cwd());
   const { id: _id, comp: compId, frameRange, props: own, ...settings } = template;
   return {
     ok: true,
@@ -102,7 +117,7 @@ function rowItem(
       comp: compId,
       output: filled.path,
       ...(frameRange && { frameRange }),
-      props: { ...own, ...base, ...values },
+      props: { ...own, ...given, ...values },
     },
   };
 }
@@ -111,17 +126,15 @@ const FIX_ROW = 'Fix the row in the data file.';
 
 /** Adds the item that renders `template` for `row`, or the error that fails the row. */
 async function addRowItem(
-  session: Session,
+  batch: Batch,
   template: RenderQueueItem,
   row: DataRow,
-  base: Record<string, unknown>,
-  written: Map<string, number>,
 ): Promise<{ ok: true; id: string } | { ok: false; error: ErrorInfo }> {
-  const item = rowItem(session, template, row, base);
+  const item = rowItem(batch, template, row);
   if (!item.ok)
     return { ok: false, error: { code: 'bad_argument', message: `${item.message}.`, remediation: FIX_ROW } };
   const output = item.params.output as string;
-  const clash = written.get(output);
+  const clash = batch.written.get(output);
   if (clash !== undefined)
     return {
       ok: false,
@@ -131,9 +144,9 @@ async function addRowItem(
         remediation: 'Give each row its own output: the values of its {field}s must differ.',
       },
     };
-  const added = await session.engine.execute<{ id: string }>('renderQueue.add', item.params);
+  const added = await batch.session.engine.execute<{ id: string }>('renderQueue.add', item.params);
   if (!added.ok) return added;
-  written.set(output, row.row);
+  batch.written.set(output, row.row);
   return { ok: true, id: added.result.id };
 }
 
@@ -142,14 +155,14 @@ export async function renderBatch(
   session: Session,
   templates: readonly RenderQueueItem[],
   data: string,
-  base: Record<string, unknown>,
+  props: Record<string, unknown>,
   render: RenderItems,
 ): Promise<{ ok: true; result: BatchResult } | { ok: false; error: ErrorInfo }> {
   const file = readDataFile(data);
   checkTemplates(session, templates, file.columns, file.rows[0]?.kind === 'csv');
   const { engine } = session;
   const outcomes: RowOutcome[] = [];
-  const written = new Map<string, number>();
+  const batch: Batch = { session, props, folder: dirname(data), written: new Map() };
   const perChunk = Math.max(1, Math.floor(CHUNK_ITEMS / templates.length));
   for (let start = 0; start < file.rows.length; start += perChunk) {
     const chunk = file.rows.slice(start, start + perChunk);
@@ -165,7 +178,7 @@ export async function renderBatch(
       }
       const ids: string[] = [];
       for (const t of templates) {
-        const r = await addRowItem(session, t, row, base, written);
+        const r = await addRowItem(batch, t, row);
         if (!r.ok) {
           failRow(r.error);
           break;

@@ -10,6 +10,7 @@ import { createSession, type Session } from '../session.js';
 import { CLI_WORDS } from './cli-words.js';
 import { sessionEnv } from './host-env.js';
 import { parseRenderArgs, type RenderArgs } from './render-args.js';
+import { absoluteFootage } from './footage-props.js';
 import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
 import { ProgressView } from './render-progress.js';
 import { EXIT, printable } from './usage.js';
@@ -106,6 +107,7 @@ type Prepared = { ok: true; items: string[] | undefined } | { ok: false; error: 
 async function prepareItems(session: Session, args: RenderArgs): Promise<Prepared> {
   const { engine } = session;
   const hasEncoding = Object.keys(args.encoding).length > 0;
+  let ids = args.items;
   if (args.comp) {
     const { comp, output, params } = args.comp;
     const added = await engine.execute<{ id: string }>('renderQueue.add', {
@@ -113,33 +115,34 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
       output,
       ...params,
       ...(hasEncoding && { encoding: args.encoding }),
-      // With --data the rows' items take --props under each row's values (render-batch.ts).
-      ...(args.props && !args.data && { props: args.props }),
     });
-    return added.ok ? { ok: true, items: [added.result.id] } : added;
-  }
-  if (args.itemOutput) {
+    if (!added.ok) return added;
+    ids = [added.result.id];
+  } else if (args.itemOutput) {
     const updated = await engine.execute('renderQueue.update', args.itemOutput);
     if (!updated.ok) return updated;
   }
+  // With --data the rows' items take --props under each row's values (render-batch.ts).
   const props = args.props && !args.data ? args.props : undefined;
-  if (hasEncoding || props) {
-    const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
-    const chosen = args.items ? queue.filter((q) => args.items!.includes(q.id)) : queue;
-    for (const item of chosen) {
-      const updated = await engine.execute('renderQueue.update', {
-        id: item.id,
-        ...(hasEncoding && { encoding: { ...item.encoding, ...args.encoding } }),
-        ...(props && { props: { ...item.props, ...props } }),
-      });
-      if (!updated.ok)
-        return {
-          ok: false,
-          error: { ...updated.error, message: `Item "${item.id}": ${updated.error.message}` },
-        };
-    }
+  const encoding = hasEncoding && !args.comp;
+  if (!encoding && !props) return { ok: true, items: ids };
+  const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
+  const chosen = ids ? queue.filter((q) => ids.includes(q.id)) : queue;
+  for (const item of chosen) {
+    const updated = await engine.execute('renderQueue.update', {
+      id: item.id,
+      ...(encoding && { encoding: { ...item.encoding, ...args.encoding } }),
+      ...(props && {
+        props: { ...item.props, ...absoluteFootage(engine.document, item.comp, props, process.cwd()) },
+      }),
+    });
+    // The --comp item is the command line's own: its id would mean nothing to the reader.
+    if (!updated.ok)
+      return args.comp
+        ? updated
+        : { ok: false, error: { ...updated.error, message: `Item "${item.id}": ${updated.error.message}` } };
   }
-  return { ok: true, items: args.items };
+  return { ok: true, items: ids };
 }
 
 function printBatch(result: BatchResult, json: boolean, seconds: number): void {

@@ -3,7 +3,7 @@
  * CLI. A bad row fails alone with its row and line named; the project file is never changed.
  */
 import { describe, expect, it } from 'vitest';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { newEngine, run } from '../helpers/engine.js';
@@ -127,5 +127,39 @@ describe('effectcraft-cli render with template values', () => {
     expect(bad.stderr).toMatch(/--props/);
     const inspect = await runCli(['inspect', project], { cwd: dir });
     expect(inspect.stdout).toMatch(/input accent {2}color {2}default "#008080" {2}-> Bar\/solid\.color/);
+  });
+
+  it("a footage field of a row may be relative: it resolves against the data file's folder", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'data'));
+    for (const [name, colour] of [
+      ['red', '#ff0000'],
+      ['data/blue', '#0000ff'],
+    ] as const)
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: colour } })
+        .png()
+        .toFile(join(dir, `${name}.png`));
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'T', width: 8, height: 8, frameRate: 10, duration: 1 });
+    await run(engine, 'file.import', { path: join(dir, 'red.png'), name: 'Tile' });
+    await run(engine, 'layer.addFootage', { footage: 'Tile', name: 'Tile' });
+    await run(engine, 'input.define', {
+      name: 'tile',
+      type: 'footage',
+      bind: [{ layer: 'Tile', property: 'source' }],
+    });
+    await run(engine, 'renderQueue.add', {
+      comp: 'T',
+      output: join(dir, 'out/{id}_[#].png'),
+      frameRange: { start: 0, end: 0 },
+    });
+    const project = join(dir, 'tiles.ecproj');
+    await run(engine, 'project.save', { path: project });
+    await writeFile(join(dir, 'data/rows.csv'), 'id,tile\nb,blue.png\nr,\n');
+    const r = await runCli(['render', project, '--data', 'data/rows.csv'], { cwd: dir, timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    expect(await pixel(join(dir, 'out/b_0.png'))).toEqual([0, 0, 255]);
+    // An empty field keeps the default file.
+    expect(await pixel(join(dir, 'out/r_0.png'))).toEqual([255, 0, 0]);
   });
 });
