@@ -124,6 +124,12 @@ function rowItem(
 
 const FIX_ROW = 'Fix the row in the data file.';
 
+const NOT_STARTED: ErrorInfo = {
+  code: 'cancelled',
+  message: 'The render was stopped before this row.',
+  remediation: 'Render again (with --resume, rows whose outputs exist are skipped).',
+};
+
 /** Adds the item that renders `template` for `row`, or the error that fails the row. */
 async function addRowItem(
   batch: Batch,
@@ -205,7 +211,12 @@ export async function renderBatch(
         };
     }
     for (const id of ids) await engine.execute('renderQueue.remove', { id });
-    if (job.result.stopped) break;
+    if (job.result.stopped) {
+      // Rows of later chunks never started: they are listed as stopped, so every row has an outcome.
+      for (const row of file.rows.slice(start + perChunk))
+        outcomes.push({ row: row.row, line: row.line, status: 'stopped', outputs: [], error: NOT_STARTED });
+      break;
+    }
   }
   return {
     ok: true,

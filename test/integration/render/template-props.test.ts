@@ -8,6 +8,8 @@ import { serializeProject } from '../../../src/engine/project-file.js';
 import type { JobResult } from '../../../src/render/queue/service.js';
 import { createNodePorts } from '../../../src/node-io/engine-ports.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { frameOf, numberedClip } from '../../helpers/media.js';
 import { run } from '../../helpers/queue.js';
 
 const W = 64;
@@ -129,4 +131,35 @@ describe('template props with the real renderer', () => {
     expect(r.items[0]!.error!.message).toMatch(/"badge"/);
     expect(r.items[1]!.status).toBe('done');
   });
+
+  itWithFfmpeg(
+    'a video file given to a footage input plays frame by frame in place of the default still',
+    async () => {
+      const dir = await tempDir();
+      const clip = await numberedClip(dir, 'h264', '10', 10, { size: '16x16' });
+      const still = join(dir, 'still.png');
+      await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ff0000' } })
+        .png()
+        .toFile(still);
+      const s = createSession({ renderQueue: { maxWorkers: 1 } });
+      await run(s, 'comp.new', { name: 'V', width: 16, height: 16, frameRate: 10, duration: 1 });
+      await run(s, 'file.import', { path: still, name: 'Plate' });
+      await run(s, 'layer.addFootage', { footage: 'Plate', name: 'Plate' });
+      await run(s, 'input.define', {
+        name: 'plate',
+        type: 'footage',
+        bind: [{ layer: 'Plate', property: 'source' }],
+      });
+      await run(s, 'renderQueue.add', {
+        comp: 'V',
+        output: join(dir, 'v_[#].png'),
+        frameRange: { start: 3, end: 3 },
+        props: { plate: clip },
+      });
+      const r = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(r.completed).toBe(1);
+      const { data } = await sharp(join(dir, 'v_3.png')).raw().toBuffer({ resolveWithObject: true });
+      expect(frameOf(data[0]!, data[1]!, data[2]!)).toBe(3);
+    },
+  );
 });
