@@ -110,7 +110,9 @@ function checked(comp: Composition, input: Omit<TemplateInput, 'default'>, value
       throw new EngineError('bad_argument', `Choice "${dup}" is listed twice.`, 'List each choice once.');
   }
   for (const b of input.bindings) {
-    const layer = comp.layers.find((l) => l.id === b.layer)!;
+    // A binding whose layer was deleted drives nothing (undo may bring the layer back).
+    const layer = comp.layers.find((l) => l.id === b.layer);
+    if (!layer) continue;
     const target = bindingTarget(layer, b.property, input.type);
     if (target.kind !== 'property') continue;
     // Every choice must be a value the property takes (text.align takes left, center, right).
@@ -136,8 +138,10 @@ function store(ctx: CommandContext, comp: Composition, input: TemplateInput): vo
     if (at >= 0) inputs[at] = input;
     else inputs.push(input);
     for (const b of input.bindings) {
-      const target = bindingTarget(findLayer(comp, b.layer), b.property, input.type);
-      const layer = c.layers.find((l) => l.id === b.layer)!;
+      const original = comp.layers.find((l) => l.id === b.layer);
+      const layer = c.layers.find((l) => l.id === b.layer);
+      if (!original || !layer) continue;
+      const target = bindingTarget(original, b.property, input.type);
       if (target.kind !== 'footage') writeBound(layer, target, input.default);
     }
   });
@@ -264,12 +268,16 @@ const inputUnbind = defineCommand({
   run(ctx, p) {
     const comp = findComp(ctx.doc, p.comp);
     const input = findInput(comp, p.input);
-    const layer = findLayer(comp, p.layer);
-    const bindings = input.bindings.filter((b) => !same(b, { layer: layer.id, property: p.property }));
+    // A deleted layer's binding is unbound by the layer id input.list shows.
+    const dangling = input.bindings.some(
+      (b) => b.layer === p.layer && !comp.layers.some((l) => l.id === b.layer),
+    );
+    const layerId = dangling ? p.layer : findLayer(comp, p.layer).id;
+    const bindings = input.bindings.filter((b) => !same(b, { layer: layerId, property: p.property }));
     if (bindings.length === input.bindings.length)
       throw new EngineError(
         'not_found',
-        `Input "${input.name}" is not bound to "${p.property}" of "${layer.name}".`,
+        `Input "${input.name}" is not bound to "${p.property}" of layer "${p.layer}".`,
         'input.list shows its bindings.',
       );
     ctx.update((d) => {

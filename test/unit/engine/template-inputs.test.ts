@@ -126,6 +126,30 @@ describe('template inputs', () => {
     expect(comp(engine.document).inputs!.map((i) => i.name)).toContain('accent');
   });
 
+  it("a binding whose layer was deleted drives nothing and does not block the input's other edits", async () => {
+    const engine = await lowerThird();
+    await run(engine, 'layer.delete', { layer: 'Bar' });
+    await run(engine, 'input.bind', { input: 'accent', layer: 'Name', property: 'text.fill' });
+    const listed = await run<{ inputs: { name: string; bindings: { layerName: string | null }[] }[] }>(
+      engine,
+      'input.list',
+    );
+    expect(listed.inputs.find((i) => i.name === 'accent')!.bindings.map((b) => b.layerName)).toEqual([
+      null,
+      'Name',
+    ]);
+    const bar = comp(engine.document).inputs!.find((i) => i.name === 'accent')!.bindings[0]!.layer;
+    await run(engine, 'input.unbind', { input: 'accent', layer: bar, property: 'solid.color' });
+    await run(engine, 'edit.undo');
+    // Redefining keeps the bindings that still resolve: the deleted layer's goes.
+    await run(engine, 'input.define', { name: 'accent', type: 'color', default: 'red' });
+    expect((layer(engine.document, 'Name').source as Text).fill.value).toBe('#ff0000');
+    expect(comp(engine.document).inputs!.find((i) => i.name === 'accent')!.bindings).toHaveLength(1);
+    expect(applyProps(engine.document, comp(engine.document).id, { accent: 'blue' })).not.toBe(
+      engine.document,
+    );
+  });
+
   it('the inspect view shows the inputs', async () => {
     const engine = await lowerThird();
     const view = await run<{ activeComposition: { inputs: { name: string }[] } }>(engine, 'project.inspect');
