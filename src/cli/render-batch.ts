@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import type { ErrorInfo, RenderQueueItem } from '../engine/index.js';
 import { LIMITS } from '../engine/limits.js';
 import { fillOutputFields, outputFields } from '../engine/output-template.js';
-import { inputsOf, propsFromText } from '../engine/template-inputs.js';
+import { checkProps, inputsOf, propsFromText } from '../engine/template-inputs.js';
 import type { JobResult } from '../render/queue/service.js';
 import type { Session } from '../session.js';
 import { readDataFile, type DataRow } from './data-rows.js';
@@ -91,7 +91,7 @@ function rowItem(
   batch: Batch,
   template: RenderQueueItem,
   row: DataRow,
-): { ok: true; params: Record<string, unknown> } | { ok: false; message: string } {
+): { ok: true; params: Record<string, unknown> } | { ok: false; message: string; remediation?: string } {
   const text = Object.fromEntries(
     Object.entries(row.fields).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
   );
@@ -110,6 +110,15 @@ function rowItem(
   const values = absoluteFootage(doc, template.comp, typed, batch.folder);
   const given = absoluteFootage(doc, template.comp, batch.props, process.cwd());
   const { id: _id, comp: compId, frameRange, props: own, ...settings } = template;
+  const props = { ...own, ...given, ...values };
+  // Checked here too (renderQueue.add checks again) so the remedy points at the data file, not at --props.
+  const fit = comp?.type === 'composition' ? checkProps(comp, props) : null;
+  if (fit && !fit.ok)
+    return {
+      ok: false,
+      message: fit.message.replace(/\.$/, ''),
+      remediation: `Fix the row in the data file ("${fit.input}": ${fit.accepts}).`,
+    };
   return {
     ok: true,
     params: {
@@ -117,7 +126,7 @@ function rowItem(
       comp: compId,
       output: filled.path,
       ...(frameRange && { frameRange }),
-      props: { ...own, ...given, ...values },
+      props,
     },
   };
 }
@@ -138,7 +147,10 @@ async function addRowItem(
 ): Promise<{ ok: true; id: string } | { ok: false; error: ErrorInfo }> {
   const item = rowItem(batch, template, row);
   if (!item.ok)
-    return { ok: false, error: { code: 'bad_argument', message: `${item.message}.`, remediation: FIX_ROW } };
+    return {
+      ok: false,
+      error: { code: 'bad_argument', message: `${item.message}.`, remediation: item.remediation ?? FIX_ROW },
+    };
   const output = item.params.output as string;
   const clash = batch.written.get(output);
   if (clash !== undefined)

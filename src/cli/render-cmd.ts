@@ -155,6 +155,7 @@ function printBatch(result: BatchResult, json: boolean, seconds: number): void {
       ? `: ${printable(row.error.message)}`
       : `  ${row.outputs.map(printable).join('  ')}`;
     process.stdout.write(`row ${row.row} (line ${row.line})  ${row.status}${what}\n`);
+    if (row.error) process.stdout.write(`  ${printable(row.error.remediation)}\n`);
   }
   process.stdout.write(
     `${result.completed} rows done, ${result.failed} failed, ${result.stopped} stopped in ${seconds.toFixed(1)}s\n`,

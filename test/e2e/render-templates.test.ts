@@ -63,6 +63,8 @@ describe('effectcraft-cli render with template values', () => {
     expect(r.stdout).toMatch(
       /row 3 \(line 4\) {2}failed: Row 3 \(line 4\): Input "accent" \(color\) accepts a colour/,
     );
+    expect(r.stdout).toMatch(/\n {2}Fix the row in the data file \("accent": a colour/);
+    expect(r.stdout).not.toMatch(/--props/);
     expect(r.stdout).toMatch(/4 rows done, 1 failed/);
     expect(await pixel(join(dir, 'out/Ada_0.png'))).toEqual([255, 0, 0]);
     expect(await pixel(join(dir, 'out/Linus_0.png'))).toEqual([0, 0, 255]);
