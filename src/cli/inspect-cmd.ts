@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { FootageItem, RenderQueueItem } from '../engine/model.js';
+import type { describeInputs } from '../engine/template-inputs.js';
 import { createSession } from '../session.js';
 import { CLI_WORDS } from './cli-words.js';
 import { parseOrHelp } from './flag-spec.js';
@@ -25,6 +26,7 @@ interface Overview {
       duration: number;
       frames: number;
       layerList: { id: string; name: string; kind: string }[];
+      inputs?: ReturnType<typeof describeInputs>;
     }[];
     footage: FootageItem[];
     renderQueue: RenderQueueItem[];
@@ -86,6 +88,7 @@ function queueSummary(q: RenderQueueItem, comps: Overview['project']['compositio
     frames,
     ...(q.alpha && { alpha: true }),
     ...(q.encoding && { encoding: q.encoding }),
+    ...(q.props && { props: q.props }),
   };
 }
 
@@ -111,6 +114,11 @@ function text(s: Summary): string {
       `  ${c.id}  "${c.name}"  ${c.width}x${c.height}  ${c.frameRate} fps  ${c.duration} s (${c.frames} frames)  ${c.layers.length} layers`,
     );
     for (const l of c.layers) lines.push(`      ${l.id}  ${l.kind.padEnd(10)}  ${l.name}`);
+    // A template's inputs, with what each drives: the names --props and --data rows use.
+    for (const i of c.inputs ?? []) {
+      const bound = i.bindings.map((b) => `${b.layerName ?? b.layer}/${b.property}`).join(', ') || 'nothing';
+      lines.push(`      input ${i.name}  ${i.type}  default ${JSON.stringify(i.default)}  -> ${bound}`);
+    }
   }
   lines.push('', `Footage (${s.footage.length})`);
   for (const f of s.footage) {
@@ -119,7 +127,11 @@ function text(s: Summary): string {
   }
   lines.push('', `Render queue (${s.renderQueue.length})`);
   for (const q of s.renderQueue) {
-    const extra = [q.alpha ? 'RGB+Alpha' : '', q.encoding ? JSON.stringify(q.encoding) : ''].filter(Boolean);
+    const extra = [
+      q.alpha ? 'RGB+Alpha' : '',
+      q.encoding ? JSON.stringify(q.encoding) : '',
+      q.props ? `props ${JSON.stringify(q.props)}` : '',
+    ].filter(Boolean);
     lines.push(
       `  ${q.id}  "${q.comp.name ?? q.comp.id}"  ${q.format}  frames ${q.frames.start}-${q.frames.end}  ${q.output}${extra.length ? `  ${extra.join('  ')}` : ''}`,
     );

@@ -2,6 +2,7 @@
  * `effectcraft-cli render`'s flags, checked and normalised once into RenderArgs: every default and every
  * combination rule is decided here, so render-cmd.ts only runs commands with what it is given.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CODECS, GIF_DITHERS, GIF_PALETTES, PRORES_PROFILES, X264_PRESETS } from '../engine/encoding.js';
 import type { Encoding } from '../engine/model.js';
@@ -25,6 +26,10 @@ export interface RenderArgs {
   encoding: Encoding;
   resume: boolean;
   json: boolean;
+  /** --props: values for the template inputs (unchecked here: the queue's commands check them). */
+  props?: Record<string, unknown>;
+  /** --data: the rows file, each row one render of every item. */
+  data?: string;
 }
 
 const MAX_WORKERS = 256;
@@ -58,7 +63,35 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
     encoding,
     resume: values.resume ?? false,
     json: values.json ?? false,
+    ...(values.props !== undefined && { props: parseProps(values.props) }),
+    ...(values.data !== undefined && { data: resolve(values.data) }),
   };
+}
+
+/** --props: a JSON object given inline (it starts with "{") or in a file. */
+function parseProps(text: string): Record<string, unknown> {
+  const inline = text.trimStart().startsWith('{');
+  let source = text;
+  if (!inline) {
+    try {
+      source = readFileSync(resolve(text), 'utf8');
+    } catch (err) {
+      throw new UsageError(
+        `--props: cannot read "${text}" (${(err as NodeJS.ErrnoException).code ?? 'error'}); pass a JSON object or a .json file.`,
+      );
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch {
+    throw new UsageError(`--props: ${inline ? 'the value' : `"${text}"`} is not valid JSON.`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(
+      '--props must be a JSON object of input names and values, e.g. \'{"name": "Ada"}\'.',
+    );
+  return value as Record<string, unknown>;
 }
 
 type Values = NonNullable<ReturnType<typeof parseOrHelp<typeof renderSpec.flags>>>['values'];

@@ -10,6 +10,8 @@ import { createSession, type Session } from '../session.js';
 import { CLI_WORDS } from './cli-words.js';
 import { sessionEnv } from './host-env.js';
 import { parseRenderArgs, type RenderArgs } from './render-args.js';
+import { absoluteFootage } from './footage-props.js';
+import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
 import { ProgressView } from './render-progress.js';
 import { EXIT, printable } from './usage.js';
 
@@ -66,14 +68,25 @@ export async function renderCommand(argv: string[]): Promise<number> {
     controller.abort();
   };
   for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
+  // --json is read by scripts, not by a model with a context budget: it keeps every file's sha256.
+  const render: RenderItems = (ids) =>
+    engine.execute<JobResult>(
+      'renderQueue.render',
+      { items: ids, ...(args.resume && { resume: true }), ...(args.json && { detail: 'files' }) },
+      { signal: controller.signal },
+    );
   try {
-    // --json is read by scripts, not by a model with a context budget: it keeps every file's sha256.
-    const params = {
-      ...(items && { items }),
-      ...(args.resume && { resume: true }),
-      ...(args.json && { detail: 'files' }),
-    };
-    const r = await engine.execute<JobResult>('renderQueue.render', params, { signal: controller.signal });
+    if (args.data) {
+      const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
+      const templates = items ? queue.filter((q) => items.includes(q.id)) : queue;
+      const b = await renderBatch(session, templates, args.data, args.props ?? {}, render);
+      view.done();
+      if (!b.ok) return fail(b.error);
+      printBatch(b.result, args.json, view.elapsedSeconds);
+      if (received) return SIGNAL_EXIT[received];
+      return b.result.failed || b.result.stopped ? EXIT.failed : EXIT.ok;
+    }
+    const r = await render(items ?? engine.document.renderQueue.map((q) => q.id));
     view.done();
     if (!r.ok) return fail(r.error);
     printSummary(r.result, args.json, view.elapsedSeconds);
@@ -94,6 +107,7 @@ type Prepared = { ok: true; items: string[] | undefined } | { ok: false; error: 
 async function prepareItems(session: Session, args: RenderArgs): Promise<Prepared> {
   const { engine } = session;
   const hasEncoding = Object.keys(args.encoding).length > 0;
+  let ids = args.items;
   if (args.comp) {
     const { comp, output, params } = args.comp;
     const added = await engine.execute<{ id: string }>('renderQueue.add', {
@@ -102,26 +116,50 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
       ...params,
       ...(hasEncoding && { encoding: args.encoding }),
     });
-    return added.ok ? { ok: true, items: [added.result.id] } : added;
-  }
-  if (args.itemOutput) {
+    if (!added.ok) return added;
+    ids = [added.result.id];
+  } else if (args.itemOutput) {
     const updated = await engine.execute('renderQueue.update', args.itemOutput);
     if (!updated.ok) return updated;
   }
-  if (hasEncoding) {
-    const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
-    const chosen = args.items ? queue.filter((q) => args.items!.includes(q.id)) : queue;
-    for (const item of chosen) {
-      const encoding = { ...item.encoding, ...args.encoding };
-      const updated = await engine.execute('renderQueue.update', { id: item.id, encoding });
-      if (!updated.ok)
-        return {
-          ok: false,
-          error: { ...updated.error, message: `Item "${item.id}": ${updated.error.message}` },
-        };
-    }
+  // With --data the rows' items take --props under each row's values (render-batch.ts).
+  const props = args.props && !args.data ? args.props : undefined;
+  const encoding = hasEncoding && !args.comp;
+  if (!encoding && !props) return { ok: true, items: ids };
+  const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
+  const chosen = ids ? queue.filter((q) => ids.includes(q.id)) : queue;
+  for (const item of chosen) {
+    const updated = await engine.execute('renderQueue.update', {
+      id: item.id,
+      ...(encoding && { encoding: { ...item.encoding, ...args.encoding } }),
+      ...(props && {
+        props: { ...item.props, ...absoluteFootage(engine.document, item.comp, props, process.cwd()) },
+      }),
+    });
+    // The --comp item is the command line's own: its id would mean nothing to the reader.
+    if (!updated.ok)
+      return args.comp
+        ? updated
+        : { ok: false, error: { ...updated.error, message: `Item "${item.id}": ${updated.error.message}` } };
   }
-  return { ok: true, items: args.items };
+  return { ok: true, items: ids };
+}
+
+function printBatch(result: BatchResult, json: boolean, seconds: number): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return;
+  }
+  for (const row of result.rows) {
+    const what = row.error
+      ? `: ${printable(row.error.message)}`
+      : `  ${row.outputs.map(printable).join('  ')}`;
+    process.stdout.write(`row ${row.row} (line ${row.line})  ${row.status}${what}\n`);
+    if (row.error) process.stdout.write(`  ${printable(row.error.remediation)}\n`);
+  }
+  process.stdout.write(
+    `${result.completed} rows done, ${result.failed} failed, ${result.stopped} stopped in ${seconds.toFixed(1)}s\n`,
+  );
 }
 
 function printSummary(result: JobResult, json: boolean, seconds: number): void {

@@ -7,6 +7,7 @@ import { compCommands } from './commands/comp.js';
 import { editCommands } from './commands/edit.js';
 import { effectCommands } from './commands/effect.js';
 import { fileCommands } from './commands/file.js';
+import { inputCommands } from './commands/input.js';
 import { layerAddCommands } from './commands/layer-add.js';
 import { layerAudioCommands } from './commands/layer-audio.js';
 import { layerEditCommands } from './commands/layer-edit.js';
@@ -26,6 +27,7 @@ export function engineCommands(): AnyCommand[] {
     ...layerAudioCommands,
     ...propertyCommands,
     ...effectCommands,
+    ...inputCommands,
     ...editCommands,
   ] as AnyCommand[];
 }
@@ -42,4 +44,6 @@ export { inspectDocument, frameCount, type CompSummary } from './inspect.js';
 export { framePath, hasFrameField, resolveOutputFormat } from './output-template.js';
 export type { EnginePorts, ImageInfo, MediaFile, MediaProbe } from './ports.js';
 export * from './time-map.js';
+export { applyProps, footageProps, type ProbedFootage } from './apply-props.js';
+export { checkProps, propsFromText, requireProps, inputsOf } from './template-inputs.js';
 export { isSequencePattern, sequenceFrame } from './image-sequence.js';

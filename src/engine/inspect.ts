@@ -3,6 +3,7 @@
  * Animated properties are summarised (keyframe times and values) rather than dumped raw.
  */
 import type { SessionView } from './catalog.js';
+import { describeInputs } from './template-inputs.js';
 import type { AnimatableProperty, Composition, Layer, Project } from './model.js';
 
 type PropSummary = unknown;
@@ -110,6 +111,8 @@ function compSummary(c: Composition) {
     frames: frameCount(c),
     backgroundColor: c.backgroundColor,
     layers: c.layers.length,
+    // Only templates carry inputs; with their bindings, what a render's props may set.
+    ...(c.inputs?.length && { inputs: describeInputs(c) }),
   };
 }
 

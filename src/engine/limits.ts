@@ -61,6 +61,10 @@ export const LIMITS = {
     'items in the render queue',
     'Render and clear the queue (renderQueue.remove, renderQueue.clear) before adding more.',
   ),
+  // Templates expose a handful of fields (After Effects' Essential Graphics panels rarely pass a few dozen).
+  inputs: limit(256, 'template inputs on one composition', 'Remove inputs you do not need (input.remove).'),
+  bindings: limit(256, 'bindings of one template input', 'Bind fewer layers, or drive them from a precomp.'),
+  choices: limit(256, 'values of one choice input', 'Offer fewer choices, or use a text input.'),
   pathPoints: limit(10_000, 'points in a path shape', 'Simplify the path (fewer points).'),
   gradientStops: limit(256, 'stops in a gradient', 'Use fewer gradient stops.'),
   // PATH_MAX on Linux.

@@ -239,6 +239,45 @@ export const Layer = z.strictObject({
 });
 export type Layer = z.infer<typeof Layer>;
 
+/** What a template input holds (see src/engine/template-inputs.ts for what each binds to and accepts). */
+export const INPUT_TYPES = ['text', 'color', 'number', 'boolean', 'footage', 'choice'] as const;
+export type InputType = (typeof INPUT_TYPES)[number];
+
+/**
+ * An input's name: a letter, then letters, digits, `_` or `-`. It is a CSV column, a JSON key and an output
+ * template field (`out/{name}.mp4`), so it must read the same in all three.
+ */
+export const InputName = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'a letter, then up to 63 letters, digits, _ or -');
+
+/** A property (`text.text`, `solid.color`), `enabled` (the layer's switch) or `source` (a footage layer's file). */
+export const InputBinding = z.strictObject({ layer: Name, property: Name });
+export type InputBinding = z.infer<typeof InputBinding>;
+
+/** A value a template input takes: a choice and a footage path are strings. */
+export const InputValue = z.union([
+  z.string().max(LIMITS.text.max, LIMITS.text.message),
+  z.number(),
+  z.boolean(),
+]);
+export type InputValue = z.infer<typeof InputValue>;
+
+export const TemplateInput = z.strictObject({
+  name: InputName,
+  type: z.enum(INPUT_TYPES),
+  /** What renders when no value is given: the bound properties hold it in the document. */
+  default: InputValue,
+  /** A choice input's values. */
+  choices: list(bounded(), LIMITS.choices, 1).optional(),
+  bindings: list(InputBinding, LIMITS.bindings),
+});
+export type TemplateInput = z.infer<typeof TemplateInput>;
+
+/** Values for a composition's inputs, by input name (a render's props). */
+export const Props = z.record(InputName, InputValue);
+export type Props = z.infer<typeof Props>;
+
 /**
  * The largest composition or solid side. A 8192x8192 RGBA frame is 256 MiB; larger ones exhaust memory on the
  * machines this runs on and exceed what the encoders accept.
@@ -256,6 +295,8 @@ export const Composition = z.strictObject({
   backgroundColor: ColorHex,
   /** Top to bottom, as in the After Effects timeline. */
   layers: list(Layer, LIMITS.layers),
+  /** Template inputs (input.define); optional so project files written before templates open unchanged. */
+  inputs: list(TemplateInput, LIMITS.inputs).optional(),
 });
 export type Composition = z.infer<typeof Composition>;
 
@@ -391,6 +432,8 @@ export const RenderQueueItem = z.strictObject({
    * the format's defaults. Optional so project files written before it open unchanged.
    */
   encoding: Encoding.optional(),
+  /** Values for the composition's template inputs, applied to the job's snapshot (never to the document). */
+  props: Props.optional(),
 });
 export type RenderQueueItem = z.infer<typeof RenderQueueItem>;
 

@@ -111,3 +111,40 @@ export function resolveOutputFormat(template: string, format: OutputFormat | und
   if (!checked.ok) throw new EngineError(checked.code, checked.message, checked.remediation);
   return checked.format;
 }
+
+// A row field in an output template: `out/{name}.mp4` takes `name` from each data row.
+const ROW_FIELD = /\{([A-Za-z][A-Za-z0-9_-]{0,63})\}/g;
+
+/** The row fields an output template names, in order, each once. */
+export function outputFields(template: string): string[] {
+  return [...new Set([...template.matchAll(ROW_FIELD)].map((m) => m[1]!))];
+}
+
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_NAME = /[/\\]|\.\.|[\u0000-\u001f\u007f]/;
+
+/** An output with its row fields filled in, or the field whose value cannot be part of a file name. */
+export type FilledOutput = { ok: true; path: string } | { ok: false; field: string; message: string };
+
+/**
+ * Fills `{field}` from `values`. Security: a value becomes part of a path, so it may not hold a path separator,
+ * `..` or a control character (a row could otherwise write outside the output folder), nor be empty.
+ */
+export function fillOutputFields(template: string, values: Readonly<Record<string, string>>): FilledOutput {
+  for (const field of outputFields(template)) {
+    const value = values[field] ?? '';
+    const bad =
+      value === ''
+        ? 'is empty'
+        : UNSAFE_IN_NAME.test(value)
+          ? 'holds a path separator, ".." or a control character'
+          : null;
+    if (bad)
+      return {
+        ok: false,
+        field,
+        message: `the value of "${field}" ${bad} (${JSON.stringify(value.slice(0, 80))}), so it cannot name an output file`,
+      };
+  }
+  return { ok: true, path: template.replace(ROW_FIELD, (_m, field: string) => values[field]!) };
+}

@@ -14,6 +14,7 @@ import {
   type Project as ProjectT,
 } from './model.js';
 import { projectSize } from './project-size.js';
+import { checkProps } from './template-inputs.js';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -151,6 +152,14 @@ function checkReferences(doc: ProjectT, path: string): void {
       throw invalid(
         path,
         `render queue item "${q.id}" renders a composition "${q.comp}" that does not exist.`,
+      );
+    // Props are held to the composition's inputs, as renderQueue.add holds them.
+    const props = q.props ? checkProps(comp, q.props) : null;
+    if (props && !props.ok)
+      throw invalid(
+        path,
+        `renderQueue[${i}].props (item "${q.id}"): ${props.message}`,
+        `Fix renderQueue[${i}].props in the file: ${props.accepts}.`,
       );
     // Held to renderQueue.add's rules: a hand-edited item must not get what the command refuses.
     const checked = checkRenderItem(q, comp);

@@ -42,10 +42,13 @@ export const renderSpec = defineSubcommand({
     'render PROJECT [--item ID ...] [--output-dir DIR] [--concurrency N] [quality flags]',
     'render PROJECT --item ID --output PATH [...]',
     'render PROJECT --comp NAME --output TEMPLATE [--format F] [--frames A-B] [--scale S] [--skip-existing] [--alpha] [--no-audio]',
+    'render PROJECT [--props JSON|FILE] [--data rows.csv|rows.jsonl] [...]',
   ],
   description: `Renders the project's render queue (or only the --item ids). With one --item and --output, that item renders to PATH instead of its stored output. With --comp and --output it renders that composition instead, as a temporary queue item. The project file is never changed.
 
-Relative paths given on the command line resolve against the current directory, or --output-dir; relative outputs stored in the project against its folder, or --output-dir. The quality flags (--crf, --codec, --prores-profile, --quality, --gif-palette, --gif-dither, --x264-preset) apply to every item rendered; an item whose format does not take one is refused before anything renders.`,
+Relative paths given on the command line resolve against the current directory, or --output-dir; relative outputs stored in the project against its folder, or --output-dir. The quality flags (--crf, --codec, --prores-profile, --quality, --gif-palette, --gif-dither, --x264-preset) apply to every item rendered; an item whose format does not take one is refused before anything renders.
+
+Templates (docs/templates.md): --props gives the compositions' inputs values for this render; --data renders every item (the --item ids, or the --comp item) once per row of a CSV or JSON Lines file, with the row's fields as props and in the output's {field}s. Values are checked against the inputs' types before anything renders; a row that does not fit fails alone and the other rows render.`,
   positionals: true,
   flags: {
     item: {
@@ -160,6 +163,17 @@ Relative paths given on the command line resolve against the current directory, 
       help: `h264/h265 speed preset: ${listWords([...X264_PRESETS])}`,
       default: 'medium',
     },
+    props: {
+      param: 'props',
+      type: 'string',
+      value: 'JSON|FILE',
+      help: 'values for the template inputs of every composition rendered: a JSON object (\'{"name": "Ada"}\') or a .json file holding one; checked against the inputs before anything renders',
+    },
+    data: {
+      type: 'string',
+      value: 'FILE',
+      help: "rows.csv (with a header) or rows.jsonl: one render of each item per row, the row's fields as props (over --props); each output needs a {field} from the row, e.g. out/{name}.mp4. A bad row fails alone",
+    },
     resume: {
       type: 'boolean',
       help: "resumable render (as aerender's): skip frames and files that exist, and on Ctrl-C, SIGTERM or a failure keep the frames already written; run again with --resume to go on",
@@ -167,5 +181,5 @@ Relative paths given on the command line resolve against the current directory, 
     ...JSON_FLAG,
   },
   notes: `Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files, putting back any earlier file it replaced (exit 130); SIGTERM and SIGHUP do the same (exit 143 and 129). See docs/exporters.md.
-Exit codes: 0 all items rendered, 1 an item failed or was stopped, 2 usage error, 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.`,
+Exit codes: 0 all items rendered, 1 an item (with --data: a row) failed or was stopped, 2 usage error (a --props value that does not fit an input included), 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.`,
 });

@@ -152,6 +152,9 @@ export const compDuplicate = defineCommand({
         if (l.trackMatte) l.trackMatte.layer = map.get(l.trackMatte.layer) ?? l.trackMatte.layer;
         for (const e of l.effects) e.id = newId(d, 'fx');
       }
+      // The copy's inputs drive the copy's layers.
+      for (const input of copy.inputs ?? [])
+        for (const b of input.bindings) b.layer = map.get(b.layer) ?? b.layer;
       d.items.push(copy);
     });
     return { id };

@@ -9,6 +9,9 @@ import { findRun, isSequencePattern, patternOfFile, sequenceFrame } from '../ima
 import type { FootageMedia } from '../model.js';
 import type { ImageInfo } from '../ports.js';
 
+/** All an import needs of a command's context: its ports (a render job probes a footage prop's file too). */
+export type Probing = Pick<CommandContext, 'ports'>;
+
 /** Still formats sharp reads; a GIF with more than one frame is imported as video. */
 export const STILL_FORMATS = ['png', 'jpeg', 'webp', 'gif', 'svg'];
 const STILL_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif', '.svg']);
@@ -36,7 +39,7 @@ const stillMedia = (info: ImageInfo): FootageMedia => ({
   audio: null,
 });
 
-async function probeStill(ctx: CommandContext, path: string): Promise<ImageInfo> {
+async function probeStill(ctx: Probing, path: string): Promise<ImageInfo> {
   let info: ImageInfo;
   try {
     info = await ctx.ports.probeImage(path);
@@ -54,7 +57,7 @@ async function probeStill(ctx: CommandContext, path: string): Promise<ImageInfo>
 }
 
 /** Probes a video or audio file with ffprobe, through a descriptor the ports opened (and checked). */
-async function probeMedia(ctx: CommandContext, path: string): Promise<Imported> {
+async function probeMedia(ctx: Probing, path: string): Promise<Imported> {
   const file = await ctx.ports.openMedia(path).catch((err: unknown) => {
     throw err instanceof EngineError ? err : fsError(err, path, 'import');
   });
@@ -66,7 +69,7 @@ async function probeMedia(ctx: CommandContext, path: string): Promise<Imported> 
   }
 }
 
-async function importSequence(ctx: CommandContext, path: string, frameRate: number): Promise<Imported> {
+async function importSequence(ctx: Probing, path: string, frameRate: number): Promise<Imported> {
   const named = isSequencePattern(path) ? { pattern: path, number: null } : patternOfFile(path);
   if (!named) {
     throw new EngineError(
@@ -104,7 +107,7 @@ async function importSequence(ctx: CommandContext, path: string, frameRate: numb
 
 /** What `path` holds, as a footage item's fields. */
 export async function importMedia(
-  ctx: CommandContext,
+  ctx: Probing,
   path: string,
   options: { sequence: boolean; frameRate: number | undefined },
 ): Promise<Imported> {

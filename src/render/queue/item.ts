@@ -20,6 +20,7 @@ import { footageInput } from './footage-input.js';
 import { soundInput } from './sound-input.js';
 import type { JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
+import { templateDoc } from './template-doc.js';
 import { RenderPool } from './pool.js';
 import { FileTracker } from './tracker.js';
 import { FrameWriter } from './writer.js';
@@ -94,7 +95,9 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   let outcome: ItemOutcome | undefined;
   let failure: unknown;
   try {
-    outcome = await render(planItem(env.doc, item), env, tracker, cleanup, stop, counts);
+    // Props apply to this item's copy of the snapshot: the job's document and the live one never change.
+    const doc = await templateDoc(env.doc, item, env.ports);
+    outcome = await render(planItem(doc, item), { ...env, doc }, tracker, cleanup, stop, counts);
   } catch (err) {
     failure = err;
   } finally {

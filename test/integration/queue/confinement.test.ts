@@ -82,4 +82,37 @@ describe('render queue under confinement', () => {
     expect(r.ok ? 'ok' : r.error.code).toBe('path_outside_roots');
     expect(await listDir(root)).toEqual(['p.ecproj']);
   });
+
+  it('refuses a footage prop outside the read roots: at add, and at render for an item in a project file', async () => {
+    const root = await tempDir();
+    const elsewhere = await tempDir();
+    const inside = join(root, 'in.png');
+    const outside = join(elsewhere, 'out.png');
+    for (const path of [inside, outside])
+      await sharp({ create: { width: 4, height: 4, channels: 4, background: '#00ff00' } })
+        .png()
+        .toFile(path);
+    const build = async (ok: Ok) => {
+      const f = await ok('file.import', { path: inside });
+      await ok('layer.addFootage', { footage: f.id, name: 'Logo' });
+      await ok('input.define', {
+        name: 'logo',
+        type: 'footage',
+        bind: [{ layer: 'Logo', property: 'source' }],
+      });
+    };
+    const s = await openConfined(root, async (ok) => {
+      await build(ok);
+      await ok('renderQueue.add', { comp: 'c', output: join(root, 'f_[##].png'), props: { logo: outside } });
+    });
+    const r = await s.engine.execute('renderQueue.render', {});
+    expect(r.ok ? 'ok' : r.error.code).toBe('path_outside_roots');
+    expect(await listDir(root)).toEqual(['in.png', 'p.ecproj']);
+    const added = await s.engine.execute('renderQueue.add', {
+      comp: 'c',
+      output: join(root, 'g_[##].png'),
+      props: { logo: outside },
+    });
+    expect(added.ok ? 'ok' : added.error.code).toBe('path_outside_roots');
+  });
 });

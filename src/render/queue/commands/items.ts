@@ -25,6 +25,7 @@ import {
 import { AbsPath, CompRef } from '../../../engine/commands/params.js';
 import { checkRenderItem, type RenderItemFields } from '../../../engine/render-item-rules.js';
 import { findComp, newId } from '../../../engine/resolve.js';
+import { requireProps } from '../../../engine/template-inputs.js';
 import { frameSpan } from '../plan.js';
 import type { StatusSource } from '../status.js';
 
@@ -62,6 +63,12 @@ const ItemSettings = {
   encoding: Encoding.optional().describe(
     "Encoder settings: codec, crf, proresProfile, quality, gifPalette, gifDither, x264Preset; each checked against the format (default: the format's own)",
   ),
+  props: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'Values for the composition\'s template inputs by name (input.list shows them), e.g. {"name": "Ada", "accent": "#ff8800"}: text a string, color "#rrggbb" or a CSS name, number, boolean, footage an absolute path, choice one of its values. Checked now; applied to the render\'s snapshot only, never to the document. Inputs left out render their defaults',
+    ),
 };
 
 /** Applies the shared rules to `item` (of composition `comp`); throws bad_argument with the remedy. */
@@ -79,7 +86,7 @@ const renderQueueAdd = defineCommand({
   description: `Queues a composition for rendering. encoding sets codec, CRF, ProRes profile, JPEG/WebP quality, GIF palette and dither, x264 preset. output is an absolute path template: sequences need a frame field (shot_[#####].png); video, animated and audio formats write one file. Formats: ${describeFormats(OUTPUT_FORMATS).join(', ')}; inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in ${listWords(describeFormats(ALPHA_FORMATS, true), 'and')}. The composition's sound (footage layers with audio, precomps included) is mixed to 48 kHz stereo and muxed into ${listWords(
     formatsWhere((s) => s.sound === 'muxed'),
     'and',
-  )}; audio:false leaves it out.`,
+  )}; audio:false leaves it out. props gives the composition's template inputs values for this item (input.list shows them), applied to the render's snapshot only.`,
   example: { comp: 'Main', output: '/projects/out/main.mp4', format: 'mp4' },
   params: z.strictObject({
     comp: CompRef.describe('Composition id, or its name when unique (required)'),
@@ -96,6 +103,7 @@ const renderQueueAdd = defineCommand({
   run(ctx, p) {
     const comp = findComp(ctx.doc, p.comp);
     const format = checked(p, comp);
+    const props = p.props && requireProps(comp, p.props);
     let id = '';
     ctx.update((d) => {
       id = newId(d, 'rq');
@@ -111,6 +119,7 @@ const renderQueueAdd = defineCommand({
         alpha: p.alpha ?? false,
         audio: p.audio ?? true,
         ...(p.encoding && { encoding: p.encoding }),
+        ...(props && { props }),
       };
       d.renderQueue.push(item);
     });
@@ -123,7 +132,7 @@ const renderQueueUpdate = defineCommand({
   title: 'Edit Render Queue Item',
   category: 'Render',
   description:
-    "Changes a queue item's output, format, frame range, scale, skipExisting, alpha, audio or encoding; fields left out keep their values. A new output without a format takes the format from its extension. encoding replaces the item's encoding ({} clears it). The item is checked as renderQueue.add checks a new one; a refused edit leaves it unchanged.",
+    "Changes a queue item's output, format, frame range, scale, skipExisting, alpha, audio, encoding or props; fields left out keep their values. props replaces the item's props ({} clears them). A new output without a format takes the format from its extension. encoding replaces the item's encoding ({} clears it). The item is checked as renderQueue.add checks a new one; a refused edit leaves it unchanged.",
   example: { id: 'rq_1', encoding: { crf: 18 } },
   params: z.strictObject({
     id: z.string().min(1).describe('Queue item id'),
@@ -144,7 +153,9 @@ const renderQueueUpdate = defineCommand({
     const comp = findComp(ctx.doc, item.comp);
     // A new output names its own format unless one is given; otherwise the item keeps its format.
     const format = changes.format ?? (changes.output === undefined ? item.format : undefined);
-    const next = { ...item, ...changes, format };
+    const { props: given, ...rest } = changes;
+    const props = given && requireProps(comp, given);
+    const next = { ...item, ...rest, format, ...(props && { props }) };
     const resolved = checked(next, comp);
     ctx.update((d) => {
       const i = d.renderQueue.findIndex((q) => q.id === id);

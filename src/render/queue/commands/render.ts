@@ -1,6 +1,12 @@
 /** renderQueue.render and renderQueue.stop: the commands that run and stop a session's RenderQueueService. */
 import { z } from 'zod';
-import { defineCommand, type AnyCommand, type Project, type RenderQueueItem } from '../../../engine/index.js';
+import {
+  defineCommand,
+  footageProps,
+  type AnyCommand,
+  type Project,
+  type RenderQueueItem,
+} from '../../../engine/index.js';
 import { footagePaths } from '../../reachable-footage.js';
 import { refuseInstalledPackageOutputs } from '../installed-package.js';
 import { findItem } from './items.js';
@@ -46,12 +52,17 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     writesFiles: (view, p) =>
       safe(() => selected(view.doc, p.items).flatMap((q) => [q.output, ...q.overflow.map((o) => o.dir)])),
     readsFiles: (view, p) =>
-      safe(() =>
-        footagePaths(
-          view.doc,
-          selected(view.doc, p.items).map((q) => q.comp),
-        ),
-      ),
+      safe(() => {
+        const items = selected(view.doc, p.items);
+        // A footage prop's file is read too (template-doc.ts probes and the workers decode it).
+        return [
+          ...footagePaths(
+            view.doc,
+            items.map((q) => q.comp),
+          ),
+          ...items.flatMap((q) => propFootage(view.doc, q)),
+        ];
+      }),
     enabled: (view) =>
       view.doc.renderQueue.length ? null : 'The render queue is empty: add an item with renderQueue.add.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -110,6 +121,11 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     },
   });
   return [render, stop] as AnyCommand[];
+}
+
+function propFootage(doc: Project, item: RenderQueueItem): string[] {
+  const comp = doc.items.find((i) => i.id === item.comp);
+  return item.props && comp?.type === 'composition' ? footageProps(comp, item.props) : [];
 }
 
 // A declaration must not throw (it runs before the command); the command itself reports bad ids.

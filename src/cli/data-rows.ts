@@ -1,0 +1,97 @@
+/**
+ * The rows of `render --data FILE`: a CSV file with a header line (csv-parse) or JSON Lines (one object per
+ * line). A row that cannot be read (a CSV record with the wrong number of fields, a line that is not a JSON
+ * object) is a row that fails alone; a file that cannot be read at all is a usage error.
+ */
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { UsageError } from './usage.js';
+
+export interface DataRow {
+  /** 1-based, data rows only (the CSV header is not a row). */
+  row: number;
+  /** Line of the file the row starts on, for messages. */
+  line: number;
+  /** CSV fields are text (read as their inputs' types later); JSON Lines fields keep their JSON types. */
+  kind: 'csv' | 'jsonl';
+  fields: Record<string, unknown>;
+  /** Why the row cannot be read; it then fails alone. */
+  error?: string;
+}
+
+export interface DataFile {
+  /** The columns: the CSV header, or every key of any JSON Lines row. */
+  columns: string[];
+  rows: DataRow[];
+}
+
+/** Reads --data FILE; the format is its extension: .csv, or .jsonl / .ndjson. */
+export function readDataFile(path: string): DataFile {
+  const ext = extname(path).toLowerCase();
+  if (ext !== '.csv' && ext !== '.jsonl' && ext !== '.ndjson')
+    throw new UsageError(`--data reads .csv or .jsonl files; "${path}" is neither.`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `--data: cannot read "${path}" (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+    );
+  }
+  const data = ext === '.csv' ? csvRows(text, path) : jsonlRows(text);
+  if (!data.rows.length) throw new UsageError(`--data: "${path}" has no rows.`);
+  return data;
+}
+
+function csvRows(text: string, path: string): DataFile {
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    // Raw records with their line numbers: a record of the wrong length fails its row, not the file.
+    records = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+    }) as unknown as typeof records;
+  } catch (err) {
+    throw new UsageError(`--data: "${path}" is not valid CSV (${(err as Error).message}).`);
+  }
+  const [head, ...body] = records;
+  if (!head) return { columns: [], rows: [] };
+  const columns = head.record.map((c) => c.trim());
+  const dup = columns.find((c, i) => columns.indexOf(c) !== i);
+  if (dup !== undefined) throw new UsageError(`--data: the column "${dup}" appears twice in the header.`);
+  const rows = body.map(({ record, info }, i): DataRow => {
+    // info.lines is the line the record ends on; a quoted field may span lines, so count back its newlines.
+    const line = info.lines - (record.join('').match(/\n/g)?.length ?? 0);
+    const row: DataRow = { row: i + 1, line, kind: 'csv', fields: {} };
+    if (record.length !== columns.length)
+      return { ...row, error: `it has ${record.length} fields; the header has ${columns.length}` };
+    return { ...row, fields: Object.fromEntries(columns.map((c, j) => [c, record[j]!])) };
+  });
+  return { columns, rows };
+}
+
+function jsonlRows(text: string): DataFile {
+  const rows: DataRow[] = [];
+  const columns = new Set<string>();
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (!raw.trim()) return;
+    const row: DataRow = { row: rows.length + 1, line: i + 1, kind: 'jsonl', fields: {} };
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      rows.push({ ...row, error: 'it is not valid JSON' });
+      return;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      rows.push({ ...row, error: 'it is not a JSON object' });
+      return;
+    }
+    for (const k of Object.keys(value)) columns.add(k);
+    rows.push({ ...row, fields: value as Record<string, unknown> });
+  });
+  return { columns: [...columns], rows };
+}

@@ -1,0 +1,167 @@
+/**
+ * `effectcraft-cli render` with template values: --props, and --data rows (CSV, JSON Lines) through the built
+ * CLI. A bad row fails alone with its row and line named; the project file is never changed.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { newEngine, run } from '../helpers/engine.js';
+import { runCli } from '../helpers/spawn.js';
+import { tempDir } from '../helpers/tmp.js';
+
+/** A saved 32x16 template: a bar whose colour is the input "accent", a text whose text is "name". */
+async function templateProject(dir: string, output: string): Promise<string> {
+  const engine = newEngine();
+  await run(engine, 'comp.new', { name: 'T', width: 32, height: 16, frameRate: 10, duration: 1 });
+  await run(engine, 'layer.addSolid', { name: 'Bar', color: '#008080', width: 8, height: 16 });
+  await run(engine, 'property.set', { layer: 'Bar', property: 'transform.position', value: [4, 8] });
+  await run(engine, 'layer.addText', { name: 'Name', text: 'x', fontSize: 10 });
+  await run(engine, 'input.define', {
+    name: 'accent',
+    type: 'color',
+    bind: [{ layer: 'Bar', property: 'solid.color' }],
+  });
+  await run(engine, 'input.define', {
+    name: 'name',
+    type: 'text',
+    bind: [{ layer: 'Name', property: 'text.text' }],
+  });
+  await run(engine, 'renderQueue.add', {
+    comp: 'T',
+    output: join(dir, output),
+    frameRange: { start: 0, end: 0 },
+  });
+  const path = join(dir, 'template.ecproj');
+  await run(engine, 'project.save', { path });
+  return path;
+}
+
+async function pixel(path: string, x = 2, y = 2): Promise<number[]> {
+  const { data, info } = await sharp(path).raw().toBuffer({ resolveWithObject: true });
+  const i = (y * info.width + x) * info.channels;
+  return [...data.subarray(i, i + 3)];
+}
+
+describe('effectcraft-cli render with template values', () => {
+  it('--data rows.csv: 5 rows, one bad: 4 outputs, one failure naming its row, line and input, exit 1, project unchanged', async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}_[#].png');
+    const before = await readFile(project);
+    await writeFile(
+      join(dir, 'rows.csv'),
+      'name,accent\nAda,#ff0000\nGrace,teal\nBad,not-a-colour\nLinus,blue\n"Ken",#00ff00\n',
+    );
+    const r = await runCli(['render', project, '--data', 'rows.csv'], { cwd: dir, timeoutMs: 120_000 });
+    expect(r.code).toBe(1);
+    expect((await readdir(join(dir, 'out'))).filter((n) => n.endsWith('.png')).sort()).toEqual([
+      'Ada_0.png',
+      'Grace_0.png',
+      'Ken_0.png',
+      'Linus_0.png',
+    ]);
+    expect(r.stdout).toMatch(
+      /row 3 \(line 4\) {2}failed: Row 3 \(line 4\): Input "accent" \(color\) accepts a colour/,
+    );
+    expect(r.stdout).toMatch(/\n {2}Fix the row in the data file \("accent": a colour/);
+    expect(r.stdout).not.toMatch(/--props/);
+    expect(r.stdout).toMatch(/4 rows done, 1 failed/);
+    expect(await pixel(join(dir, 'out/Ada_0.png'))).toEqual([255, 0, 0]);
+    expect(await pixel(join(dir, 'out/Linus_0.png'))).toEqual([0, 0, 255]);
+    expect(await readFile(project)).toEqual(before);
+  });
+
+  it('--data rows.jsonl --json lists each row; every row done is exit 0', async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}_[#].png');
+    await writeFile(join(dir, 'rows.jsonl'), '{"name": "Ada", "accent": "#ff0000"}\n{"name": "Bo"}\n');
+    const r = await runCli(['render', project, '--data', 'rows.jsonl', '--json'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout) as {
+      completed: number;
+      rows: { row: number; status: string; outputs: string[] }[];
+    };
+    expect(result.completed).toBe(2);
+    expect(result.rows.map((row) => [row.row, row.status, row.outputs])).toEqual([
+      [1, 'done', [join(dir, 'out/Ada_0.png')]],
+      [2, 'done', [join(dir, 'out/Bo_0.png')]],
+    ]);
+    // Bo keeps the default accent.
+    expect(await pixel(join(dir, 'out/Bo_0.png'))).toEqual([0, 128, 128]);
+  });
+
+  it('refuses, before rendering, an output without a {field}, a stray column and a row value that is a path', async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/same_[#].png');
+    await writeFile(join(dir, 'rows.csv'), 'name\nAda\n');
+    const same = await runCli(['render', project, '--data', 'rows.csv'], { cwd: dir });
+    expect(same.code).toBe(2);
+    expect(same.stderr).toMatch(/\{field\}/);
+    const withField = await templateProject(dir, 'out/{name}_[#].png');
+    await writeFile(join(dir, 'stray.csv'), 'name,colour\nAda,red\n');
+    const stray = await runCli(['render', withField, '--data', 'stray.csv'], { cwd: dir });
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toMatch(/"colour"/);
+    await writeFile(join(dir, 'escape.csv'), 'name\n../../evil\nok\n');
+    const escape = await runCli(['render', withField, '--data', 'escape.csv'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(escape.code).toBe(1);
+    expect(escape.stdout).toMatch(/row 1 \(line 2\) {2}failed: .*"name".*path separator/);
+    expect(await readdir(join(dir, 'out'))).toContain('ok_0.png');
+  });
+
+  it('--props renders the value; a value of the wrong type is a usage error naming the input and --props', async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}_[#].png');
+    const args = ['render', project, '--comp', 'T', '--output', 'one_[#].png', '--frames', '0-0'];
+    const ok = await runCli([...args, '--props', '{"accent": "#0000ff"}'], { cwd: dir, timeoutMs: 120_000 });
+    expect(ok.code).toBe(0);
+    expect(await pixel(join(dir, 'one_0.png'))).toEqual([0, 0, 255]);
+    await writeFile(join(dir, 'props.json'), '{"accent": 7}');
+    const bad = await runCli([...args, '--props', 'props.json'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/"accent".*colour/);
+    expect(bad.stderr).toMatch(/--props/);
+    const inspect = await runCli(['inspect', project], { cwd: dir });
+    expect(inspect.stdout).toMatch(/input accent {2}color {2}default "#008080" {2}-> Bar\/solid\.color/);
+  });
+
+  it("a footage field of a row may be relative: it resolves against the data file's folder", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'data'));
+    for (const [name, colour] of [
+      ['red', '#ff0000'],
+      ['data/blue', '#0000ff'],
+    ] as const)
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: colour } })
+        .png()
+        .toFile(join(dir, `${name}.png`));
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'T', width: 8, height: 8, frameRate: 10, duration: 1 });
+    await run(engine, 'file.import', { path: join(dir, 'red.png'), name: 'Tile' });
+    await run(engine, 'layer.addFootage', { footage: 'Tile', name: 'Tile' });
+    await run(engine, 'input.define', {
+      name: 'tile',
+      type: 'footage',
+      bind: [{ layer: 'Tile', property: 'source' }],
+    });
+    await run(engine, 'renderQueue.add', {
+      comp: 'T',
+      output: join(dir, 'out/{id}_[#].png'),
+      frameRange: { start: 0, end: 0 },
+    });
+    const project = join(dir, 'tiles.ecproj');
+    await run(engine, 'project.save', { path: project });
+    await writeFile(join(dir, 'data/rows.csv'), 'id,tile\nb,blue.png\nr,\n');
+    const r = await runCli(['render', project, '--data', 'data/rows.csv'], { cwd: dir, timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    expect(await pixel(join(dir, 'out/b_0.png'))).toEqual([0, 0, 255]);
+    // An empty field keeps the default file.
+    expect(await pixel(join(dir, 'out/r_0.png'))).toEqual([255, 0, 0]);
+  });
+});

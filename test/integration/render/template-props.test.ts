@@ -1,0 +1,165 @@
+// Template props with the real compositor: the pixels change where an input is bound, nowhere else, and the
+// document the render started from is left as it was.
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { createSession, type Session } from '../../../src/session.js';
+import { serializeProject } from '../../../src/engine/project-file.js';
+import type { JobResult } from '../../../src/render/queue/service.js';
+import { createNodePorts } from '../../../src/node-io/engine-ports.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { frameOf, numberedClip } from '../../helpers/media.js';
+import { run } from '../../helpers/queue.js';
+
+const W = 64;
+const H = 32;
+
+/** A 64x32 template: left half a bar (accent), a badge at the right (on/off), a footage tile, a name text. */
+async function template(s: Session, dir: string) {
+  const red = join(dir, 'red.png');
+  const blue = join(dir, 'blue.png');
+  await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } })
+    .png()
+    .toFile(red);
+  await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0000ff' } })
+    .png()
+    .toFile(blue);
+  await run(s, 'comp.new', { name: 'T', width: W, height: H, frameRate: 10, duration: 1 });
+  await run(s, 'layer.addSolid', { name: 'Bar', color: '#008080', width: 32, height: 32 });
+  await run(s, 'property.set', { layer: 'Bar', property: 'transform.position', value: [16, 16] });
+  await run(s, 'layer.addSolid', { name: 'Badge', color: '#ffffff', width: 8, height: 8 });
+  await run(s, 'property.set', { layer: 'Badge', property: 'transform.position', value: [60, 4] });
+  await run(s, 'file.import', { path: red, name: 'Tile' });
+  await run(s, 'layer.addFootage', { footage: 'Tile', name: 'Tile' });
+  await run(s, 'property.set', { layer: 'Tile', property: 'transform.position', value: [60, 28] });
+  await run(s, 'layer.addText', { name: 'Name', text: '', fontSize: 12 });
+  await run(s, 'property.set', { layer: 'Name', property: 'transform.position', value: [44, 16] });
+  await run(s, 'input.define', {
+    name: 'accent',
+    type: 'color',
+    bind: [{ layer: 'Bar', property: 'solid.color' }],
+  });
+  await run(s, 'input.define', {
+    name: 'badge',
+    type: 'boolean',
+    bind: [{ layer: 'Badge', property: 'enabled' }],
+  });
+  await run(s, 'input.define', {
+    name: 'tile',
+    type: 'footage',
+    bind: [{ layer: 'Tile', property: 'source' }],
+  });
+  await run(s, 'input.define', {
+    name: 'name',
+    type: 'text',
+    bind: [{ layer: 'Name', property: 'text.text' }],
+  });
+  return { blue };
+}
+
+async function pixels(path: string): Promise<Buffer> {
+  return sharp(path).ensureAlpha().raw().toBuffer();
+}
+
+function at(px: Buffer, x: number, y: number): number[] {
+  const i = (y * W + x) * 4;
+  return [...px.subarray(i, i + 3)];
+}
+
+/** Pixels that differ in the rectangle [x0, x1) x [y0, y1). */
+function changed(a: Buffer, b: Buffer, x0: number, x1: number, y0: number, y1: number): number {
+  let n = 0;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) if (at(a, x, y).join() !== at(b, x, y).join()) n++;
+  return n;
+}
+
+describe('template props with the real renderer', () => {
+  it('props change the rendered pixels where bound and leave the document unchanged', async () => {
+    const dir = await tempDir();
+    const s = createSession({ renderQueue: { maxWorkers: 1 } });
+    const { blue } = await template(s, dir);
+    const frame = { frameRange: { start: 0, end: 0 } };
+    await run(s, 'renderQueue.add', { comp: 'T', output: join(dir, 'plain_[#].png'), ...frame });
+    await run(s, 'renderQueue.add', {
+      comp: 'T',
+      output: join(dir, 'props_[#].png'),
+      ...frame,
+      props: { accent: '#ff0000', badge: false, tile: blue, name: 'Ada' },
+    });
+    const before = serializeProject(s.engine.document);
+    const r = await run<JobResult>(s, 'renderQueue.render', {});
+    expect(r.completed).toBe(2);
+    expect(serializeProject(s.engine.document)).toBe(before);
+    const plain = await pixels(join(dir, 'plain_0.png'));
+    const props = await pixels(join(dir, 'props_0.png'));
+    // The bar: the default teal, then the prop's red.
+    expect(at(plain, 8, 8)).toEqual([0, 128, 128]);
+    expect(at(props, 8, 8)).toEqual([255, 0, 0]);
+    // The badge: shown by default, hidden by the prop (the black background shows).
+    expect(at(plain, 60, 4)).toEqual([255, 255, 255]);
+    expect(at(props, 60, 4)).toEqual([0, 0, 0]);
+    // The footage tile: the imported red file, then the prop's blue one.
+    expect(at(plain, 60, 28)).toEqual([255, 0, 0]);
+    expect(at(props, 60, 28)).toEqual([0, 0, 255]);
+    // The name: empty by default, "Ada" drawn between the bar and the badge.
+    expect(changed(plain, props, 34, 54, 8, 24)).toBeGreaterThan(10);
+    // Nothing that is not bound changed: the background between the bar and the tile.
+    expect(changed(plain, props, 32, 56, 26, 32)).toBe(0);
+  });
+
+  it('props are checked again when the job starts: an item whose props do not fit fails alone', async () => {
+    const dir = await tempDir();
+    const s = createSession({ renderQueue: { maxWorkers: 1 } });
+    await template(s, dir);
+    const frame = { frameRange: { start: 0, end: 0 } };
+    await run(s, 'renderQueue.add', {
+      comp: 'T',
+      output: join(dir, 'bad_[#].png'),
+      ...frame,
+      props: { badge: true },
+    });
+    await run(s, 'renderQueue.add', { comp: 'T', output: join(dir, 'ok_[#].png'), ...frame });
+    // The commands keep stored props fitting (input.define refuses a change that breaks them, a file that breaks
+    // them does not open); a snapshot that got past both still renders every other item.
+    const doc = structuredClone(s.engine.document);
+    doc.renderQueue[0]!.props = { badge: 'yes' };
+    const r = await s.renderQueue.start(doc, doc.renderQueue, createNodePorts()).done;
+    expect(r.completed).toBe(1);
+    expect(r.items[0]).toMatchObject({ status: 'failed', error: { code: 'bad_argument' } });
+    expect(r.items[0]!.error!.message).toMatch(/"badge"/);
+    expect(r.items[1]!.status).toBe('done');
+  });
+
+  itWithFfmpeg(
+    'a video file given to a footage input plays frame by frame in place of the default still',
+    async () => {
+      const dir = await tempDir();
+      const clip = await numberedClip(dir, 'h264', '10', 10, { size: '16x16' });
+      const still = join(dir, 'still.png');
+      await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ff0000' } })
+        .png()
+        .toFile(still);
+      const s = createSession({ renderQueue: { maxWorkers: 1 } });
+      await run(s, 'comp.new', { name: 'V', width: 16, height: 16, frameRate: 10, duration: 1 });
+      await run(s, 'file.import', { path: still, name: 'Plate' });
+      await run(s, 'layer.addFootage', { footage: 'Plate', name: 'Plate' });
+      await run(s, 'input.define', {
+        name: 'plate',
+        type: 'footage',
+        bind: [{ layer: 'Plate', property: 'source' }],
+      });
+      await run(s, 'renderQueue.add', {
+        comp: 'V',
+        output: join(dir, 'v_[#].png'),
+        frameRange: { start: 3, end: 3 },
+        props: { plate: clip },
+      });
+      const r = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(r.completed).toBe(1);
+      const { data } = await sharp(join(dir, 'v_3.png')).raw().toBuffer({ resolveWithObject: true });
+      expect(frameOf(data[0]!, data[1]!, data[2]!)).toBe(3);
+    },
+  );
+});
