@@ -24,6 +24,11 @@ const hasOpenssl = (() => {
     return false;
   }
 })();
+// CI installs openssl and sets this, so a missing openssl fails there instead of skipping the HTTPS test.
+if (!hasOpenssl && process.env.EFFECTCRAFT_REQUIRE_OPENSSL === '1')
+  throw new Error(
+    'EFFECTCRAFT_REQUIRE_OPENSSL=1 but openssl is not on PATH: install it (apt-get install openssl).',
+  );
 
 /** A fetch that trusts `ca` (node's global fetch takes no CA option). */
 function trustingFetch(ca: Buffer): typeof fetch {
