@@ -5,10 +5,11 @@
 import { execFile } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { connect as connectTcp } from 'node:net';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { cliPath } from '../helpers/cli.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
@@ -177,6 +178,39 @@ describe('mcp --http as a render node', () => {
     const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
     expect(files).toHaveLength(1);
     await Promise.all(clients.map((c) => c.close()));
+  });
+
+  it('puts the frames of an image sequence in one folder, which file.import reads as a sequence', async () => {
+    const root = await tempDir('ec-node-');
+    const node = await startNode(['--automation-write-root', root]);
+    const client = await connect(node.url);
+    const paths: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const png = await sharp({
+        create: { width: 8, height: 8, channels: 3, background: { r: 40 * i, g: 0, b: 0 } },
+      })
+        .png()
+        .toBuffer();
+      const args = { filename: `f_000${i}.png`, content_b64: png.toString('base64'), sha256: sha256(png) };
+      paths.push((await call<{ path: string }>(client, 'put_sample', { ...args, folder: 'shot1' })).path);
+    }
+    expect(new Set(paths.map((p) => dirname(p))).size).toBe(1);
+    expect(basename(dirname(paths[0]!))).toBe('shot1');
+    const imported = (await run(client, 'file.import', { path: paths[0]!, sequence: true })) as {
+      media: { kind: string; frameCount: number };
+    };
+    expect(imported.media).toMatchObject({ kind: 'sequence', frameCount: 3 });
+    // A folder is a name too.
+    const one = Buffer.from('x');
+    expect(
+      await errorCode(client, 'put_sample', {
+        filename: 'a.png',
+        content_b64: one.toString('base64'),
+        sha256: sha256(one),
+        folder: '../up',
+      }),
+    ).toBe('bad_argument');
+    await client.close();
   });
 
   it('leaves no upload files once stopped (SIGTERM), finished or in progress', async () => {

@@ -5,11 +5,14 @@
  * second name is a hard link to the same bytes). Folders are 0700, files 0600, written temporary + rename.
  * A sample unused for `idleMs` (not uploaded again, not named by the open project) is removed, an upload with no
  * chunk for `idleMs` is abandoned, and close() removes this process's folder: a stopped server leaves nothing.
+ * A `folder` (put_sample, put_sample_begin) also links the sample into `folders/<folder>/<filename>` and returns
+ * that path, so the frames of an image sequence share one folder (file.import {sequence: true} reads a run of
+ * numbered files from one folder). The link is a second name for the same stored bytes.
  * One store per process, shared by every HTTP request's server instance.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { ErrorInfo } from '../../engine/index.js';
 import { CREATE_NEW, PendingUpload } from './pending-upload.js';
 import { checkSampleName } from './sample-name.js';
@@ -40,7 +43,10 @@ export interface UploadStoreOptions {
   /** Real path of the write root to keep uploads in; undefined refuses uploads (no write root). */
   writeRoot: string | undefined;
   limits?: Partial<UploadLimits>;
-  /** Whether a sample's path is still named by the open project: such samples do not expire. */
+  /**
+   * Whether the open project names this path (for a folder given with a trailing separator: anything inside it).
+   * Samples it names, and every sample linked into a folder it uses, do not expire.
+   */
   inUse?: (path: string) => boolean;
   now?: () => number;
   log?: (message: string) => void;
@@ -51,6 +57,8 @@ export type Stored<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo }
 interface Sample {
   dir: string;
   names: Set<string>;
+  /** Its names in upload folders (`folders/<folder>/<filename>`). */
+  links: Set<string>;
   bytes: number;
   lastUsed: number;
 }
@@ -65,6 +73,8 @@ export class UploadStore {
   readonly #inUse: (path: string) => boolean;
   readonly #samples = new Map<string, Sample>();
   readonly #pending = new Map<string, PendingUpload>();
+  /** The folder each chunked upload was begun with, if any. */
+  readonly #pendingFolder = new Map<string, string>();
   readonly #locks = new Map<string, Promise<unknown>>();
   #folder: Promise<string> | undefined;
   #sweeper: NodeJS.Timeout | undefined;
@@ -79,8 +89,13 @@ export class UploadStore {
   }
 
   /** Stores one sample sent whole (put_sample). */
-  async put(filename: string, content: Buffer, sha256: string): Promise<Stored<{ path: string }>> {
-    const refused = this.#refusal(filename, content.length);
+  async put(
+    filename: string,
+    content: Buffer,
+    sha256: string,
+    folder?: string,
+  ): Promise<Stored<{ path: string }>> {
+    const refused = this.#refusal(filename, content.length) ?? folderRefusal(folder);
     if (refused) return fail(refused);
     if (content.length > SINGLE_PUT_MAX)
       return fail({
@@ -92,15 +107,21 @@ export class UploadStore {
     const want = sha256.toLowerCase();
     const got = createHash('sha256').update(content).digest('hex');
     if (got !== want) return fail(mismatch(filename, want, got));
-    return this.#store(want, filename, content.length, async (file) => {
+    const stored = await this.#store(want, filename, content.length, async (file) => {
       await file?.writeFile(content);
       return got;
     });
+    return this.#intoFolder(stored, want, filename, folder);
   }
 
   /** Opens a chunked upload of `size` bytes (put_sample_begin); the size is reserved against the total. */
-  async begin(filename: string, sha256: string, size: number): Promise<Stored<{ upload_id: string }>> {
-    const refused = this.#refusal(filename, size) ?? this.#overTotal(size);
+  async begin(
+    filename: string,
+    sha256: string,
+    size: number,
+    folder?: string,
+  ): Promise<Stored<{ upload_id: string }>> {
+    const refused = this.#refusal(filename, size) ?? folderRefusal(folder) ?? this.#overTotal(size);
     if (refused) return fail(refused);
     if (this.#pending.size >= MAX_PENDING)
       return fail({
@@ -108,9 +129,9 @@ export class UploadStore {
         message: `${MAX_PENDING} uploads are already in progress on this server.`,
         remediation: 'Finish them with put_sample_finish (unfinished uploads are dropped after 30 minutes).',
       });
-    const folder = await this.#ensureFolder();
+    const own = await this.#ensureFolder();
     const id = randomBytes(16).toString('hex');
-    const dir = join(folder, '.partial', id);
+    const dir = join(own, '.partial', id);
     await fs.mkdir(dir, { mode: 0o700 });
     const upload = new PendingUpload({
       id,
@@ -121,6 +142,7 @@ export class UploadStore {
       now: this.#now(),
     });
     this.#pending.set(id, upload);
+    if (folder !== undefined) this.#pendingFolder.set(id, folder);
     this.#startSweeping();
     return { ok: true, value: { upload_id: id } };
   }
@@ -150,8 +172,10 @@ export class UploadStore {
       );
       // Security: a tampered or wrong chunk leaves nothing behind; the client begins again.
       this.#pending.delete(uploadId);
+      const folder = this.#pendingFolder.get(uploadId);
+      this.#pendingFolder.delete(uploadId);
       await upload.discard();
-      return r;
+      return await this.#intoFolder(r, upload.sha256, upload.name, folder);
     } catch (err) {
       upload.finishing = false;
       throw err;
@@ -164,17 +188,24 @@ export class UploadStore {
     for (const [id, upload] of this.#pending) {
       if (upload.finishing || now - upload.lastUsed < this.limits.idleMs) continue;
       this.#pending.delete(id);
+      this.#pendingFolder.delete(id);
       await upload.discard();
       this.#log(
         `upload ${id} (${upload.name}) was abandoned: no chunk for ${this.limits.idleMs / 60_000} min`,
       );
     }
+    // A folder the project reads from (an image sequence names its first file) keeps all of its samples.
+    const foldersInUse = new Set<string>();
+    for (const sample of this.#samples.values())
+      for (const link of sample.links) if (this.#inUse(dirname(link) + sep)) foldersInUse.add(dirname(link));
     for (const [sha, sample] of this.#samples) {
       if (now - sample.lastUsed < this.limits.idleMs) continue;
       if ([...sample.names].some((n) => this.#inUse(join(sample.dir, n)))) continue;
+      if ([...sample.links].some((l) => foldersInUse.has(dirname(l)))) continue;
       await this.#withLock(sha, async () => {
         this.#samples.delete(sha);
         await fs.rm(sample.dir, { recursive: true, force: true });
+        for (const link of sample.links) await fs.rm(link, { force: true });
       });
     }
   }
@@ -194,6 +225,7 @@ export class UploadStore {
     const folder = await this.#folder?.catch(() => undefined);
     this.#samples.clear();
     this.#pending.clear();
+    this.#pendingFolder.clear();
     if (!folder) return;
     await fs.rm(folder, { recursive: true, force: true });
     await fs.rmdir(join(folder, '..')).catch(() => undefined);
@@ -286,9 +318,42 @@ export class UploadStore {
         return fail(mismatch(name, sha, written.got));
       }
       await fs.rename(written.tmp, join(dir, name));
-      this.#samples.set(sha, { dir, names: new Set([name]), bytes: size, lastUsed: this.#now() });
+      this.#samples.set(sha, {
+        dir,
+        names: new Set([name]),
+        links: new Set(),
+        bytes: size,
+        lastUsed: this.#now(),
+      });
       this.#startSweeping();
       return { ok: true, value: { path: join(dir, name) } };
+    });
+  }
+
+  /**
+   * Links a stored sample into `folders/<folder>/<name>` (replacing an earlier file of that name there, in one
+   * rename) and answers that path; without a folder, the stored answer as it is.
+   */
+  async #intoFolder(
+    stored: Stored<{ path: string }>,
+    sha: string,
+    name: string,
+    folder: string | undefined,
+  ): Promise<Stored<{ path: string }>> {
+    if (!stored.ok || folder === undefined) return stored;
+    return this.#withLock(sha, async (): Promise<Stored<{ path: string }>> => {
+      const sample = this.#samples.get(sha);
+      if (!sample) return stored;
+      const dir = join(await this.#ensureFolder(), 'folders', folder);
+      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+      const target = join(dir, name);
+      const tmp = join(dir, `.${randomBytes(6).toString('hex')}.link`);
+      await fs.link(stored.value.path, tmp);
+      await fs.rename(tmp, target);
+      // The name may have pointed at another sample's bytes before: that sample no longer owns it.
+      for (const other of this.#samples.values()) if (other !== sample) other.links.delete(target);
+      sample.links.add(target);
+      return { ok: true, value: { path: target } };
     });
   }
 
@@ -348,6 +413,18 @@ export class UploadStore {
       if (this.#locks.get(key) === tail) this.#locks.delete(key);
     }
   }
+}
+
+/** A folder is a name as a filename is (one level, no separators or dots to climb out). */
+function folderRefusal(folder: string | undefined): ErrorInfo | null {
+  if (folder === undefined) return null;
+  const check = checkSampleName(folder);
+  if (check.ok) return null;
+  return {
+    code: 'bad_argument',
+    message: check.error.message.replace(/^filename/, 'folder'),
+    remediation: 'Pass a plain folder name (e.g. "shot1"); the server chooses where that folder lives.',
+  };
 }
 
 function mismatch(name: string, want: string, got: string): ErrorInfo {

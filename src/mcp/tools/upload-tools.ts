@@ -22,6 +22,13 @@ const filename = z
   .describe('The file name with its extension, e.g. "clip.mp4": a name, never a path.');
 const sha256 = z.string().regex(SHA256_PATTERN).describe('sha256 of the whole file, 64 hex digits.');
 const base64 = z.string().describe('The bytes, base64.');
+const folder = z
+  .string()
+  .min(1)
+  .optional()
+  .describe(
+    "A folder name (not a path): samples uploaded with the same folder land side by side in one folder, e.g. the frames of an image sequence (then file.import {path: <first frame>, sequence: true}). Default: a folder of the sample's own.",
+  );
 
 /**
  * Decodes base64, refusing text that is not (Buffer.from skips characters it does not know, which would hide a
@@ -57,10 +64,10 @@ export function uploadTools(store: UploadStore) {
       description:
         'Uploads a file (at most 8 MiB; larger files: put_sample_begin) to this render node and returns {path}, the path to pass to file.import, layer.addFootage or project.open. Checked against sha256; stored once per sha256; removed after 30 minutes unused and when the server stops.',
       hints: UPLOAD_TOOL,
-      input: z.strictObject({ filename, content_b64: base64, sha256 }),
+      input: z.strictObject({ filename, content_b64: base64, sha256, folder }),
       async run(args) {
         const bytes = decode(args.content_b64);
-        return bytes ? outcome(await store.put(args.filename, bytes, args.sha256)) : notBase64;
+        return bytes ? outcome(await store.put(args.filename, bytes, args.sha256, args.folder)) : notBase64;
       },
     }),
     defineTool({
@@ -73,9 +80,10 @@ export function uploadTools(store: UploadStore) {
         filename,
         sha256,
         size: z.number().int().min(1).describe('Size of the whole file in bytes.'),
+        folder,
       }),
       async run(args) {
-        return outcome(await store.begin(args.filename, args.sha256, args.size));
+        return outcome(await store.begin(args.filename, args.sha256, args.size, args.folder));
       },
     }),
     defineTool({

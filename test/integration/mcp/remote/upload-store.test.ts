@@ -190,6 +190,46 @@ describe('UploadStore', () => {
     await uploads.close();
   });
 
+  it('links samples given a folder side by side, replaces a name there, and keeps a folder the project reads', async () => {
+    let now = 0;
+    const named = new Set<string>();
+    const { root, uploads } = await store({
+      limits: { idleMs: 1000 },
+      now: () => now,
+      // As the server's check does: the project's text names the path, so it also contains its folder.
+      inUse: (p) => [...named].some((n) => n === p || n.startsWith(p)),
+    });
+    const a = randomBytes(10);
+    const b = randomBytes(10);
+    const ra = await uploads.put('f_0000.png', a, sha(a), 'shot1');
+    const begun = await uploads.begin('f_0001.png', sha(b), b.length, 'shot1');
+    if (!ra.ok || !begun.ok) throw new Error('upload failed');
+    await uploads.chunk(begun.value.upload_id, 0, b);
+    const rb = await uploads.finish(begun.value.upload_id);
+    if (!rb.ok) throw new Error(rb.error.message);
+    expect(join(ra.value.path, '..')).toBe(join(rb.value.path, '..'));
+    expect(ra.value.path.endsWith(join('shot1', 'f_0000.png'))).toBe(true);
+    expect(await readFile(rb.value.path)).toEqual(b);
+    expect((await stat(join(rb.value.path, '..'))).mode & 0o777).toBe(0o700);
+    // The same name again with other bytes replaces the file in the folder.
+    const c = randomBytes(10);
+    const rc = await uploads.put('f_0001.png', c, sha(c), 'shot1');
+    if (!rc.ok) throw new Error('upload failed');
+    expect(rc.value.path).toBe(rb.value.path);
+    expect(await readFile(rc.value.path)).toEqual(c);
+    // The project names the first frame only; the whole folder stays past the idle time.
+    named.add(ra.value.path);
+    now = 5000;
+    await uploads.sweep();
+    expect(await readFile(rc.value.path)).toEqual(c);
+    named.clear();
+    await uploads.sweep();
+    expect(await filesBelow(root)).toEqual([]);
+    expectError(await uploads.put('x.png', a, sha(a), '../up'), 'bad_argument');
+    expectError(await uploads.begin('x.png', sha(a), 10, 'a/b'), 'bad_argument');
+    await uploads.close();
+  });
+
   it('close removes every upload, finished or not', async () => {
     const { root, uploads } = await store();
     const a = randomBytes(10);
