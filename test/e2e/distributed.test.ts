@@ -39,10 +39,60 @@ async function startWorker(url: string, extra: string[] = []): Promise<Worker> {
 }
 
 async function stopWorker(w: Worker): Promise<void> {
-  if (w.child.exitCode !== null) return;
+  // A worker killed by a signal has a signalCode and no exitCode.
+  if (w.child.exitCode !== null || w.child.signalCode !== null) return;
   const exited = once(w.child, 'exit');
   w.child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * Runs the built CLI in `cwd`; `interrupt` is asked on each chunk of its stderr and of the `watch` workers'
+ * logs (polled), and the render gets SIGINT the first time it says yes.
+ */
+function cliUntil(
+  args: string[],
+  cwd: string,
+  interrupt: (stderr: string) => boolean,
+  watch: Worker[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    const check = () => {
+      if (!sent && interrupt(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    };
+    const poll = watch.length ? setInterval(check, 20) : undefined;
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      check();
+    });
+    child.on('close', (code) => {
+      clearInterval(poll);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A copy of the sample project rendered locally to local/, and the render arguments both renders share. */
+async function sampleRenderedLocally(): Promise<{ dir: string; common: string[] }> {
+  const dir = await tempDir();
+  await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+  const common = ['render', 'sample.ecproj', '--comp', 'Sample'];
+  const local = await runCli([...common, '--output', 'local/f_[###].png'], { cwd: dir, timeoutMs: 120_000 });
+  expect(local.code).toBe(0);
+  return { dir, common };
+}
+
+/** How many chunks the workers have started so far (their logs name each chunk's frames). */
+function chunksTaken(workers: Worker[]): number {
+  return workers.flatMap((w) => w.log().match(/frames \d+-\d+/g) ?? []).length;
 }
 
 /** The frames of `dir` (manifest left out: it names its own folder) with their sha256. */
@@ -109,14 +159,7 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
   });
 
   it('renders the sample in chunks of 20 frames: every frame byte-identical to a local render, same manifest', async () => {
-    const dir = await tempDir();
-    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
-    const common = ['render', 'sample.ecproj', '--comp', 'Sample'];
-    const local = await runCli([...common, '--output', 'local/f_[###].png'], {
-      cwd: dir,
-      timeoutMs: 120_000,
-    });
-    expect(local.code).toBe(0);
+    const { dir, common } = await sampleRenderedLocally();
     const dist = await runCli(
       [...common, '--output', 'dist/f_[###].png', '--redis', redis.url, '--chunk-size', '20'],
       { cwd: dir, timeoutMs: 120_000 },
@@ -152,6 +195,35 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
     expect([...data.subarray(4 * (8 * 32 + 2), 4 * (8 * 32 + 2) + 3)]).toEqual([255, 0, 0]);
   }, 180_000);
 
+  it('Ctrl-C mid-render: exit 130, the chunks rendering on workers stop, no file is left (frames, temporaries, manifest)', async () => {
+    const dir = await tempDir();
+    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const before = chunksTaken(workers);
+    const r = await cliUntil(
+      [
+        'render',
+        'sample.ecproj',
+        '--comp',
+        'Sample',
+        '--output',
+        'out/f_[###].png',
+        '--redis',
+        redis.url,
+        '--chunk-size',
+        '5',
+      ],
+      dir,
+      // Interrupt once the workers have taken 3 of the 15 chunks.
+      () => chunksTaken(workers) - before >= 3,
+      workers,
+    );
+    expect(r.code).toBe(130);
+    expect(r.stdout).toMatch(/0 done, 0 failed, 1 stopped/);
+    expect(await readdir(join(dir, 'out')).catch(() => [])).toEqual([]);
+    const logs = workers.map((w) => w.log()).join('');
+    expect(logs).toMatch(/cancelled by the render/);
+  }, 120_000);
+
   it('Redis down: render --redis and worker --redis fail at once with not-reachable and the remedy, exit 1, no files', async () => {
     const dir = await tempDir();
     await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
@@ -179,6 +251,51 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('is not a Redis URL');
   }, 60_000);
+});
+
+describeWithRedis('a worker killed mid-chunk (SIGKILL)', () => {
+  it('its chunk is handed to another worker by the stalled-job check: every frame identical to a local render, no temporaries', async () => {
+    const redis = await startRedis();
+    // Short locks so the killed worker's chunk is seen stalled within seconds (default 30 s).
+    const quick = ['--lock-ms', '1500', '--stalled-ms', '500'];
+    const [a, b] = await Promise.all([startWorker(redis.url, quick), startWorker(redis.url, quick)]);
+    try {
+      const { dir, common } = await sampleRenderedLocally();
+      let killed = false;
+      let range = '';
+      let survivor: Worker | undefined;
+      const dist = cliUntil(
+        [...common, '--output', 'dist/f_[###].png', '--redis', redis.url, '--chunk-size', '25'],
+        dir,
+        () => {
+          // Kill the first worker seen holding a chunk, while it renders it.
+          const victim = [a, b].find((w) => /frames \d+-\d+/.test(w.log()));
+          if (victim && !killed) {
+            killed = true;
+            victim.child.kill('SIGKILL');
+            range = /frames (\d+-\d+)/.exec(victim.log())![1]!;
+            survivor = victim === a ? b : a;
+          }
+          return false;
+        },
+        [a, b],
+      );
+      const r = await dist;
+      expect(killed).toBe(true);
+      expect(r.code).toBe(0);
+      // The killed worker's chunk was rendered again by the other one.
+      expect(survivor!.log()).toContain(`frames ${range}\n`);
+      const [l, d] = await Promise.all([hashFiles(join(dir, 'local')), hashFiles(join(dir, 'dist'))]);
+      const frames = (h: Record<string, string>) =>
+        Object.fromEntries(Object.entries(h).filter(([n]) => !n.endsWith('.manifest.json')));
+      // hashFiles lists hidden names too: a temporary left by the killed worker would show here.
+      expect(Object.keys(frames(d))).toHaveLength(75);
+      expect(frames(d)).toEqual(frames(l));
+    } finally {
+      await Promise.all([stopWorker(a), stopWorker(b)]);
+      await redis.stop();
+    }
+  }, 180_000);
 });
 
 describeWithRedis('a worker of another version', () => {

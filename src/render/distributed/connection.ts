@@ -59,6 +59,18 @@ export function workerOptions(url: string): RedisOptions {
   };
 }
 
+/** A plain client (cancel broadcast, cancel checks) with the coordinator's fail-fast options. */
+export function commandClient(url: string): Redis {
+  const client = new Redis({
+    ...redisOptions(url),
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (times: number) => (times > 2 ? null : 200 * times),
+  });
+  client.on('error', () => undefined);
+  return client;
+}
+
 /** Throws not_configured naming the URL when Redis does not answer a PING within the connect timeout. */
 export async function assertRedisReachable(url: string): Promise<void> {
   const client = new Redis({

@@ -7,13 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import { FlowProducer, Queue, QueueEvents, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { EngineError, type ErrorInfo, type Project, type RenderQueueItem } from '../../engine/index.js';
 import type { OutputFile } from '../queue/exporters/types.js';
 import { reportItem, type JobItemOutcome, type JobProgress, type ReportDetail } from '../queue/job.js';
 import { frameSpan, planItem } from '../queue/plan.js';
 import type { JobResult } from '../queue/service.js';
+import { broadcastCancel } from './cancel.js';
 import { chunkSpans, splitsByFrame } from './chunks.js';
-import { assertRedisReachable, coordinatorOptions } from './connection.js';
+import { assertRedisReachable, commandClient, coordinatorOptions } from './connection.js';
 import {
   AssembleResult,
   ChunkProgress,
@@ -40,6 +42,8 @@ interface Links {
   queue: Queue;
   flows: FlowProducer;
   events: QueueEvents;
+  /** Plain commands: the cancel broadcast. */
+  control: Redis;
 }
 
 /** Renders `items` of `doc` on the workers; throws not_configured when Redis cannot be reached. */
@@ -55,6 +59,7 @@ export async function renderDistributed(
     flows: new FlowProducer({ connection }),
     // A blocking reader of the events stream: BullMQ wants it to wait for answers, not give up after one retry.
     events: new QueueEvents(QUEUE_NAME, { connection: { ...connection, maxRetriesPerRequest: null } }),
+    control: commandClient(options.url),
   };
   for (const l of Object.values(links)) l.on('error', () => undefined);
   try {
@@ -73,6 +78,7 @@ export async function renderDistributed(
     };
   } finally {
     await Promise.allSettled([links.events.close(), links.flows.close(), links.queue.close()]);
+    links.control.disconnect();
   }
 }
 
@@ -170,6 +176,9 @@ async function renderOne(
     );
     const result = await Promise.race([finished, stopped]);
     if (result === 'stopped') {
+      // Chunks rendering on workers stop and remove their own files; then the completed chunks' frames go.
+      await broadcastCancel(links.control, renderId).catch(() => undefined);
+      await settled(links.queue, [...chunkIds, parentId]);
       await discard(links.queue, parentId);
       return outcomeOf(item, 'stopped', {
         code: 'cancelled',
@@ -203,6 +212,20 @@ async function renderOne(
   }
 }
 
+// How long a stopped render waits for the chunks in hand on workers to stop and clean up.
+const SETTLE_TIMEOUT_MS = 30_000;
+const SETTLE_POLL_MS = 100;
+
+/** Waits until none of the chunks `ids` is being rendered (they finished, failed, or were never taken). */
+async function settled(queue: Queue, ids: string[]): Promise<void> {
+  const until = Date.now() + SETTLE_TIMEOUT_MS;
+  while (Date.now() < until) {
+    const states = await Promise.all(ids.map((id) => queue.getJobState(id).catch(() => 'unknown')));
+    if (!states.includes('active')) return;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+}
+
 /** The first failed chunk's error (its worker's ErrorInfo), else the parent's own reason. */
 async function chunkFailure(queue: Queue, ids: string[], parentReason: string): Promise<ErrorInfo> {
   for (const id of ids) {
@@ -220,6 +243,10 @@ async function chunkFailure(queue: Queue, ids: string[], parentReason: string): 
 async function discard(queue: Queue, parentId: string): Promise<void> {
   const parent = await queue.getJob(parentId).catch(() => undefined);
   const values = parent ? await parent.getChildrenValues().catch(() => ({})) : {};
+  // Assembled just before the stop: its manifest goes with the frames.
+  const assembled = AssembleResult.safeParse(parent?.returnvalue);
+  if (assembled.success && assembled.data.manifest)
+    await unlink(assembled.data.manifest).catch(() => undefined);
   for (const v of Object.values(values)) {
     const chunk = ChunkResult.safeParse(v);
     if (chunk.success) await Promise.all(chunk.data.files.map((f) => unlink(f.path).catch(() => undefined)));

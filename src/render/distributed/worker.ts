@@ -6,13 +6,16 @@
  * every chunk's files. A job from another version is refused: two versions may not draw the same frame alike.
  */
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
 import { EngineError, type EnginePorts, type ErrorInfo } from '../../engine/index.js';
 import { builtinExporters } from '../queue/exporters/index.js';
 import { renderItem } from '../queue/item.js';
 import { writeManifest } from '../queue/manifest.js';
 import { resolveJobOptions } from '../queue/options.js';
 import { FileTracker } from '../queue/tracker.js';
+import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
 import { workerOptions } from './connection.js';
+import { removeLeftTemporaries } from './leftovers.js';
 import {
   AssembleData,
   ChunkData,
@@ -52,7 +55,12 @@ export interface RenderWorker {
 
 /** Starts taking jobs; resolves once connected. */
 export async function startRenderWorker(options: RenderWorkerOptions): Promise<RenderWorker> {
-  const state = { stopping: false };
+  const control = new Redis(workerOptions(options.url));
+  const subscriber = control.duplicate();
+  for (const c of [control, subscriber]) c.on('error', () => undefined);
+  // The chunks in hand (job id -> render id), for the cancel broadcast.
+  const running = new Map<string, string>();
+  const state: WorkerState = { stopping: false, control, running };
   const worker = new Worker(
     QUEUE_NAME,
     (job, token, signal) => processJob(job, token, options, state, signal),
@@ -65,6 +73,12 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
     },
   );
   worker.on('error', (err) => options.log(`worker: Redis error: ${err.message}`));
+  subscriber.on('message', (_channel: string, renderId: string) => {
+    for (const [jobId, rid] of running)
+      if (rid === renderId && worker.cancelJob(jobId, 'the render was cancelled'))
+        options.log(`worker: job ${jobId} cancelled by the render`);
+  });
+  await subscriber.subscribe(CANCEL_CHANNEL);
   await worker.waitUntilReady();
   return {
     async stop() {
@@ -75,15 +89,23 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)));
       await Promise.race([worker.close(), late]);
       clearTimeout(timer);
+      subscriber.disconnect();
+      control.disconnect();
     },
   };
+}
+
+interface WorkerState {
+  stopping: boolean;
+  control: Redis;
+  running: Map<string, string>;
 }
 
 async function processJob(
   job: Job,
   token: string | undefined,
   options: RenderWorkerOptions,
-  state: { stopping: boolean },
+  state: WorkerState,
   signal?: AbortSignal,
 ): Promise<unknown> {
   const version = (job.data as { version?: unknown } | undefined)?.version;
@@ -97,18 +119,27 @@ async function processJob(
     throw new UnrecoverableError(encodeFailure(error));
   }
   if (job.name === JOB.chunk) {
-    const result = await renderChunk(job, options, signal ?? new AbortController().signal);
+    const data = parsed(ChunkData, job.data);
+    if (await isCancelled(state.control, data.renderId))
+      throw new UnrecoverableError(encodeFailure(CANCELLED));
+    state.running.set(job.id!, data.renderId);
+    const result = await renderChunk(job, data, options, signal ?? new AbortController().signal).finally(() =>
+      state.running.delete(job.id!),
+    );
     if (result !== 'stopped') return result;
     // Stopped because this worker is shutting down: the chunk is not failed, it goes back for another worker.
     if (state.stopping) {
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    throw new UnrecoverableError(
-      encodeFailure({ code: 'cancelled', message: 'The render was stopped.', remediation: 'Render again.' }),
-    );
+    throw new UnrecoverableError(encodeFailure(CANCELLED));
   }
-  if (job.name === JOB.assemble) return assemble(job);
+  if (job.name === JOB.assemble) {
+    // A render stopped while its last chunks finished writes no manifest.
+    if (await isCancelled(state.control, parsed(AssembleData, job.data).renderId))
+      throw new UnrecoverableError(encodeFailure(CANCELLED));
+    return assemble(job);
+  }
   throw new UnrecoverableError(
     encodeFailure({
       code: 'bad_argument',
@@ -133,12 +164,18 @@ function parsed<T>(
   );
 }
 
+const CANCELLED: ErrorInfo = {
+  code: 'cancelled',
+  message: 'The render was stopped.',
+  remediation: 'Render again.',
+};
+
 async function renderChunk(
   job: Job,
+  data: ChunkData,
   options: RenderWorkerOptions,
   signal: AbortSignal,
 ): Promise<ChunkResult | 'stopped'> {
-  const data = parsed(ChunkData, job.data);
   const item = { ...data.item, frameRange: { start: data.start, end: data.end } };
   options.log(`worker: ${data.item.id} frames ${data.start}-${data.end}`);
   let last = 0;
@@ -179,6 +216,8 @@ async function assemble(job: Job): Promise<AssembleResult> {
   const values = Object.values(await job.getChildrenValues()).map((v) => parsed(ChunkResult, v));
   values.sort((a, b) => a.start - b.start);
   const files = values.flatMap((v) => v.files);
+  // A worker killed mid-chunk could not clean up: its temporaries of these frames are removed here.
+  await removeLeftTemporaries(files.map((f) => f.path));
   let manifest: string | null = null;
   if (files.length) {
     const tracker = new FileTracker();
