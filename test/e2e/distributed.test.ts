@@ -5,13 +5,14 @@
  * a worker of another version refuses the job.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { cliPath, repoRoot } from '../helpers/cli.js';
 import { newEngine, run } from '../helpers/engine.js';
+import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { hashFiles } from '../helpers/queue.js';
 import { describeWithRedis, freePort, startRedis, type RedisServer } from '../helpers/redis.js';
 import { runCli } from '../helpers/spawn.js';
@@ -81,13 +82,33 @@ function cliUntil(
 }
 
 /** A copy of the sample project rendered locally to local/, and the render arguments both renders share. */
-async function sampleRenderedLocally(): Promise<{ dir: string; common: string[] }> {
+async function sampleRenderedLocally(
+  output = ['--output', 'local/f_[###].png'],
+): Promise<{ dir: string; common: string[] }> {
   const dir = await tempDir();
   await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
   const common = ['render', 'sample.ecproj', '--comp', 'Sample'];
-  const local = await runCli([...common, '--output', 'local/f_[###].png'], { cwd: dir, timeoutMs: 120_000 });
+  const local = await runCli([...common, ...output], { cwd: dir, timeoutMs: 120_000 });
   expect(local.code).toBe(0);
   return { dir, common };
+}
+
+/** ffmpeg's framemd5 of every video frame (stream, dts, pts, duration, size, md5), comment lines left out. */
+function framemd5(path: string): string[] {
+  const out = execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-f', 'framemd5', '-'], {
+    encoding: 'utf8',
+  });
+  return out.split('\n').filter((l) => l && !l.startsWith('#'));
+}
+
+/** The presentation times of the key frames of a video. */
+function keyFrames(path: string): string[] {
+  const out = execFileSync(
+    'ffprobe',
+    ['-v', 'error', '-select_streams', 'v', '-show_entries', 'packet=pts,flags', '-of', 'csv=p=0', path],
+    { encoding: 'utf8' },
+  );
+  return out.split('\n').filter((l) => l.includes('K'));
 }
 
 /** How many chunks the workers have started so far (their logs name each chunk's frames). */
@@ -194,6 +215,40 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
     const { data } = await sharp(join(dir, 'dist/t_00.png')).raw().toBuffer({ resolveWithObject: true });
     expect([...data.subarray(4 * (8 * 32 + 2), 4 * (8 * 32 + 2) + 3)]).toEqual([255, 0, 0]);
   }, 180_000);
+
+  itWithFfmpeg(
+    'MP4 in segments of 20 frames joined without re-encoding: framemd5 of every frame (pts and hash) equals a local render, a key frame at each seam, no segment left',
+    async () => {
+      const { dir, common } = await sampleRenderedLocally(['--output', 'local/v.mp4', '--crf', '0']);
+      const dist = await runCli(
+        [...common, '--output', 'dist/v.mp4', '--crf', '0', '--redis', redis.url, '--chunk-size', '20'],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      // Lossless (CRF 0): a seam that dropped, doubled or re-encoded a frame would change its line.
+      const [l, d] = [framemd5(join(dir, 'local/v.mp4')), framemd5(join(dir, 'dist/v.mp4'))];
+      expect(d).toHaveLength(75);
+      expect(d).toEqual(l);
+      expect(keyFrames(join(dir, 'dist/v.mp4'))).toHaveLength(4);
+      expect(await readdir(join(dir, 'dist'))).toEqual(['v.mp4', 'v.mp4.manifest.json']);
+    },
+    180_000,
+  );
+
+  itWithFfmpeg(
+    'GIF is rendered whole by one worker, byte-identical to a local render',
+    async () => {
+      const { dir, common } = await sampleRenderedLocally(['--output', 'local/a.gif']);
+      const dist = await runCli(
+        [...common, '--output', 'dist/a.gif', '--redis', redis.url, '--chunk-size', '20'],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      expect(await frameHashes(join(dir, 'dist'))).toEqual(await frameHashes(join(dir, 'local')));
+      expect(workers.map((w) => w.log()).join('')).toMatch(/frames 0-74\n/);
+    },
+    180_000,
+  );
 
   it('Ctrl-C mid-render: exit 130, the chunks rendering on workers stop, no file is left (frames, temporaries, manifest)', async () => {
     const dir = await tempDir();

@@ -28,12 +28,16 @@ export const ChunkData = Common.extend({
   /** Inclusive frame range, by frame index. */
   start: z.number().int().min(0),
   end: z.number().int().min(0),
+  /** A video chunk's segment file (chunks.ts segmentPath); null: the chunk writes the item's own output. */
+  segment: z.string().nullable(),
 });
 export type ChunkData = z.infer<typeof ChunkData>;
 
 export const AssembleData = Common.extend({
   /** Frames of the whole item (its frameRange, or the whole composition). */
   frames: z.number().int().min(0),
+  /** How the chunks become the output (chunks.ts): segments are joined, frames and whole items are as written. */
+  split: z.enum(['frames', 'segments', 'whole']),
 });
 export type AssembleData = z.infer<typeof AssembleData>;
 

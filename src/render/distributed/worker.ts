@@ -16,6 +16,7 @@ import { FileTracker } from '../queue/tracker.js';
 import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
 import { workerOptions } from './connection.js';
 import { removeLeftTemporaries } from './leftovers.js';
+import { joinSegments } from './join-segments.js';
 import {
   AssembleData,
   ChunkData,
@@ -138,7 +139,7 @@ async function processJob(
     // A render stopped while its last chunks finished writes no manifest.
     if (await isCancelled(state.control, parsed(AssembleData, job.data).renderId))
       throw new UnrecoverableError(encodeFailure(CANCELLED));
-    return assemble(job);
+    return assemble(job, options);
   }
   throw new UnrecoverableError(
     encodeFailure({
@@ -176,7 +177,11 @@ async function renderChunk(
   options: RenderWorkerOptions,
   signal: AbortSignal,
 ): Promise<ChunkResult | 'stopped'> {
-  const item = { ...data.item, frameRange: { start: data.start, end: data.end } };
+  const frameRange = { start: data.start, end: data.end };
+  // A video chunk encodes its own segment, silent (an item with sound renders whole), rewritten if delivered twice.
+  const item = data.segment
+    ? { ...data.item, frameRange, output: data.segment, audio: false, skipExisting: false }
+    : { ...data.item, frameRange };
   options.log(`worker: ${data.item.id} frames ${data.start}-${data.end}`);
   let last = 0;
   const outcome = await renderItem(item, {
@@ -211,17 +216,19 @@ async function renderChunk(
 }
 
 /** Joins the chunks' reports in frame order and writes the manifest a local render writes. */
-async function assemble(job: Job): Promise<AssembleResult> {
+async function assemble(job: Job, options: RenderWorkerOptions): Promise<AssembleResult> {
   const data = parsed(AssembleData, job.data);
   const values = Object.values(await job.getChildrenValues()).map((v) => parsed(ChunkResult, v));
   values.sort((a, b) => a.start - b.start);
-  const files = values.flatMap((v) => v.files);
+  const written = values.flatMap((v) => v.files);
   // A worker killed mid-chunk could not clean up: its temporaries of these frames are removed here.
-  await removeLeftTemporaries(files.map((f) => f.path));
+  await removeLeftTemporaries(written.map((f) => f.path));
+  let files = written;
   let manifest: string | null = null;
   if (files.length) {
     const tracker = new FileTracker();
     try {
+      if (data.split === 'segments') files = await joinSegments(tracker, data.item, written, options);
       manifest = await writeManifest(tracker, data.item, files);
       await tracker.release();
     } catch (err) {

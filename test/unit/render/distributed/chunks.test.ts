@@ -1,26 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { chunkSpans, splitsByFrame } from '../../../../src/render/distributed/chunks.js';
+import { chunkSpans, segmentPath, splitOf } from '../../../../src/render/distributed/chunks.js';
 import { redisOptions } from '../../../../src/render/distributed/connection.js';
 import { decodeFailure, encodeFailure } from '../../../../src/render/distributed/protocol.js';
 
 describe('chunks of an item', () => {
   it('split a span by frame index into ranges of chunkSize, the last one shorter, covering every frame once', () => {
-    expect(chunkSpans({ start: 5, end: 79 }, 20, true)).toEqual([
+    expect(chunkSpans({ start: 5, end: 79 }, 20, 'frames')).toEqual([
       { start: 5, end: 24 },
       { start: 25, end: 44 },
       { start: 45, end: 64 },
       { start: 65, end: 79 },
     ]);
-    expect(chunkSpans({ start: 0, end: 0 }, 100, true)).toEqual([{ start: 0, end: 0 }]);
+    expect(chunkSpans({ start: 0, end: 0 }, 100, 'segments')).toEqual([{ start: 0, end: 0 }]);
   });
 
-  it('are one chunk for formats that are not a file per frame', () => {
-    expect(chunkSpans({ start: 0, end: 299 }, 20, false)).toEqual([{ start: 0, end: 299 }]);
-    expect(splitsByFrame('png')).toBe(true);
-    expect(splitsByFrame('jpeg')).toBe(true);
-    expect(splitsByFrame('mp4')).toBe(false);
-    expect(splitsByFrame('gif')).toBe(false);
-    expect(splitsByFrame('wav')).toBe(false);
+  it('are one chunk for items that render whole', () => {
+    expect(chunkSpans({ start: 0, end: 299 }, 20, 'whole')).toEqual([{ start: 0, end: 299 }]);
+  });
+
+  it('split sequences by frame, MP4 and MOV without sound into segments, and render the rest whole', () => {
+    expect(splitOf('png', false)).toBe('frames');
+    expect(splitOf('jpeg', false)).toBe('frames');
+    expect(splitOf('mp4', false)).toBe('segments');
+    expect(splitOf('mov', false)).toBe('segments');
+    expect(splitOf('mp4', true)).toBe('whole');
+    expect(splitOf('gif', false)).toBe('whole');
+    expect(splitOf('webp-anim', false)).toBe('whole');
+    expect(splitOf('webm', false)).toBe('whole');
+    expect(splitOf('wav', true)).toBe('whole');
+  });
+
+  it('write video segments to hidden names beside the output, by render and range', () => {
+    expect(segmentPath('/out/clip.mp4', 'abcdef0123-4567', { start: 10, end: 19 })).toBe(
+      '/out/.clip.mp4.abcdef01.10-19.seg.mp4',
+    );
   });
 });
 
