@@ -11,7 +11,9 @@ import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { cliPath, repoRoot } from '../helpers/cli.js';
+import type { Engine } from '../../src/engine/index.js';
 import { newEngine, run } from '../helpers/engine.js';
+import { tone } from '../helpers/audio.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { hashFiles } from '../helpers/queue.js';
 import { describeWithRedis, freePort, startRedis, type RedisServer } from '../helpers/redis.js';
@@ -138,23 +140,26 @@ async function manifestOf(dir: string): Promise<unknown> {
   };
 }
 
+/** A 32-wide composition at 10 fps, `seconds` long: a teal bar that moves left to right, a new place each frame. */
+async function movingBarComp(engine: Engine, name: string, height: number, seconds: number): Promise<void> {
+  await run(engine, 'comp.new', { name, width: 32, height, frameRate: 10, duration: seconds });
+  await run(engine, 'layer.addSolid', { name: 'Bar', color: '#008080', width: 8, height });
+  for (const [time, x] of [
+    [0, 4],
+    [seconds - 0.1, 28],
+  ] as const)
+    await run(engine, 'property.setKeyframe', {
+      layer: 'Bar',
+      property: 'transform.position',
+      time,
+      value: [x, height / 2],
+    });
+}
+
 /** A 32x16 template with 10 frames: a bar whose colour is the input "accent" and which moves every frame. */
 async function templateProject(dir: string): Promise<string> {
   const engine = newEngine();
-  await run(engine, 'comp.new', { name: 'T', width: 32, height: 16, frameRate: 10, duration: 1 });
-  await run(engine, 'layer.addSolid', { name: 'Bar', color: '#008080', width: 8, height: 16 });
-  await run(engine, 'property.setKeyframe', {
-    layer: 'Bar',
-    property: 'transform.position',
-    time: 0,
-    value: [4, 8],
-  });
-  await run(engine, 'property.setKeyframe', {
-    layer: 'Bar',
-    property: 'transform.position',
-    time: 0.9,
-    value: [28, 8],
-  });
+  await movingBarComp(engine, 'T', 16, 1);
   await run(engine, 'input.define', {
     name: 'accent',
     type: 'color',
@@ -230,6 +235,37 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
       expect(d).toHaveLength(75);
       expect(d).toEqual(l);
       expect(keyFrames(join(dir, 'dist/v.mp4'))).toHaveLength(4);
+      expect(await readdir(join(dir, 'dist'))).toEqual(['v.mp4', 'v.mp4.manifest.json']);
+    },
+    180_000,
+  );
+
+  itWithFfmpeg(
+    "MP4 with sound: the sound is mixed once for the whole item and muxed at assembly; every video and audio frame's framemd5 equals a local render",
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      await movingBarComp(engine, 'Spot', 18, 3);
+      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+        path: await tone(dir, { freq: 440, seconds: 3 }),
+      });
+      await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
+      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      const common = ['render', 's.ecproj', '--comp', 'Spot', '--crf', '0'];
+      expect(
+        (await runCli([...common, '--output', 'local/v.mp4'], { cwd: dir, timeoutMs: 120_000 })).code,
+      ).toBe(0);
+      const dist = await runCli(
+        [...common, '--output', 'dist/v.mp4', '--redis', redis.url, '--chunk-size', '10'],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      const [l, d] = [framemd5(join(dir, 'local/v.mp4')), framemd5(join(dir, 'dist/v.mp4'))];
+      // Both streams: 30 video frames and the AAC frames of 3 s at 48 kHz.
+      expect(d.filter((line) => line.startsWith('0,'))).toHaveLength(30);
+      expect(d.filter((line) => line.startsWith('1,')).length).toBeGreaterThan(100);
+      expect(d).toEqual(l);
+      expect(keyFrames(join(dir, 'dist/v.mp4'))).toHaveLength(3);
       expect(await readdir(join(dir, 'dist'))).toEqual(['v.mp4', 'v.mp4.manifest.json']);
     },
     180_000,

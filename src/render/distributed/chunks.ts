@@ -1,10 +1,10 @@
 /**
  * How an item is split into chunks: by frame index, never by time. Image sequences split into ranges of
  * `chunkSize` frames (each frame has its own final file name, so chunks cannot collide). MP4 (H.264, H.265) and
- * MOV (ProRes) without sound split into segments, each a separate encode with the item's encoder settings (so
- * a key frame at its start), joined at assembly by ffmpeg's concat demuxer without re-encoding. Everything else
- * renders whole on one worker: GIF and animated WebP cannot be joined without re-encoding, and an item with
- * sound would need its sound rendered once and muxed at assembly, which is not built yet.
+ * MOV (ProRes) split into silent segments, each a separate encode with the item's encoder settings (so a key
+ * frame at its start), joined at assembly by ffmpeg's concat demuxer without re-encoding, the sound mixed once
+ * for the whole item and muxed then. Everything else renders whole on one worker: GIF and animated WebP cannot
+ * be joined without re-encoding, and WebM is not joined yet.
  */
 import { basename, dirname, join } from 'node:path';
 import { formatSpec, type OutputFormatId } from '../../engine/output-formats.js';
@@ -19,11 +19,11 @@ export type Split = 'frames' | 'segments' | 'whole';
 /** Formats whose separately encoded segments the concat demuxer joins without re-encoding. */
 const JOINABLE: readonly OutputFormatId[] = ['mp4', 'mov'];
 
-/** How an item of `format` splits; `sound`: whether its output carries the composition's sound. */
-export function splitOf(format: OutputFormatId, sound: boolean): Split {
+/** How an item of `format` splits. */
+export function splitOf(format: OutputFormatId): Split {
   const encoder = formatSpec(format).encoder;
   if (encoder !== 'ffmpeg' && encoder !== 'ffmpeg-audio') return 'frames';
-  return JOINABLE.includes(format) && !sound ? 'segments' : 'whole';
+  return JOINABLE.includes(format) ? 'segments' : 'whole';
 }
 
 /** The chunks of `span` (inclusive), in frame order; one chunk when the item renders whole. */

@@ -14,7 +14,6 @@ import { reportItem, type JobItemOutcome, type JobProgress, type ReportDetail } 
 import { frameSpan, planItem } from '../queue/plan.js';
 import type { JobResult } from '../queue/service.js';
 import { broadcastCancel } from './cancel.js';
-import { collectAudio } from '../audio/clips.js';
 import { chunkSpans, segmentPath, splitOf, type Split } from './chunks.js';
 import { assertRedisReachable, commandClient, coordinatorOptions } from './connection.js';
 import {
@@ -117,12 +116,14 @@ async function renderOne(
     });
   let spans;
   let split: Split;
+  let sound: boolean;
   try {
     // The same checks a local job makes before it renders (the composition exists, the range fits).
     const plan = planItem(doc, item);
     const comp = doc.items.find((i) => i.id === item.comp);
     const span = frameSpan(item, comp?.type === 'composition' ? comp : undefined)!;
-    split = plan.picture ? splitOf(item.format, hasSound(doc, item, plan.sound, span)) : 'whole';
+    split = plan.picture ? splitOf(item.format) : 'whole';
+    sound = plan.sound;
     spans = chunkSpans(span, options.chunkSize, split);
   } catch (err) {
     if (err instanceof EngineError) return outcomeOf(item, 'failed', err.toInfo());
@@ -133,7 +134,12 @@ async function renderOne(
   const parentId = `${renderId}-i${index}`;
   const chunkId = (s: { start: number; end: number }) => `${parentId}-f${s.start}-${s.end}`;
   const common = { version: options.version, renderId, item };
-  const assembleData: AssembleData = { ...common, frames: framesTotal, split };
+  const assembleData: AssembleData = {
+    ...common,
+    frames: framesTotal,
+    split,
+    soundDoc: split === 'segments' && sound ? doc : null,
+  };
   const children = spans.map((s) => {
     const segment = split === 'segments' ? segmentPath(item.output, renderId, s) : null;
     const data: ChunkData = { ...common, doc, start: s.start, end: s.end, segment };
@@ -214,29 +220,6 @@ async function renderOne(
     links.events.off('progress', onProgress);
     options.signal.removeEventListener('abort', stop);
   }
-}
-
-/**
- * Whether the item's output carries sound: its format does and its composition has audible clips over the
- * span. Props may swap footage (and so its sound): an item with props counts as having sound.
- */
-function hasSound(
-  doc: Project,
-  item: RenderQueueItem,
-  formatSound: boolean,
-  span: { start: number; end: number },
-): boolean {
-  if (!formatSound) return false;
-  if (item.props && Object.keys(item.props).length) return true;
-  const comp = doc.items.find((i) => i.id === item.comp);
-  if (comp?.type !== 'composition') return true;
-  const mix = collectAudio(
-    doc,
-    item.comp,
-    span.start / comp.frameRate,
-    (span.end - span.start + 1) / comp.frameRate,
-  );
-  return mix.clips.length > 0;
 }
 
 // How long a stopped render waits for the chunks in hand on workers to stop and clean up.

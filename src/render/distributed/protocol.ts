@@ -38,6 +38,11 @@ export const AssembleData = Common.extend({
   frames: z.number().int().min(0),
   /** How the chunks become the output (chunks.ts): segments are joined, frames and whole items are as written. */
   split: z.enum(['frames', 'segments', 'whole']),
+  /**
+   * Joined segments whose output carries sound: the project, so the assembly mixes the item's sound once, for
+   * the whole item, and muxes it (per-chunk AAC would leave gaps at the seams). null otherwise.
+   */
+  soundDoc: Project.nullable(),
 });
 export type AssembleData = z.infer<typeof AssembleData>;
 

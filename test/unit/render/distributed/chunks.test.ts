@@ -18,16 +18,15 @@ describe('chunks of an item', () => {
     expect(chunkSpans({ start: 0, end: 299 }, 20, 'whole')).toEqual([{ start: 0, end: 299 }]);
   });
 
-  it('split sequences by frame, MP4 and MOV without sound into segments, and render the rest whole', () => {
-    expect(splitOf('png', false)).toBe('frames');
-    expect(splitOf('jpeg', false)).toBe('frames');
-    expect(splitOf('mp4', false)).toBe('segments');
-    expect(splitOf('mov', false)).toBe('segments');
-    expect(splitOf('mp4', true)).toBe('whole');
-    expect(splitOf('gif', false)).toBe('whole');
-    expect(splitOf('webp-anim', false)).toBe('whole');
-    expect(splitOf('webm', false)).toBe('whole');
-    expect(splitOf('wav', true)).toBe('whole');
+  it('split sequences by frame, MP4 and MOV into segments, and render the rest whole', () => {
+    expect(splitOf('png')).toBe('frames');
+    expect(splitOf('jpeg')).toBe('frames');
+    expect(splitOf('mp4')).toBe('segments');
+    expect(splitOf('mov')).toBe('segments');
+    expect(splitOf('gif')).toBe('whole');
+    expect(splitOf('webp-anim')).toBe('whole');
+    expect(splitOf('webm')).toBe('whole');
+    expect(splitOf('wav')).toBe('whole');
   });
 
   it('write video segments to hidden names beside the output, by render and range', () => {
