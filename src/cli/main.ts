@@ -31,6 +31,7 @@ const RUNNERS: Record<string, () => Promise<Run>> = {
   commands: () => import('./commands-cmd.js').then((m) => m.commandsCommand),
   mcp: () => import('./mcp-cmd.js').then((m) => m.mcpCommand),
   app: () => import('./app-cmd.js').then((m) => m.appCommand),
+  worker: () => import('./worker-cmd.js').then((m) => m.workerCommand),
 };
 
 function help(): string {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CODECS, GIF_DITHERS, GIF_PALETTES, PRORES_PROFILES, X264_PRESETS } from '../engine/encoding.js';
 import type { Encoding } from '../engine/model.js';
+import { DEFAULT_CHUNK_SIZE } from '../render/distributed/chunks.js';
 import { parseOrHelp } from './flag-spec.js';
 import { renderSpec } from './specs/render.js';
 import { parseChoice, parseWhole, UsageError } from './usage.js';
@@ -30,9 +31,12 @@ export interface RenderArgs {
   props?: Record<string, unknown>;
   /** --data: the rows file, each row one render of every item. */
   data?: string;
+  /** --redis: render on `effectcraft-cli worker` processes through Redis instead of on this machine. */
+  distributed?: { url: string; chunkSize: number };
 }
 
 const MAX_WORKERS = 256;
+const MAX_CHUNK = 1_000_000;
 
 /** Null when --help was printed. */
 export function parseRenderArgs(argv: string[]): RenderArgs | null {
@@ -53,6 +57,12 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
   if (output && !values.comp && values.item?.length !== 1)
     throw new UsageError('--output needs --comp, or exactly one --item whose output it replaces.');
   const encoding = encodingFlags(values);
+  if (values['chunk-size'] !== undefined && values.redis === undefined)
+    throw new UsageError('--chunk-size needs --redis.');
+  // Not built for distributed renders yet: say so rather than render differently from a local render.
+  const local = (['resume', 'data', 'concurrency'] as const).filter((f) => values[f] !== undefined);
+  if (values.redis !== undefined && local.length)
+    throw new UsageError(`${local.map((f) => `--${f}`).join(', ')} cannot be used with --redis yet.`);
   return {
     project: resolve(positionals[0]!),
     items: values.item,
@@ -65,6 +75,12 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
     json: values.json ?? false,
     ...(values.props !== undefined && { props: parseProps(values.props) }),
     ...(values.data !== undefined && { data: resolve(values.data) }),
+    ...(values.redis !== undefined && {
+      distributed: {
+        url: values.redis,
+        chunkSize: parseWhole(values['chunk-size'], '--chunk-size', 1, MAX_CHUNK) ?? DEFAULT_CHUNK_SIZE,
+      },
+    }),
   };
 }
 

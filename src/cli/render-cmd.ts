@@ -14,6 +14,8 @@ import { absoluteFootage } from './footage-props.js';
 import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
 import { ProgressView } from './render-progress.js';
 import { EXIT, printable } from './usage.js';
+import { renderOnWorkers } from './render-distributed.js';
+import { packageVersion } from './version.js';
 
 function fail(error: ErrorInfo): number {
   process.stderr.write(
@@ -69,12 +71,22 @@ export async function renderCommand(argv: string[]): Promise<number> {
   };
   for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
   // --json is read by scripts, not by a model with a context budget: it keeps every file's sha256.
-  const render: RenderItems = (ids) =>
-    engine.execute<JobResult>(
-      'renderQueue.render',
-      { items: ids, ...(args.resume && { resume: true }), ...(args.json && { detail: 'files' }) },
-      { signal: controller.signal },
-    );
+  const { distributed } = args;
+  const render: RenderItems = distributed
+    ? (ids) =>
+        renderOnWorkers(session, ids, {
+          ...distributed,
+          version: packageVersion(),
+          signal: controller.signal,
+          detail: args.json ? 'files' : 'compact',
+          onProgress: (p) => view.update(p),
+        })
+    : (ids) =>
+        engine.execute<JobResult>(
+          'renderQueue.render',
+          { items: ids, ...(args.resume && { resume: true }), ...(args.json && { detail: 'files' }) },
+          { signal: controller.signal },
+        );
   try {
     if (args.data) {
       const queue: readonly RenderQueueItem[] = engine.document.renderQueue;

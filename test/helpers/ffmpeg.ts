@@ -6,7 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'vitest';
 
-function onPath(cmd: string): boolean {
+/** Whether `cmd` is on PATH. */
+export function onPath(cmd: string): boolean {
   try {
     execFileSync('which', [cmd], { stdio: 'ignore' });
     return true;

@@ -9,6 +9,7 @@ import { inspectSpec } from './inspect.js';
 import { mcpSpec } from './mcp.js';
 import { renderSpec } from './render.js';
 import { stillSpec } from './still.js';
+import { workerSpec } from './worker.js';
 
 export const SUBCOMMAND_SPECS: readonly CommandSpec[] = [
   renderSpec,
@@ -17,6 +18,7 @@ export const SUBCOMMAND_SPECS: readonly CommandSpec[] = [
   commandsSpec,
   mcpSpec,
   appSpec,
+  workerSpec,
 ];
 
 /** docs/cli.md: written by `npm run docs:cli`; a unit test fails when the file differs. */

@@ -14,6 +14,7 @@ import {
   listWords,
   OUTPUT_FORMATS,
 } from '../../engine/output-formats.js';
+import { DEFAULT_CHUNK_SIZE } from '../../render/distributed/chunks.js';
 import { defineSubcommand } from '../flag-spec.js';
 import { JSON_FLAG } from './shared.js';
 
@@ -177,6 +178,18 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
     resume: {
       type: 'boolean',
       help: "resumable render (as aerender's): skip frames and files that exist, and on Ctrl-C, SIGTERM or a failure keep the frames already written; run again with --resume to go on",
+    },
+    redis: {
+      param: 'redis',
+      type: 'string',
+      value: 'URL',
+      help: 'render on `effectcraft-cli worker --redis URL` processes through this Redis (redis://HOST:PORT) instead of on this machine; they need the project, its footage and the outputs at the same paths (docs/distributed.md)',
+    },
+    'chunk-size': {
+      type: 'string',
+      value: 'N',
+      help: 'with --redis: frames per chunk of an image sequence, or per segment of an MP4 or MOV (other formats render whole on one worker)',
+      default: String(DEFAULT_CHUNK_SIZE),
     },
     ...JSON_FLAG,
   },

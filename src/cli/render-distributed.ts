@@ -1,0 +1,29 @@
+/**
+ * `render PROJECT --redis URL`: the items chosen on the command line (the same ones, prepared by the same
+ * commands, as a local render) rendered by `effectcraft-cli worker` processes instead of this one. The job
+ * carries the document as opened, so a worker renders exactly what this machine would have.
+ */
+import { EngineError, type ErrorInfo } from '../engine/index.js';
+import { renderDistributed, type DistributedRenderOptions } from '../render/distributed/coordinator.js';
+import { refuseInstalledPackageOutputs } from '../render/queue/installed-package.js';
+import { findItem } from '../render/queue/commands/items.js';
+import type { JobResult } from '../render/queue/service.js';
+import type { Session } from '../session.js';
+import { CLI_WORDS } from './cli-words.js';
+
+/** Renders the queue items `ids` on the workers; an error that stops the whole render is returned as a value. */
+export async function renderOnWorkers(
+  session: Session,
+  ids: string[],
+  options: DistributedRenderOptions,
+): Promise<{ ok: true; result: JobResult } | { ok: false; error: ErrorInfo }> {
+  const doc = session.engine.document;
+  try {
+    const items = ids.map((id) => findItem(doc.renderQueue, id));
+    refuseInstalledPackageOutputs(items);
+    return { ok: true, result: await renderDistributed(doc, items, options) };
+  } catch (err) {
+    if (err instanceof EngineError) return { ok: false, error: err.toInfo(CLI_WORDS) };
+    throw err;
+  }
+}

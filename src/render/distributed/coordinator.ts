@@ -1,0 +1,266 @@
+/**
+ * The coordinator of a distributed render (`render PROJECT --redis URL`): each item becomes one BullMQ flow, a
+ * parent "assemble" job over one child job per chunk of frames, rendered by whichever `worker --redis` takes it.
+ * Items go one after another, as in a local job; the workers' progress events are summed into the same
+ * JobProgress the local render reports, and the outcome is the same JobResult.
+ */
+import { randomUUID } from 'node:crypto';
+import { unlink } from 'node:fs/promises';
+import { FlowProducer, Queue, QueueEvents, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { EngineError, type ErrorInfo, type Project, type RenderQueueItem } from '../../engine/index.js';
+import type { OutputFile } from '../queue/exporters/types.js';
+import { reportItem, type JobItemOutcome, type JobProgress, type ReportDetail } from '../queue/job.js';
+import { frameSpan, planItem } from '../queue/plan.js';
+import type { JobResult } from '../queue/service.js';
+import { broadcastCancel } from './cancel.js';
+import { chunkSpans, segmentPath, splitOf, type Split } from './chunks.js';
+import { assertRedisReachable, commandClient, coordinatorOptions } from './connection.js';
+import {
+  AssembleResult,
+  ChunkProgress,
+  ChunkResult,
+  decodeFailure,
+  JOB,
+  QUEUE_NAME,
+  type AssembleData,
+  type ChunkData,
+} from './protocol.js';
+
+export interface DistributedRenderOptions {
+  url: string;
+  /** The package version: workers of another version refuse the jobs. */
+  version: string;
+  chunkSize: number;
+  signal: AbortSignal;
+  detail: ReportDetail;
+  onProgress(p: JobProgress): void;
+}
+
+/** The parts of BullMQ one render uses, closed together. */
+interface Links {
+  queue: Queue;
+  flows: FlowProducer;
+  events: QueueEvents;
+  /** Plain commands: the cancel broadcast. */
+  control: Redis;
+}
+
+/** Renders `items` of `doc` on the workers; throws not_configured when Redis cannot be reached. */
+export async function renderDistributed(
+  doc: Project,
+  items: readonly RenderQueueItem[],
+  options: DistributedRenderOptions,
+): Promise<JobResult> {
+  await assertRedisReachable(options.url);
+  const connection = coordinatorOptions(options.url);
+  const links: Links = {
+    queue: new Queue(QUEUE_NAME, { connection }),
+    flows: new FlowProducer({ connection }),
+    // A blocking reader of the events stream: BullMQ wants it to wait for answers, not give up after one retry.
+    events: new QueueEvents(QUEUE_NAME, { connection: { ...connection, maxRetriesPerRequest: null } }),
+    control: commandClient(options.url),
+  };
+  for (const l of Object.values(links)) l.on('error', () => undefined);
+  try {
+    // Subscribed before any job is added: the stream is read from "now", and a fast chunk must not be missed.
+    await links.events.waitUntilReady();
+    const renderId = randomUUID();
+    const outcomes: JobItemOutcome[] = [];
+    for (const [index, item] of items.entries())
+      outcomes.push(await renderOne(doc, item, index, items.length, renderId, links, options));
+    return {
+      completed: outcomes.filter((o) => o.status === 'done').length,
+      failed: outcomes.filter((o) => o.status === 'failed').length,
+      stopped: outcomes.filter((o) => o.status === 'stopped').length,
+      skipped_frames: outcomes.reduce((n, o) => n + o.skipped, 0),
+      items: outcomes.map((o) => reportItem(o, options.detail)),
+    };
+  } finally {
+    await Promise.allSettled([links.events.close(), links.flows.close(), links.queue.close()]);
+    links.control.disconnect();
+  }
+}
+
+function outcomeOf(
+  item: RenderQueueItem,
+  status: JobItemOutcome['status'],
+  error?: ErrorInfo,
+): JobItemOutcome {
+  return {
+    id: item.id,
+    alpha: item.alpha,
+    status,
+    frames: 0,
+    skipped: 0,
+    files: [],
+    manifest: null,
+    ...(error && { error }),
+  };
+}
+
+async function renderOne(
+  doc: Project,
+  item: RenderQueueItem,
+  index: number,
+  itemsTotal: number,
+  renderId: string,
+  links: Links,
+  options: DistributedRenderOptions,
+): Promise<JobItemOutcome> {
+  if (options.signal.aborted)
+    return outcomeOf(item, 'stopped', {
+      code: 'cancelled',
+      message: 'The render was stopped before this item.',
+      remediation: 'Render again.',
+    });
+  let spans;
+  let split: Split;
+  let sound: boolean;
+  try {
+    // The same checks a local job makes before it renders (the composition exists, the range fits).
+    const plan = planItem(doc, item);
+    const comp = doc.items.find((i) => i.id === item.comp);
+    const span = frameSpan(item, comp?.type === 'composition' ? comp : undefined)!;
+    split = plan.picture ? splitOf(item.format) : 'whole';
+    sound = plan.sound;
+    spans = chunkSpans(span, options.chunkSize, split);
+  } catch (err) {
+    if (err instanceof EngineError) return outcomeOf(item, 'failed', err.toInfo());
+    throw err;
+  }
+  const framesTotal = spans.reduce((n, s) => n + s.end - s.start + 1, 0);
+  // Deterministic ids: a chunk delivered twice is the same job, and its frames the same files.
+  const parentId = `${renderId}-i${index}`;
+  const chunkId = (s: { start: number; end: number }) => `${parentId}-f${s.start}-${s.end}`;
+  const common = { version: options.version, renderId, item };
+  const assembleData: AssembleData = {
+    ...common,
+    frames: framesTotal,
+    split,
+    soundDoc: split === 'segments' && sound ? doc : null,
+  };
+  const children = spans.map((s) => {
+    const segment = split === 'segments' ? segmentPath(item.output, renderId, s) : null;
+    const data: ChunkData = { ...common, doc, start: s.start, end: s.end, segment };
+    return {
+      name: JOB.chunk,
+      queueName: QUEUE_NAME,
+      data,
+      opts: { jobId: chunkId(s), failParentOnFailure: true, attempts: 1, removeOnComplete: true },
+    };
+  });
+  // Progress: the latest count of each chunk, summed; reported only when the sum grows.
+  const done = new Map<string, number>();
+  let reported = -1;
+  const report = () => {
+    const sum = [...done.values()].reduce((n, d) => n + d, 0);
+    if (sum <= reported) return;
+    reported = sum;
+    options.onProgress({ itemId: item.id, framesDone: sum, framesTotal, itemsDone: index, itemsTotal });
+  };
+  const chunkIds = new Set(spans.map(chunkId));
+  const onProgress = ({ jobId, data }: { jobId: string; data: unknown }) => {
+    if (!chunkIds.has(jobId)) return;
+    const p = ChunkProgress.safeParse(data);
+    if (p.success) done.set(jobId, Math.max(done.get(jobId) ?? 0, p.data.done));
+    report();
+  };
+  links.events.on('progress', onProgress);
+  report();
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<'stopped'>((resolve) => (stop = () => resolve('stopped')));
+  options.signal.addEventListener('abort', stop);
+  try {
+    const flow = await links.flows.add({
+      name: JOB.assemble,
+      queueName: QUEUE_NAME,
+      data: assembleData,
+      opts: { jobId: parentId, attempts: 1 },
+      children,
+    });
+    const parent = flow.job as Job;
+    const finished = parent.waitUntilFinished(links.events).then(
+      (value: unknown) => ({ ok: true as const, value }),
+      (err: unknown) => ({ ok: false as const, reason: (err as Error).message }),
+    );
+    const result = await Promise.race([finished, stopped]);
+    if (result === 'stopped') {
+      // Chunks rendering on workers stop and remove their own files; then the completed chunks' frames go.
+      await broadcastCancel(links.control, renderId).catch(() => undefined);
+      await settled(links.queue, [...chunkIds, parentId]);
+      await discard(links.queue, parentId);
+      return outcomeOf(item, 'stopped', {
+        code: 'cancelled',
+        message: 'The render was stopped.',
+        remediation: 'Render again to finish it.',
+      });
+    }
+    if (!result.ok) {
+      const error = await chunkFailure(links.queue, [...chunkIds], result.reason);
+      await discard(links.queue, parentId);
+      return outcomeOf(item, 'failed', error);
+    }
+    const assembled = AssembleResult.parse(result.value);
+    await links.queue.remove(parentId).catch(() => undefined);
+    // Every frame is there: the bar ends full even if the last progress event was throttled away.
+    done.clear();
+    done.set('all', framesTotal);
+    report();
+    return {
+      id: item.id,
+      alpha: item.alpha,
+      status: 'done',
+      frames: assembled.frames,
+      skipped: assembled.skipped,
+      files: assembled.files as OutputFile[],
+      manifest: assembled.manifest,
+    };
+  } finally {
+    links.events.off('progress', onProgress);
+    options.signal.removeEventListener('abort', stop);
+  }
+}
+
+// How long a stopped render waits for the chunks in hand on workers to stop and clean up.
+const SETTLE_TIMEOUT_MS = 30_000;
+const SETTLE_POLL_MS = 100;
+
+/** Waits until none of the chunks `ids` is being rendered (they finished, failed, or were never taken). */
+async function settled(queue: Queue, ids: string[]): Promise<void> {
+  const until = Date.now() + SETTLE_TIMEOUT_MS;
+  while (Date.now() < until) {
+    const states = await Promise.all(ids.map((id) => queue.getJobState(id).catch(() => 'unknown')));
+    if (!states.includes('active')) return;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+}
+
+/** The first failed chunk's error (its worker's ErrorInfo), else the parent's own reason. */
+async function chunkFailure(queue: Queue, ids: string[], parentReason: string): Promise<ErrorInfo> {
+  for (const id of ids) {
+    const job = await queue.getJob(id).catch(() => undefined);
+    if (job?.failedReason) return decodeFailure(job.failedReason);
+  }
+  return decodeFailure(parentReason);
+}
+
+/**
+ * Removes an item's flow that did not finish: the chunks not started go, and the frames of the chunks that
+ * completed are deleted, so a failed or stopped item leaves no partial sequence (as locally). A chunk that is
+ * still rendering cannot be removed here (its worker holds the lock).
+ */
+async function discard(queue: Queue, parentId: string): Promise<void> {
+  const parent = await queue.getJob(parentId).catch(() => undefined);
+  const values = parent ? await parent.getChildrenValues().catch(() => ({})) : {};
+  // Assembled just before the stop: its manifest goes with the frames.
+  const assembled = AssembleResult.safeParse(parent?.returnvalue);
+  if (assembled.success && assembled.data.manifest)
+    await unlink(assembled.data.manifest).catch(() => undefined);
+  for (const v of Object.values(values)) {
+    const chunk = ChunkResult.safeParse(v);
+    if (chunk.success) await Promise.all(chunk.data.files.map((f) => unlink(f.path).catch(() => undefined)));
+  }
+  await queue.remove(parentId, { removeChildren: true }).catch(() => undefined);
+  await queue.clean(0, 0, 'failed').catch(() => undefined);
+}

@@ -1,0 +1,34 @@
+/**
+ * The sound of a video item rendered in segments: mixed once, for the whole item, as a local render mixes it
+ * (the same clips from the item's props-applied document, the same intermediate WAV), then muxed while the
+ * segments are joined. Never per chunk: each AAC segment would start with its own priming and leave a gap at
+ * every seam.
+ */
+import type { EnginePorts, Project, RenderQueueItem } from '../../engine/index.js';
+import { AudioMixRun } from '../audio/mix.js';
+import { MIX_INTERMEDIATE_ARGS } from '../queue/exporters/audio-formats.js';
+import { planItem } from '../queue/plan.js';
+import { soundInput } from '../queue/sound-input.js';
+import { templateDoc } from '../queue/template-doc.js';
+import type { FileTracker, TrackedFile } from '../queue/tracker.js';
+
+/** Mixes the whole item's sound into a tracked temporary WAV; null when nothing is audible over its frames. */
+export async function mixItemSound(
+  tracker: FileTracker,
+  doc: Project,
+  item: RenderQueueItem,
+  ports: EnginePorts,
+  ffmpeg: string,
+): Promise<TrackedFile | null> {
+  const closes: Array<() => Promise<void>> = [];
+  try {
+    const templated = await templateDoc(doc, item, ports);
+    const mix = await soundInput(templated, planItem(templated, item), ports, (close) => closes.push(close));
+    if (!mix.clips.length) return null;
+    const file = await tracker.create(`${item.output}.mix.wav`);
+    await new AudioMixRun(ffmpeg, mix, MIX_INTERMEDIATE_ARGS, file.childPath, item.output).finished();
+    return file;
+  } finally {
+    await Promise.all(closes.map((close) => close().catch(() => undefined)));
+  }
+}

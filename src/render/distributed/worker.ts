@@ -1,0 +1,252 @@
+/**
+ * A render worker (`effectcraft-cli worker --redis URL`): takes chunk and assembly jobs from the BullMQ queue.
+ * A chunk renders a copy of its item with `frameRange` set to the chunk, through the render queue's own
+ * renderItem (same planning, props, exporters, workers and exact cleanup as a local render), so its frames land
+ * at their final names, byte for byte what a local render writes. The assembly writes the item's manifest from
+ * every chunk's files. A job from another version is refused: two versions may not draw the same frame alike.
+ */
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { EngineError, type EnginePorts, type ErrorInfo } from '../../engine/index.js';
+import { builtinExporters } from '../queue/exporters/index.js';
+import { renderItem } from '../queue/item.js';
+import { writeManifest } from '../queue/manifest.js';
+import { resolveJobOptions } from '../queue/options.js';
+import { FileTracker } from '../queue/tracker.js';
+import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
+import { workerOptions } from './connection.js';
+import { removeLeftTemporaries } from './leftovers.js';
+import { joinSegments } from './join-segments.js';
+import {
+  AssembleData,
+  ChunkData,
+  ChunkResult,
+  encodeFailure,
+  JOB,
+  QUEUE_NAME,
+  type AssembleResult,
+} from './protocol.js';
+
+export interface RenderWorkerOptions {
+  url: string;
+  /** The version this worker renders as (its package's); jobs of another version are refused. */
+  version: string;
+  ports: EnginePorts;
+  /** Render threads per chunk (default: one per core). */
+  maxWorkers?: number;
+  findFfmpeg?: () => Promise<string | null>;
+  /** Lines for the worker's log (stderr). */
+  log(message: string): void;
+  /** BullMQ lock and stalled-check periods in ms (tests shorten them to see a killed worker sooner). */
+  lockDuration?: number;
+  stalledInterval?: number;
+}
+
+// A chunk reports progress at most this often: every report is a Redis write and an event to the coordinator.
+const PROGRESS_INTERVAL_MS = 100;
+
+// How long stop() waits for the current job to be handed back and the connections to close.
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/** A running worker. */
+export interface RenderWorker {
+  /** Stops the chunk in hand (its files removed), puts it back on the queue for another worker, disconnects. */
+  stop(): Promise<void>;
+}
+
+/** Starts taking jobs; resolves once connected. */
+export async function startRenderWorker(options: RenderWorkerOptions): Promise<RenderWorker> {
+  const control = new Redis(workerOptions(options.url));
+  const subscriber = control.duplicate();
+  for (const c of [control, subscriber]) c.on('error', () => undefined);
+  // The chunks in hand (job id -> render id), for the cancel broadcast.
+  const running = new Map<string, string>();
+  const state: WorkerState = { stopping: false, control, running };
+  const worker = new Worker(
+    QUEUE_NAME,
+    (job, token, signal) => processJob(job, token, options, state, signal),
+    {
+      connection: workerOptions(options.url),
+      // One job at a time: a chunk already uses every core through the render queue's threads.
+      concurrency: 1,
+      ...(options.lockDuration && { lockDuration: options.lockDuration }),
+      ...(options.stalledInterval && { stalledInterval: options.stalledInterval }),
+    },
+  );
+  worker.on('error', (err) => options.log(`worker: Redis error: ${err.message}`));
+  subscriber.on('message', (_channel: string, renderId: string) => {
+    for (const [jobId, rid] of running)
+      if (rid === renderId && worker.cancelJob(jobId, 'the render was cancelled'))
+        options.log(`worker: job ${jobId} cancelled by the render`);
+  });
+  await subscriber.subscribe(CANCEL_CHANNEL);
+  await worker.waitUntilReady();
+  return {
+    async stop() {
+      state.stopping = true;
+      worker.cancelAllJobs('the worker is stopping');
+      // close() waits for Redis to take the job back: with Redis gone it would wait for ever.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)));
+      await Promise.race([worker.close(), late]);
+      clearTimeout(timer);
+      subscriber.disconnect();
+      control.disconnect();
+    },
+  };
+}
+
+interface WorkerState {
+  stopping: boolean;
+  control: Redis;
+  running: Map<string, string>;
+}
+
+async function processJob(
+  job: Job,
+  token: string | undefined,
+  options: RenderWorkerOptions,
+  state: WorkerState,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const version = (job.data as { version?: unknown } | undefined)?.version;
+  if (version !== options.version) {
+    const error: ErrorInfo = {
+      code: 'not_configured',
+      message: `A render worker of effectcraft-cli ${options.version} refused job ${job.id}, sent by version ${String(version)}.`,
+      remediation: 'Run the same effectcraft-cli version on every worker and on the machine that renders.',
+    };
+    options.log(`worker: ${error.message}`);
+    throw new UnrecoverableError(encodeFailure(error));
+  }
+  if (job.name === JOB.chunk) {
+    const data = parsed(ChunkData, job.data);
+    if (await isCancelled(state.control, data.renderId))
+      throw new UnrecoverableError(encodeFailure(CANCELLED));
+    state.running.set(job.id!, data.renderId);
+    const result = await renderChunk(job, data, options, signal ?? new AbortController().signal).finally(() =>
+      state.running.delete(job.id!),
+    );
+    if (result !== 'stopped') return result;
+    // Stopped because this worker is shutting down: the chunk is not failed, it goes back for another worker.
+    if (state.stopping) {
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
+    throw new UnrecoverableError(encodeFailure(CANCELLED));
+  }
+  if (job.name === JOB.assemble) {
+    // A render stopped while its last chunks finished writes no manifest.
+    if (await isCancelled(state.control, parsed(AssembleData, job.data).renderId))
+      throw new UnrecoverableError(encodeFailure(CANCELLED));
+    return assemble(job, options);
+  }
+  throw new UnrecoverableError(
+    encodeFailure({
+      code: 'bad_argument',
+      message: `Unknown job "${job.name}".`,
+      remediation: 'Run the same effectcraft-cli version everywhere.',
+    }),
+  );
+}
+
+function parsed<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  v: unknown,
+): T {
+  const r = schema.safeParse(v);
+  if (r.success) return r.data;
+  throw new UnrecoverableError(
+    encodeFailure({
+      code: 'bad_argument',
+      message: 'A render job carried data this worker cannot read.',
+      remediation: 'Run the same effectcraft-cli version on every worker and on the machine that renders.',
+    }),
+  );
+}
+
+const CANCELLED: ErrorInfo = {
+  code: 'cancelled',
+  message: 'The render was stopped.',
+  remediation: 'Render again.',
+};
+
+async function renderChunk(
+  job: Job,
+  data: ChunkData,
+  options: RenderWorkerOptions,
+  signal: AbortSignal,
+): Promise<ChunkResult | 'stopped'> {
+  const frameRange = { start: data.start, end: data.end };
+  // A video chunk encodes its own segment, silent (an item with sound renders whole), rewritten if delivered twice.
+  const item = data.segment
+    ? { ...data.item, frameRange, output: data.segment, audio: false, skipExisting: false }
+    : { ...data.item, frameRange };
+  options.log(`worker: ${data.item.id} frames ${data.start}-${data.end}`);
+  let last = 0;
+  const outcome = await renderItem(item, {
+    doc: data.doc,
+    ports: options.ports,
+    signal,
+    exporters: builtinExporters(),
+    options: await resolveJobOptions({
+      liveDocument: () => data.doc,
+      ...(options.maxWorkers && { maxWorkers: options.maxWorkers }),
+      ...(options.findFfmpeg && { findFfmpeg: options.findFfmpeg }),
+    }),
+    resume: false,
+    removed: () => false,
+    onFrames(done, total) {
+      const now = Date.now();
+      if (done !== total && now - last < PROGRESS_INTERVAL_MS) return;
+      last = now;
+      void job.updateProgress({ done }).catch(() => undefined);
+    },
+  });
+  if (outcome.status === 'stopped') return 'stopped';
+  if (outcome.status !== 'done') {
+    const error =
+      outcome.error ?? new EngineError('render_failed', 'The chunk failed.', 'Render again.').toInfo();
+    options.log(
+      `worker: ${data.item.id} frames ${data.start}-${data.end} ${outcome.status}: ${error.message}`,
+    );
+    throw new UnrecoverableError(encodeFailure(error));
+  }
+  return { start: data.start, frames: outcome.frames, skipped: outcome.skipped, files: outcome.files };
+}
+
+/** Joins the chunks' reports in frame order and writes the manifest a local render writes. */
+async function assemble(job: Job, options: RenderWorkerOptions): Promise<AssembleResult> {
+  const data = parsed(AssembleData, job.data);
+  const values = Object.values(await job.getChildrenValues()).map((v) => parsed(ChunkResult, v));
+  values.sort((a, b) => a.start - b.start);
+  const written = values.flatMap((v) => v.files);
+  // A worker killed mid-chunk could not clean up: its temporaries of these frames are removed here.
+  await removeLeftTemporaries(written.map((f) => f.path));
+  let files = written;
+  let manifest: string | null = null;
+  if (files.length) {
+    const tracker = new FileTracker();
+    try {
+      if (data.split === 'segments')
+        files = await joinSegments(tracker, data.item, written, options, data.soundDoc);
+      manifest = await writeManifest(tracker, data.item, files);
+      await tracker.release();
+    } catch (err) {
+      await tracker.removeAll().catch(() => undefined);
+      throw new UnrecoverableError(
+        encodeFailure(
+          err instanceof EngineError
+            ? err.toInfo()
+            : { code: 'io_error', message: String(err), remediation: 'Check the output folder.' },
+        ),
+      );
+    }
+  }
+  return {
+    frames: values.reduce((n, v) => n + v.frames, 0),
+    skipped: values.reduce((n, v) => n + v.skipped, 0),
+    files,
+    manifest,
+  };
+}

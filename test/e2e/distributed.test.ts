@@ -1,0 +1,412 @@
+/**
+ * Distributed rendering through a real Redis (redis-server on a free loopback port) and real
+ * `effectcraft-cli worker` processes: the frames a distributed render writes are byte-identical to a local
+ * render of the same item (templates' props included), with the same manifest; Redis down is a clear error;
+ * a worker of another version refuses the job.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import sharp from 'sharp';
+import { cliPath, repoRoot } from '../helpers/cli.js';
+import type { Engine } from '../../src/engine/index.js';
+import { newEngine, run } from '../helpers/engine.js';
+import { tone } from '../helpers/audio.js';
+import { itWithFfmpeg } from '../helpers/ffmpeg.js';
+import { hashFiles } from '../helpers/queue.js';
+import { describeWithRedis, freePort, startRedis, type RedisServer } from '../helpers/redis.js';
+import { runCli } from '../helpers/spawn.js';
+import { tempDir } from '../helpers/tmp.js';
+
+interface Worker {
+  child: ChildProcess;
+  log: () => string;
+}
+
+/** Starts `effectcraft-cli worker --redis url`; resolves once it waits for jobs. */
+async function startWorker(url: string, extra: string[] = []): Promise<Worker> {
+  const child = spawn(process.execPath, [cliPath, 'worker', '--redis', url, '--concurrency', '1', ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      log += d.toString();
+      if (log.includes('waiting for render jobs')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`worker exited (${code}): ${log}`)));
+  });
+  return { child, log: () => log };
+}
+
+async function stopWorker(w: Worker): Promise<void> {
+  // A worker killed by a signal has a signalCode and no exitCode.
+  if (w.child.exitCode !== null || w.child.signalCode !== null) return;
+  const exited = once(w.child, 'exit');
+  w.child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * Runs the built CLI in `cwd`; `interrupt` is asked on each chunk of its stderr and of the `watch` workers'
+ * logs (polled), and the render gets SIGINT the first time it says yes.
+ */
+function cliUntil(
+  args: string[],
+  cwd: string,
+  interrupt: (stderr: string) => boolean,
+  watch: Worker[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    const check = () => {
+      if (!sent && interrupt(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    };
+    const poll = watch.length ? setInterval(check, 20) : undefined;
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      check();
+    });
+    child.on('close', (code) => {
+      clearInterval(poll);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A copy of the sample project rendered locally to local/, and the render arguments both renders share. */
+async function sampleRenderedLocally(
+  output = ['--output', 'local/f_[###].png'],
+): Promise<{ dir: string; common: string[] }> {
+  const dir = await tempDir();
+  await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+  const common = ['render', 'sample.ecproj', '--comp', 'Sample'];
+  const local = await runCli([...common, ...output], { cwd: dir, timeoutMs: 120_000 });
+  expect(local.code).toBe(0);
+  return { dir, common };
+}
+
+/** ffmpeg's framemd5 of every video frame (stream, dts, pts, duration, size, md5), comment lines left out. */
+function framemd5(path: string): string[] {
+  const out = execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-f', 'framemd5', '-'], {
+    encoding: 'utf8',
+  });
+  return out.split('\n').filter((l) => l && !l.startsWith('#'));
+}
+
+/** The presentation times of the key frames of a video. */
+function keyFrames(path: string): string[] {
+  const out = execFileSync(
+    'ffprobe',
+    ['-v', 'error', '-select_streams', 'v', '-show_entries', 'packet=pts,flags', '-of', 'csv=p=0', path],
+    { encoding: 'utf8' },
+  );
+  return out.split('\n').filter((l) => l.includes('K'));
+}
+
+/** How many chunks the workers have started so far (their logs name each chunk's frames). */
+function chunksTaken(workers: Worker[]): number {
+  return workers.flatMap((w) => w.log().match(/frames \d+-\d+/g) ?? []).length;
+}
+
+/** The frames of `dir` (manifest left out: it names its own folder) with their sha256. */
+async function frameHashes(dir: string): Promise<Record<string, string>> {
+  const all = await hashFiles(dir);
+  return Object.fromEntries(Object.entries(all).filter(([n]) => !n.endsWith('.manifest.json')));
+}
+
+/** A manifest with its paths reduced to file names, so two folders' manifests compare. */
+async function manifestOf(dir: string): Promise<unknown> {
+  const name = (await readdir(dir)).find((n) => n.endsWith('.manifest.json'))!;
+  const m = JSON.parse(await readFile(join(dir, name), 'utf8')) as {
+    item: string;
+    output: string;
+    files: { path: string }[];
+  };
+  return {
+    ...m,
+    item: undefined,
+    output: basename(m.output),
+    files: m.files.map((f) => ({ ...f, path: basename(f.path) })),
+  };
+}
+
+/** A 32-wide composition at 10 fps, `seconds` long: a teal bar that moves left to right, a new place each frame. */
+async function movingBarComp(engine: Engine, name: string, height: number, seconds: number): Promise<void> {
+  await run(engine, 'comp.new', { name, width: 32, height, frameRate: 10, duration: seconds });
+  await run(engine, 'layer.addSolid', { name: 'Bar', color: '#008080', width: 8, height });
+  for (const [time, x] of [
+    [0, 4],
+    [seconds - 0.1, 28],
+  ] as const)
+    await run(engine, 'property.setKeyframe', {
+      layer: 'Bar',
+      property: 'transform.position',
+      time,
+      value: [x, height / 2],
+    });
+}
+
+/** A 32x16 template with 10 frames: a bar whose colour is the input "accent" and which moves every frame. */
+async function templateProject(dir: string): Promise<string> {
+  const engine = newEngine();
+  await movingBarComp(engine, 'T', 16, 1);
+  await run(engine, 'input.define', {
+    name: 'accent',
+    type: 'color',
+    bind: [{ layer: 'Bar', property: 'solid.color' }],
+  });
+  const path = join(dir, 'template.ecproj');
+  await run(engine, 'project.save', { path });
+  return path;
+}
+
+describeWithRedis('effectcraft-cli render --redis with worker processes', () => {
+  let redis: RedisServer;
+  let workers: Worker[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    workers = await Promise.all([startWorker(redis.url), startWorker(redis.url)]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(workers.map(stopWorker));
+    await redis?.stop();
+  });
+
+  it('renders the sample in chunks of 20 frames: every frame byte-identical to a local render, same manifest', async () => {
+    const { dir, common } = await sampleRenderedLocally();
+    const dist = await runCli(
+      [...common, '--output', 'dist/f_[###].png', '--redis', redis.url, '--chunk-size', '20'],
+      { cwd: dir, timeoutMs: 120_000 },
+    );
+    expect(dist.stderr).toMatch(/^render: .* 75\/75 frames/m);
+    expect(dist.code).toBe(0);
+    expect(dist.stdout).toMatch(/1 done, 0 failed/);
+    const [l, d] = await Promise.all([frameHashes(join(dir, 'local')), frameHashes(join(dir, 'dist'))]);
+    expect(Object.keys(d)).toHaveLength(75);
+    expect(d).toEqual(l);
+    expect(await manifestOf(join(dir, 'dist'))).toEqual(await manifestOf(join(dir, 'local')));
+    // The chunks went through the workers (4 chunks of 20, 20, 20 and 15 frames).
+    const logs = workers.map((w) => w.log()).join('');
+    for (const range of ['0-19', '20-39', '40-59', '60-74']) expect(logs).toContain(`frames ${range}`);
+  }, 180_000);
+
+  it("applies a template's --props in every chunk exactly as a local render does", async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir);
+    const common = ['render', project, '--comp', 'T', '--props', '{"accent": "#ff0000"}'];
+    const local = await runCli([...common, '--output', 'local/t_[##].png'], { cwd: dir, timeoutMs: 120_000 });
+    expect(local.code).toBe(0);
+    const dist = await runCli(
+      [...common, '--output', 'dist/t_[##].png', '--redis', redis.url, '--chunk-size', '3'],
+      { cwd: dir, timeoutMs: 120_000 },
+    );
+    expect(dist.code).toBe(0);
+    const [l, d] = await Promise.all([frameHashes(join(dir, 'local')), frameHashes(join(dir, 'dist'))]);
+    expect(Object.keys(d)).toHaveLength(10);
+    expect(d).toEqual(l);
+    // The prop was applied: the bar is red, not the project's teal.
+    const { data } = await sharp(join(dir, 'dist/t_00.png')).raw().toBuffer({ resolveWithObject: true });
+    expect([...data.subarray(4 * (8 * 32 + 2), 4 * (8 * 32 + 2) + 3)]).toEqual([255, 0, 0]);
+  }, 180_000);
+
+  itWithFfmpeg(
+    'MP4 in segments of 20 frames joined without re-encoding: framemd5 of every frame (pts and hash) equals a local render, a key frame at each seam, no segment left',
+    async () => {
+      const { dir, common } = await sampleRenderedLocally(['--output', 'local/v.mp4', '--crf', '0']);
+      const dist = await runCli(
+        [...common, '--output', 'dist/v.mp4', '--crf', '0', '--redis', redis.url, '--chunk-size', '20'],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      // Lossless (CRF 0): a seam that dropped, doubled or re-encoded a frame would change its line.
+      const [l, d] = [framemd5(join(dir, 'local/v.mp4')), framemd5(join(dir, 'dist/v.mp4'))];
+      expect(d).toHaveLength(75);
+      expect(d).toEqual(l);
+      expect(keyFrames(join(dir, 'dist/v.mp4'))).toHaveLength(4);
+      expect(await readdir(join(dir, 'dist'))).toEqual(['v.mp4', 'v.mp4.manifest.json']);
+    },
+    180_000,
+  );
+
+  itWithFfmpeg(
+    "MP4 with sound: the sound is mixed once for the whole item and muxed at assembly; every video and audio frame's framemd5 equals a local render",
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      await movingBarComp(engine, 'Spot', 18, 3);
+      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+        path: await tone(dir, { freq: 440, seconds: 3 }),
+      });
+      await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
+      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      const common = ['render', 's.ecproj', '--comp', 'Spot', '--crf', '0'];
+      expect(
+        (await runCli([...common, '--output', 'local/v.mp4'], { cwd: dir, timeoutMs: 120_000 })).code,
+      ).toBe(0);
+      const dist = await runCli(
+        [...common, '--output', 'dist/v.mp4', '--redis', redis.url, '--chunk-size', '10'],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      const [l, d] = [framemd5(join(dir, 'local/v.mp4')), framemd5(join(dir, 'dist/v.mp4'))];
+      // Both streams: 30 video frames and the AAC frames of 3 s at 48 kHz.
+      expect(d.filter((line) => line.startsWith('0,'))).toHaveLength(30);
+      expect(d.filter((line) => line.startsWith('1,')).length).toBeGreaterThan(100);
+      expect(d).toEqual(l);
+      expect(keyFrames(join(dir, 'dist/v.mp4'))).toHaveLength(3);
+      expect(await readdir(join(dir, 'dist'))).toEqual(['v.mp4', 'v.mp4.manifest.json']);
+    },
+    180_000,
+  );
+
+  itWithFfmpeg(
+    'GIF is rendered whole by one worker, byte-identical to a local render',
+    async () => {
+      const { dir, common } = await sampleRenderedLocally(['--output', 'local/a.gif']);
+      const dist = await runCli(
+        [...common, '--output', 'dist/a.gif', '--redis', redis.url, '--chunk-size', '20'],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      expect(await frameHashes(join(dir, 'dist'))).toEqual(await frameHashes(join(dir, 'local')));
+      expect(workers.map((w) => w.log()).join('')).toMatch(/frames 0-74\n/);
+    },
+    180_000,
+  );
+
+  it('Ctrl-C mid-render: exit 130, the chunks rendering on workers stop, no file is left (frames, temporaries, manifest)', async () => {
+    const dir = await tempDir();
+    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const before = chunksTaken(workers);
+    const r = await cliUntil(
+      [
+        'render',
+        'sample.ecproj',
+        '--comp',
+        'Sample',
+        '--output',
+        'out/f_[###].png',
+        '--redis',
+        redis.url,
+        '--chunk-size',
+        '5',
+      ],
+      dir,
+      // Interrupt once the workers have taken 3 of the 15 chunks.
+      () => chunksTaken(workers) - before >= 3,
+      workers,
+    );
+    expect(r.code).toBe(130);
+    expect(r.stdout).toMatch(/0 done, 0 failed, 1 stopped/);
+    expect(await readdir(join(dir, 'out')).catch(() => [])).toEqual([]);
+    const logs = workers.map((w) => w.log()).join('');
+    expect(logs).toMatch(/cancelled by the render/);
+  }, 120_000);
+
+  it('Redis down: render --redis and worker --redis fail at once with not-reachable and the remedy, exit 1, no files', async () => {
+    const dir = await tempDir();
+    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const nobody = `redis://127.0.0.1:${await freePort()}`;
+    const r = await runCli(
+      ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'out/f_[###].png', '--redis', nobody],
+      { cwd: dir, timeoutMs: 30_000 },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`Cannot reach Redis at ${nobody}`);
+    expect(r.stderr).toMatch(/check --redis/);
+    expect(await readdir(dir)).toEqual(['sample.ecproj']);
+    const w = await runCli(['worker', '--redis', nobody], { timeoutMs: 30_000 });
+    expect(w.code).toBe(1);
+    expect(w.stderr).toContain(`Cannot reach Redis at ${nobody}`);
+  }, 60_000);
+
+  it('flags: --chunk-size needs --redis; --redis takes a redis:// URL; --resume is not distributed yet (exit 2)', async () => {
+    const dir = await tempDir();
+    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const base = ['render', 'sample.ecproj'];
+    expect((await runCli([...base, '--chunk-size', '5'], { cwd: dir })).code).toBe(2);
+    expect((await runCli([...base, '--redis', redis.url, '--resume'], { cwd: dir })).code).toBe(2);
+    const bad = await runCli([...base, '--redis', 'http://x'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not a Redis URL');
+  }, 60_000);
+});
+
+describeWithRedis('a worker killed mid-chunk (SIGKILL)', () => {
+  it('its chunk is handed to another worker by the stalled-job check: every frame identical to a local render, no temporaries', async () => {
+    const redis = await startRedis();
+    // Short locks so the killed worker's chunk is seen stalled within seconds (default 30 s).
+    const quick = ['--lock-ms', '1500', '--stalled-ms', '500'];
+    const [a, b] = await Promise.all([startWorker(redis.url, quick), startWorker(redis.url, quick)]);
+    try {
+      const { dir, common } = await sampleRenderedLocally();
+      let killed = false;
+      let range = '';
+      let survivor: Worker | undefined;
+      const dist = cliUntil(
+        [...common, '--output', 'dist/f_[###].png', '--redis', redis.url, '--chunk-size', '25'],
+        dir,
+        () => {
+          // Kill the first worker seen holding a chunk, while it renders it.
+          const victim = [a, b].find((w) => /frames \d+-\d+/.test(w.log()));
+          if (victim && !killed) {
+            killed = true;
+            victim.child.kill('SIGKILL');
+            range = /frames (\d+-\d+)/.exec(victim.log())![1]!;
+            survivor = victim === a ? b : a;
+          }
+          return false;
+        },
+        [a, b],
+      );
+      const r = await dist;
+      expect(killed).toBe(true);
+      expect(r.code).toBe(0);
+      // The killed worker's chunk was rendered again by the other one.
+      expect(survivor!.log()).toContain(`frames ${range}\n`);
+      const [l, d] = await Promise.all([hashFiles(join(dir, 'local')), hashFiles(join(dir, 'dist'))]);
+      const frames = (h: Record<string, string>) =>
+        Object.fromEntries(Object.entries(h).filter(([n]) => !n.endsWith('.manifest.json')));
+      // hashFiles lists hidden names too: a temporary left by the killed worker would show here.
+      expect(Object.keys(frames(d))).toHaveLength(75);
+      expect(frames(d)).toEqual(frames(l));
+    } finally {
+      await Promise.all([stopWorker(a), stopWorker(b)]);
+      await redis.stop();
+    }
+  }, 180_000);
+});
+
+describeWithRedis('a worker of another version', () => {
+  it('refuses the job: the render fails naming both versions, the worker logs it, no frames', async () => {
+    const redis = await startRedis();
+    const other = await startWorker(redis.url, ['--as-version', '0.0.0-other']);
+    try {
+      const dir = await tempDir();
+      await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+      const r = await runCli(
+        ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'out/f_[###].png', '--redis', redis.url],
+        { cwd: dir, timeoutMs: 60_000 },
+      );
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/failed .*effectcraft-cli 0\.0\.0-other refused job .* sent by version \d/);
+      expect(other.log()).toMatch(/effectcraft-cli 0\.0\.0-other refused job/);
+      expect(await readdir(dir)).toEqual(['sample.ecproj']);
+    } finally {
+      await stopWorker(other);
+      await redis.stop();
+    }
+  }, 90_000);
+});
