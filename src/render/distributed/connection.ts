@@ -5,7 +5,7 @@
  */
 import type { RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EngineError } from '../../engine/index.js';
+import { EngineError, type Remedy } from '../../engine/index.js';
 
 const CONNECT_TIMEOUT_MS = 3000;
 
@@ -71,8 +71,11 @@ export function commandClient(url: string): Redis {
   return client;
 }
 
-/** Throws not_configured naming the URL when Redis does not answer a PING within the connect timeout. */
-export async function assertRedisReachable(url: string): Promise<void> {
+/**
+ * Throws not_configured naming the URL when Redis does not answer a PING within the connect timeout. `remedy`:
+ * what to do, in the words of the surface that was given the URL (default: the render command's).
+ */
+export async function assertRedisReachable(url: string, remedy?: Remedy): Promise<void> {
   const client = new Redis({
     ...redisOptions(url),
     connectTimeout: CONNECT_TIMEOUT_MS,
@@ -92,8 +95,9 @@ export async function assertRedisReachable(url: string): Promise<void> {
     throw new EngineError(
       'not_configured',
       `Cannot reach Redis at ${url} (${(cause ?? (err as Error)).message || 'no answer'}).`,
-      (w) =>
-        `Start Redis there (redis-server --port PORT), check ${w.param('redis')}, or render without it to render on this machine.`,
+      remedy ??
+        ((w) =>
+          `Start Redis there (redis-server --port PORT), check ${w.param('redis')}, or render without it to render on this machine.`),
     );
   } finally {
     client.disconnect();

@@ -5,7 +5,11 @@
 import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
 import type { ItemReport, JobItemOutcome, JobProgress, ReportDetail } from './job.js';
-import { resolveJobOptions, type RenderQueueServiceOptions } from './options.js';
+import {
+  resolveJobOptions,
+  type DistributedQueueOptions,
+  type RenderQueueServiceOptions,
+} from './options.js';
 import type { ItemStatus } from './status.js';
 
 export interface JobResult {
@@ -115,25 +119,11 @@ export class RenderQueueService {
     resume: boolean,
   ): Promise<JobItemOutcome[]> {
     let outcomes: JobItemOutcome[];
-    // The job machinery (workers, pool, exporters, encoders) loads with the first render: a session that never
-    // renders (a single still, an inspection) does not pay for it.
-    const [{ runJob }, { builtinExporters }] = await Promise.all([
-      import('./job.js'),
-      import('./exporters/index.js'),
-    ]);
     try {
-      outcomes = await runJob({
-        doc,
-        items,
-        ports,
-        signal,
-        resume,
-        exporters: new Map([...builtinExporters(), ...this.#exporters]),
-        options: await resolveJobOptions(this.#options),
-        isQueued: (id) => this.#options.liveDocument().renderQueue.some((q) => q.id === id),
-        setStatus: (id, s) => this.#status.set(id, s),
-        onProgress: (p) => this.#listeners.forEach((l) => l(p)),
-      });
+      const { distributed } = this.#options;
+      outcomes = distributed
+        ? await this.#runOnWorkers(distributed, doc, items, signal, resume)
+        : await this.#runHere(doc, items, ports, signal, resume);
       this.#options.onFilesWritten?.(
         outcomes.flatMap((o) => [...o.files.map((f) => f.path), ...(o.manifest ? [o.manifest] : [])]),
       );
@@ -158,6 +148,65 @@ export class RenderQueueService {
     }
     return outcomes;
   }
+
+  async #runHere(
+    doc: Project,
+    items: RenderQueueItem[],
+    ports: EnginePorts,
+    signal: AbortSignal,
+    resume: boolean,
+  ): Promise<JobItemOutcome[]> {
+    // The job machinery (workers, pool, exporters, encoders) loads with the first render: a session that never
+    // renders (a single still, an inspection) does not pay for it.
+    const [{ runJob }, { builtinExporters }] = await Promise.all([
+      import('./job.js'),
+      import('./exporters/index.js'),
+    ]);
+    return runJob({
+      doc,
+      items,
+      ports,
+      signal,
+      resume,
+      exporters: new Map([...builtinExporters(), ...this.#exporters]),
+      options: await resolveJobOptions(this.#options),
+      isQueued: this.#isQueued,
+      setStatus: this.#setStatus,
+      onProgress: this.#progress,
+    });
+  }
+
+  /**
+   * The job on `worker --redis` processes: the same items of the same snapshot, statuses and progress, and the
+   * same outcomes; the signal broadcasts the cancel to every worker (coordinator.ts). Registered exporters are
+   * this process's own and do not travel: the workers use the built-in ones.
+   */
+  async #runOnWorkers(
+    distributed: DistributedQueueOptions,
+    doc: Project,
+    items: RenderQueueItem[],
+    signal: AbortSignal,
+    resume: boolean,
+  ): Promise<JobItemOutcome[]> {
+    if (resume)
+      throw new EngineError(
+        'bad_argument',
+        'resume:true is not built for renders on workers (this server renders through Redis).',
+        'Render without resume (frames that exist are rendered again), or restart the server without --redis to render resumably on its machine.',
+      );
+    const { renderItemsDistributed } = await import('../distributed/coordinator.js');
+    return renderItemsDistributed(doc, items, {
+      ...distributed,
+      signal,
+      isQueued: this.#isQueued,
+      setStatus: this.#setStatus,
+      onProgress: this.#progress,
+    });
+  }
+
+  readonly #isQueued = (id: string) => this.#options.liveDocument().renderQueue.some((q) => q.id === id);
+  readonly #setStatus = (id: string, s: ItemStatus) => void this.#status.set(id, s);
+  readonly #progress = (p: JobProgress) => this.#listeners.forEach((l) => l(p));
 
   /** Matches outcomes to the live document by id: items removed mid-render are left out and count as failed. */
   async #report(outcomes: JobItemOutcome[], detail: ReportDetail): Promise<JobResult> {
