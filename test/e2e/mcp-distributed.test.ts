@@ -207,6 +207,36 @@ describeWithRedis('mcp --redis: renderQueue.render on worker processes', () => {
   }, 30_000);
 });
 
+describeWithRedis('mcp --redis: Redis lost mid-render', () => {
+  it('the render fails not_configured within seconds instead of waiting for ever', async () => {
+    const lost = await startRedis();
+    const worker = await startWorker(lost.url);
+    try {
+      const out = await tempDir('ec-mcp-dist-lost-');
+      const client = await serverWithItem(
+        ['--redis', lost.url, '--chunk-size', '5'],
+        join(out, 'f_[###].png'),
+      );
+      const call = client.callTool(
+        { name: 'command_run', arguments: { id: 'renderQueue.render' } },
+        { timeout: 120_000 },
+      );
+      await until(async () => chunksTaken([worker]) >= 2);
+      await lost.stop();
+      const r = await call;
+      expect(r.isError).toBe(true);
+      const item = (r.structuredContent as RenderResult).items[0]!;
+      expect(item.status).toBe('failed');
+      expect(item.error?.code).toBe('not_configured');
+      expect(item.error?.message).toContain(lost.url);
+      expect(await queueItem(client)).toMatchObject({ status: 'failed' });
+    } finally {
+      await stopWorker(worker);
+      await lost.stop();
+    }
+  }, 60_000);
+});
+
 describeWithRedis('mcp --redis at start', () => {
   it('Redis unreachable: exit 1, the URL and the remedy on stderr, nothing on stdout', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;

@@ -103,3 +103,51 @@ export async function assertRedisReachable(url: string, remedy?: Remedy): Promis
     client.disconnect();
   }
 }
+
+// A render checks Redis this often while it waits for its flows; two unanswered PINGs in a row mean it is lost.
+const WATCH_INTERVAL_MS = 1000;
+const WATCH_MISSES = 2;
+
+/** Watches Redis through `client` until closed; see watchRedis. */
+export interface RedisWatch {
+  /** Resolves with the cause once Redis stopped answering; never rejects. */
+  readonly lost: Promise<Error>;
+  close(): void;
+}
+
+/**
+ * Watches Redis while a render waits on BullMQ's events: on a lost connection that reader waits for ever (it must
+ * retry without end), so without this a render whose Redis went away mid-render would hang instead of failing.
+ */
+export function watchRedis(client: Redis): RedisWatch {
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let misses = 0;
+  const lost = new Promise<Error>((resolve) => {
+    const tick = async () => {
+      let answer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          client.ping(),
+          new Promise((_, reject) => {
+            answer = setTimeout(() => reject(new Error('no answer')), CONNECT_TIMEOUT_MS);
+          }),
+        ]);
+        misses = 0;
+      } catch (err) {
+        if (++misses >= WATCH_MISSES) return resolve(err as Error);
+      } finally {
+        clearTimeout(answer);
+      }
+      if (!closed) timer = setTimeout(() => void tick(), WATCH_INTERVAL_MS);
+    };
+    timer = setTimeout(() => void tick(), WATCH_INTERVAL_MS);
+  });
+  return {
+    lost,
+    close() {
+      closed = true;
+      clearTimeout(timer);
+    },
+  };
+}

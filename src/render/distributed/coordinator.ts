@@ -30,7 +30,7 @@ import type { JobResult } from '../queue/service.js';
 import type { ItemStatus } from '../queue/status.js';
 import { broadcastCancel } from './cancel.js';
 import { chunkSpans, segmentPath, splitOf, type Split } from './chunks.js';
-import { assertRedisReachable, commandClient, coordinatorOptions } from './connection.js';
+import { assertRedisReachable, commandClient, coordinatorOptions, watchRedis } from './connection.js';
 import {
   AssembleResult,
   ChunkProgress,
@@ -105,6 +105,9 @@ export async function renderItemsDistributed(
     control: commandClient(options.url),
   };
   for (const l of Object.values(links)) l.on('error', () => undefined);
+  const watch = watchRedis(links.control);
+  let lostError: ErrorInfo | undefined;
+  const lost = watch.lost.then((cause) => (lostError = lostRedis(options, cause)));
   try {
     // Subscribed before any job is added: the stream is read from "now", and a fast chunk must not be missed.
     await links.events.waitUntilReady();
@@ -112,10 +115,11 @@ export async function renderItemsDistributed(
     const outcomes: JobItemOutcome[] = [];
     for (const [index, item] of items.entries()) {
       let framesTotal = 0;
-      const outcome =
-        options.isQueued?.(item.id) === false && !options.signal.aborted
+      const outcome = lostError
+        ? outcomeOf(item, 'failed', lostError)
+        : options.isQueued?.(item.id) === false && !options.signal.aborted
           ? outcomeOf(item, 'failed', removedError(item.id))
-          : await renderOne(doc, item, index, items.length, renderId, links, {
+          : await renderOne(doc, item, index, items.length, renderId, links, lost, {
               ...options,
               onProgress(p) {
                 framesTotal = p.framesTotal;
@@ -133,9 +137,23 @@ export async function renderItemsDistributed(
     }
     return outcomes;
   } finally {
+    watch.close();
     await Promise.allSettled([links.events.close(), links.flows.close(), links.queue.close()]);
     links.control.disconnect();
   }
+}
+
+/** The error of items that were rendering or waiting when Redis stopped answering. */
+function lostRedis(
+  options: Pick<DistributedRenderOptions, 'url' | 'unreachableRemedy'>,
+  cause: Error,
+): ErrorInfo {
+  return new EngineError(
+    'not_configured',
+    `Lost Redis at ${options.url} during the render (${cause.message || 'no answer'}).`,
+    options.unreachableRemedy ??
+      'Start Redis again, then render again: frames of chunks that completed before it went away may be left, and are rendered again.',
+  ).toInfo();
 }
 
 function outcomeOf(
@@ -162,6 +180,8 @@ async function renderOne(
   itemsTotal: number,
   renderId: string,
   links: Links,
+  /** Settles when Redis is lost mid-render (watchRedis), with the item's error. */
+  lost: Promise<ErrorInfo>,
   options: Omit<DistributedRenderOptions, 'detail'>,
 ): Promise<JobItemOutcome> {
   if (options.signal.aborted)
@@ -240,7 +260,9 @@ async function renderOne(
       (value: unknown) => ({ ok: true as const, value }),
       (err: unknown) => ({ ok: false as const, reason: (err as Error).message }),
     );
-    const result = await Promise.race([finished, stopped]);
+    const result = await Promise.race([finished, stopped, lost]);
+    // Redis is gone: nothing more can be asked of it (chunk states, cancel, cleanup of completed chunks).
+    if (result !== 'stopped' && 'code' in result) return outcomeOf(item, 'failed', result);
     if (result === 'stopped') {
       // Chunks rendering on workers stop and remove their own files; then the completed chunks' frames go.
       await broadcastCancel(links.control, renderId).catch(() => undefined);
