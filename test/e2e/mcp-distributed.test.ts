@@ -4,7 +4,7 @@
  * same item rendered by a server without --redis; progress notifications arrive strictly increasing; a
  * cancelled request and renderQueue.stop leave no file of the job; Redis down is a clear error, never a hang.
  */
-import { copyFile, readdir } from 'node:fs/promises';
+import { copyFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ import { describeWithRedis, freePort, startRedis, type RedisServer } from '../he
 import { chunksTaken, startWorker, stopWorker, type Worker } from '../helpers/render-workers.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
-import { connectClient } from './mcp-helpers.js';
+import { connectClient, envelope, RawServer, renderSetup } from './mcp-helpers.js';
+import { declaring, pollTask, type Ask } from './mcp-tasks-helpers.js';
 
 interface ItemResult {
   id: string;
@@ -176,6 +177,32 @@ describeWithRedis('mcp --redis: renderQueue.render on worker processes', () => {
     // The workers keep serving: the next render completes.
     const again = (await command(client, 'renderQueue.render', {})) as RenderResult;
     expect(again.completed).toBe(1);
+  }, 240_000);
+
+  it('tasks/cancel of a render running as a task removes exactly the files the job made', async () => {
+    const dir = await tempDir('ec-mcp-dist-task-');
+    await writeFile(join(dir, 'keep.txt'), 'not the render’s');
+    const s = new RawServer(['--redis', redis.url, '--chunk-size', '10']);
+    let n = 0;
+    const ask: Ask = (method, params) => s.request(`q${++n}`, method, params);
+    const setup = await ask('tools/call', {
+      name: 'command_batch',
+      arguments: { steps: renderSetup(dir, 300, 128) },
+      _meta: envelope(),
+    });
+    expect(setup.result?.isError).toBeUndefined();
+    const created = await ask('tools/call', {
+      name: 'command_run',
+      arguments: { id: 'renderQueue.render' },
+      _meta: declaring(),
+    });
+    const taskId = created.result!.taskId as string;
+    // The workers' progress reaches the task's statusMessage.
+    await pollTask(ask, taskId, (t) => /frame [1-9]/.test(String(t.statusMessage)));
+    await until(async () => (await pngs(dir)) > 0);
+    expect((await ask('tasks/cancel', { taskId, _meta: declaring() })).error).toBeUndefined();
+    expect((await pollTask(ask, taskId, () => true)).status).toBe('cancelled');
+    expect(await leftIn(dir)).toEqual(['keep.txt']);
   }, 240_000);
 
   it('confined: the jobs carry the roots and the workers render inside them', async () => {
