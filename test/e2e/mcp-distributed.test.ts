@@ -141,21 +141,28 @@ describeWithRedis('mcp --redis: renderQueue.render on worker processes', () => {
     });
   }, 240_000);
 
-  it('a cancelled request (notifications/cancelled) stops the chunks on every worker and leaves no file', async () => {
-    const out = await tempDir('ec-mcp-dist-cancel-');
+  /** A server on the workers with the sample queued to a fresh folder, and a wait for its render's middle. */
+  async function queuedOnWorkers() {
+    const out = await tempDir('ec-mcp-dist-stop-');
     const client = await serverWithItem(
       ['--redis', redis.url, '--chunk-size', '10'],
       join(out, 'f_[###].png'),
     );
     const taken = chunksTaken(workers);
+    // Some chunks done (frames on disk), some rendering, some still queued.
+    const midRender = () => until(async () => chunksTaken(workers) - taken >= 3 && (await pngs(out)) > 0);
+    return { out, client, midRender };
+  }
+
+  it('a cancelled request (notifications/cancelled) stops the chunks on every worker and leaves no file', async () => {
+    const { out, client, midRender } = await queuedOnWorkers();
     const controller = new AbortController();
     const call = client.callTool(
       { name: 'command_run', arguments: { id: 'renderQueue.render' } },
       { timeout: 180_000, signal: controller.signal },
     );
     call.catch(() => undefined);
-    // Some chunks done, some rendering, some still queued.
-    await until(async () => chunksTaken(workers) - taken >= 3 && (await pngs(out)) > 0);
+    await midRender();
     controller.abort();
     await expect(call).rejects.toThrow();
     await until(async () => (await queueItem(client)).status === 'stopped');
@@ -163,14 +170,9 @@ describeWithRedis('mcp --redis: renderQueue.render on worker processes', () => {
   }, 240_000);
 
   it('renderQueue.stop of a background render (wait:false) leaves no file of the job', async () => {
-    const out = await tempDir('ec-mcp-dist-stop-');
-    const client = await serverWithItem(
-      ['--redis', redis.url, '--chunk-size', '10'],
-      join(out, 'f_[###].png'),
-    );
-    const taken = chunksTaken(workers);
+    const { out, client, midRender } = await queuedOnWorkers();
     expect(await command(client, 'renderQueue.render', { wait: false })).toMatchObject({ started: true });
-    await until(async () => chunksTaken(workers) - taken >= 3 && (await pngs(out)) > 0);
+    await midRender();
     expect(await command(client, 'renderQueue.stop', {})).toEqual({ stopped: true });
     expect(await queueItem(client)).toMatchObject({ status: 'stopped' });
     expect(await leftIn(out)).toEqual([]);

@@ -41,6 +41,15 @@ export interface StartedJob {
   done: Promise<JobResult>;
 }
 
+/** One job as the service runs it: the snapshot, its items (as planned), and how it renders. */
+interface JobArgs {
+  doc: Project;
+  items: RenderQueueItem[];
+  ports: EnginePorts;
+  signal: AbortSignal;
+  resume: boolean;
+}
+
 export class RenderQueueService {
   readonly #options: RenderQueueServiceOptions;
   /** Registered exporters; the built-in ones are added under them when a job starts (see #run). */
@@ -92,7 +101,7 @@ export class RenderQueueService {
     for (const item of items)
       this.#status.set(item.id, { status: 'queued', framesDone: 0, framesTotal: 0, files: 0 });
     const detail = options.detail ?? 'compact';
-    const done = this.#run(doc, planned, ports, controller.signal, resume)
+    const done = this.#run({ doc, items: planned, ports, signal: controller.signal, resume })
       .then((outcomes) => this.#report(outcomes, detail))
       .finally(() => (this.#job = null));
     this.#job = { controller, done };
@@ -111,19 +120,12 @@ export class RenderQueueService {
     await this.#job?.done;
   }
 
-  async #run(
-    doc: Project,
-    items: RenderQueueItem[],
-    ports: EnginePorts,
-    signal: AbortSignal,
-    resume: boolean,
-  ): Promise<JobItemOutcome[]> {
+  async #run(job: JobArgs): Promise<JobItemOutcome[]> {
+    const { items } = job;
     let outcomes: JobItemOutcome[];
     try {
       const { distributed } = this.#options;
-      outcomes = distributed
-        ? await this.#runOnWorkers(distributed, doc, items, signal, resume)
-        : await this.#runHere(doc, items, ports, signal, resume);
+      outcomes = distributed ? await this.#runOnWorkers(distributed, job) : await this.#runHere(job);
       this.#options.onFilesWritten?.(
         outcomes.flatMap((o) => [...o.files.map((f) => f.path), ...(o.manifest ? [o.manifest] : [])]),
       );
@@ -149,13 +151,7 @@ export class RenderQueueService {
     return outcomes;
   }
 
-  async #runHere(
-    doc: Project,
-    items: RenderQueueItem[],
-    ports: EnginePorts,
-    signal: AbortSignal,
-    resume: boolean,
-  ): Promise<JobItemOutcome[]> {
+  async #runHere(job: JobArgs): Promise<JobItemOutcome[]> {
     // The job machinery (workers, pool, exporters, encoders) loads with the first render: a session that never
     // renders (a single still, an inspection) does not pay for it.
     const [{ runJob }, { builtinExporters }] = await Promise.all([
@@ -163,11 +159,7 @@ export class RenderQueueService {
       import('./exporters/index.js'),
     ]);
     return runJob({
-      doc,
-      items,
-      ports,
-      signal,
-      resume,
+      ...job,
       exporters: new Map([...builtinExporters(), ...this.#exporters]),
       options: await resolveJobOptions(this.#options),
       isQueued: this.#isQueued,
@@ -183,10 +175,7 @@ export class RenderQueueService {
    */
   async #runOnWorkers(
     distributed: DistributedQueueOptions,
-    doc: Project,
-    items: RenderQueueItem[],
-    signal: AbortSignal,
-    resume: boolean,
+    { doc, items, signal, resume }: JobArgs,
   ): Promise<JobItemOutcome[]> {
     if (resume)
       throw new EngineError(
