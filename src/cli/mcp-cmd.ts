@@ -33,9 +33,9 @@ function log(message: string): void {
   process.stderr.write(`effectcraft-cli mcp: ${printable(message)}\n`);
 }
 
-// Redis went away after start: each render's items fail not_configured with this remedy, in the server's terms.
+// Redis unreachable, at start (exit 1) or later (each render's items fail not_configured), in the server's terms.
 const REDIS_REMEDY =
-  "Start Redis there again (redis-server --port PORT), or restart the MCP server with the right --redis URL, or without --redis to render in the server's own process.";
+  "Start Redis there (redis-server --port PORT), or restart the MCP server with the right --redis URL, or without --redis to render in the server's own process.";
 
 /** Why renders on workers cannot start (a bad URL is a usage error), or null when Redis answers. */
 async function redisProblem(url: string): Promise<string | null> {
@@ -77,6 +77,9 @@ export async function mcpCommand(args: string[]): Promise<number> {
       log(unreachable);
       return EXIT.failed;
     }
+    log(
+      `renders go to effectcraft-cli worker processes through ${distributed.url} (chunks of ${distributed.chunkSize} frames)`,
+    );
   }
 
   const env = sessionEnv();
