@@ -76,6 +76,15 @@ export function createSession(options: SessionOptions = {}): Session {
     ...(confinement?.info.confined && {
       openWriteDir: (dir: string) => confinement.openWriteDir(dir, 'renderQueue.render writes'),
     }),
+    // Security: rendered on workers (mcp --redis), the jobs carry the roots and each worker confines them the
+    // same way (src/render/distributed/job-confinement.ts): the server's checks alone would not hold over there.
+    ...(confinement?.info.confined &&
+      options.renderQueue?.distributed && {
+        distributed: {
+          ...options.renderQueue.distributed,
+          roots: { read: confinement.info.readRoots, write: confinement.info.writeRoots },
+        },
+      }),
     liveDocument: () => engine.document,
   });
   const engine: Engine = new Engine({

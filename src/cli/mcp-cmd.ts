@@ -1,8 +1,13 @@
 /**
  * `effectcraft-cli mcp`: the MCP server over stdio (default) or streamable HTTP (--http PORT, on 127.0.0.1 unless
- * --host), where it is also a render node for remote clients (uploads, get_output; docs/remote.md).
+ * --host), where it is also a render node for remote clients (uploads, get_output; docs/remote.md). With
+ * --redis URL its renders run on `effectcraft-cli worker` processes (docs/distributed.md).
  * stdout carries protocol messages only; every diagnostic goes to stderr.
  */
+import { EngineError } from '../engine/index.js';
+import { assertRedisReachable, redisOptions } from '../render/distributed/connection.js';
+import { CLI_WORDS } from './cli-words.js';
+import { distributedFromFlags } from './redis-flags.js';
 import { createHeadlessBackend } from '../mcp/headless-backend.js';
 import { bridgeBackendFromFlags } from './bridge-backend.js';
 import { parseOrHelp } from './flag-spec.js';
@@ -28,6 +33,29 @@ function log(message: string): void {
   process.stderr.write(`effectcraft-cli mcp: ${printable(message)}\n`);
 }
 
+// Redis unreachable, at start (exit 1) or later (each render's items fail not_configured), in the server's terms.
+const REDIS_REMEDY =
+  "Start Redis there (redis-server --port PORT), or restart the MCP server with the right --redis URL, or without --redis to render in the server's own process.";
+
+/** Why renders on workers cannot start (a bad URL is a usage error), or null when Redis answers. */
+async function redisProblem(url: string): Promise<string | null> {
+  try {
+    redisOptions(url);
+  } catch (err) {
+    if (err instanceof EngineError)
+      throw new UsageError(`${err.message} ${err.toInfo(CLI_WORDS).remediation}`);
+    throw err;
+  }
+  try {
+    await assertRedisReachable(url, REDIS_REMEDY);
+    return null;
+  } catch (err) {
+    if (!(err instanceof EngineError)) throw err;
+    const info = err.toInfo(CLI_WORDS);
+    return `${info.message} ${info.remediation}`;
+  }
+}
+
 export async function mcpCommand(args: string[]): Promise<number> {
   const parsed = parseOrHelp(mcpSpec, args);
   if (!parsed) return EXIT.ok;
@@ -37,6 +65,22 @@ export async function mcpCommand(args: string[]): Promise<number> {
     throw new UsageError('--token-file and --token-env go with --http PORT.');
   if (port === undefined) refuseWithoutHttp(values);
   const confinement = confinementFromFlags(values);
+  const distributed = distributedFromFlags(values);
+  if (distributed && values.bridge !== undefined)
+    throw new UsageError(
+      '--redis cannot be used with --bridge: in bridge mode the app renders, not this server.',
+    );
+  // Checked once at start: a server whose renders could only fail says so now, not at the first render.
+  if (distributed) {
+    const unreachable = await redisProblem(distributed.url);
+    if (unreachable) {
+      log(unreachable);
+      return EXIT.failed;
+    }
+    log(
+      `renders go to effectcraft-cli worker processes through ${distributed.url} (chunks of ${distributed.chunkSize} frames)`,
+    );
+  }
 
   const env = sessionEnv();
   // Over HTTP, get_output serves only the files this process writes: the session reports each one.
@@ -46,6 +90,11 @@ export async function mcpCommand(args: string[]): Promise<number> {
     logError: log,
     ...env,
     ...(written && { onFileWritten: (path: string) => written.add(path) }),
+    ...(distributed && {
+      renderQueue: {
+        distributed: { ...distributed, version: packageVersion(), unreachableRemedy: REDIS_REMEDY },
+      },
+    }),
   });
   const remote =
     written &&

@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CODECS, GIF_DITHERS, GIF_PALETTES, PRORES_PROFILES, X264_PRESETS } from '../engine/encoding.js';
 import type { Encoding } from '../engine/model.js';
-import { DEFAULT_CHUNK_SIZE } from '../render/distributed/chunks.js';
 import { parseOrHelp } from './flag-spec.js';
 import { renderSpec } from './specs/render.js';
+import { distributedFromFlags } from './redis-flags.js';
 import { parseChoice, parseWhole, UsageError } from './usage.js';
 
 export interface RenderArgs {
@@ -36,7 +36,6 @@ export interface RenderArgs {
 }
 
 const MAX_WORKERS = 256;
-const MAX_CHUNK = 1_000_000;
 
 /** Null when --help was printed. */
 export function parseRenderArgs(argv: string[]): RenderArgs | null {
@@ -57,8 +56,7 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
   if (output && !values.comp && values.item?.length !== 1)
     throw new UsageError('--output needs --comp, or exactly one --item whose output it replaces.');
   const encoding = encodingFlags(values);
-  if (values['chunk-size'] !== undefined && values.redis === undefined)
-    throw new UsageError('--chunk-size needs --redis.');
+  const distributed = distributedFromFlags(values);
   // Not built for distributed renders yet: say so rather than render differently from a local render.
   const local = (['resume', 'data', 'concurrency'] as const).filter((f) => values[f] !== undefined);
   if (values.redis !== undefined && local.length)
@@ -75,12 +73,7 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
     json: values.json ?? false,
     ...(values.props !== undefined && { props: parseProps(values.props) }),
     ...(values.data !== undefined && { data: resolve(values.data) }),
-    ...(values.redis !== undefined && {
-      distributed: {
-        url: values.redis,
-        chunkSize: parseWhole(values['chunk-size'], '--chunk-size', 1, MAX_CHUNK) ?? DEFAULT_CHUNK_SIZE,
-      },
-    }),
+    ...(distributed && { distributed }),
   };
 }
 

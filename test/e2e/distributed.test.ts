@@ -5,8 +5,7 @@
  * a worker of another version refuses the job.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
@@ -17,37 +16,9 @@ import { tone } from '../helpers/audio.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { hashFiles } from '../helpers/queue.js';
 import { describeWithRedis, freePort, startRedis, type RedisServer } from '../helpers/redis.js';
+import { chunksTaken, startWorker, stopWorker, type Worker } from '../helpers/render-workers.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
-
-interface Worker {
-  child: ChildProcess;
-  log: () => string;
-}
-
-/** Starts `effectcraft-cli worker --redis url`; resolves once it waits for jobs. */
-async function startWorker(url: string, extra: string[] = []): Promise<Worker> {
-  const child = spawn(process.execPath, [cliPath, 'worker', '--redis', url, '--concurrency', '1', ...extra], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      log += d.toString();
-      if (log.includes('waiting for render jobs')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`worker exited (${code}): ${log}`)));
-  });
-  return { child, log: () => log };
-}
-
-async function stopWorker(w: Worker): Promise<void> {
-  // A worker killed by a signal has a signalCode and no exitCode.
-  if (w.child.exitCode !== null || w.child.signalCode !== null) return;
-  const exited = once(w.child, 'exit');
-  w.child.kill('SIGTERM');
-  await exited;
-}
 
 /**
  * Runs the built CLI in `cwd`; `interrupt` is asked on each chunk of its stderr and of the `watch` workers'
@@ -111,11 +82,6 @@ function keyFrames(path: string): string[] {
     { encoding: 'utf8' },
   );
   return out.split('\n').filter((l) => l.includes('K'));
-}
-
-/** How many chunks the workers have started so far (their logs name each chunk's frames). */
-function chunksTaken(workers: Worker[]): number {
-  return workers.flatMap((w) => w.log().match(/frames \d+-\d+/g) ?? []).length;
 }
 
 /** The frames of `dir` (manifest left out: it names its own folder) with their sha256. */

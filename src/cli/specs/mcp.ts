@@ -1,5 +1,5 @@
 import { defineSubcommand, type FlagSpecs } from '../flag-spec.js';
-import { CONFINEMENT_FLAGS } from './shared.js';
+import { CHUNK_SIZE_FLAG, CONFINEMENT_FLAGS } from './shared.js';
 
 /** `mcp --http` as a render node for clients elsewhere (docs/remote.md): exposure, TLS and the limits. */
 const REMOTE_NODE_FLAGS = {
@@ -48,10 +48,11 @@ export const mcpSpec = defineSubcommand({
   summary: 'run the MCP server for agents (stdio, or --http PORT)',
   usage: [
     'mcp [--http PORT [--token-file PATH | --token-env NAME]] [--bridge PORT [--bridge-token-file PATH]] [--automation-read-root DIR]... [--automation-write-root DIR]...',
+    'mcp --redis URL [--chunk-size N] [--http PORT ...] [--automation-read-root DIR]... [--automation-write-root DIR]...',
     'mcp --http PORT --host ADDRESS [--tls-cert PEM --tls-key PEM] [--allow-host NAME]... [--max-body SIZE] [--max-concurrent N] [--max-upload SIZE] [--max-upload-total SIZE] --automation-write-root DIR',
   ],
   description:
-    "Runs the MCP server for agents: stdio by default (add it to your MCP client's config), or streamable HTTP on 127.0.0.1 with --http. Serves both the 2025-11-25 (initialize) and 2026-07-28 (per-request _meta) eras.\n\nOver HTTP it is a render node for clients on other machines (--host, TLS): clients upload samples with put_sample (kept under the first --automation-write-root) and fetch what renders wrote with get_output.",
+    "Runs the MCP server for agents: stdio by default (add it to your MCP client's config), or streamable HTTP on 127.0.0.1 with --http. Serves both the 2025-11-25 (initialize) and 2026-07-28 (per-request _meta) eras.\n\nOver HTTP it is a render node for clients on other machines (--host, TLS): clients upload samples with put_sample (kept under the first --automation-write-root) and fetch what renders wrote with get_output.\n\nWith --redis, renders (renderQueue.render, blocking, wait:false or as a task) run on `effectcraft-cli worker --redis URL` processes instead of in the server: progress, renderQueue.list, renderQueue.stop and cancellation work as locally. Confined (--automation-*-root), each job carries the roots and every worker confines its reads and writes to them.",
   positionals: false,
   flags: {
     http: {
@@ -72,6 +73,12 @@ export const mcpSpec = defineSubcommand({
     },
     ...REMOTE_NODE_FLAGS,
     ...CONFINEMENT_FLAGS,
+    redis: {
+      type: 'string',
+      value: 'URL',
+      help: 'render on `effectcraft-cli worker --redis URL` processes through this Redis (redis://HOST:PORT) instead of in the server; checked at start (unreachable: exit 1); the workers need the footage and the outputs at the same paths (docs/distributed.md). Not with --bridge',
+    },
+    ...CHUNK_SIZE_FLAG,
     bridge: {
       type: 'string',
       value: 'PORT',

@@ -1,4 +1,5 @@
 /** Flags more than one subcommand takes, defined once. */
+import { DEFAULT_CHUNK_SIZE } from '../../render/distributed/chunks.js';
 import type { FlagSpecs } from '../flag-spec.js';
 
 /** Confinement: `mcp` and `app`. */
@@ -14,6 +15,16 @@ export const CONFINEMENT_FLAGS = {
     value: 'DIR',
     multiple: true,
     help: 'confine writes to DIR (also readable)',
+  },
+} as const satisfies FlagSpecs;
+
+/** Distributed rendering: `render` and `mcp`, with their own --redis (docs/distributed.md). */
+export const CHUNK_SIZE_FLAG = {
+  'chunk-size': {
+    type: 'string',
+    value: 'N',
+    help: 'with --redis: frames per chunk of an image sequence, or per segment of an MP4 or MOV (other formats render whole on one worker)',
+    default: String(DEFAULT_CHUNK_SIZE),
   },
 } as const satisfies FlagSpecs;
 

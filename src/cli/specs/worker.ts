@@ -2,9 +2,10 @@ import { defineSubcommand } from '../flag-spec.js';
 
 export const workerSpec = defineSubcommand({
   name: 'worker',
-  summary: 'render chunks of distributed renders (render PROJECT --redis URL) taken from Redis',
+  summary:
+    'render chunks of distributed renders (render PROJECT --redis URL, mcp --redis URL) taken from Redis',
   usage: ['worker --redis URL [--concurrency N]'],
-  description: `Takes render jobs from the Redis at URL and renders them: chunks of frames of the items that \`effectcraft-cli render PROJECT --redis URL\` sends, and the assembly of each item. Start as many as wanted, on as many machines: each renders one chunk at a time with every core. Every worker must see the project's footage and the outputs at the same paths as the machine that renders (shared storage), and run the same effectcraft-cli version (a job from another version is refused and fails). See docs/distributed.md.`,
+  description: `Takes render jobs from the Redis at URL and renders them: chunks of frames of the items that \`effectcraft-cli render PROJECT --redis URL\` (or the renders of \`effectcraft-cli mcp --redis URL\`) sends, and the assembly of each item. Start as many as wanted, on as many machines: each renders one chunk at a time with every core. Every worker must see the project's footage and the outputs at the same paths as the machine that renders (shared storage), and run the same effectcraft-cli version (a job from another version is refused and fails). See docs/distributed.md.`,
   positionals: false,
   flags: {
     redis: {

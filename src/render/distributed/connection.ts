@@ -5,7 +5,7 @@
  */
 import type { RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EngineError } from '../../engine/index.js';
+import { EngineError, type Remedy } from '../../engine/index.js';
 
 const CONNECT_TIMEOUT_MS = 3000;
 
@@ -71,8 +71,11 @@ export function commandClient(url: string): Redis {
   return client;
 }
 
-/** Throws not_configured naming the URL when Redis does not answer a PING within the connect timeout. */
-export async function assertRedisReachable(url: string): Promise<void> {
+/**
+ * Throws not_configured naming the URL when Redis does not answer a PING within the connect timeout. `remedy`:
+ * what to do, in the words of the surface that was given the URL (default: the render command's).
+ */
+export async function assertRedisReachable(url: string, remedy?: Remedy): Promise<void> {
   const client = new Redis({
     ...redisOptions(url),
     connectTimeout: CONNECT_TIMEOUT_MS,
@@ -92,10 +95,59 @@ export async function assertRedisReachable(url: string): Promise<void> {
     throw new EngineError(
       'not_configured',
       `Cannot reach Redis at ${url} (${(cause ?? (err as Error)).message || 'no answer'}).`,
-      (w) =>
-        `Start Redis there (redis-server --port PORT), check ${w.param('redis')}, or render without it to render on this machine.`,
+      remedy ??
+        ((w) =>
+          `Start Redis there (redis-server --port PORT), check ${w.param('redis')}, or render without it to render on this machine.`),
     );
   } finally {
     client.disconnect();
   }
+}
+
+// A render checks Redis this often while it waits for its flows; two unanswered PINGs in a row mean it is lost.
+const WATCH_INTERVAL_MS = 1000;
+const WATCH_MISSES = 2;
+
+/** Watches Redis through `client` until closed; see watchRedis. */
+export interface RedisWatch {
+  /** Resolves with the cause once Redis stopped answering; never rejects. */
+  readonly lost: Promise<Error>;
+  close(): void;
+}
+
+/**
+ * Watches Redis while a render waits on BullMQ's events: on a lost connection that reader waits for ever (it must
+ * retry without end), so without this a render whose Redis went away mid-render would hang instead of failing.
+ */
+export function watchRedis(client: Redis): RedisWatch {
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let misses = 0;
+  const lost = new Promise<Error>((resolve) => {
+    const tick = async () => {
+      let answer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          client.ping(),
+          new Promise((_, reject) => {
+            answer = setTimeout(() => reject(new Error('no answer')), CONNECT_TIMEOUT_MS);
+          }),
+        ]);
+        misses = 0;
+      } catch (err) {
+        if (++misses >= WATCH_MISSES) return resolve(err as Error);
+      } finally {
+        clearTimeout(answer);
+      }
+      if (!closed) timer = setTimeout(() => void tick(), WATCH_INTERVAL_MS);
+    };
+    timer = setTimeout(() => void tick(), WATCH_INTERVAL_MS);
+  });
+  return {
+    lost,
+    close() {
+      closed = true;
+      clearTimeout(timer);
+    },
+  };
 }

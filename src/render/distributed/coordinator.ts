@@ -1,21 +1,36 @@
 /**
- * The coordinator of a distributed render (`render PROJECT --redis URL`): each item becomes one BullMQ flow, a
- * parent "assemble" job over one child job per chunk of frames, rendered by whichever `worker --redis` takes it.
- * Items go one after another, as in a local job; the workers' progress events are summed into the same
- * JobProgress the local render reports, and the outcome is the same JobResult.
+ * The coordinator of a distributed render (`render PROJECT --redis URL`, and the render queue of `mcp --redis
+ * URL`): each item becomes one BullMQ flow, a parent "assemble" job over one child job per chunk of frames,
+ * rendered by whichever `worker --redis` takes it. Items go one after another, as in a local job; the workers'
+ * progress events are summed into the same JobProgress the local render reports, and the outcomes are those of
+ * a local job.
  */
 import { randomUUID } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import { FlowProducer, Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { EngineError, type ErrorInfo, type Project, type RenderQueueItem } from '../../engine/index.js';
+import {
+  EngineError,
+  type ErrorInfo,
+  type Project,
+  type Remedy,
+  type RenderQueueItem,
+} from '../../engine/index.js';
 import type { OutputFile } from '../queue/exporters/types.js';
-import { reportItem, type JobItemOutcome, type JobProgress, type ReportDetail } from '../queue/job.js';
+import {
+  finalStatus,
+  reportItem,
+  type JobItemOutcome,
+  type JobProgress,
+  type ReportDetail,
+} from '../queue/job.js';
+import { removedError } from '../queue/item-errors.js';
 import { frameSpan, planItem } from '../queue/plan.js';
 import type { JobResult } from '../queue/service.js';
+import type { ItemStatus } from '../queue/status.js';
 import { broadcastCancel } from './cancel.js';
 import { chunkSpans, segmentPath, splitOf, type Split } from './chunks.js';
-import { assertRedisReachable, commandClient, coordinatorOptions } from './connection.js';
+import { assertRedisReachable, commandClient, coordinatorOptions, watchRedis } from './connection.js';
 import {
   AssembleResult,
   ChunkProgress,
@@ -25,6 +40,7 @@ import {
   QUEUE_NAME,
   type AssembleData,
   type ChunkData,
+  type JobRoots,
 } from './protocol.js';
 
 export interface DistributedRenderOptions {
@@ -35,6 +51,14 @@ export interface DistributedRenderOptions {
   signal: AbortSignal;
   detail: ReportDetail;
   onProgress(p: JobProgress): void;
+  /** Live status of each item (the MCP server's renderQueue.list). */
+  setStatus?(id: string, status: ItemStatus): void;
+  /** Whether an item is still in the live queue: one removed before its turn is not sent (as locally). */
+  isQueued?(id: string): boolean;
+  /** A confined coordinator's roots: workers open outputs and footage through them. Default: not confined. */
+  roots?: JobRoots | null;
+  /** What to do when Redis cannot be reached, in the words of the surface given the URL. */
+  unreachableRemedy?: Remedy;
 }
 
 /** The parts of BullMQ one render uses, closed together. */
@@ -52,7 +76,26 @@ export async function renderDistributed(
   items: readonly RenderQueueItem[],
   options: DistributedRenderOptions,
 ): Promise<JobResult> {
-  await assertRedisReachable(options.url);
+  const outcomes = await renderItemsDistributed(doc, items, options);
+  return {
+    completed: outcomes.filter((o) => o.status === 'done').length,
+    failed: outcomes.filter((o) => o.status === 'failed').length,
+    stopped: outcomes.filter((o) => o.status === 'stopped').length,
+    skipped_frames: outcomes.reduce((n, o) => n + o.skipped, 0),
+    items: outcomes.map((o) => reportItem(o, options.detail)),
+  };
+}
+
+/**
+ * Renders `items` of `doc` on the workers, one after another, and returns each item's outcome, as a local job
+ * does (the render queue service reports them); throws not_configured when Redis cannot be reached.
+ */
+export async function renderItemsDistributed(
+  doc: Project,
+  items: readonly RenderQueueItem[],
+  options: Omit<DistributedRenderOptions, 'detail'>,
+): Promise<JobItemOutcome[]> {
+  await assertRedisReachable(options.url, options.unreachableRemedy);
   const connection = coordinatorOptions(options.url);
   const links: Links = {
     queue: new Queue(QUEUE_NAME, { connection }),
@@ -62,24 +105,55 @@ export async function renderDistributed(
     control: commandClient(options.url),
   };
   for (const l of Object.values(links)) l.on('error', () => undefined);
+  const watch = watchRedis(links.control);
+  let lostError: ErrorInfo | undefined;
+  const lost = watch.lost.then((cause) => (lostError = lostRedis(options, cause)));
   try {
     // Subscribed before any job is added: the stream is read from "now", and a fast chunk must not be missed.
     await links.events.waitUntilReady();
     const renderId = randomUUID();
     const outcomes: JobItemOutcome[] = [];
-    for (const [index, item] of items.entries())
-      outcomes.push(await renderOne(doc, item, index, items.length, renderId, links, options));
-    return {
-      completed: outcomes.filter((o) => o.status === 'done').length,
-      failed: outcomes.filter((o) => o.status === 'failed').length,
-      stopped: outcomes.filter((o) => o.status === 'stopped').length,
-      skipped_frames: outcomes.reduce((n, o) => n + o.skipped, 0),
-      items: outcomes.map((o) => reportItem(o, options.detail)),
-    };
+    for (const [index, item] of items.entries()) {
+      let framesTotal = 0;
+      const outcome = lostError
+        ? outcomeOf(item, 'failed', lostError)
+        : options.isQueued?.(item.id) === false && !options.signal.aborted
+          ? outcomeOf(item, 'failed', removedError(item.id))
+          : await renderOne(doc, item, index, items.length, renderId, links, lost, {
+              ...options,
+              onProgress(p) {
+                framesTotal = p.framesTotal;
+                options.setStatus?.(item.id, {
+                  status: 'rendering',
+                  framesDone: p.framesDone,
+                  framesTotal,
+                  files: 0,
+                });
+                options.onProgress(p);
+              },
+            });
+      options.setStatus?.(item.id, finalStatus(outcome, framesTotal));
+      outcomes.push(outcome);
+    }
+    return outcomes;
   } finally {
+    watch.close();
     await Promise.allSettled([links.events.close(), links.flows.close(), links.queue.close()]);
     links.control.disconnect();
   }
+}
+
+/** The error of items that were rendering or waiting when Redis stopped answering. */
+function lostRedis(
+  options: Pick<DistributedRenderOptions, 'url' | 'unreachableRemedy'>,
+  cause: Error,
+): ErrorInfo {
+  return new EngineError(
+    'not_configured',
+    `Lost Redis at ${options.url} during the render (${cause.message || 'no answer'}).`,
+    options.unreachableRemedy ??
+      'Start Redis again, then render again: frames of chunks that completed before it went away may be left, and are rendered again.',
+  ).toInfo();
 }
 
 function outcomeOf(
@@ -106,7 +180,9 @@ async function renderOne(
   itemsTotal: number,
   renderId: string,
   links: Links,
-  options: DistributedRenderOptions,
+  /** Settles when Redis is lost mid-render (watchRedis), with the item's error. */
+  lost: Promise<ErrorInfo>,
+  options: Omit<DistributedRenderOptions, 'detail'>,
 ): Promise<JobItemOutcome> {
   if (options.signal.aborted)
     return outcomeOf(item, 'stopped', {
@@ -133,7 +209,7 @@ async function renderOne(
   // Deterministic ids: a chunk delivered twice is the same job, and its frames the same files.
   const parentId = `${renderId}-i${index}`;
   const chunkId = (s: { start: number; end: number }) => `${parentId}-f${s.start}-${s.end}`;
-  const common = { version: options.version, renderId, item };
+  const common = { version: options.version, renderId, item, roots: options.roots ?? null };
   const assembleData: AssembleData = {
     ...common,
     frames: framesTotal,
@@ -184,7 +260,9 @@ async function renderOne(
       (value: unknown) => ({ ok: true as const, value }),
       (err: unknown) => ({ ok: false as const, reason: (err as Error).message }),
     );
-    const result = await Promise.race([finished, stopped]);
+    const result = await Promise.race([finished, stopped, lost]);
+    // Redis is gone: nothing more can be asked of it (chunk states, cancel, cleanup of completed chunks).
+    if (result !== 'stopped' && 'code' in result) return outcomeOf(item, 'failed', result);
     if (result === 'stopped') {
       // Chunks rendering on workers stop and remove their own files; then the completed chunks' frames go.
       await broadcastCancel(links.control, renderId).catch(() => undefined);

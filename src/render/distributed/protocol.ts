@@ -13,6 +13,13 @@ export const QUEUE_NAME = 'effectcraft-render';
 /** Job names: a flow's parent assembles, its children render frame ranges. */
 export const JOB = { chunk: 'chunk', assemble: 'assemble' } as const;
 
+/**
+ * The read and write roots of a confined coordinator (`mcp --redis` with --automation-*-root): a worker opens
+ * the job's outputs and reads its footage through a confinement made from them. null: not confined.
+ */
+export const JobRoots = z.strictObject({ read: z.array(z.string()), write: z.array(z.string()) });
+export type JobRoots = z.infer<typeof JobRoots>;
+
 const Common = z.strictObject({
   /** The coordinator's package version: a worker of another version refuses the job. */
   version: z.string(),
@@ -20,6 +27,7 @@ const Common = z.strictObject({
   renderId: z.string(),
   /** The item as the coordinator resolved it (absolute output, props, encoding). */
   item: RenderQueueItem,
+  roots: JobRoots.nullable(),
 });
 
 export const ChunkData = Common.extend({

@@ -15,6 +15,7 @@ import { resolveJobOptions } from '../queue/options.js';
 import { FileTracker } from '../queue/tracker.js';
 import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
 import { workerOptions } from './connection.js';
+import { jobIo } from './job-confinement.js';
 import { removeLeftTemporaries } from './leftovers.js';
 import { joinSegments } from './join-segments.js';
 import {
@@ -182,15 +183,17 @@ async function renderChunk(
   const item = data.segment
     ? { ...data.item, frameRange, output: data.segment, audio: false, skipExisting: false }
     : { ...data.item, frameRange };
+  const io = jobIo(data.roots, options.ports);
   options.log(`worker: ${data.item.id} frames ${data.start}-${data.end}`);
   let last = 0;
   const outcome = await renderItem(item, {
     doc: data.doc,
-    ports: options.ports,
+    ports: io.ports,
     signal,
     exporters: builtinExporters(),
     options: await resolveJobOptions({
       liveDocument: () => data.doc,
+      ...(io.openWriteDir && { openWriteDir: io.openWriteDir }),
       ...(options.maxWorkers && { maxWorkers: options.maxWorkers }),
       ...(options.findFfmpeg && { findFfmpeg: options.findFfmpeg }),
     }),
@@ -226,10 +229,17 @@ async function assemble(job: Job, options: RenderWorkerOptions): Promise<Assembl
   let files = written;
   let manifest: string | null = null;
   if (files.length) {
-    const tracker = new FileTracker();
+    const io = jobIo(data.roots, options.ports);
+    const tracker = new FileTracker(io.openWriteDir);
     try {
       if (data.split === 'segments')
-        files = await joinSegments(tracker, data.item, written, options, data.soundDoc);
+        files = await joinSegments(
+          tracker,
+          data.item,
+          written,
+          { ...options, ports: io.ports },
+          data.soundDoc,
+        );
       manifest = await writeManifest(tracker, data.item, files);
       await tracker.release();
     } catch (err) {

@@ -126,18 +126,24 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
         });
       },
     });
-    const status: ItemStatus = {
-      status: outcome.status,
-      framesDone: outcome.frames + outcome.skipped,
-      framesTotal: total,
-      files: outcome.files.length,
-    };
     // A manifest written before the item stopped short was removed with its files.
     if (outcome.status !== 'done') manifest = null;
-    if (manifest) status.manifest = manifest;
-    if (outcome.error) status.error = outcome.error;
-    env.setStatus(item.id, status);
-    outcomes.push({ id: item.id, alpha: item.alpha, ...outcome, manifest });
+    const done: JobItemOutcome = { id: item.id, alpha: item.alpha, ...outcome, manifest };
+    env.setStatus(item.id, finalStatus(done, total));
+    outcomes.push(done);
   }
   return outcomes;
+}
+
+/** The live status of an item that has ended (`framesTotal`: its frames, as its progress last said). */
+export function finalStatus(outcome: JobItemOutcome, framesTotal: number): ItemStatus {
+  const status: ItemStatus = {
+    status: outcome.status,
+    framesDone: outcome.frames + outcome.skipped,
+    framesTotal,
+    files: outcome.files.length,
+  };
+  if (outcome.manifest) status.manifest = outcome.manifest;
+  if (outcome.error) status.error = outcome.error;
+  return status;
 }

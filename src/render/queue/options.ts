@@ -4,7 +4,8 @@
  * decided, and the job, the items and the workers use those as given.
  */
 import { availableParallelism } from 'node:os';
-import type { Project } from '../../engine/index.js';
+import type { Project, Remedy } from '../../engine/index.js';
+import type { JobRoots } from '../distributed/protocol.js';
 import { findFfmpeg } from './exporters/ffmpeg.js';
 import { openPlainDir, type OpenWriteDir } from './plain-dir.js';
 import { siblingModuleUrl, workerEntryUrl } from '../../node-io/worker-url.js';
@@ -25,6 +26,25 @@ export interface RenderQueueServiceOptions {
   openWriteDir?: OpenWriteDir;
   /** Told the files (and manifests) each job wrote, once it ends: get_output serves only such files. */
   onFilesWritten?: (paths: string[]) => void;
+  /**
+   * Render every job on `effectcraft-cli worker --redis` processes instead of in this one (`mcp --redis URL`,
+   * docs/distributed.md). Default: render here.
+   */
+  distributed?: DistributedQueueOptions;
+}
+
+/** Where a service sends its jobs when they render on workers. */
+export interface DistributedQueueOptions {
+  /** The Redis the workers take jobs from (redis://HOST:PORT). */
+  url: string;
+  /** The package version: workers of another version refuse the jobs. */
+  version: string;
+  /** Frames per chunk (or per video segment). */
+  chunkSize: number;
+  /** A confined session's roots, which the workers confine each job to; null or absent: not confined. */
+  roots?: JobRoots | null;
+  /** What to do when Redis cannot be reached, in the words of whoever gave the URL. */
+  unreachableRemedy?: Remedy;
 }
 
 /** How one job runs, every default decided. */

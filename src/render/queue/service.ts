@@ -5,7 +5,11 @@
 import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
 import type { ItemReport, JobItemOutcome, JobProgress, ReportDetail } from './job.js';
-import { resolveJobOptions, type RenderQueueServiceOptions } from './options.js';
+import {
+  resolveJobOptions,
+  type DistributedQueueOptions,
+  type RenderQueueServiceOptions,
+} from './options.js';
 import type { ItemStatus } from './status.js';
 
 export interface JobResult {
@@ -35,6 +39,15 @@ export interface StartedJob {
   ids: string[];
   /** Settles when the job ends; never rejects. */
   done: Promise<JobResult>;
+}
+
+/** One job as the service runs it: the snapshot, its items (as planned), and how it renders. */
+interface JobArgs {
+  doc: Project;
+  items: RenderQueueItem[];
+  ports: EnginePorts;
+  signal: AbortSignal;
+  resume: boolean;
 }
 
 export class RenderQueueService {
@@ -88,7 +101,7 @@ export class RenderQueueService {
     for (const item of items)
       this.#status.set(item.id, { status: 'queued', framesDone: 0, framesTotal: 0, files: 0 });
     const detail = options.detail ?? 'compact';
-    const done = this.#run(doc, planned, ports, controller.signal, resume)
+    const done = this.#run({ doc, items: planned, ports, signal: controller.signal, resume })
       .then((outcomes) => this.#report(outcomes, detail))
       .finally(() => (this.#job = null));
     this.#job = { controller, done };
@@ -107,33 +120,12 @@ export class RenderQueueService {
     await this.#job?.done;
   }
 
-  async #run(
-    doc: Project,
-    items: RenderQueueItem[],
-    ports: EnginePorts,
-    signal: AbortSignal,
-    resume: boolean,
-  ): Promise<JobItemOutcome[]> {
+  async #run(job: JobArgs): Promise<JobItemOutcome[]> {
+    const { items } = job;
     let outcomes: JobItemOutcome[];
-    // The job machinery (workers, pool, exporters, encoders) loads with the first render: a session that never
-    // renders (a single still, an inspection) does not pay for it.
-    const [{ runJob }, { builtinExporters }] = await Promise.all([
-      import('./job.js'),
-      import('./exporters/index.js'),
-    ]);
     try {
-      outcomes = await runJob({
-        doc,
-        items,
-        ports,
-        signal,
-        resume,
-        exporters: new Map([...builtinExporters(), ...this.#exporters]),
-        options: await resolveJobOptions(this.#options),
-        isQueued: (id) => this.#options.liveDocument().renderQueue.some((q) => q.id === id),
-        setStatus: (id, s) => this.#status.set(id, s),
-        onProgress: (p) => this.#listeners.forEach((l) => l(p)),
-      });
+      const { distributed } = this.#options;
+      outcomes = distributed ? await this.#runOnWorkers(distributed, job) : await this.#runHere(job);
       this.#options.onFilesWritten?.(
         outcomes.flatMap((o) => [...o.files.map((f) => f.path), ...(o.manifest ? [o.manifest] : [])]),
       );
@@ -158,6 +150,52 @@ export class RenderQueueService {
     }
     return outcomes;
   }
+
+  async #runHere(job: JobArgs): Promise<JobItemOutcome[]> {
+    // The job machinery (workers, pool, exporters, encoders) loads with the first render: a session that never
+    // renders (a single still, an inspection) does not pay for it.
+    const [{ runJob }, { builtinExporters }] = await Promise.all([
+      import('./job.js'),
+      import('./exporters/index.js'),
+    ]);
+    return runJob({
+      ...job,
+      exporters: new Map([...builtinExporters(), ...this.#exporters]),
+      options: await resolveJobOptions(this.#options),
+      isQueued: this.#isQueued,
+      setStatus: this.#setStatus,
+      onProgress: this.#progress,
+    });
+  }
+
+  /**
+   * The job on `worker --redis` processes: the same items of the same snapshot, statuses and progress, and the
+   * same outcomes; the signal broadcasts the cancel to every worker (coordinator.ts). Registered exporters are
+   * this process's own and do not travel: the workers use the built-in ones.
+   */
+  async #runOnWorkers(
+    distributed: DistributedQueueOptions,
+    { doc, items, signal, resume }: JobArgs,
+  ): Promise<JobItemOutcome[]> {
+    if (resume)
+      throw new EngineError(
+        'bad_argument',
+        'resume:true is not built for renders on workers (this server renders through Redis).',
+        'Render without resume (frames that exist are rendered again), or restart the server without --redis to render resumably on its machine.',
+      );
+    const { renderItemsDistributed } = await import('../distributed/coordinator.js');
+    return renderItemsDistributed(doc, items, {
+      ...distributed,
+      signal,
+      isQueued: this.#isQueued,
+      setStatus: this.#setStatus,
+      onProgress: this.#progress,
+    });
+  }
+
+  readonly #isQueued = (id: string) => this.#options.liveDocument().renderQueue.some((q) => q.id === id);
+  readonly #setStatus = (id: string, s: ItemStatus) => void this.#status.set(id, s);
+  readonly #progress = (p: JobProgress) => this.#listeners.forEach((l) => l(p));
 
   /** Matches outcomes to the live document by id: items removed mid-render are left out and count as failed. */
   async #report(outcomes: JobItemOutcome[], detail: ReportDetail): Promise<JobResult> {
