@@ -117,6 +117,7 @@ async function renderOne(
   let spans;
   let split: Split;
   let sound: boolean;
+  let frameRate: number;
   try {
     // The same checks a local job makes before it renders (the composition exists, the range fits).
     const plan = planItem(doc, item);
@@ -124,6 +125,7 @@ async function renderOne(
     const span = frameSpan(item, comp?.type === 'composition' ? comp : undefined)!;
     split = plan.picture ? splitOf(item.format) : 'whole';
     sound = plan.sound;
+    frameRate = plan.frameRate;
     spans = chunkSpans(span, options.chunkSize, split);
   } catch (err) {
     if (err instanceof EngineError) return outcomeOf(item, 'failed', err.toInfo());
@@ -138,6 +140,7 @@ async function renderOne(
     ...common,
     frames: framesTotal,
     split,
+    frameRate,
     soundDoc: split === 'segments' && sound ? doc : null,
   };
   const children = spans.map((s) => {

@@ -228,8 +228,7 @@ async function assemble(job: Job, options: RenderWorkerOptions): Promise<Assembl
   if (files.length) {
     const tracker = new FileTracker();
     try {
-      if (data.split === 'segments')
-        files = await joinSegments(tracker, data.item, written, options, data.soundDoc);
+      if (data.split === 'segments') files = await joinSegments(tracker, data, values, options);
       manifest = await writeManifest(tracker, data.item, files);
       await tracker.release();
     } catch (err) {
