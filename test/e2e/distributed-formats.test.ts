@@ -1,14 +1,18 @@
 /**
- * Video formats in segments through a real Redis and two `effectcraft-cli worker` processes: H.265 (MP4) and
- * ProRes (MOV) are encoded per chunk and joined without re-encoding. Seams are checked by per-frame hashes
+ * Video formats in segments through a real Redis and two `effectcraft-cli worker` processes: H.265 (MP4),
+ * ProRes (MOV) and VP9 (WebM, with alpha and Opus sound too) are encoded per chunk and joined without
+ * re-encoding. Seams are checked by per-frame hashes
  * and exact packet times, never by frame counts (a duplicated frame keeps the count right).
  */
 import { afterAll, beforeAll, expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { tone } from '../helpers/audio.js';
+import { newEngine, run } from '../helpers/engine.js';
 import {
   framemd5,
+  movingBarComp,
   sampleRenderedLocally,
   startWorker,
   stopWorker,
@@ -17,6 +21,7 @@ import {
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { describeWithRedis, startRedis, type RedisServer } from '../helpers/redis.js';
 import { runCli } from '../helpers/spawn.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /** The sample's 75 frames in chunks of 20: the segments' first frames. */
 const SEAMS = [0, 20, 40, 60];
@@ -64,8 +69,44 @@ function videoCodec(path: string): string {
   ).trim();
 }
 
-/** The md5 of every decoded frame, in order (framemd5's last column). */
-const frameHashesOf = (path: string) => framemd5(path).map((l) => l.split(',').at(-1)!.trim());
+/** The md5 of every decoded video frame, in order (framemd5's last column). */
+const frameHashesOf = (path: string, decoder: string[] = []) =>
+  framemd5(path, decoder)
+    .filter((l) => l.startsWith('0,'))
+    .map((l) => l.split(',').at(-1)!.trim());
+
+/**
+ * The decoded frames of `ranges` each encoded locally on its own (`--frames A-B`, to `parts/`), in order:
+ * what a file joined from per-chunk encodes of those ranges must show, frame for frame. For lossy codecs
+ * without a lossless mode the flags reach (x265's CRF 0 is lossy; VP9 lossless needs -lossless 1), a whole
+ * local encode cannot be the reference: it has no key frames at the seams.
+ */
+async function rangesEncodedLocally(
+  dir: string,
+  render: string[],
+  ext: string,
+  ranges: readonly string[],
+  decoder: string[] = [],
+): Promise<string[]> {
+  const hashes: string[] = [];
+  for (const range of ranges) {
+    const out = `parts/${range}.${ext}`;
+    const r = await runCli([...render, '--output', out, '--frames', range], { cwd: dir, timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    hashes.push(...frameHashesOf(join(dir, out), decoder));
+  }
+  return hashes;
+}
+
+/** The presentation times of the key frames of `path` are those of frames `seams` in `local`. */
+function expectKeyFramesAt(path: string, local: string, seams: readonly number[]): void {
+  const localTimes = packets(local).map((p) => p.pts);
+  expect(
+    packets(path)
+      .filter((p) => p.key)
+      .map((p) => p.pts),
+  ).toEqual(seams.map((f) => localTimes[f]));
+}
 
 /**
  * Every frame starts exactly when the local render's does (no seam slipped by the container's rounding), and
@@ -75,7 +116,9 @@ function expectSameTimes(dist: string, local: string, frames: number): void {
   const [d, l] = [packets(dist), packets(local)];
   expect(d).toHaveLength(frames);
   expect(d.map((p) => [p.pts, p.duration])).toEqual(l.map((p) => [p.pts, p.duration]));
-  for (let i = 1; i < d.length; i++) expect(d[i]!.pts).toBe(d[i - 1]!.pts + d[i - 1]!.duration);
+  // Each frame starts where the one before ends, within one tick (WebM's milliseconds round 33.3 ms frames).
+  for (let i = 1; i < d.length; i++)
+    expect(Math.abs(d[i]!.pts - d[i - 1]!.pts - d[i - 1]!.duration)).toBeLessThanOrEqual(1);
 }
 
 describeWithRedis('video formats in segments (render --redis with 2 workers)', () => {
@@ -106,32 +149,14 @@ describeWithRedis('video formats in segments (render --redis with 2 workers)', (
       const out = join(dir, 'dist/v.mp4');
       expect(videoCodec(out)).toBe('hevc');
       for (const range of RANGES) expect(logs()).toContain(`frames ${range}`);
-      // x265 has no lossless CRF (0 is still lossy) and the flags reach no --lossless, so the joined frames
-      // cannot equal a whole local encode (it has no key frames at the seams). Each chunk is a separate
-      // encode of its range: the same ranges encoded locally (--frames) decode to exactly the frames the
-      // joined file must show, in order; a frame dropped, doubled or re-encoded at a seam changes the list.
-      const parts: string[] = [];
-      for (const range of RANGES) {
-        const part = await runCli(
-          [...common, '--output', `parts/${range}.mp4`, ...encoding, '--frames', range],
-          {
-            cwd: dir,
-            timeoutMs: 120_000,
-          },
-        );
-        expect(part.code).toBe(0);
-        parts.push(...frameHashesOf(join(dir, `parts/${range}.mp4`)));
-      }
+      // Each chunk is a separate encode of its range: a frame dropped, doubled or re-encoded at a seam
+      // changes the list.
+      const parts = await rangesEncodedLocally(dir, [...common, ...encoding], 'mp4', RANGES);
       expect(parts).toHaveLength(75);
       expect(frameHashesOf(out)).toEqual(parts);
       const local = join(dir, 'local/v.mp4');
       expectSameTimes(out, local, 75);
-      const localTimes = packets(local).map((p) => p.pts);
-      expect(
-        packets(out)
-          .filter((p) => p.key)
-          .map((p) => p.pts),
-      ).toEqual(SEAMS.map((f) => localTimes[f]));
+      expectKeyFramesAt(out, local, SEAMS);
       expect(await readdir(join(dir, 'dist'))).toEqual(['v.mp4', 'v.mp4.manifest.json']);
     },
     300_000,
@@ -158,6 +183,71 @@ describeWithRedis('video formats in segments (render --redis with 2 workers)', (
       expectSameTimes(out, local, 75);
       expect(packets(out).every((p) => p.key)).toBe(true);
       expect(await readdir(join(dir, 'dist'))).toEqual(['v.mov', 'v.mov.manifest.json']);
+    },
+    300_000,
+  );
+
+  itWithFfmpeg(
+    "WebM (VP9): decoded frames equal the same ranges encoded locally, every packet's millisecond time equal to a local render's, a key frame at each seam, no segment left",
+    async () => {
+      // CRF 0 with -b:v 0 is not lossless in libvpx-vp9 (the sample's frames differ), hence the ranges.
+      const encoding = ['--crf', '0'];
+      const { dir, common } = await sampleRenderedLocally(['--output', 'local/v.webm', ...encoding]);
+      const dist = await runCli(
+        [...common, '--output', 'dist/v.webm', ...encoding, '--redis', redis.url, '--chunk-size', '20'],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      const [out, local] = [join(dir, 'dist/v.webm'), join(dir, 'local/v.webm')];
+      expect(videoCodec(out)).toBe('vp9');
+      for (const range of RANGES) expect(logs()).toContain(`frames ${range}`);
+      const parts = await rangesEncodedLocally(dir, [...common, ...encoding], 'webm', RANGES);
+      expect(parts).toHaveLength(75);
+      expect(frameHashesOf(out)).toEqual(parts);
+      // 30 fps in milliseconds: frame 22 is at 733 ms, not 667 + 67 (a segment's own rounding from its start).
+      expectSameTimes(out, local, 75);
+      expectKeyFramesAt(out, local, SEAMS);
+      expect(await readdir(join(dir, 'dist'))).toEqual(['v.webm', 'v.webm.manifest.json']);
+    },
+    300_000,
+  );
+
+  itWithFfmpeg(
+    "WebM with alpha and sound: the Opus sound mixed once and muxed at assembly (every audio frame's framemd5 equals a local render's), the alpha plane kept in every segment",
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      await movingBarComp(engine, 'Spot', 18, 3);
+      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+        path: await tone(dir, { freq: 440, seconds: 3 }),
+      });
+      await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
+      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      const render = ['render', 's.ecproj', '--comp', 'Spot', '--alpha'];
+      expect(
+        (await runCli([...render, '--output', 'local/v.webm'], { cwd: dir, timeoutMs: 120_000 })).code,
+      ).toBe(0);
+      const dist = await runCli(
+        [...render, '--output', 'dist/v.webm', '--redis', redis.url, '--chunk-size', '10'],
+        {
+          cwd: dir,
+          timeoutMs: 120_000,
+        },
+      );
+      expect(dist.code).toBe(0);
+      const [out, local] = [join(dir, 'dist/v.webm'), join(dir, 'local/v.webm')];
+      const audio = (path: string) => framemd5(path).filter((l) => l.startsWith('1,'));
+      expect(audio(out).length).toBeGreaterThan(100);
+      expect(audio(out)).toEqual(audio(local));
+      // libvpx-vp9 decodes the alpha plane (ffmpeg's own VP9 decoder drops it): yuva420p frames.
+      const alpha = ['-c:v', 'libvpx-vp9'];
+      const parts = await rangesEncodedLocally(dir, render, 'webm', ['0-9', '10-19', '20-29'], alpha);
+      expect(parts).toHaveLength(30);
+      expect(frameHashesOf(out, alpha)).toEqual(parts);
+      expect(frameHashesOf(out, alpha)).not.toEqual(frameHashesOf(out));
+      expectSameTimes(out, local, 30);
+      expectKeyFramesAt(out, local, [0, 10, 20]);
+      expect(await readdir(join(dir, 'dist'))).toEqual(['v.webm', 'v.webm.manifest.json']);
     },
     300_000,
   );

@@ -89,9 +89,12 @@ export async function sampleRenderedLocally(
   return { dir, common };
 }
 
-/** ffmpeg's framemd5 of every video frame (stream, dts, pts, duration, size, md5), comment lines left out. */
-export function framemd5(path: string): string[] {
-  const out = execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-f', 'framemd5', '-'], {
+/**
+ * ffmpeg's framemd5 of every frame (stream, dts, pts, duration, size, md5), comment lines left out. `decoder`:
+ * input options, e.g. ['-c:v', 'libvpx-vp9'] to decode VP9 with its alpha plane.
+ */
+export function framemd5(path: string, decoder: string[] = []): string[] {
+  const out = execFileSync('ffmpeg', ['-v', 'error', ...decoder, '-i', path, '-f', 'framemd5', '-'], {
     encoding: 'utf8',
   });
   return out.split('\n').filter((l) => l && !l.startsWith('#'));

@@ -7,7 +7,11 @@
  * Timestamps: left to itself the concat demuxer starts each segment where the one before ended by its
  * container's duration, which MP4 and MOV round to the millisecond (mvhd): at 30 fps every seam slipped by
  * 5/15360 s, and the slips add up over a long render (and against the sound, mixed whole). So the list gives
- * each segment's exact duration from its frames and the frame rate.
+ * each segment's exact duration from its frames and the frame rate. WebM stores milliseconds: a segment
+ * encoded from 0 rounds its frames' times from its own start (667 + 67 = 734 ms where a local render has
+ * round(22000 / 30) = 733), so the packets of a joined WebM are retimed to the local render's rounding
+ * (VP9 in WebM: one packet per frame, in presentation order; the alt-ref frames libvpx adds travel inside
+ * the next frame's packet).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat, unlink, writeFile } from 'node:fs/promises';
@@ -51,9 +55,11 @@ export function concatList(chunks: readonly ChunkResult[], frameRate: number): s
     .join('');
 }
 
-/** The output container's arguments. */
-function containerArgs(format: string): string[] {
-  return format === 'mp4' ? ['-movflags', '+faststart', '-f', 'mp4'] : ['-f', 'mov'];
+/** The output container, and for WebM the packets retimed to frame N's time as a local render rounds it. */
+function containerArgs(format: string, frameRate: number): string[] {
+  if (format === 'mp4') return ['-movflags', '+faststart', '-f', 'mp4'];
+  if (format === 'webm') return ['-bsf:v', `setts=ts=round(N/(${frameRate}*TB))`, '-f', 'webm'];
+  return ['-f', 'mov'];
 }
 
 /**
@@ -80,7 +86,7 @@ export async function joinSegments(
       ? ['-i', mix.childPath, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', ...muxedAudioArgs(item.format)]
       : ['-c', 'copy'];
     const file = await tracker.create(item.output);
-    const container = containerArgs(item.format);
+    const container = containerArgs(item.format, frameRate);
     await run(ffmpeg, [
       '-v',
       'error',
