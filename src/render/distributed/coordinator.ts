@@ -16,6 +16,7 @@ import type { JobResult } from '../queue/service.js';
 import { broadcastCancel } from './cancel.js';
 import { chunkSpans, segmentPath, splitOf, type Split } from './chunks.js';
 import { assertRedisReachable, commandClient, coordinatorOptions } from './connection.js';
+import { undoChunk } from './kept.js';
 import {
   AssembleResult,
   ChunkProgress,
@@ -250,7 +251,8 @@ async function chunkFailure(queue: Queue, ids: string[], parentReason: string): 
 
 /**
  * Removes an item's flow that did not finish: the chunks not started go, and the frames of the chunks that
- * completed are deleted, so a failed or stopped item leaves no partial sequence (as locally). A chunk that is
+ * completed are deleted, the earlier files they replaced put back (kept.ts), so a failed or stopped item
+ * leaves no partial sequence and the earlier render as it was (as locally). A chunk that is
  * still rendering cannot be removed here (its worker holds the lock).
  */
 async function discard(queue: Queue, parentId: string): Promise<void> {
@@ -262,7 +264,7 @@ async function discard(queue: Queue, parentId: string): Promise<void> {
     await unlink(assembled.data.manifest).catch(() => undefined);
   for (const v of Object.values(values)) {
     const chunk = ChunkResult.safeParse(v);
-    if (chunk.success) await Promise.all(chunk.data.files.map((f) => unlink(f.path).catch(() => undefined)));
+    if (chunk.success) await undoChunk(chunk.data);
   }
   await queue.remove(parentId, { removeChildren: true }).catch(() => undefined);
   await queue.clean(0, 0, 'failed').catch(() => undefined);

@@ -55,6 +55,11 @@ export const ChunkResult = z.strictObject({
   frames: z.number().int(),
   skipped: z.number().int(),
   files: z.array(OutputFileSchema),
+  /**
+   * The earlier files the chunk's files replaced, kept aside beside them (FileTracker's KeptAside): deleted
+   * once the item is assembled, put back if the render is stopped or fails (kept.ts).
+   */
+  kept: z.array(z.strictObject({ path: z.string(), aside: z.string() })),
 });
 export type ChunkResult = z.infer<typeof ChunkResult>;
 

@@ -12,9 +12,10 @@ import { builtinExporters } from '../queue/exporters/index.js';
 import { renderItem } from '../queue/item.js';
 import { writeManifest } from '../queue/manifest.js';
 import { resolveJobOptions } from '../queue/options.js';
-import { FileTracker } from '../queue/tracker.js';
+import { FileTracker, KeptAside } from '../queue/tracker.js';
 import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
 import { workerOptions } from './connection.js';
+import { dropKept, keptTag } from './kept.js';
 import { removeLeftTemporaries } from './leftovers.js';
 import { joinSegments } from './join-segments.js';
 import {
@@ -184,7 +185,10 @@ async function renderChunk(
     : { ...data.item, frameRange };
   options.log(`worker: ${data.item.id} frames ${data.start}-${data.end}`);
   let last = 0;
+  // Earlier files this chunk replaces stay aside until the render completes or is stopped (kept.ts).
+  const keepAside = new KeptAside(keptTag(data.renderId));
   const outcome = await renderItem(item, {
+    keepAside,
     doc: data.doc,
     ports: options.ports,
     signal,
@@ -212,7 +216,13 @@ async function renderChunk(
     );
     throw new UnrecoverableError(encodeFailure(error));
   }
-  return { start: data.start, frames: outcome.frames, skipped: outcome.skipped, files: outcome.files };
+  return {
+    start: data.start,
+    frames: outcome.frames,
+    skipped: outcome.skipped,
+    files: outcome.files,
+    kept: keepAside.files,
+  };
 }
 
 /** Joins the chunks' reports in frame order and writes the manifest a local render writes. */
@@ -231,6 +241,7 @@ async function assemble(job: Job, options: RenderWorkerOptions): Promise<Assembl
       if (data.split === 'segments') files = await joinSegments(tracker, data, values, options);
       manifest = await writeManifest(tracker, data.item, files);
       await tracker.release();
+      await dropKept(values);
     } catch (err) {
       await tracker.removeAll().catch(() => undefined);
       throw new UnrecoverableError(

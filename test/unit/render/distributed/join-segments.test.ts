@@ -6,6 +6,7 @@ const chunk = (start: number, frames: number, path: string) => ({
   frames,
   skipped: 0,
   files: [{ path, bytes: 1, sha256: '' }],
+  kept: [],
 });
 
 describe('the concat list of joined segments', () => {
