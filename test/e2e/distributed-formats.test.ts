@@ -1,25 +1,16 @@
 /**
  * Video formats in segments through a real Redis and two `effectcraft-cli worker` processes: H.265 (MP4),
  * ProRes (MOV) and VP9 (WebM, with alpha and Opus sound too) are encoded per chunk and joined without
- * re-encoding. Seams are checked by per-frame hashes
- * and exact packet times, never by frame counts (a duplicated frame keeps the count right).
+ * re-encoding. Seams are checked by per-frame hashes and exact packet times, never by frame counts (a
+ * duplicated frame keeps the count right).
  */
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { tone } from '../helpers/audio.js';
-import { newEngine, run } from '../helpers/engine.js';
-import {
-  framemd5,
-  movingBarComp,
-  sampleRenderedLocally,
-  startWorker,
-  stopWorker,
-  type Worker,
-} from '../helpers/distributed.js';
+import { framemd5, redisWithWorkers, sampleRenderedLocally, toneProject } from '../helpers/distributed.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
-import { describeWithRedis, startRedis, type RedisServer } from '../helpers/redis.js';
+import { describeWithRedis } from '../helpers/redis.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -122,59 +113,53 @@ function expectSameTimes(dist: string, local: string, frames: number): void {
 }
 
 describeWithRedis('video formats in segments (render --redis with 2 workers)', () => {
-  let redis: RedisServer;
-  let workers: Worker[] = [];
-  const logs = () => workers.map((w) => w.log()).join('');
+  const redis = redisWithWorkers();
+  const logs = () => redis.workers.map((w) => w.log()).join('');
 
-  beforeAll(async () => {
-    redis = await startRedis();
-    workers = await Promise.all([startWorker(redis.url), startWorker(redis.url)]);
-  }, 60_000);
+  /**
+   * The sample rendered locally to local/v.EXT and on the workers to dist/v.EXT in chunks of 20 frames (one
+   * segment per range of RANGES, checked in the workers' logs), both with `encoding`; dist is in `codec`.
+   */
+  async function renderedBothWays(ext: string, encoding: string[], codec: string) {
+    const { dir, common } = await sampleRenderedLocally(['--output', `local/v.${ext}`, ...encoding]);
+    const dist = await runCli(
+      [...common, '--output', `dist/v.${ext}`, ...encoding, '--redis', redis.url, '--chunk-size', '20'],
+      { cwd: dir, timeoutMs: 120_000 },
+    );
+    expect(dist.code).toBe(0);
+    const [out, local] = [join(dir, `dist/v.${ext}`), join(dir, `local/v.${ext}`)];
+    expect(videoCodec(out)).toBe(codec);
+    for (const range of RANGES) expect(logs()).toContain(`frames ${range}`);
+    // Only the output and its manifest: no segment left.
+    expect(await readdir(join(dir, 'dist'))).toEqual([`v.${ext}`, `v.${ext}.manifest.json`]);
+    return { dir, render: [...common, ...encoding], out, local };
+  }
 
-  afterAll(async () => {
-    await Promise.all(workers.map(stopWorker));
-    await redis?.stop();
-  });
-
-  itWithFfmpeg(
-    'H.265 MP4: decoded frames equal the same ranges encoded locally, exact times across seams, a key frame at each seam, no segment left',
-    async () => {
-      const encoding = ['--codec', 'h265', '--crf', '0'];
-      const { dir, common } = await sampleRenderedLocally(['--output', 'local/v.mp4', ...encoding]);
-      const dist = await runCli(
-        [...common, '--output', 'dist/v.mp4', ...encoding, '--redis', redis.url, '--chunk-size', '20'],
-        { cwd: dir, timeoutMs: 120_000 },
-      );
-      expect(dist.code).toBe(0);
-      const out = join(dir, 'dist/v.mp4');
-      expect(videoCodec(out)).toBe('hevc');
-      for (const range of RANGES) expect(logs()).toContain(`frames ${range}`);
-      // Each chunk is a separate encode of its range: a frame dropped, doubled or re-encoded at a seam
-      // changes the list.
-      const parts = await rangesEncodedLocally(dir, [...common, ...encoding], 'mp4', RANGES);
-      expect(parts).toHaveLength(75);
-      expect(frameHashesOf(out)).toEqual(parts);
-      const local = join(dir, 'local/v.mp4');
-      expectSameTimes(out, local, 75);
-      expectKeyFramesAt(out, local, SEAMS);
-      expect(await readdir(join(dir, 'dist'))).toEqual(['v.mp4', 'v.mp4.manifest.json']);
-    },
-    300_000,
-  );
+  // x265's CRF 0 is still lossy, and CRF 0 with -b:v 0 is not lossless in libvpx-vp9 (the sample's frames
+  // differ): each chunk being a separate encode of its range, the same ranges encoded locally are the
+  // reference, and a frame dropped, doubled or re-encoded at a seam changes the list. In WebM's milliseconds
+  // at 30 fps, frame 22 must be at 733 ms, not 667 + 67 (a segment's own rounding from its start).
+  for (const [name, ext, encoding, codec] of [
+    ['H.265 MP4', 'mp4', ['--codec', 'h265', '--crf', '0'], 'hevc'],
+    ['WebM (VP9)', 'webm', ['--crf', '0'], 'vp9'],
+  ] as const)
+    itWithFfmpeg(
+      `${name}: decoded frames equal the same ranges encoded locally, every packet's time equal to a local render's, a key frame at each seam, no segment left`,
+      async () => {
+        const { dir, render, out, local } = await renderedBothWays(ext, [...encoding], codec);
+        const parts = await rangesEncodedLocally(dir, render, ext, RANGES);
+        expect(parts).toHaveLength(75);
+        expect(frameHashesOf(out)).toEqual(parts);
+        expectSameTimes(out, local, 75);
+        expectKeyFramesAt(out, local, SEAMS);
+      },
+      300_000,
+    );
 
   itWithFfmpeg(
     'ProRes MOV: framemd5 of every frame equals a local render, exact times across seams, no segment left',
     async () => {
-      const encoding = ['--prores-profile', 'standard'];
-      const { dir, common } = await sampleRenderedLocally(['--output', 'local/v.mov', ...encoding]);
-      const dist = await runCli(
-        [...common, '--output', 'dist/v.mov', ...encoding, '--redis', redis.url, '--chunk-size', '20'],
-        { cwd: dir, timeoutMs: 120_000 },
-      );
-      expect(dist.code).toBe(0);
-      const [out, local] = [join(dir, 'dist/v.mov'), join(dir, 'local/v.mov')];
-      expect(videoCodec(out)).toBe('prores');
-      for (const range of RANGES) expect(logs()).toContain(`frames ${range}`);
+      const { out, local } = await renderedBothWays('mov', ['--prores-profile', 'standard'], 'prores');
       // ProRes codes every frame alone (every packet a key frame), so the joined file decodes exactly as a
       // whole local encode: pts, duration, size and hash of each frame.
       const d = framemd5(out);
@@ -182,32 +167,6 @@ describeWithRedis('video formats in segments (render --redis with 2 workers)', (
       expect(d).toEqual(framemd5(local));
       expectSameTimes(out, local, 75);
       expect(packets(out).every((p) => p.key)).toBe(true);
-      expect(await readdir(join(dir, 'dist'))).toEqual(['v.mov', 'v.mov.manifest.json']);
-    },
-    300_000,
-  );
-
-  itWithFfmpeg(
-    "WebM (VP9): decoded frames equal the same ranges encoded locally, every packet's millisecond time equal to a local render's, a key frame at each seam, no segment left",
-    async () => {
-      // CRF 0 with -b:v 0 is not lossless in libvpx-vp9 (the sample's frames differ), hence the ranges.
-      const encoding = ['--crf', '0'];
-      const { dir, common } = await sampleRenderedLocally(['--output', 'local/v.webm', ...encoding]);
-      const dist = await runCli(
-        [...common, '--output', 'dist/v.webm', ...encoding, '--redis', redis.url, '--chunk-size', '20'],
-        { cwd: dir, timeoutMs: 120_000 },
-      );
-      expect(dist.code).toBe(0);
-      const [out, local] = [join(dir, 'dist/v.webm'), join(dir, 'local/v.webm')];
-      expect(videoCodec(out)).toBe('vp9');
-      for (const range of RANGES) expect(logs()).toContain(`frames ${range}`);
-      const parts = await rangesEncodedLocally(dir, [...common, ...encoding], 'webm', RANGES);
-      expect(parts).toHaveLength(75);
-      expect(frameHashesOf(out)).toEqual(parts);
-      // 30 fps in milliseconds: frame 22 is at 733 ms, not 667 + 67 (a segment's own rounding from its start).
-      expectSameTimes(out, local, 75);
-      expectKeyFramesAt(out, local, SEAMS);
-      expect(await readdir(join(dir, 'dist'))).toEqual(['v.webm', 'v.webm.manifest.json']);
     },
     300_000,
   );
@@ -216,13 +175,7 @@ describeWithRedis('video formats in segments (render --redis with 2 workers)', (
     "WebM with alpha and sound: the Opus sound mixed once and muxed at assembly (every audio frame's framemd5 equals a local render's), the alpha plane kept in every segment",
     async () => {
       const dir = await tempDir();
-      const engine = newEngine();
-      await movingBarComp(engine, 'Spot', 18, 3);
-      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
-        path: await tone(dir, { freq: 440, seconds: 3 }),
-      });
-      await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
-      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      await toneProject(dir);
       const render = ['render', 's.ecproj', '--comp', 'Spot', '--alpha'];
       expect(
         (await runCli([...render, '--output', 'local/v.webm'], { cwd: dir, timeoutMs: 120_000 })).code,

@@ -3,53 +3,21 @@
  * as a local render does (FileTracker): the chunks that completed before the stop had replaced theirs, and
  * the coordinator puts back what they kept aside. Real Redis, two `effectcraft-cli worker` processes.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { join } from 'node:path';
-import { newEngine, run } from '../helpers/engine.js';
-import {
-  chunksTaken,
-  cliUntil,
-  movingBarComp,
-  startWorker,
-  stopWorker,
-  type Worker,
-} from '../helpers/distributed.js';
+import { chunksTaken, cliUntil, redisWithWorkers, templateProject } from '../helpers/distributed.js';
 import { hashFiles } from '../helpers/queue.js';
-import { describeWithRedis, startRedis, type RedisServer } from '../helpers/redis.js';
+import { describeWithRedis } from '../helpers/redis.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 
-/** A 32x16 template of `seconds` at 10 fps: a bar whose colour is the input "accent", moving every frame. */
-async function accentTemplate(dir: string, seconds: number): Promise<string> {
-  const engine = newEngine();
-  await movingBarComp(engine, 'T', 16, seconds);
-  await run(engine, 'input.define', {
-    name: 'accent',
-    type: 'color',
-    bind: [{ layer: 'Bar', property: 'solid.color' }],
-  });
-  const path = join(dir, 'template.ecproj');
-  await run(engine, 'project.save', { path });
-  return path;
-}
-
 describeWithRedis('a stopped distributed render over an earlier render', () => {
-  let redis: RedisServer;
-  let workers: Worker[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    workers = await Promise.all([startWorker(redis.url), startWorker(redis.url)]);
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.all(workers.map(stopWorker));
-    await redis?.stop();
-  });
+  const redis = redisWithWorkers();
+  const workers = redis.workers;
 
   it('Ctrl-C after some chunks replaced frames: every earlier frame and the manifest are back, byte-identical, and no hidden file is left', async () => {
     const dir = await tempDir();
-    const project = await accentTemplate(dir, 6);
+    const project = await templateProject(dir, 6);
     const render = ['render', project, '--comp', 'T', '--output', 'out/t_[##].png'];
     const local = await runCli([...render, '--props', '{"accent": "#ff0000"}'], {
       cwd: dir,
@@ -76,7 +44,7 @@ describeWithRedis('a stopped distributed render over an earlier render', () => {
 
   it('a complete re-render replaces every frame and leaves none of the earlier ones kept aside', async () => {
     const dir = await tempDir();
-    const project = await accentTemplate(dir, 1);
+    const project = await templateProject(dir);
     const render = ['render', project, '--comp', 'T', '--output', 'out/t_[##].png'];
     expect(
       (await runCli([...render, '--props', '{"accent": "#ff0000"}'], { cwd: dir, timeoutMs: 120_000 })).code,

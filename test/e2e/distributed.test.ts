@@ -9,8 +9,6 @@ import { copyFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { repoRoot } from '../helpers/cli.js';
-import { newEngine, run } from '../helpers/engine.js';
-import { tone } from '../helpers/audio.js';
 import {
   chunksTaken,
   cliUntil,
@@ -18,10 +16,11 @@ import {
   framemd5,
   keyFrames,
   manifestOf,
-  movingBarComp,
   sampleRenderedLocally,
   startWorker,
   stopWorker,
+  templateProject,
+  toneProject,
   type Worker,
 } from '../helpers/distributed.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
@@ -29,20 +28,6 @@ import { hashFiles } from '../helpers/queue.js';
 import { describeWithRedis, freePort, startRedis, type RedisServer } from '../helpers/redis.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
-
-/** A 32x16 template with 10 frames: a bar whose colour is the input "accent" and which moves every frame. */
-async function templateProject(dir: string): Promise<string> {
-  const engine = newEngine();
-  await movingBarComp(engine, 'T', 16, 1);
-  await run(engine, 'input.define', {
-    name: 'accent',
-    type: 'color',
-    bind: [{ layer: 'Bar', property: 'solid.color' }],
-  });
-  const path = join(dir, 'template.ecproj');
-  await run(engine, 'project.save', { path });
-  return path;
-}
 
 describeWithRedis('effectcraft-cli render --redis with worker processes', () => {
   let redis: RedisServer;
@@ -118,13 +103,7 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
     "MP4 with sound: the sound is mixed once for the whole item and muxed at assembly; every video and audio frame's framemd5 equals a local render",
     async () => {
       const dir = await tempDir();
-      const engine = newEngine();
-      await movingBarComp(engine, 'Spot', 18, 3);
-      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
-        path: await tone(dir, { freq: 440, seconds: 3 }),
-      });
-      await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
-      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      await toneProject(dir);
       const common = ['render', 's.ecproj', '--comp', 'Spot', '--crf', '0'];
       expect(
         (await runCli([...common, '--output', 'local/v.mp4'], { cwd: dir, timeoutMs: 120_000 })).code,

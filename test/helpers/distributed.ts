@@ -6,11 +6,13 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Engine } from '../../src/engine/index.js';
 import { cliPath, repoRoot } from './cli.js';
-import { run } from './engine.js';
+import { tone } from './audio.js';
+import { newEngine, run } from './engine.js';
 import { hashFiles } from './queue.js';
+import { startRedis, type RedisServer } from './redis.js';
 import { runCli } from './spawn.js';
 import { tempDir } from './tmp.js';
 
@@ -156,4 +158,56 @@ export async function movingBarComp(
       time,
       value: [x, height / 2],
     });
+}
+
+/**
+ * A 32x16 template of `seconds` (10 fps) saved as DIR/template.ecproj: a bar whose colour is the input
+ * "accent" and which moves every frame. Its path.
+ */
+export async function templateProject(dir: string, seconds = 1): Promise<string> {
+  const engine = newEngine();
+  await movingBarComp(engine, 'T', 16, seconds);
+  await run(engine, 'input.define', {
+    name: 'accent',
+    type: 'color',
+    bind: [{ layer: 'Bar', property: 'solid.color' }],
+  });
+  const path = join(dir, 'template.ecproj');
+  await run(engine, 'project.save', { path });
+  return path;
+}
+
+/** DIR/s.ecproj: a 3 s composition "Spot" (32x18, 10 fps, a moving bar) with a 440 Hz tone as its sound. */
+export async function toneProject(dir: string): Promise<void> {
+  const engine = newEngine();
+  await movingBarComp(engine, 'Spot', 18, 3);
+  const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+    path: await tone(dir, { freq: 440, seconds: 3 }),
+  });
+  await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
+  await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+}
+
+/**
+ * A redis-server and `count` worker processes for the tests of the enclosing describe block, started before
+ * them and stopped after. Read `url` and `workers` inside the tests.
+ */
+export function redisWithWorkers(count = 2): { readonly url: string; readonly workers: Worker[] } {
+  let redis: RedisServer | undefined;
+  const workers: Worker[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    const url = redis.url;
+    workers.push(...(await Promise.all(Array.from({ length: count }, () => startWorker(url)))));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(workers.map(stopWorker));
+    await redis?.stop();
+  });
+  return {
+    get url() {
+      return redis!.url;
+    },
+    workers,
+  };
 }
