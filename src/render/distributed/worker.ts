@@ -185,10 +185,11 @@ async function renderChunk(
     : { ...data.item, frameRange };
   options.log(`worker: ${data.item.id} frames ${data.start}-${data.end}`);
   let last = 0;
-  // Earlier files this chunk replaces stay aside until the render completes or is stopped (kept.ts).
-  const keepAside = new KeptAside(keptTag(data.renderId));
+  // Earlier files this chunk replaces stay aside until the render completes or is stopped (kept.ts). A
+  // segment replaces nothing of an earlier render: its name is this render's own.
+  const keepAside = data.segment ? null : new KeptAside(keptTag(data.renderId));
   const outcome = await renderItem(item, {
-    keepAside,
+    ...(keepAside && { keepAside }),
     doc: data.doc,
     ports: options.ports,
     signal,
@@ -221,7 +222,7 @@ async function renderChunk(
     frames: outcome.frames,
     skipped: outcome.skipped,
     files: outcome.files,
-    kept: keepAside.files,
+    kept: keepAside?.files ?? [],
   };
 }
 
