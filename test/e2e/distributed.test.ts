@@ -5,136 +5,29 @@
  * a worker of another version refuses the job.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
-import { copyFile, readdir, readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { copyFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import sharp from 'sharp';
-import { cliPath, repoRoot } from '../helpers/cli.js';
-import type { Engine } from '../../src/engine/index.js';
-import { newEngine, run } from '../helpers/engine.js';
-import { tone } from '../helpers/audio.js';
+import { repoRoot } from '../helpers/cli.js';
+import {
+  chunksTaken,
+  cliUntil,
+  frameHashes,
+  framemd5,
+  keyFrames,
+  manifestOf,
+  sampleRenderedLocally,
+  startWorker,
+  stopWorker,
+  templateProject,
+  toneProject,
+  type Worker,
+} from '../helpers/distributed.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { hashFiles } from '../helpers/queue.js';
 import { describeWithRedis, freePort, startRedis, type RedisServer } from '../helpers/redis.js';
-import { chunksTaken, startWorker, stopWorker, type Worker } from '../helpers/render-workers.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
-
-/**
- * Runs the built CLI in `cwd`; `interrupt` is asked on each chunk of its stderr and of the `watch` workers'
- * logs (polled), and the render gets SIGINT the first time it says yes.
- */
-function cliUntil(
-  args: string[],
-  cwd: string,
-  interrupt: (stderr: string) => boolean,
-  watch: Worker[] = [],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let sent = false;
-    const check = () => {
-      if (!sent && interrupt(stderr)) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    };
-    const poll = watch.length ? setInterval(check, 20) : undefined;
-    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      check();
-    });
-    child.on('close', (code) => {
-      clearInterval(poll);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** A copy of the sample project rendered locally to local/, and the render arguments both renders share. */
-async function sampleRenderedLocally(
-  output = ['--output', 'local/f_[###].png'],
-): Promise<{ dir: string; common: string[] }> {
-  const dir = await tempDir();
-  await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
-  const common = ['render', 'sample.ecproj', '--comp', 'Sample'];
-  const local = await runCli([...common, ...output], { cwd: dir, timeoutMs: 120_000 });
-  expect(local.code).toBe(0);
-  return { dir, common };
-}
-
-/** ffmpeg's framemd5 of every video frame (stream, dts, pts, duration, size, md5), comment lines left out. */
-function framemd5(path: string): string[] {
-  const out = execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-f', 'framemd5', '-'], {
-    encoding: 'utf8',
-  });
-  return out.split('\n').filter((l) => l && !l.startsWith('#'));
-}
-
-/** The presentation times of the key frames of a video. */
-function keyFrames(path: string): string[] {
-  const out = execFileSync(
-    'ffprobe',
-    ['-v', 'error', '-select_streams', 'v', '-show_entries', 'packet=pts,flags', '-of', 'csv=p=0', path],
-    { encoding: 'utf8' },
-  );
-  return out.split('\n').filter((l) => l.includes('K'));
-}
-
-/** The frames of `dir` (manifest left out: it names its own folder) with their sha256. */
-async function frameHashes(dir: string): Promise<Record<string, string>> {
-  const all = await hashFiles(dir);
-  return Object.fromEntries(Object.entries(all).filter(([n]) => !n.endsWith('.manifest.json')));
-}
-
-/** A manifest with its paths reduced to file names, so two folders' manifests compare. */
-async function manifestOf(dir: string): Promise<unknown> {
-  const name = (await readdir(dir)).find((n) => n.endsWith('.manifest.json'))!;
-  const m = JSON.parse(await readFile(join(dir, name), 'utf8')) as {
-    item: string;
-    output: string;
-    files: { path: string }[];
-  };
-  return {
-    ...m,
-    item: undefined,
-    output: basename(m.output),
-    files: m.files.map((f) => ({ ...f, path: basename(f.path) })),
-  };
-}
-
-/** A 32-wide composition at 10 fps, `seconds` long: a teal bar that moves left to right, a new place each frame. */
-async function movingBarComp(engine: Engine, name: string, height: number, seconds: number): Promise<void> {
-  await run(engine, 'comp.new', { name, width: 32, height, frameRate: 10, duration: seconds });
-  await run(engine, 'layer.addSolid', { name: 'Bar', color: '#008080', width: 8, height });
-  for (const [time, x] of [
-    [0, 4],
-    [seconds - 0.1, 28],
-  ] as const)
-    await run(engine, 'property.setKeyframe', {
-      layer: 'Bar',
-      property: 'transform.position',
-      time,
-      value: [x, height / 2],
-    });
-}
-
-/** A 32x16 template with 10 frames: a bar whose colour is the input "accent" and which moves every frame. */
-async function templateProject(dir: string): Promise<string> {
-  const engine = newEngine();
-  await movingBarComp(engine, 'T', 16, 1);
-  await run(engine, 'input.define', {
-    name: 'accent',
-    type: 'color',
-    bind: [{ layer: 'Bar', property: 'solid.color' }],
-  });
-  const path = join(dir, 'template.ecproj');
-  await run(engine, 'project.save', { path });
-  return path;
-}
 
 describeWithRedis('effectcraft-cli render --redis with worker processes', () => {
   let redis: RedisServer;
@@ -210,13 +103,7 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
     "MP4 with sound: the sound is mixed once for the whole item and muxed at assembly; every video and audio frame's framemd5 equals a local render",
     async () => {
       const dir = await tempDir();
-      const engine = newEngine();
-      await movingBarComp(engine, 'Spot', 18, 3);
-      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
-        path: await tone(dir, { freq: 440, seconds: 3 }),
-      });
-      await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
-      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      await toneProject(dir);
       const common = ['render', 's.ecproj', '--comp', 'Spot', '--crf', '0'];
       expect(
         (await runCli([...common, '--output', 'local/v.mp4'], { cwd: dir, timeoutMs: 120_000 })).code,

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
 import { hashFiles } from '../helpers/queue.js';
 import { describeWithRedis, freePort, startRedis, type RedisServer } from '../helpers/redis.js';
-import { chunksTaken, startWorker, stopWorker, type Worker } from '../helpers/render-workers.js';
+import { chunksTaken, startWorker, stopWorker, type Worker } from '../helpers/distributed.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 import { connectClient, envelope, RawServer, renderSetup } from './mcp-helpers.js';

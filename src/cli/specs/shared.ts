@@ -23,7 +23,7 @@ export const CHUNK_SIZE_FLAG = {
   'chunk-size': {
     type: 'string',
     value: 'N',
-    help: 'with --redis: frames per chunk of an image sequence, or per segment of an MP4 or MOV (other formats render whole on one worker)',
+    help: 'with --redis: frames per chunk of an image sequence, or per segment of an MP4, MOV or WebM (GIF, animated WebP and sound alone render whole on one worker)',
     default: String(DEFAULT_CHUNK_SIZE),
   },
 } as const satisfies FlagSpecs;

@@ -1,10 +1,10 @@
 /**
  * How an item is split into chunks: by frame index, never by time. Image sequences split into ranges of
- * `chunkSize` frames (each frame has its own final file name, so chunks cannot collide). MP4 (H.264, H.265) and
- * MOV (ProRes) split into silent segments, each a separate encode with the item's encoder settings (so a key
- * frame at its start), joined at assembly by ffmpeg's concat demuxer without re-encoding, the sound mixed once
- * for the whole item and muxed then. Everything else renders whole on one worker: GIF and animated WebP cannot
- * be joined without re-encoding, and WebM is not joined yet.
+ * `chunkSize` frames (each frame has its own final file name, so chunks cannot collide). MP4 (H.264, H.265),
+ * MOV (ProRes) and WebM (VP9) split into silent segments, each a separate encode with the item's encoder
+ * settings (so a key frame at its start), joined at assembly by ffmpeg's concat demuxer without re-encoding,
+ * the sound mixed once for the whole item and muxed then. Everything else renders whole on one worker: GIF
+ * and animated WebP cannot be joined without re-encoding.
  */
 import { basename, dirname, join } from 'node:path';
 import { formatSpec, type OutputFormatId } from '../../engine/output-formats.js';
@@ -17,7 +17,7 @@ export const DEFAULT_CHUNK_SIZE = 100;
 export type Split = 'frames' | 'segments' | 'whole';
 
 /** Formats whose separately encoded segments the concat demuxer joins without re-encoding. */
-const JOINABLE: readonly OutputFormatId[] = ['mp4', 'mov'];
+const JOINABLE: readonly OutputFormatId[] = ['mp4', 'mov', 'webm'];
 
 /** How an item of `format` splits. */
 export function splitOf(format: OutputFormatId): Split {

@@ -31,6 +31,7 @@ import type { ItemStatus } from '../queue/status.js';
 import { broadcastCancel } from './cancel.js';
 import { chunkSpans, segmentPath, splitOf, type Split } from './chunks.js';
 import { assertRedisReachable, commandClient, coordinatorOptions, watchRedis } from './connection.js';
+import { undoChunk } from './kept.js';
 import {
   AssembleResult,
   ChunkProgress,
@@ -193,6 +194,7 @@ async function renderOne(
   let spans;
   let split: Split;
   let sound: boolean;
+  let frameRate: number;
   try {
     // The same checks a local job makes before it renders (the composition exists, the range fits).
     const plan = planItem(doc, item);
@@ -200,6 +202,7 @@ async function renderOne(
     const span = frameSpan(item, comp?.type === 'composition' ? comp : undefined)!;
     split = plan.picture ? splitOf(item.format) : 'whole';
     sound = plan.sound;
+    frameRate = plan.frameRate;
     spans = chunkSpans(span, options.chunkSize, split);
   } catch (err) {
     if (err instanceof EngineError) return outcomeOf(item, 'failed', err.toInfo());
@@ -214,6 +217,7 @@ async function renderOne(
     ...common,
     frames: framesTotal,
     split,
+    frameRate,
     soundDoc: split === 'segments' && sound ? doc : null,
   };
   const children = spans.map((s) => {
@@ -325,7 +329,8 @@ async function chunkFailure(queue: Queue, ids: string[], parentReason: string): 
 
 /**
  * Removes an item's flow that did not finish: the chunks not started go, and the frames of the chunks that
- * completed are deleted, so a failed or stopped item leaves no partial sequence (as locally). A chunk that is
+ * completed are deleted, the earlier files they replaced put back (kept.ts), so a failed or stopped item
+ * leaves no partial sequence and the earlier render as it was (as locally). A chunk that is
  * still rendering cannot be removed here (its worker holds the lock).
  */
 async function discard(queue: Queue, parentId: string): Promise<void> {
@@ -337,7 +342,7 @@ async function discard(queue: Queue, parentId: string): Promise<void> {
     await unlink(assembled.data.manifest).catch(() => undefined);
   for (const v of Object.values(values)) {
     const chunk = ChunkResult.safeParse(v);
-    if (chunk.success) await Promise.all(chunk.data.files.map((f) => unlink(f.path).catch(() => undefined)));
+    if (chunk.success) await undoChunk(chunk.data);
   }
   await queue.remove(parentId, { removeChildren: true }).catch(() => undefined);
   await queue.clean(0, 0, 'failed').catch(() => undefined);

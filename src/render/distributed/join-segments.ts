@@ -3,19 +3,29 @@
  * re-encoding (`-c copy`): every segment was encoded with the item's settings and starts on a key frame, so
  * the packets follow one another as they are. The output is written through the FileTracker (temporary +
  * rename, removed on failure), and the segments are deleted once it is in place.
+ *
+ * Timestamps: left to itself the concat demuxer starts each segment where the one before ended by its
+ * container's duration, which MP4 and MOV round to the millisecond (mvhd): at 30 fps every seam slipped by
+ * 5/15360 s, and the slips add up over a long render (and against the sound, mixed whole). So the list gives
+ * each segment's exact duration from its frames and the frame rate. WebM stores milliseconds: a segment
+ * encoded from 0 rounds its frames' times from its own start (667 + 67 = 734 ms where a local render has
+ * round(22000 / 30) = 733), so the packets of a joined WebM are retimed to the local render's rounding
+ * (VP9 in WebM: one packet per frame, in presentation order; the alt-ref frames libvpx adds travel inside
+ * the next frame's packet).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
+import { EngineError, type EnginePorts } from '../../engine/index.js';
 import { MUXED_AUDIO_ARGS } from '../queue/exporters/audio-formats.js';
 import { sha256File } from '../hash.js';
 import { findFfmpeg, missingFfmpeg } from '../queue/exporters/ffmpeg.js';
 import type { OutputFile } from '../queue/exporters/types.js';
 import type { FileTracker } from '../queue/tracker.js';
 import { mixItemSound } from './item-sound.js';
+import type { AssembleData, ChunkResult } from './protocol.js';
 
 const run = promisify(execFile);
 
@@ -27,27 +37,56 @@ function muxedAudioArgs(format: string): string[] {
 /** A concat list line: single quotes in a path are closed, escaped and reopened (ffmpeg's quoting). */
 const listLine = (path: string) => `file '${path.replace(/'/g, "'\\''")}'`;
 
+/**
+ * The concat list: each segment with its exact duration, in whole microseconds (the demuxer's unit), taken as
+ * the difference of its rounded start and end times so that the rounding never accumulates across seams.
+ */
+export function concatList(chunks: readonly ChunkResult[], frameRate: number): string {
+  const first = chunks[0]?.start ?? 0;
+  const micros = (frame: number) => Math.round(((frame - first) * 1e6) / frameRate);
+  return chunks
+    .flatMap((c) => {
+      const path = c.files[0]?.path;
+      if (path === undefined) return [];
+      const duration = micros(c.start + c.frames) - micros(c.start);
+      return [listLine(path), `duration ${(duration / 1e6).toFixed(6)}`];
+    })
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+/** The output container, and for WebM the packets retimed to frame N's time as a local render rounds it. */
+function containerArgs(format: string, frameRate: number): string[] {
+  if (format === 'mp4') return ['-movflags', '+faststart', '-f', 'mp4'];
+  if (format === 'webm') return ['-bsf:v', `setts=ts=round(N/(${frameRate}*TB))`, '-f', 'webm'];
+  return ['-f', 'mov'];
+}
+
+/**
+ * Joins the segments of `chunks` (in frame order, one segment each) into the item's output; with
+ * `data.soundDoc` (the output carries sound) the sound is mixed once here and muxed while joining.
+ */
 export async function joinSegments(
   tracker: FileTracker,
-  item: RenderQueueItem,
-  segments: readonly OutputFile[],
+  data: Pick<AssembleData, 'item' | 'frameRate' | 'soundDoc'>,
+  chunks: readonly ChunkResult[],
   options: { findFfmpeg?: () => Promise<string | null>; ports: EnginePorts },
-  /** The project when the output carries sound (mixed once here, muxed while joining); null: silent. */
-  soundDoc: Project | null,
 ): Promise<OutputFile[]> {
+  const { item, frameRate, soundDoc } = data;
+  const segments = chunks.flatMap((c) => c.files);
   const ffmpeg = await (options.findFfmpeg ?? findFfmpeg)();
   if (!ffmpeg) throw missingFfmpeg(item.format);
   const listDir = await mkdtemp(join(tmpdir(), 'effectcraft-concat-'));
   try {
     const list = join(listDir, 'segments.txt');
-    await writeFile(list, segments.map((s) => listLine(s.path)).join('\n') + '\n');
+    await writeFile(list, concatList(chunks, frameRate));
     await tracker.ensureDir(dirname(item.output));
     const mix = soundDoc ? await mixItemSound(tracker, soundDoc, item, options.ports, ffmpeg) : null;
     const codecs = mix
       ? ['-i', mix.childPath, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', ...muxedAudioArgs(item.format)]
       : ['-c', 'copy'];
     const file = await tracker.create(item.output);
-    const container = item.format === 'mp4' ? ['-movflags', '+faststart', '-f', 'mp4'] : ['-f', 'mov'];
+    const container = containerArgs(item.format, frameRate);
     await run(ffmpeg, [
       '-v',
       'error',

@@ -46,6 +46,8 @@ export const AssembleData = Common.extend({
   frames: z.number().int().min(0),
   /** How the chunks become the output (chunks.ts): segments are joined, frames and whole items are as written. */
   split: z.enum(['frames', 'segments', 'whole']),
+  /** The composition's frame rate: joined segments start at their first frame's exact time (join-segments.ts). */
+  frameRate: z.number().positive(),
   /**
    * Joined segments whose output carries sound: the project, so the assembly mixes the item's sound once, for
    * the whole item, and muxes it (per-chunk AAC would leave gaps at the seams). null otherwise.
@@ -61,6 +63,11 @@ export const ChunkResult = z.strictObject({
   frames: z.number().int(),
   skipped: z.number().int(),
   files: z.array(OutputFileSchema),
+  /**
+   * The earlier files the chunk's files replaced, kept aside beside them (FileTracker's KeptAside): deleted
+   * once the item is assembled, put back if the render is stopped or fails (kept.ts).
+   */
+  kept: z.array(z.strictObject({ path: z.string(), aside: z.string() })),
 });
 export type ChunkResult = z.infer<typeof ChunkResult>;
 

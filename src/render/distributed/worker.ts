@@ -12,10 +12,11 @@ import { builtinExporters } from '../queue/exporters/index.js';
 import { renderItem } from '../queue/item.js';
 import { writeManifest } from '../queue/manifest.js';
 import { resolveJobOptions } from '../queue/options.js';
-import { FileTracker } from '../queue/tracker.js';
+import { FileTracker, KeptAside } from '../queue/tracker.js';
 import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
 import { workerOptions } from './connection.js';
 import { jobIo } from './job-confinement.js';
+import { dropKept, keptTag } from './kept.js';
 import { removeLeftTemporaries } from './leftovers.js';
 import { joinSegments } from './join-segments.js';
 import {
@@ -186,7 +187,11 @@ async function renderChunk(
   const io = jobIo(data.roots, options.ports);
   options.log(`worker: ${data.item.id} frames ${data.start}-${data.end}`);
   let last = 0;
+  // Earlier files this chunk replaces stay aside until the render completes or is stopped (kept.ts). A
+  // segment replaces nothing of an earlier render: its name is this render's own.
+  const keepAside = data.segment ? null : new KeptAside(keptTag(data.renderId));
   const outcome = await renderItem(item, {
+    ...(keepAside && { keepAside }),
     doc: data.doc,
     ports: io.ports,
     signal,
@@ -215,7 +220,13 @@ async function renderChunk(
     );
     throw new UnrecoverableError(encodeFailure(error));
   }
-  return { start: data.start, frames: outcome.frames, skipped: outcome.skipped, files: outcome.files };
+  return {
+    start: data.start,
+    frames: outcome.frames,
+    skipped: outcome.skipped,
+    files: outcome.files,
+    kept: keepAside?.files ?? [],
+  };
 }
 
 /** Joins the chunks' reports in frame order and writes the manifest a local render writes. */
@@ -233,15 +244,10 @@ async function assemble(job: Job, options: RenderWorkerOptions): Promise<Assembl
     const tracker = new FileTracker(io.openWriteDir);
     try {
       if (data.split === 'segments')
-        files = await joinSegments(
-          tracker,
-          data.item,
-          written,
-          { ...options, ports: io.ports },
-          data.soundDoc,
-        );
+        files = await joinSegments(tracker, data, values, { ...options, ports: io.ports });
       manifest = await writeManifest(tracker, data.item, files);
       await tracker.release();
+      await dropKept(values);
     } catch (err) {
       await tracker.removeAll().catch(() => undefined);
       throw new UnrecoverableError(

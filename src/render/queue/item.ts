@@ -22,7 +22,7 @@ import type { JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
 import { templateDoc } from './template-doc.js';
 import { RenderPool } from './pool.js';
-import { FileTracker } from './tracker.js';
+import { FileTracker, type KeptAside } from './tracker.js';
 import { FrameWriter } from './writer.js';
 
 export interface ItemEnv {
@@ -37,6 +37,11 @@ export interface ItemEnv {
   removed(): boolean;
   /** Frames written so far (including skipped) out of the item's total, and files completed. */
   onFrames(done: number, total: number, files: number): void;
+  /**
+   * Earlier files the item replaces are kept aside past its completion and handed here, not deleted: a
+   * distributed chunk's render may still be stopped after the chunk completes (then they are put back).
+   */
+  keepAside?: KeptAside;
 }
 
 export interface ItemOutcome {
@@ -86,7 +91,7 @@ function itemStop(env: ItemEnv, cleanup: CleanupStack): ItemStop {
 
 export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<ItemOutcome> {
   const cleanup = new CleanupStack();
-  const tracker = new FileTracker(env.options.openWriteDir);
+  const tracker = new FileTracker(env.options.openWriteDir, env.keepAside);
   // Registered first, so it runs last: once the encoder is dead and no write is in flight. A removed item's
   // output is not wanted, resumable or not.
   cleanup.onFailure(() => (env.resume && !stop.removed ? tracker.keepCompleted() : tracker.removeAll()));

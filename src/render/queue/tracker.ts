@@ -39,6 +39,40 @@ interface Owned {
   aside?: string;
   /** true once `name` holds this job's complete file (committed): what keepCompleted keeps. */
   complete?: boolean;
+  /** The final name as the exporter gave it, when an earlier file was kept aside for it (KeptAside reports it). */
+  finalPath?: string;
+}
+
+/** An earlier file kept aside past its item's completion: `aside` is put back over `path`, or deleted. */
+export interface KeptFile {
+  path: string;
+  aside: string;
+}
+
+/**
+ * Earlier files kept aside past the item's completion, for a caller that decides later whether they are
+ * deleted or put back: a distributed chunk completes long before its render does, and the render may still
+ * be stopped. Their hidden names are deterministic (`.NAME.<tag>.prev`, one tag per render), so a chunk
+ * rendered a second time (its first worker killed) adopts the earlier file its first delivery kept, instead
+ * of keeping the first delivery's new file as if it were the earlier one.
+ */
+export class KeptAside {
+  readonly tag: string;
+  readonly #kept = new Map<string, KeptFile>();
+
+  constructor(tag: string) {
+    this.tag = tag;
+  }
+
+  /** The earlier files kept by the items that completed with this keeper. */
+  get files(): KeptFile[] {
+    return [...this.#kept.values()];
+  }
+
+  /** Called by the FileTracker when it lets go of a completed file that replaced an earlier one. */
+  keep(file: KeptFile): void {
+    this.#kept.set(file.path, file);
+  }
 }
 
 // What "no hard links here" looks like (FAT, some network volumes): the earlier file is renamed aside instead.
@@ -50,12 +84,17 @@ export class FileTracker {
   readonly #dirs = new Map<string, Promise<WriteDir>>();
   // Files this job created and still owns, by real path: temporaries until committed, then final names.
   readonly #owned = new Map<string, Owned>();
+  readonly #keep: KeptAside | undefined;
 
   #committed = 0;
 
-  /** `openDir`: how output folders are reached (default: by path, i.e. unconfined). */
-  constructor(openDir: OpenWriteDir = openPlainDir) {
+  /**
+   * `openDir`: how output folders are reached (default: by path, i.e. unconfined). `keep`: the earlier files
+   * replaced are kept aside (deterministic names) and handed to it on completion instead of being deleted.
+   */
+  constructor(openDir: OpenWriteDir = openPlainDir, keep?: KeptAside) {
     this.#openDir = openDir;
+    this.#keep = keep;
   }
 
   /** Files completed (renamed to their final name) so far: "files written" in renderQueue.list. */
@@ -130,7 +169,12 @@ export class FileTracker {
     const finalReal = join(dir.real, name);
     await dir.verify();
     // A name this job already wrote holds no earlier file: keep what was set aside for it the first time.
-    const owned = this.#owned.get(finalReal) ?? { dir, name, aside: await this.#setAside(dir, name) };
+    const owned = this.#owned.get(finalReal) ?? {
+      dir,
+      name,
+      aside: await this.#setAside(dir, name),
+      finalPath: file.finalPath,
+    };
     // Recorded before the rename when something was set aside, so cleanup puts it back even if the rename
     // fails; otherwise only once the name is ours (cleanup must never remove what is there instead).
     if (owned.aside) this.#owned.set(finalReal, owned);
@@ -178,10 +222,19 @@ export class FileTracker {
     await Promise.all((await this.#openedDirs()).map((d) => d.close()));
   }
 
-  /** Disowns every file, deleting the earlier files kept aside for them (each was replaced by a complete one). */
+  /**
+   * Disowns every file, deleting the earlier files kept aside for them (each was replaced by a complete one),
+   * or handing them to the KeptAside when there is one.
+   */
   async #forget(): Promise<void> {
     const asides = [...this.#owned.values()].filter((o) => o.aside);
     this.#owned.clear();
+    if (this.#keep) {
+      for (const o of asides)
+        if (o.complete && o.finalPath)
+          this.#keep.keep({ path: o.finalPath, aside: join(dirname(o.finalPath), o.aside!) });
+      return;
+    }
     await Promise.all(
       asides.map((o) => fs.rm(join(o.dir.base, o.aside!), { force: true }).catch(() => undefined)),
     );
@@ -218,8 +271,11 @@ export class FileTracker {
    * there is nothing there to keep (a folder is left alone; the rename over it then fails as it always did).
    */
   async #setAside(dir: WriteDir, name: string): Promise<string | undefined> {
-    const aside = `.${name}.${randomBytes(5).toString('hex')}.prev`;
+    const aside = `.${name}.${this.#keep?.tag ?? randomBytes(5).toString('hex')}.prev`;
     const [from, to] = [join(dir.base, name), join(dir.base, aside)];
+    // Kept under a deterministic name: an earlier delivery of the same work kept the earlier file there, and
+    // what is at `name` now is that delivery's new file. The earlier file is the one to put back.
+    if (this.#keep && (await fs.lstat(to).catch(() => null))) return aside;
     try {
       await fs.link(from, to);
       return aside;

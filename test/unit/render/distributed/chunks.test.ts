@@ -18,14 +18,14 @@ describe('chunks of an item', () => {
     expect(chunkSpans({ start: 0, end: 299 }, 20, 'whole')).toEqual([{ start: 0, end: 299 }]);
   });
 
-  it('split sequences by frame, MP4 and MOV into segments, and render the rest whole', () => {
+  it('split sequences by frame, MP4, MOV and WebM into segments, and render the rest whole', () => {
     expect(splitOf('png')).toBe('frames');
     expect(splitOf('jpeg')).toBe('frames');
     expect(splitOf('mp4')).toBe('segments');
     expect(splitOf('mov')).toBe('segments');
+    expect(splitOf('webm')).toBe('segments');
     expect(splitOf('gif')).toBe('whole');
     expect(splitOf('webp-anim')).toBe('whole');
-    expect(splitOf('webm')).toBe('whole');
     expect(splitOf('wav')).toBe('whole');
   });
 
