@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { CODECS, GIF_DITHERS, GIF_PALETTES, PRORES_PROFILES, X264_PRESETS } from '../engine/encoding.js';
 import type { Encoding } from '../engine/model.js';
 import { DEFAULT_CHUNK_SIZE } from '../render/distributed/chunks.js';
+import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from '../render/distributed/retry.js';
 import { parseOrHelp } from './flag-spec.js';
 import { renderSpec } from './specs/render.js';
 import { parseChoice, parseWhole, UsageError } from './usage.js';
@@ -32,11 +33,14 @@ export interface RenderArgs {
   /** --data: the rows file, each row one render of every item. */
   data?: string;
   /** --redis: render on `effectcraft-cli worker` processes through Redis instead of on this machine. */
-  distributed?: { url: string; chunkSize: number };
+  distributed?: { url: string; chunkSize: number; attempts: number; backoffMs: number };
 }
 
 const MAX_WORKERS = 256;
 const MAX_CHUNK = 1_000_000;
+const MAX_ATTEMPTS = 100;
+// An hour: a longer wait is a stuck render, not a retry.
+const MAX_BACKOFF_MS = 3_600_000;
 
 /** Null when --help was printed. */
 export function parseRenderArgs(argv: string[]): RenderArgs | null {
@@ -57,8 +61,11 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
   if (output && !values.comp && values.item?.length !== 1)
     throw new UsageError('--output needs --comp, or exactly one --item whose output it replaces.');
   const encoding = encodingFlags(values);
-  if (values['chunk-size'] !== undefined && values.redis === undefined)
-    throw new UsageError('--chunk-size needs --redis.');
+  const needRedis = (['chunk-size', 'attempts', 'backoff'] as const).filter((f) => values[f] !== undefined);
+  if (needRedis.length && values.redis === undefined)
+    throw new UsageError(
+      `${needRedis.map((f) => `--${f}`).join(', ')} need${needRedis.length > 1 ? '' : 's'} --redis.`,
+    );
   // Not built for distributed renders yet: say so rather than render differently from a local render.
   const local = (['resume', 'data', 'concurrency'] as const).filter((f) => values[f] !== undefined);
   if (values.redis !== undefined && local.length)
@@ -79,6 +86,8 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
       distributed: {
         url: values.redis,
         chunkSize: parseWhole(values['chunk-size'], '--chunk-size', 1, MAX_CHUNK) ?? DEFAULT_CHUNK_SIZE,
+        attempts: parseWhole(values.attempts, '--attempts', 1, MAX_ATTEMPTS) ?? DEFAULT_ATTEMPTS,
+        backoffMs: parseWhole(values.backoff, '--backoff', 0, MAX_BACKOFF_MS) ?? DEFAULT_BACKOFF_MS,
       },
     }),
   };

@@ -410,3 +410,95 @@ describeWithRedis('a worker of another version', () => {
     }
   }, 90_000);
 });
+
+describeWithRedis('a chunk that fails with a transient error (retries)', () => {
+  it('is tried again (--attempts, --backoff) and the render succeeds: every frame identical to a local render', async () => {
+    const redis = await startRedis();
+    const flaky = await startWorker(redis.url, ['--fail-first-chunk', '--name', 'flaky']);
+    const steady = await startWorker(redis.url, ['--name', 'steady']);
+    try {
+      const { dir, common } = await sampleRenderedLocally();
+      const dist = await runCli(
+        [
+          ...common,
+          '--output',
+          'dist/f_[###].png',
+          '--redis',
+          redis.url,
+          '--chunk-size',
+          '5',
+          '--attempts',
+          '2',
+          '--backoff',
+          '200',
+        ],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      expect(dist.stdout).toMatch(/1 done, 0 failed/);
+      // The flaky worker failed its first chunk; that chunk was rendered afterwards (by either worker).
+      const range = /frames (\d+-\d+) failed: .*failed on purpose/.exec(flaky.log())?.[1];
+      expect(range).toBeDefined();
+      expect(flaky.log() + steady.log()).toContain(`frames ${range}\n`);
+      const [l, d] = await Promise.all([frameHashes(join(dir, 'local')), frameHashes(join(dir, 'dist'))]);
+      expect(Object.keys(d)).toHaveLength(75);
+      expect(d).toEqual(l);
+    } finally {
+      await Promise.all([stopWorker(flaky), stopWorker(steady)]);
+      await redis.stop();
+    }
+  }, 180_000);
+
+  it('with --attempts 1 the same failure fails the item at once, naming the worker and the attempt; no frames left', async () => {
+    const redis = await startRedis();
+    const flaky = await startWorker(redis.url, ['--fail-first-chunk', '--name', 'flaky']);
+    try {
+      const dir = await tempDir();
+      await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+      const r = await runCli(
+        [
+          'render',
+          'sample.ecproj',
+          '--comp',
+          'Sample',
+          '--output',
+          'out/f_[###].png',
+          '--redis',
+          redis.url,
+          '--chunk-size',
+          '25',
+          '--attempts',
+          '1',
+          '--json',
+        ],
+        { cwd: dir, timeoutMs: 60_000 },
+      );
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as {
+        failed: number;
+        items: { error: { code: string; message: string } }[];
+      };
+      expect(report.failed).toBe(1);
+      expect(report.items[0]!.error.code).toBe('io_error');
+      expect(report.items[0]!.error.message).toMatch(
+        /^On worker flaky \(attempt 1 of 1\): .*failed on purpose/,
+      );
+      expect(await readdir(join(dir, 'out')).catch(() => [])).toEqual([]);
+    } finally {
+      await stopWorker(flaky);
+      await redis.stop();
+    }
+  }, 120_000);
+
+  it('flags: --attempts and --backoff need --redis; --attempts 0 is refused (exit 2)', async () => {
+    const dir = await tempDir();
+    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const base = ['render', 'sample.ecproj'];
+    const alone = await runCli([...base, '--attempts', '2'], { cwd: dir });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--attempts needs --redis');
+    expect((await runCli([...base, '--backoff', '10'], { cwd: dir })).code).toBe(2);
+    const zero = await runCli([...base, '--redis', 'redis://127.0.0.1:1', '--attempts', '0'], { cwd: dir });
+    expect(zero.code).toBe(2);
+  }, 60_000);
+});

@@ -15,6 +15,7 @@ import {
   OUTPUT_FORMATS,
 } from '../../engine/output-formats.js';
 import { DEFAULT_CHUNK_SIZE } from '../../render/distributed/chunks.js';
+import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from '../../render/distributed/retry.js';
 import { defineSubcommand } from '../flag-spec.js';
 import { JSON_FLAG } from './shared.js';
 
@@ -190,6 +191,18 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
       value: 'N',
       help: 'with --redis: frames per chunk of an image sequence, or per segment of an MP4 or MOV (other formats render whole on one worker)',
       default: String(DEFAULT_CHUNK_SIZE),
+    },
+    attempts: {
+      type: 'string',
+      value: 'N',
+      help: 'with --redis: tries of a chunk that fails in a way another try or another worker may not (a crash, an I/O error, ffmpeg dying, a footage file a worker cannot read); a bad argument, a version refusal or a cancel fails at once',
+      default: String(DEFAULT_ATTEMPTS),
+    },
+    backoff: {
+      type: 'string',
+      value: 'MS',
+      help: 'with --redis: wait before the first retry of a failed chunk, doubled before each next one (exponential)',
+      default: String(DEFAULT_BACKOFF_MS),
     },
     ...JSON_FLAG,
   },

@@ -16,6 +16,7 @@ import { FileTracker } from '../queue/tracker.js';
 import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
 import { workerOptions } from './connection.js';
 import { removeLeftTemporaries } from './leftovers.js';
+import { jobFailure } from './retry.js';
 import { joinSegments } from './join-segments.js';
 import {
   AssembleData,
@@ -40,6 +41,10 @@ export interface RenderWorkerOptions {
   /** BullMQ lock and stalled-check periods in ms (tests shorten them to see a killed worker sooner). */
   lockDuration?: number;
   stalledInterval?: number;
+  /** How this worker is named in its errors (default hostname:pid), so a failure says which machine met it. */
+  name: string;
+  /** Test knob: the first chunk this worker takes fails with a transient io_error (to see it retried). */
+  failFirstChunk?: boolean;
 }
 
 // A chunk reports progress at most this often: every report is a Redis write and an event to the coordinator.
@@ -61,7 +66,7 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   for (const c of [control, subscriber]) c.on('error', () => undefined);
   // The chunks in hand (job id -> render id), for the cancel broadcast.
   const running = new Map<string, string>();
-  const state: WorkerState = { stopping: false, control, running };
+  const state: WorkerState = { stopping: false, control, running, failNext: options.failFirstChunk ?? false };
   const worker = new Worker(
     QUEUE_NAME,
     (job, token, signal) => processJob(job, token, options, state, signal),
@@ -100,6 +105,8 @@ interface WorkerState {
   stopping: boolean;
   control: Redis;
   running: Map<string, string>;
+  /** --fail-first-chunk not used up yet. */
+  failNext: boolean;
 }
 
 async function processJob(
@@ -123,6 +130,11 @@ async function processJob(
     const data = parsed(ChunkData, job.data);
     if (await isCancelled(state.control, data.renderId))
       throw new UnrecoverableError(encodeFailure(CANCELLED));
+    if (state.failNext) {
+      state.failNext = false;
+      options.log(`worker: ${data.item.id} frames ${data.start}-${data.end} failed: ${SIMULATED.message}`);
+      throw jobFailure(onWorker(SIMULATED, job, options));
+    }
     state.running.set(job.id!, data.renderId);
     const result = await renderChunk(job, data, options, signal ?? new AbortController().signal).finally(() =>
       state.running.delete(job.id!),
@@ -163,6 +175,21 @@ function parsed<T>(
       remediation: 'Run the same effectcraft-cli version on every worker and on the machine that renders.',
     }),
   );
+}
+
+const SIMULATED: ErrorInfo = {
+  code: 'io_error',
+  message: 'The first chunk of a worker started with --fail-first-chunk failed on purpose.',
+  remediation: 'Start the worker without --fail-first-chunk (a test option).',
+};
+
+/**
+ * `error` as met on this worker: its message names the worker and the attempt, so a failure that only one
+ * machine meets (a file it cannot read) is found, and a failure after retries says it was retried.
+ */
+function onWorker(error: ErrorInfo, job: Job, options: RenderWorkerOptions): ErrorInfo {
+  const attempt = `attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1}`;
+  return { ...error, message: `On worker ${options.name} (${attempt}): ${error.message}` };
 }
 
 const CANCELLED: ErrorInfo = {
@@ -210,7 +237,7 @@ async function renderChunk(
     options.log(
       `worker: ${data.item.id} frames ${data.start}-${data.end} ${outcome.status}: ${error.message}`,
     );
-    throw new UnrecoverableError(encodeFailure(error));
+    throw jobFailure(onWorker(error, job, options));
   }
   return { start: data.start, frames: outcome.frames, skipped: outcome.skipped, files: outcome.files };
 }
