@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
+import { Redis } from 'ioredis';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { cliPath, repoRoot } from '../helpers/cli.js';
@@ -501,4 +502,66 @@ describeWithRedis('a chunk that fails with a transient error (retries)', () => {
     const zero = await runCli([...base, '--redis', 'redis://127.0.0.1:1', '--attempts', '0'], { cwd: dir });
     expect(zero.code).toBe(2);
   }, 60_000);
+});
+
+describeWithRedis('footage a worker cannot read', () => {
+  it('the chunk fails before rendering with no_such_file naming the file and the worker, and the remedy (shared storage)', async () => {
+    const redis = await startRedis();
+    let late: Worker | undefined;
+    try {
+      const dir = await tempDir();
+      const logo = join(dir, 'logo.png');
+      await sharp({ create: { width: 8, height: 8, channels: 4, background: '#ff8800' } })
+        .png()
+        .toFile(logo);
+      const engine = newEngine();
+      await movingBarComp(engine, 'Logo', 16, 1);
+      const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path: logo });
+      await run(engine, 'layer.addFootage', { comp: 'Logo', footage });
+      await run(engine, 'project.save', { path: join(dir, 'logo.ecproj') });
+      // The render is sent while no worker listens; the footage is gone before the only worker starts, as on a
+      // machine that does not mount the share where the footage lives.
+      const render = cliUntil(
+        [
+          'render',
+          'logo.ecproj',
+          '--comp',
+          'Logo',
+          '--output',
+          'out/l_[##].png',
+          '--redis',
+          redis.url,
+          '--attempts',
+          '1',
+          '--json',
+        ],
+        dir,
+        () => false,
+      );
+      const client = new Redis(redis.url);
+      // The chunk is on the queue's waiting list (BullMQ's key), so the render has opened the project.
+      await expect
+        .poll(() => client.llen('bull:effectcraft-render:wait'), { timeout: 30_000, interval: 50 })
+        .toBeGreaterThan(0);
+      client.disconnect();
+      await rm(logo);
+      late = await startWorker(redis.url, ['--name', 'render-7']);
+      const r = await render;
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as {
+        items: { error: { code: string; message: string; remediation: string } }[];
+      };
+      const { error } = report.items[0]!;
+      expect(error.code).toBe('no_such_file');
+      expect(error.message).toContain('render-7');
+      expect(error.message).toContain(logo);
+      expect(error.remediation).toMatch(/every worker mounts at the same path/);
+      // Checked before rendering: the worker never started the chunk's frames.
+      expect(late.log()).not.toMatch(/frames 0-9\n/);
+      expect(await readdir(join(dir, 'out')).catch(() => [])).toEqual([]);
+    } finally {
+      if (late) await stopWorker(late);
+      await redis.stop();
+    }
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import { resolveJobOptions } from '../queue/options.js';
 import { FileTracker } from '../queue/tracker.js';
 import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
 import { workerOptions } from './connection.js';
+import { unreadableFootage } from './footage-check.js';
 import { removeLeftTemporaries } from './leftovers.js';
 import { jobFailure } from './retry.js';
 import { joinSegments } from './join-segments.js';
@@ -209,6 +210,12 @@ async function renderChunk(
   const item = data.segment
     ? { ...data.item, frameRange, output: data.segment, audio: false, skipExisting: false }
     : { ...data.item, frameRange };
+  // Checked before anything renders: a worker without the shared storage says so, naming the file and itself.
+  const unreadable = await unreadableFootage(data.doc, data.item);
+  if (unreadable) {
+    options.log(`worker: ${data.item.id} frames ${data.start}-${data.end} failed: ${unreadable.message}`);
+    throw jobFailure(onWorker(unreadable, job, options));
+  }
   options.log(`worker: ${data.item.id} frames ${data.start}-${data.end}`);
   let last = 0;
   const outcome = await renderItem(item, {
