@@ -67,7 +67,7 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
       `${needRedis.map((f) => `--${f}`).join(', ')} need${needRedis.length > 1 ? '' : 's'} --redis.`,
     );
   // Not built for distributed renders yet: say so rather than render differently from a local render.
-  const local = (['resume', 'data', 'concurrency'] as const).filter((f) => values[f] !== undefined);
+  const local = (['resume', 'concurrency'] as const).filter((f) => values[f] !== undefined);
   if (values.redis !== undefined && local.length)
     throw new UsageError(`${local.map((f) => `--${f}`).join(', ')} cannot be used with --redis yet.`);
   return {

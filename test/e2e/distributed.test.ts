@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
@@ -286,6 +286,80 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
     },
     180_000,
   );
+
+  it('--data rows.csv through the workers: the rows rendered byte-identical to a local --data render, a bad row fails alone, same --json report, exit 1', async () => {
+    const dir = await tempDir();
+    const logo = async (name: string, colour: string) => {
+      const path = join(dir, name);
+      await sharp({ create: { width: 8, height: 8, channels: 4, background: colour } })
+        .png()
+        .toFile(path);
+      return path;
+    };
+    const engine = newEngine();
+    await movingBarComp(engine, 'T', 16, 1);
+    const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+      path: await logo('logo.png', '#ffffff'),
+    });
+    await run(engine, 'layer.addFootage', { comp: 'T', footage, name: 'Logo' });
+    await run(engine, 'input.define', {
+      name: 'accent',
+      type: 'color',
+      bind: [{ layer: 'Bar', property: 'solid.color' }],
+    });
+    await run(engine, 'input.define', {
+      name: 'logo',
+      type: 'footage',
+      bind: [{ layer: 'Logo', property: 'source' }],
+    });
+    await run(engine, 'project.save', { path: join(dir, 't.ecproj') });
+    await Promise.all([logo('a.png', '#ff0000'), logo('c.png', '#0000ff')]);
+    // Row 2's footage does not exist: it passes the checks before rendering and fails where it renders.
+    await writeFile(
+      join(dir, 'rows.csv'),
+      'name,accent,logo\nAda,gold,a.png\nBo,teal,gone.png\nCy,#00ff00,c.png\n',
+    );
+    const common = ['render', 't.ecproj', '--comp', 'T', '--data', 'rows.csv', '--json'];
+    const before = chunksTaken(workers);
+    const local = await runCli([...common, '--output', 'local/{name}_[##].png'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    const dist = await runCli(
+      [
+        ...common,
+        '--output',
+        'dist/{name}_[##].png',
+        '--redis',
+        redis.url,
+        '--chunk-size',
+        '4',
+        '--attempts',
+        '1',
+      ],
+      { cwd: dir, timeoutMs: 120_000 },
+    );
+    expect(local.code).toBe(1);
+    expect(dist.code).toBe(1);
+    // The workers rendered the rows: 3 chunks of frames (0-3, 4-7, 8-9) for each good row, 1 to 3 for the bad.
+    expect(chunksTaken(workers) - before).toBeGreaterThanOrEqual(7);
+    type Report = {
+      completed: number;
+      failed: number;
+      rows: { row: number; status: string; outputs: string[]; error?: { code: string; message: string } }[];
+    };
+    const [l, d] = [JSON.parse(local.stdout) as Report, JSON.parse(dist.stdout) as Report];
+    expect([d.completed, d.failed]).toEqual([2, 1]);
+    expect(d.rows.map((r) => r.status)).toEqual(['done', 'failed', 'done']);
+    expect(d.rows.map((r) => r.status)).toEqual(l.rows.map((r) => r.status));
+    expect(d.rows[1]!.error!.code).toBe(l.rows[1]!.error!.code);
+    expect(d.rows[1]!.error!.message).toMatch(/^Row 2 \(line 3\): On worker .*gone\.png/);
+    expect(d.rows[0]!.outputs).toEqual([join(dir, 'dist/Ada_00.png')]);
+    // 2 rows x 10 frames, each identical to the local render's (and the failed row left nothing).
+    const [lh, dh] = await Promise.all([frameHashes(join(dir, 'local')), frameHashes(join(dir, 'dist'))]);
+    expect(Object.keys(dh)).toHaveLength(20);
+    expect(dh).toEqual(lh);
+  }, 180_000);
 
   it('Ctrl-C mid-render: exit 130, the chunks rendering on workers stop, no file is left (frames, temporaries, manifest)', async () => {
     const dir = await tempDir();
