@@ -67,15 +67,15 @@ try {
   console.log(
     `coordinator scaling: ${FRAMES} frames, ${WORKERS} simulated workers in ${PROCESSES} processes, median of ${runs} runs`,
   );
-  console.log('  chunk  chunks   wall ms  ms/chunk  heap peak MB  RSS peak MB  Redis peak MB');
+  console.log('  chunk  chunks   wall ms  ms/chunk  heap peak MB  RSS peak MB  Redis peak MB  doc bytes/job');
   for (const chunk of CHUNKS) {
     const samples = [];
     await run(chunk); // warm-up: Redis scripts loaded, page cache
     for (let i = 0; i < runs; i++) samples.push(await run(chunk));
     const m = (key) => median(samples.map((s) => s[key]));
-    const chunks = samples[0].chunks;
+    const { chunks, docBytes } = samples[0];
     console.log(
-      `  ${String(chunk).padStart(5)}  ${String(chunks).padStart(6)}  ${m('ms').toFixed(0).padStart(8)}  ${(m('ms') / chunks).toFixed(2).padStart(8)}  ${mb(m('heapPeak')).padStart(12)}  ${mb(m('rssPeak')).padStart(11)}  ${mb(m('redisPeak')).padStart(13)}`,
+      `  ${String(chunk).padStart(5)}  ${String(chunks).padStart(6)}  ${m('ms').toFixed(0).padStart(8)}  ${(m('ms') / chunks).toFixed(2).padStart(8)}  ${mb(m('heapPeak')).padStart(12)}  ${mb(m('rssPeak')).padStart(11)}  ${mb(m('redisPeak')).padStart(13)}  ${String(docBytes).padStart(13)}`,
     );
   }
 } finally {

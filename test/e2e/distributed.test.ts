@@ -84,12 +84,41 @@ function cliUntil(
   });
 }
 
+/** A new folder holding a copy of the sample project, sample.ecproj. */
+async function sampleDir(): Promise<string> {
+  const dir = await tempDir();
+  await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+  return dir;
+}
+
+/** `render sample.ecproj --comp Sample --output out/f_[###].png --redis URL`, then `extra`. */
+function sampleOnWorkers(url: string, ...extra: string[]): string[] {
+  return [
+    'render',
+    'sample.ecproj',
+    '--comp',
+    'Sample',
+    '--output',
+    'out/f_[###].png',
+    '--redis',
+    url,
+    ...extra,
+  ];
+}
+
+/** A PNG of `size` pixels square in one colour, written to `path`. */
+async function pngFile(path: string, colour: string, size = 8): Promise<string> {
+  await sharp({ create: { width: size, height: size, channels: 4, background: colour } })
+    .png()
+    .toFile(path);
+  return path;
+}
+
 /** A copy of the sample project rendered locally to local/, and the render arguments both renders share. */
 async function sampleRenderedLocally(
   output = ['--output', 'local/f_[###].png'],
 ): Promise<{ dir: string; common: string[] }> {
-  const dir = await tempDir();
-  await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+  const dir = await sampleDir();
   const common = ['render', 'sample.ecproj', '--comp', 'Sample'];
   const local = await runCli([...common, ...output], { cwd: dir, timeoutMs: 120_000 });
   expect(local.code).toBe(0);
@@ -157,15 +186,20 @@ async function movingBarComp(engine: Engine, name: string, height: number, secon
     });
 }
 
-/** A 32x16 template with 10 frames: a bar whose colour is the input "accent" and which moves every frame. */
-async function templateProject(dir: string): Promise<string> {
+/**
+ * A 32x16 template with 10 frames: a bar whose colour is the input "accent" and which moves every frame; with
+ * `logo`, a footage layer showing that file whose source is the input "logo".
+ */
+async function templateProject(dir: string, logo?: string): Promise<string> {
   const engine = newEngine();
   await movingBarComp(engine, 'T', 16, 1);
-  await run(engine, 'input.define', {
-    name: 'accent',
-    type: 'color',
-    bind: [{ layer: 'Bar', property: 'solid.color' }],
-  });
+  const inputs = [{ name: 'accent', type: 'color', bind: [{ layer: 'Bar', property: 'solid.color' }] }];
+  if (logo) {
+    const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path: logo });
+    await run(engine, 'layer.addFootage', { comp: 'T', footage, name: 'Logo' });
+    inputs.push({ name: 'logo', type: 'footage', bind: [{ layer: 'Logo', property: 'source' }] });
+  }
+  for (const input of inputs) await run(engine, 'input.define', input);
   const path = join(dir, 'template.ecproj');
   await run(engine, 'project.save', { path });
   return path;
@@ -289,37 +323,14 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
 
   it('--data rows.csv through the workers: the rows rendered byte-identical to a local --data render, a bad row fails alone, same --json report, exit 1', async () => {
     const dir = await tempDir();
-    const logo = async (name: string, colour: string) => {
-      const path = join(dir, name);
-      await sharp({ create: { width: 8, height: 8, channels: 4, background: colour } })
-        .png()
-        .toFile(path);
-      return path;
-    };
-    const engine = newEngine();
-    await movingBarComp(engine, 'T', 16, 1);
-    const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
-      path: await logo('logo.png', '#ffffff'),
-    });
-    await run(engine, 'layer.addFootage', { comp: 'T', footage, name: 'Logo' });
-    await run(engine, 'input.define', {
-      name: 'accent',
-      type: 'color',
-      bind: [{ layer: 'Bar', property: 'solid.color' }],
-    });
-    await run(engine, 'input.define', {
-      name: 'logo',
-      type: 'footage',
-      bind: [{ layer: 'Logo', property: 'source' }],
-    });
-    await run(engine, 'project.save', { path: join(dir, 't.ecproj') });
-    await Promise.all([logo('a.png', '#ff0000'), logo('c.png', '#0000ff')]);
+    await templateProject(dir, await pngFile(join(dir, 'logo.png'), '#ffffff'));
+    await Promise.all([pngFile(join(dir, 'a.png'), '#ff0000'), pngFile(join(dir, 'c.png'), '#0000ff')]);
     // Row 2's footage does not exist: it passes the checks before rendering and fails where it renders.
     await writeFile(
       join(dir, 'rows.csv'),
       'name,accent,logo\nAda,gold,a.png\nBo,teal,gone.png\nCy,#00ff00,c.png\n',
     );
-    const common = ['render', 't.ecproj', '--comp', 'T', '--data', 'rows.csv', '--json'];
+    const common = ['render', 'template.ecproj', '--comp', 'T', '--data', 'rows.csv', '--json'];
     const before = chunksTaken(workers);
     const local = await runCli([...common, '--output', 'local/{name}_[##].png'], {
       cwd: dir,
@@ -362,22 +373,10 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
   }, 180_000);
 
   it('Ctrl-C mid-render: exit 130, the chunks rendering on workers stop, no file is left (frames, temporaries, manifest)', async () => {
-    const dir = await tempDir();
-    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const dir = await sampleDir();
     const before = chunksTaken(workers);
     const r = await cliUntil(
-      [
-        'render',
-        'sample.ecproj',
-        '--comp',
-        'Sample',
-        '--output',
-        'out/f_[###].png',
-        '--redis',
-        redis.url,
-        '--chunk-size',
-        '5',
-      ],
+      sampleOnWorkers(redis.url, '--chunk-size', '5'),
       dir,
       // Interrupt once the workers have taken 3 of the 15 chunks.
       () => chunksTaken(workers) - before >= 3,
@@ -391,13 +390,9 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
   }, 120_000);
 
   it('Redis down: render --redis and worker --redis fail at once with not-reachable and the remedy, exit 1, no files', async () => {
-    const dir = await tempDir();
-    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const dir = await sampleDir();
     const nobody = `redis://127.0.0.1:${await freePort()}`;
-    const r = await runCli(
-      ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'out/f_[###].png', '--redis', nobody],
-      { cwd: dir, timeoutMs: 30_000 },
-    );
+    const r = await runCli(sampleOnWorkers(nobody), { cwd: dir, timeoutMs: 30_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`Cannot reach Redis at ${nobody}`);
     expect(r.stderr).toMatch(/check --redis/);
@@ -408,8 +403,7 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
   }, 60_000);
 
   it('flags: --chunk-size needs --redis; --redis takes a redis:// URL; --resume is not distributed yet (exit 2)', async () => {
-    const dir = await tempDir();
-    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const dir = await sampleDir();
     const base = ['render', 'sample.ecproj'];
     expect((await runCli([...base, '--chunk-size', '5'], { cwd: dir })).code).toBe(2);
     expect((await runCli([...base, '--redis', redis.url, '--resume'], { cwd: dir })).code).toBe(2);
@@ -469,12 +463,8 @@ describeWithRedis('a worker of another version', () => {
     const redis = await startRedis();
     const other = await startWorker(redis.url, ['--as-version', '0.0.0-other']);
     try {
-      const dir = await tempDir();
-      await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
-      const r = await runCli(
-        ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'out/f_[###].png', '--redis', redis.url],
-        { cwd: dir, timeoutMs: 60_000 },
-      );
+      const dir = await sampleDir();
+      const r = await runCli(sampleOnWorkers(redis.url), { cwd: dir, timeoutMs: 60_000 });
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/failed .*effectcraft-cli 0\.0\.0-other refused job .* sent by version \d/);
       expect(other.log()).toMatch(/effectcraft-cli 0\.0\.0-other refused job/);
@@ -528,26 +518,11 @@ describeWithRedis('a chunk that fails with a transient error (retries)', () => {
     const redis = await startRedis();
     const flaky = await startWorker(redis.url, ['--fail-first-chunk', '--name', 'flaky']);
     try {
-      const dir = await tempDir();
-      await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
-      const r = await runCli(
-        [
-          'render',
-          'sample.ecproj',
-          '--comp',
-          'Sample',
-          '--output',
-          'out/f_[###].png',
-          '--redis',
-          redis.url,
-          '--chunk-size',
-          '25',
-          '--attempts',
-          '1',
-          '--json',
-        ],
-        { cwd: dir, timeoutMs: 60_000 },
-      );
+      const dir = await sampleDir();
+      const r = await runCli(sampleOnWorkers(redis.url, '--chunk-size', '25', '--attempts', '1', '--json'), {
+        cwd: dir,
+        timeoutMs: 60_000,
+      });
       expect(r.code).toBe(1);
       const report = JSON.parse(r.stdout) as {
         failed: number;
@@ -566,8 +541,7 @@ describeWithRedis('a chunk that fails with a transient error (retries)', () => {
   }, 120_000);
 
   it('flags: --attempts and --backoff need --redis; --attempts 0 is refused (exit 2)', async () => {
-    const dir = await tempDir();
-    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const dir = await sampleDir();
     const base = ['render', 'sample.ecproj'];
     const alone = await runCli([...base, '--attempts', '2'], { cwd: dir });
     expect(alone.code).toBe(2);
@@ -584,23 +558,16 @@ describeWithRedis('footage a worker cannot read', () => {
     let late: Worker | undefined;
     try {
       const dir = await tempDir();
-      const logo = join(dir, 'logo.png');
-      await sharp({ create: { width: 8, height: 8, channels: 4, background: '#ff8800' } })
-        .png()
-        .toFile(logo);
-      const engine = newEngine();
-      await movingBarComp(engine, 'Logo', 16, 1);
-      const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path: logo });
-      await run(engine, 'layer.addFootage', { comp: 'Logo', footage });
-      await run(engine, 'project.save', { path: join(dir, 'logo.ecproj') });
+      const logo = await pngFile(join(dir, 'logo.png'), '#ff8800');
+      await templateProject(dir, logo);
       // The render is sent while no worker listens; the footage is gone before the only worker starts, as on a
       // machine that does not mount the share where the footage lives.
       const render = cliUntil(
         [
           'render',
-          'logo.ecproj',
+          'template.ecproj',
           '--comp',
-          'Logo',
+          'T',
           '--output',
           'out/l_[##].png',
           '--redis',
