@@ -44,3 +44,37 @@ export function jobFailure(error: ErrorInfo): Error {
 export function retryOptions(attempts: number, backoffMs: number) {
   return { attempts, backoff: { type: 'exponential' as const, delay: backoffMs } };
 }
+
+/** How often a worker hands back a retried chunk it failed before, and how long it rests each time (ms). */
+const HANDBACKS = 3;
+export const HANDBACK_REST_MS = 500;
+// Chunk ids remembered at most: a long-running worker must not grow without bound.
+const REMEMBERED = 1000;
+
+/**
+ * The chunks a worker failed with a transient error. BullMQ gives a retried job to whichever worker asks
+ * first, often the one that just failed it (it is idle). A worker that takes a chunk it failed hands it back
+ * and rests (HANDBACK_REST_MS) so that another worker, once free, takes it; after HANDBACKS times (no other
+ * worker came: a cluster of one, or all busy) it renders the chunk itself.
+ */
+export class FailedHere {
+  readonly #handbacks = new Map<string, number>();
+
+  /** Remembers that the chunk `jobId` failed here with a transient error. */
+  remember(jobId: string): void {
+    this.#handbacks.set(jobId, 0);
+    if (this.#handbacks.size > REMEMBERED) this.#handbacks.delete(this.#handbacks.keys().next().value!);
+  }
+
+  /** Whether to hand the chunk `jobId` back rather than render it (counted as one hand-back). */
+  handBack(jobId: string): boolean {
+    const n = this.#handbacks.get(jobId);
+    if (n === undefined) return false;
+    if (n >= HANDBACKS) {
+      this.#handbacks.delete(jobId);
+      return false;
+    }
+    this.#handbacks.set(jobId, n + 1);
+    return true;
+  }
+}

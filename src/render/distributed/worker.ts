@@ -17,7 +17,7 @@ import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
 import { workerOptions } from './connection.js';
 import { unreadableFootage } from './footage-check.js';
 import { removeLeftTemporaries } from './leftovers.js';
-import { jobFailure } from './retry.js';
+import { FailedHere, HANDBACK_REST_MS, jobFailure } from './retry.js';
 import { joinSegments } from './join-segments.js';
 import {
   AssembleData,
@@ -67,7 +67,13 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   for (const c of [control, subscriber]) c.on('error', () => undefined);
   // The chunks in hand (job id -> render id), for the cancel broadcast.
   const running = new Map<string, string>();
-  const state: WorkerState = { stopping: false, control, running, failNext: options.failFirstChunk ?? false };
+  const state: WorkerState = {
+    stopping: false,
+    control,
+    running,
+    failNext: options.failFirstChunk ?? false,
+    failedHere: new FailedHere(),
+  };
   const worker = new Worker(
     QUEUE_NAME,
     (job, token, signal) => processJob(job, token, options, state, signal),
@@ -108,6 +114,7 @@ interface WorkerState {
   running: Map<string, string>;
   /** --fail-first-chunk not used up yet. */
   failNext: boolean;
+  failedHere: FailedHere;
 }
 
 async function processJob(
@@ -131,15 +138,20 @@ async function processJob(
     const data = parsed(ChunkData, job.data);
     if (await isCancelled(state.control, data.renderId))
       throw new UnrecoverableError(encodeFailure(CANCELLED));
-    if (state.failNext) {
-      state.failNext = false;
-      options.log(`worker: ${data.item.id} frames ${data.start}-${data.end} failed: ${SIMULATED.message}`);
-      throw jobFailure(onWorker(SIMULATED, job, options));
+    // A retry of a chunk that failed here goes to another worker if one comes while this one rests.
+    if (state.failedHere.handBack(job.id!)) {
+      options.log(`worker: job ${job.id} failed on this worker before: handed back for another worker`);
+      await job.moveToWait(token);
+      await new Promise((resolve) => setTimeout(resolve, HANDBACK_REST_MS));
+      throw new WaitingError();
     }
     state.running.set(job.id!, data.renderId);
-    const result = await renderChunk(job, data, options, signal ?? new AbortController().signal).finally(() =>
-      state.running.delete(job.id!),
-    );
+    const result = await chunkOnce(job, data, options, state, signal)
+      .catch((err: unknown) => {
+        if (!(err instanceof UnrecoverableError)) state.failedHere.remember(job.id!);
+        throw err;
+      })
+      .finally(() => state.running.delete(job.id!));
     if (result !== 'stopped') return result;
     // Stopped because this worker is shutting down: the chunk is not failed, it goes back for another worker.
     if (state.stopping) {
@@ -161,6 +173,22 @@ async function processJob(
       remediation: 'Run the same effectcraft-cli version everywhere.',
     }),
   );
+}
+
+/** Renders the chunk, unless it is the first of a worker started with --fail-first-chunk. */
+async function chunkOnce(
+  job: Job,
+  data: ChunkData,
+  options: RenderWorkerOptions,
+  state: WorkerState,
+  signal?: AbortSignal,
+): Promise<ChunkResult | 'stopped'> {
+  if (state.failNext) {
+    state.failNext = false;
+    options.log(`worker: ${data.item.id} frames ${data.start}-${data.end} failed: ${SIMULATED.message}`);
+    throw jobFailure(onWorker(SIMULATED, job, options));
+  }
+  return renderChunk(job, data, options, signal ?? new AbortController().signal);
 }
 
 function parsed<T>(
