@@ -26,10 +26,11 @@ interface Worker {
   log: () => string;
 }
 
-/** Starts `effectcraft-cli worker --redis url`; resolves once it waits for jobs. */
-async function startWorker(url: string, extra: string[] = []): Promise<Worker> {
+/** Starts `effectcraft-cli worker --redis url`, as the user `uid` when given; resolves once it waits for jobs. */
+async function startWorker(url: string, extra: string[] = [], uid?: number): Promise<Worker> {
   const child = spawn(process.execPath, [cliPath, 'worker', '--redis', url, '--concurrency', '1', ...extra], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    ...(uid !== undefined && { uid, gid: uid }),
   });
   let log = '';
   await new Promise<void>((resolve, reject) => {
@@ -606,4 +607,65 @@ describeWithRedis('footage a worker cannot read', () => {
       await redis.stop();
     }
   }, 120_000);
+
+  // The user "nobody" cannot enter the test's folder (mode 0700, owned by root): a real unreadable path.
+  it.skipIf(process.getuid?.() !== 0)(
+    'footage only one of two workers can read: the other worker fails its chunks (naming the file and itself), their retries go to the worker that can, the render succeeds',
+    async () => {
+      const redis = await startRedis();
+      const NOBODY = 65534;
+      const workers = await Promise.all([
+        startWorker(redis.url, ['--name', 'can-read']),
+        startWorker(redis.url, ['--name', 'cannot-read'], NOBODY),
+      ]);
+      const [reader, blind] = workers;
+      try {
+        const dir = await tempDir();
+        await templateProject(dir, await pngFile(join(dir, 'logo.png'), '#ff8800'));
+        const common = ['render', 'template.ecproj', '--comp', 'T'];
+        const local = await runCli([...common, '--output', 'local/l_[##].png'], {
+          cwd: dir,
+          timeoutMs: 60_000,
+        });
+        expect(local.code).toBe(0);
+        const dist = await runCli(
+          [
+            ...common,
+            '--output',
+            'dist/l_[##].png',
+            '--redis',
+            redis.url,
+            '--chunk-size',
+            '2',
+            '--backoff',
+            '100',
+          ],
+          { cwd: dir, timeoutMs: 120_000 },
+        );
+        expect(dist.code).toBe(0);
+        expect(await frameHashes(join(dir, 'dist'))).toEqual(await frameHashes(join(dir, 'local')));
+        // Every chunk was rendered by the worker that can read the footage; the other one only refused.
+        expect(reader!.log().match(/frames \d+-\d+\n/g)).toHaveLength(5);
+        expect(blind!.log()).not.toMatch(/frames \d+-\d+\n/);
+        // With one attempt, a chunk taken by the blind worker fails the item, naming the file and the worker.
+        await stopWorker(reader!);
+        const once = await runCli(
+          [...common, '--output', 'once/l_[##].png', '--redis', redis.url, '--attempts', '1', '--json'],
+          { cwd: dir, timeoutMs: 60_000 },
+        );
+        expect(once.code).toBe(1);
+        const { error } = (
+          JSON.parse(once.stdout) as { items: { error: { code: string; message: string } }[] }
+        ).items[0]!;
+        expect(error.code).toBe('io_error');
+        expect(error.message).toMatch(
+          /^On worker cannot-read \(attempt 1 of 1\): Cannot read footage ".*logo\.png" on this worker: permission denied/,
+        );
+      } finally {
+        await Promise.all(workers.map(stopWorker));
+        await redis.stop();
+      }
+    },
+    180_000,
+  );
 });

@@ -34,9 +34,11 @@ export async function unreadableFootage(doc: Project, item: RenderQueueItem): Pr
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const missing = code === 'ENOENT' || code === 'ENOTDIR';
+      const denied = code === 'EACCES' || code === 'EPERM';
+      const why = missing ? 'no such file or directory' : denied ? 'permission denied' : (code ?? 'error');
       return {
         code: missing ? 'no_such_file' : 'io_error',
-        message: `Cannot read footage "${path}" on this worker: ${missing ? 'no such file or directory' : (code ?? 'error')}.`,
+        message: `Cannot read footage "${path}" on this worker: ${why}.`,
         remediation:
           'Put the footage on storage every worker mounts at the same path as the machine that renders (an NFS or SMB share), or stop the workers that cannot read it.',
       };
