@@ -107,6 +107,11 @@ function sampleOnWorkers(url: string, ...extra: string[]): string[] {
   ];
 }
 
+/** `--chunk-size chunk --attempts attempts`. */
+function retries(chunk: number, attempts: number): string[] {
+  return ['--chunk-size', String(chunk), '--attempts', String(attempts)];
+}
+
 /** A PNG of `size` pixels square in one colour, written to `path`. */
 async function pngFile(path: string, colour: string, size = 8): Promise<string> {
   await sharp({ create: { width: size, height: size, channels: 4, background: colour } })
@@ -338,17 +343,7 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
       timeoutMs: 120_000,
     });
     const dist = await runCli(
-      [
-        ...common,
-        '--output',
-        'dist/{name}_[##].png',
-        '--redis',
-        redis.url,
-        '--chunk-size',
-        '4',
-        '--attempts',
-        '1',
-      ],
+      [...common, '--output', 'dist/{name}_[##].png', '--redis', redis.url, ...retries(4, 1)],
       { cwd: dir, timeoutMs: 120_000 },
     );
     expect(local.code).toBe(1);
@@ -491,10 +486,7 @@ describeWithRedis('a chunk that fails with a transient error (retries)', () => {
           'dist/f_[###].png',
           '--redis',
           redis.url,
-          '--chunk-size',
-          '5',
-          '--attempts',
-          '2',
+          ...retries(5, 2),
           '--backoff',
           '200',
         ],
