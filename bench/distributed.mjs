@@ -1,53 +1,22 @@
 // Distributed rendering: the same 1080p 8-layer PNG item rendered by `effectcraft-cli render` locally (the
 // in-process render queue, one thread per core) and through Redis by 2 local `effectcraft-cli worker` processes
 // (one thread each, so both runs use every core). Target: the distributed run within 15 % of the local one.
-// Skips (exit 0) without redis-server. Not measured yet: coordinator scaling over 50 simulated workers.
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+// Skips (exit 0) without redis-server. Coordinator scaling over 50 simulated workers: distributed-scaling.mjs.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildComp8 } from './_comp8.mjs';
+import { hasRedis, startRedis, startWorkers, stop } from './_redis.mjs';
 import { benchSession, dist } from './_session.mjs';
 
 const FRAMES = 120;
 const CHUNK = 30;
 
-if (spawnSync('which', ['redis-server']).status !== 0) {
+if (!hasRedis) {
   console.log('distributed: skipped (redis-server is not installed: apt-get install redis-server)');
   process.exit(0);
-}
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-/** Starts `child` and resolves once its output (stdout or stderr) contains `ready`. */
-function started(child, ready) {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const on = (d) => {
-      text += d;
-      if (text.includes(ready)) resolve(child);
-    };
-    child.stdout?.on('data', on);
-    child.stderr?.on('data', on);
-    child.on('exit', (code) => reject(new Error(`exited (${code}): ${text}`)));
-  });
-}
-
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
 }
 
 function timedRender(project, extra) {
@@ -79,20 +48,9 @@ const { ok } = await benchSession();
 await buildComp8(ok, { duration: FRAMES / 30 });
 await ok('project.save', { path: project });
 
-const port = await freePort();
-const url = `redis://127.0.0.1:${port}`;
-const redis = await started(
-  spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']),
-  'Ready to accept connections',
-);
-const workers = await Promise.all(
-  [0, 1].map(() =>
-    started(
-      spawn(process.execPath, [join(dist, 'cli.js'), 'worker', '--redis', url, '--concurrency', '1']),
-      'waiting for render jobs',
-    ),
-  ),
-);
+const redis = await startRedis();
+const url = redis.url;
+const workers = await startWorkers(url, 2);
 try {
   console.log(
     `distributed, 1920x1080, 8 layers, ${FRAMES} PNG frames, chunks of ${CHUNK}, ${availableParallelism()} cores`,
@@ -108,6 +66,6 @@ try {
   );
 } finally {
   await Promise.all(workers.map(stop));
-  await stop(redis);
+  await stop(redis.child);
   rmSync(work, { recursive: true, force: true });
 }

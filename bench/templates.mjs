@@ -1,12 +1,16 @@
 // Data-driven batch: `effectcraft-cli render template.ecproj --data rows.csv` rendering 50 short clips (a
 // 320x180 lower third, 1 s at 30 fps, to MP4 when ffmpeg is there, else a PNG sequence), one per row, in one
 // process: renders per minute, local. Baseline in the same conditions: the same render done by one CLI process
-// per clip (`render --props`), which is what a pipeline without --data would spawn.
+// per clip (`render --props`), which is what a pipeline without --data would spawn. Distributed: the same batch
+// with --redis through 2 local `effectcraft-cli worker` processes (one render thread each, so both runs use every
+// core), at the default chunk size (one segment per clip) and at 15 frames (two per clip); skipped without
+// redis-server.
 // Usage: node bench/templates.mjs [BATCHES] [BASELINE_RUNS]   (needs a build: npm run build)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasRedis, startRedis, startWorkers, stop } from './_redis.mjs';
 import { benchSession, dist } from './_session.mjs';
 import { median } from './stats.mjs';
 
@@ -60,6 +64,24 @@ try {
     const output = hasFfmpeg ? `one_${i}.mp4` : `one_${i}_[##].png`;
     single.push(cliRun(['render', project, '--comp', 'Lower third', '--output', output, '--props', props]));
   }
+  const distributed = [];
+  if (hasRedis) {
+    const redis = await startRedis();
+    const workers = await startWorkers(redis.url, 2);
+    try {
+      for (const chunk of ['100', '15']) {
+        const runs = [];
+        for (let i = 0; i < batches; i++)
+          runs.push(
+            cliRun(['render', project, '--data', 'rows.csv', '--redis', redis.url, '--chunk-size', chunk]),
+          );
+        distributed.push({ chunk, ms: median(runs) });
+      }
+    } finally {
+      await Promise.all(workers.map(stop));
+      await stop(redis.child);
+    }
+  }
   const perMinute = (ms, renders) => ((renders / ms) * 60_000).toFixed(1);
   const b = median(batch);
   const s = median(single);
@@ -70,6 +92,11 @@ try {
     `baseline, one process per render (--props; ${baselineRuns} runs): median ${(s / 1000).toFixed(2)} s, ${perMinute(s, 1)} renders/min`,
   );
   console.log(`batch speed-up over one process per render: ${(s / (b / ROWS)).toFixed(2)}x`);
+  for (const { chunk, ms } of distributed)
+    console.log(
+      `--data --redis, 2 local workers, --chunk-size ${chunk} (${batches} batches): median ${(ms / 1000).toFixed(2)} s, ${perMinute(ms, ROWS)} renders/min (${(b / ms).toFixed(2)}x local)`,
+    );
+  if (!hasRedis) console.log('--data --redis: skipped (redis-server is not installed)');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

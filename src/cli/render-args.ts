@@ -32,7 +32,7 @@ export interface RenderArgs {
   /** --data: the rows file, each row one render of every item. */
   data?: string;
   /** --redis: render on `effectcraft-cli worker` processes through Redis instead of on this machine. */
-  distributed?: { url: string; chunkSize: number };
+  distributed?: { url: string; chunkSize: number; attempts: number; backoffMs: number };
 }
 
 const MAX_WORKERS = 256;
@@ -58,7 +58,7 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
   const encoding = encodingFlags(values);
   const distributed = distributedFromFlags(values);
   // Not built for distributed renders yet: say so rather than render differently from a local render.
-  const local = (['resume', 'data', 'concurrency'] as const).filter((f) => values[f] !== undefined);
+  const local = (['resume', 'concurrency'] as const).filter((f) => values[f] !== undefined);
   if (values.redis !== undefined && local.length)
     throw new UsageError(`${local.map((f) => `--${f}`).join(', ')} cannot be used with --redis yet.`);
   return {

@@ -74,13 +74,18 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const { distributed } = args;
   const render: RenderItems = distributed
     ? (ids) =>
-        renderOnWorkers(session, ids, {
-          ...distributed,
-          version: packageVersion(),
-          signal: controller.signal,
-          detail: args.json ? 'files' : 'compact',
-          onProgress: (p) => view.update(p),
-        })
+        renderOnWorkers(
+          session,
+          ids,
+          {
+            ...distributed,
+            version: packageVersion(),
+            signal: controller.signal,
+            detail: args.json ? 'files' : 'compact',
+            onProgress: (p) => view.update(p),
+          },
+          Boolean(args.data),
+        )
     : (ids) =>
         engine.execute<JobResult>(
           'renderQueue.render',

@@ -3,6 +3,7 @@
  * Ctrl-C or SIGTERM the chunk in hand is stopped (its files removed) and put back on the queue for another
  * worker, then the worker exits.
  */
+import { hostname } from 'node:os';
 import type { ErrorInfo } from '../engine/index.js';
 import { EngineError } from '../engine/index.js';
 import { createNodePorts } from '../node-io/engine-ports.js';
@@ -44,17 +45,20 @@ export async function workerCommand(argv: string[]): Promise<number> {
   }
   const searchPath = process.env.PATH;
   const version = values['as-version'] ?? packageVersion();
+  const name = values.name ?? `${hostname()}:${process.pid}`;
   const worker = await startRenderWorker({
     url,
     version,
     ports: createNodePorts({ searchPath }),
     findFfmpeg: () => findFfmpeg(searchPath),
     log,
+    name,
+    ...(values['fail-first-chunk'] && { failFirstChunk: true }),
     ...(concurrency && { maxWorkers: concurrency }),
     ...(lockDuration && { lockDuration }),
     ...(stalledInterval && { stalledInterval }),
   });
-  log(`effectcraft-cli worker ${version}: waiting for render jobs on ${url} (pid ${process.pid})`);
+  log(`effectcraft-cli worker ${version}: waiting for render jobs on ${url} as ${name}`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log(`effectcraft-cli worker: ${signal}: stopping`);

@@ -17,7 +17,7 @@ describeWithRedis('a stopped distributed render over an earlier render', () => {
 
   it('Ctrl-C after some chunks replaced frames: every earlier frame and the manifest are back, byte-identical, and no hidden file is left', async () => {
     const dir = await tempDir();
-    const project = await templateProject(dir, 6);
+    const project = await templateProject(dir, { seconds: 6 });
     const render = ['render', project, '--comp', 'T', '--output', 'out/t_[##].png'];
     const local = await runCli([...render, '--props', '{"accent": "#ff0000"}'], {
       cwd: dir,

@@ -5,10 +5,10 @@
  * a worker of another version refuses the job.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { copyFile, readdir } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { repoRoot } from '../helpers/cli.js';
 import {
   chunksTaken,
   cliUntil,
@@ -16,6 +16,10 @@ import {
   framemd5,
   keyFrames,
   manifestOf,
+  pngFile,
+  retries,
+  sampleDir,
+  sampleOnWorkers,
   sampleRenderedLocally,
   startWorker,
   stopWorker,
@@ -139,23 +143,52 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
     180_000,
   );
 
-  it('Ctrl-C mid-render: exit 130, the chunks rendering on workers stop, no file is left (frames, temporaries, manifest)', async () => {
+  it('--data rows.csv through the workers: the rows rendered byte-identical to a local --data render, a bad row fails alone, same --json report, exit 1', async () => {
     const dir = await tempDir();
-    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    await templateProject(dir, { logo: await pngFile(join(dir, 'logo.png'), '#ffffff') });
+    await Promise.all([pngFile(join(dir, 'a.png'), '#ff0000'), pngFile(join(dir, 'c.png'), '#0000ff')]);
+    // Row 2's footage does not exist: it passes the checks before rendering and fails where it renders.
+    await writeFile(
+      join(dir, 'rows.csv'),
+      'name,accent,logo\nAda,gold,a.png\nBo,teal,gone.png\nCy,#00ff00,c.png\n',
+    );
+    const common = ['render', 'template.ecproj', '--comp', 'T', '--data', 'rows.csv', '--json'];
+    const before = chunksTaken(workers);
+    const local = await runCli([...common, '--output', 'local/{name}_[##].png'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    const dist = await runCli(
+      [...common, '--output', 'dist/{name}_[##].png', '--redis', redis.url, ...retries(4, 1)],
+      { cwd: dir, timeoutMs: 120_000 },
+    );
+    expect(local.code).toBe(1);
+    expect(dist.code).toBe(1);
+    // The workers rendered the rows: 3 chunks of frames (0-3, 4-7, 8-9) for each good row, 1 to 3 for the bad.
+    expect(chunksTaken(workers) - before).toBeGreaterThanOrEqual(7);
+    type Report = {
+      completed: number;
+      failed: number;
+      rows: { row: number; status: string; outputs: string[]; error?: { code: string; message: string } }[];
+    };
+    const [l, d] = [JSON.parse(local.stdout) as Report, JSON.parse(dist.stdout) as Report];
+    expect([d.completed, d.failed]).toEqual([2, 1]);
+    expect(d.rows.map((r) => r.status)).toEqual(['done', 'failed', 'done']);
+    expect(d.rows.map((r) => r.status)).toEqual(l.rows.map((r) => r.status));
+    expect(d.rows[1]!.error!.code).toBe(l.rows[1]!.error!.code);
+    expect(d.rows[1]!.error!.message).toMatch(/^Row 2 \(line 3\): On worker .*gone\.png/);
+    expect(d.rows[0]!.outputs).toEqual([join(dir, 'dist/Ada_00.png')]);
+    // 2 rows x 10 frames, each identical to the local render's (and the failed row left nothing).
+    const [lh, dh] = await Promise.all([frameHashes(join(dir, 'local')), frameHashes(join(dir, 'dist'))]);
+    expect(Object.keys(dh)).toHaveLength(20);
+    expect(dh).toEqual(lh);
+  }, 180_000);
+
+  it('Ctrl-C mid-render: exit 130, the chunks rendering on workers stop, no file is left (frames, temporaries, manifest)', async () => {
+    const dir = await sampleDir();
     const before = chunksTaken(workers);
     const r = await cliUntil(
-      [
-        'render',
-        'sample.ecproj',
-        '--comp',
-        'Sample',
-        '--output',
-        'out/f_[###].png',
-        '--redis',
-        redis.url,
-        '--chunk-size',
-        '5',
-      ],
+      sampleOnWorkers(redis.url, '--chunk-size', '5'),
       dir,
       // Interrupt once the workers have taken 3 of the 15 chunks.
       () => chunksTaken(workers) - before >= 3,
@@ -169,13 +202,9 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
   }, 120_000);
 
   it('Redis down: render --redis and worker --redis fail at once with not-reachable and the remedy, exit 1, no files', async () => {
-    const dir = await tempDir();
-    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const dir = await sampleDir();
     const nobody = `redis://127.0.0.1:${await freePort()}`;
-    const r = await runCli(
-      ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'out/f_[###].png', '--redis', nobody],
-      { cwd: dir, timeoutMs: 30_000 },
-    );
+    const r = await runCli(sampleOnWorkers(nobody), { cwd: dir, timeoutMs: 30_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`Cannot reach Redis at ${nobody}`);
     expect(r.stderr).toMatch(/check --redis/);
@@ -186,8 +215,7 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
   }, 60_000);
 
   it('flags: --chunk-size needs --redis; --redis takes a redis:// URL; --resume is not distributed yet (exit 2)', async () => {
-    const dir = await tempDir();
-    await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+    const dir = await sampleDir();
     const base = ['render', 'sample.ecproj'];
     expect((await runCli([...base, '--chunk-size', '5'], { cwd: dir })).code).toBe(2);
     expect((await runCli([...base, '--redis', redis.url, '--resume'], { cwd: dir })).code).toBe(2);
@@ -247,12 +275,8 @@ describeWithRedis('a worker of another version', () => {
     const redis = await startRedis();
     const other = await startWorker(redis.url, ['--as-version', '0.0.0-other']);
     try {
-      const dir = await tempDir();
-      await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
-      const r = await runCli(
-        ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'out/f_[###].png', '--redis', redis.url],
-        { cwd: dir, timeoutMs: 60_000 },
-      );
+      const dir = await sampleDir();
+      const r = await runCli(sampleOnWorkers(redis.url), { cwd: dir, timeoutMs: 60_000 });
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/failed .*effectcraft-cli 0\.0\.0-other refused job .* sent by version \d/);
       expect(other.log()).toMatch(/effectcraft-cli 0\.0\.0-other refused job/);
@@ -262,4 +286,194 @@ describeWithRedis('a worker of another version', () => {
       await redis.stop();
     }
   }, 90_000);
+});
+
+describeWithRedis('a chunk that fails with a transient error (retries)', () => {
+  it('is tried again (--attempts, --backoff) and the render succeeds: every frame identical to a local render', async () => {
+    const redis = await startRedis();
+    const flaky = await startWorker(redis.url, ['--fail-first-chunk', '--name', 'flaky']);
+    const steady = await startWorker(redis.url, ['--name', 'steady']);
+    try {
+      const { dir, common } = await sampleRenderedLocally();
+      const dist = await runCli(
+        [
+          ...common,
+          '--output',
+          'dist/f_[###].png',
+          '--redis',
+          redis.url,
+          ...retries(5, 2),
+          '--backoff',
+          '200',
+        ],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      expect(dist.stdout).toMatch(/1 done, 0 failed/);
+      // The flaky worker failed its first chunk; the retry went to the other worker.
+      const range = /frames (\d+-\d+) failed: .*failed on purpose/.exec(flaky.log())?.[1];
+      expect(range).toBeDefined();
+      expect(steady.log()).toContain(`frames ${range}\n`);
+      expect(flaky.log()).not.toContain(`frames ${range}\n`);
+      const [l, d] = await Promise.all([frameHashes(join(dir, 'local')), frameHashes(join(dir, 'dist'))]);
+      expect(Object.keys(d)).toHaveLength(75);
+      expect(d).toEqual(l);
+    } finally {
+      await Promise.all([stopWorker(flaky), stopWorker(steady)]);
+      await redis.stop();
+    }
+  }, 180_000);
+
+  it('with --attempts 1 the same failure fails the item at once, naming the worker and the attempt; no frames left', async () => {
+    const redis = await startRedis();
+    const flaky = await startWorker(redis.url, ['--fail-first-chunk', '--name', 'flaky']);
+    try {
+      const dir = await sampleDir();
+      const r = await runCli(sampleOnWorkers(redis.url, '--chunk-size', '25', '--attempts', '1', '--json'), {
+        cwd: dir,
+        timeoutMs: 60_000,
+      });
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as {
+        failed: number;
+        items: { error: { code: string; message: string } }[];
+      };
+      expect(report.failed).toBe(1);
+      expect(report.items[0]!.error.code).toBe('io_error');
+      expect(report.items[0]!.error.message).toMatch(
+        /^On worker flaky \(attempt 1 of 1\): .*failed on purpose/,
+      );
+      expect(await readdir(join(dir, 'out')).catch(() => [])).toEqual([]);
+    } finally {
+      await stopWorker(flaky);
+      await redis.stop();
+    }
+  }, 120_000);
+
+  it('flags: --attempts and --backoff need --redis; --attempts 0 is refused (exit 2)', async () => {
+    const dir = await sampleDir();
+    const base = ['render', 'sample.ecproj'];
+    const alone = await runCli([...base, '--attempts', '2'], { cwd: dir });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--attempts needs --redis');
+    expect((await runCli([...base, '--backoff', '10'], { cwd: dir })).code).toBe(2);
+    const zero = await runCli([...base, '--redis', 'redis://127.0.0.1:1', '--attempts', '0'], { cwd: dir });
+    expect(zero.code).toBe(2);
+  }, 60_000);
+});
+
+describeWithRedis('footage a worker cannot read', () => {
+  it('the chunk fails before rendering with no_such_file naming the file and the worker, and the remedy (shared storage)', async () => {
+    const redis = await startRedis();
+    let late: Worker | undefined;
+    try {
+      const dir = await tempDir();
+      const logo = await pngFile(join(dir, 'logo.png'), '#ff8800');
+      await templateProject(dir, { logo });
+      // The render is sent while no worker listens; the footage is gone before the only worker starts, as on a
+      // machine that does not mount the share where the footage lives.
+      const render = cliUntil(
+        [
+          'render',
+          'template.ecproj',
+          '--comp',
+          'T',
+          '--output',
+          'out/l_[##].png',
+          '--redis',
+          redis.url,
+          '--attempts',
+          '1',
+          '--json',
+        ],
+        dir,
+        () => false,
+      );
+      const client = new Redis(redis.url);
+      // The chunk is on the queue's waiting list (BullMQ's key), so the render has opened the project.
+      await expect
+        .poll(() => client.llen('bull:effectcraft-render:wait'), { timeout: 30_000, interval: 50 })
+        .toBeGreaterThan(0);
+      client.disconnect();
+      await rm(logo);
+      late = await startWorker(redis.url, ['--name', 'render-7']);
+      const r = await render;
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as {
+        items: { error: { code: string; message: string; remediation: string } }[];
+      };
+      const { error } = report.items[0]!;
+      expect(error.code).toBe('no_such_file');
+      expect(error.message).toContain('render-7');
+      expect(error.message).toContain(logo);
+      expect(error.remediation).toMatch(/every worker mounts at the same path/);
+      // Checked before rendering: the worker never started the chunk's frames.
+      expect(late.log()).not.toMatch(/frames 0-9\n/);
+      expect(await readdir(join(dir, 'out')).catch(() => [])).toEqual([]);
+    } finally {
+      if (late) await stopWorker(late);
+      await redis.stop();
+    }
+  }, 120_000);
+
+  // The user "nobody" cannot enter the test's folder (mode 0700, owned by root): a real unreadable path.
+  it.skipIf(process.getuid?.() !== 0)(
+    'footage only one of two workers can read: the other worker fails its chunks (naming the file and itself), their retries go to the worker that can, the render succeeds',
+    async () => {
+      const redis = await startRedis();
+      const NOBODY = 65534;
+      const workers = await Promise.all([
+        startWorker(redis.url, ['--name', 'can-read']),
+        startWorker(redis.url, ['--name', 'cannot-read'], NOBODY),
+      ]);
+      const [reader, blind] = workers;
+      try {
+        const dir = await tempDir();
+        await templateProject(dir, { logo: await pngFile(join(dir, 'logo.png'), '#ff8800') });
+        const common = ['render', 'template.ecproj', '--comp', 'T'];
+        const local = await runCli([...common, '--output', 'local/l_[##].png'], {
+          cwd: dir,
+          timeoutMs: 60_000,
+        });
+        expect(local.code).toBe(0);
+        const dist = await runCli(
+          [
+            ...common,
+            '--output',
+            'dist/l_[##].png',
+            '--redis',
+            redis.url,
+            '--chunk-size',
+            '2',
+            '--backoff',
+            '100',
+          ],
+          { cwd: dir, timeoutMs: 120_000 },
+        );
+        expect(dist.code).toBe(0);
+        expect(await frameHashes(join(dir, 'dist'))).toEqual(await frameHashes(join(dir, 'local')));
+        // Every chunk was rendered by the worker that can read the footage; the other one only refused.
+        expect(reader!.log().match(/frames \d+-\d+\n/g)).toHaveLength(5);
+        expect(blind!.log()).not.toMatch(/frames \d+-\d+\n/);
+        // With one attempt, a chunk taken by the blind worker fails the item, naming the file and the worker.
+        await stopWorker(reader!);
+        const once = await runCli(
+          [...common, '--output', 'once/l_[##].png', '--redis', redis.url, '--attempts', '1', '--json'],
+          { cwd: dir, timeoutMs: 60_000 },
+        );
+        expect(once.code).toBe(1);
+        const { error } = (
+          JSON.parse(once.stdout) as { items: { error: { code: string; message: string } }[] }
+        ).items[0]!;
+        expect(error.code).toBe('io_error');
+        expect(error.message).toMatch(
+          /^On worker cannot-read \(attempt 1 of 1\): Cannot read footage ".*logo\.png" on this worker: permission denied/,
+        );
+      } finally {
+        await Promise.all(workers.map(stopWorker));
+        await redis.stop();
+      }
+    },
+    180_000,
+  );
 });

@@ -6,6 +6,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Engine } from '../../src/engine/index.js';
 import { cliPath, repoRoot } from './cli.js';
@@ -21,10 +22,11 @@ export interface Worker {
   log: () => string;
 }
 
-/** Starts `effectcraft-cli worker --redis url`; resolves once it waits for jobs. */
-export async function startWorker(url: string, extra: string[] = []): Promise<Worker> {
+/** Starts `effectcraft-cli worker --redis url`, as the user `uid` when given; resolves once it waits for jobs. */
+export async function startWorker(url: string, extra: string[] = [], uid?: number): Promise<Worker> {
   const child = spawn(process.execPath, [cliPath, 'worker', '--redis', url, '--concurrency', '1', ...extra], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    ...(uid !== undefined && { uid, gid: uid }),
   });
   let log = '';
   await new Promise<void>((resolve, reject) => {
@@ -79,12 +81,46 @@ export function cliUntil(
   });
 }
 
+/** A new folder holding a copy of the sample project, sample.ecproj. */
+export async function sampleDir(): Promise<string> {
+  const dir = await tempDir();
+  await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+  return dir;
+}
+
+/** `render sample.ecproj --comp Sample --output out/f_[###].png --redis URL`, then `extra`. */
+export function sampleOnWorkers(url: string, ...extra: string[]): string[] {
+  return [
+    'render',
+    'sample.ecproj',
+    '--comp',
+    'Sample',
+    '--output',
+    'out/f_[###].png',
+    '--redis',
+    url,
+    ...extra,
+  ];
+}
+
+/** `--chunk-size chunk --attempts attempts`. */
+export function retries(chunk: number, attempts: number): string[] {
+  return ['--chunk-size', String(chunk), '--attempts', String(attempts)];
+}
+
+/** A PNG of `size` pixels square in one colour, written to `path`. */
+export async function pngFile(path: string, colour: string, size = 8): Promise<string> {
+  await sharp({ create: { width: size, height: size, channels: 4, background: colour } })
+    .png()
+    .toFile(path);
+  return path;
+}
+
 /** A copy of the sample project rendered locally to local/, and the render arguments both renders share. */
 export async function sampleRenderedLocally(
   output = ['--output', 'local/f_[###].png'],
 ): Promise<{ dir: string; common: string[] }> {
-  const dir = await tempDir();
-  await copyFile(join(repoRoot, 'fixtures/sample/sample.ecproj'), join(dir, 'sample.ecproj'));
+  const dir = await sampleDir();
   const common = ['render', 'sample.ecproj', '--comp', 'Sample'];
   const local = await runCli([...common, ...output], { cwd: dir, timeoutMs: 120_000 });
   expect(local.code).toBe(0);
@@ -161,17 +197,23 @@ export async function movingBarComp(
 }
 
 /**
- * A 32x16 template of `seconds` (10 fps) saved as DIR/template.ecproj: a bar whose colour is the input
- * "accent" and which moves every frame. Its path.
+ * A 32x16 template of `seconds` (default 1, 10 fps) saved as DIR/template.ecproj: a bar whose colour is the
+ * input "accent" and which moves every frame; with `logo`, a footage layer showing that file whose source is
+ * the input "logo". Its path.
  */
-export async function templateProject(dir: string, seconds = 1): Promise<string> {
+export async function templateProject(
+  dir: string,
+  { seconds = 1, logo }: { seconds?: number; logo?: string } = {},
+): Promise<string> {
   const engine = newEngine();
   await movingBarComp(engine, 'T', 16, seconds);
-  await run(engine, 'input.define', {
-    name: 'accent',
-    type: 'color',
-    bind: [{ layer: 'Bar', property: 'solid.color' }],
-  });
+  const inputs = [{ name: 'accent', type: 'color', bind: [{ layer: 'Bar', property: 'solid.color' }] }];
+  if (logo) {
+    const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path: logo });
+    await run(engine, 'layer.addFootage', { comp: 'T', footage, name: 'Logo' });
+    inputs.push({ name: 'logo', type: 'footage', bind: [{ layer: 'Logo', property: 'source' }] });
+  }
+  for (const input of inputs) await run(engine, 'input.define', input);
   const path = join(dir, 'template.ecproj');
   await run(engine, 'project.save', { path });
   return path;

@@ -1,5 +1,5 @@
 import { defineSubcommand, type FlagSpecs } from '../flag-spec.js';
-import { CHUNK_SIZE_FLAG, CONFINEMENT_FLAGS } from './shared.js';
+import { CHUNK_FLAGS, CONFINEMENT_FLAGS } from './shared.js';
 
 /** `mcp --http` as a render node for clients elsewhere (docs/remote.md): exposure, TLS and the limits. */
 const REMOTE_NODE_FLAGS = {
@@ -78,7 +78,7 @@ export const mcpSpec = defineSubcommand({
       value: 'URL',
       help: 'render on `effectcraft-cli worker --redis URL` processes through this Redis (redis://HOST:PORT) instead of in the server; checked at start (unreachable: exit 1); the workers need the footage and the outputs at the same paths (docs/distributed.md). Not with --bridge',
     },
-    ...CHUNK_SIZE_FLAG,
+    ...CHUNK_FLAGS,
     bridge: {
       type: 'string',
       value: 'PORT',

@@ -15,7 +15,7 @@ import {
   OUTPUT_FORMATS,
 } from '../../engine/output-formats.js';
 import { defineSubcommand } from '../flag-spec.js';
-import { CHUNK_SIZE_FLAG, JSON_FLAG } from './shared.js';
+import { CHUNK_FLAGS, JSON_FLAG } from './shared.js';
 
 // The format lists come from the format table, so a new format shows up here without an edit.
 const ALPHA_HELP = `RGB + Alpha: transparent background, straight alpha (${describeFormats(ALPHA_FORMATS, true).join(', ')}; refused for ${listWords(
@@ -184,7 +184,7 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
       value: 'URL',
       help: 'render on `effectcraft-cli worker --redis URL` processes through this Redis (redis://HOST:PORT) instead of on this machine; they need the project, its footage and the outputs at the same paths (docs/distributed.md)',
     },
-    ...CHUNK_SIZE_FLAG,
+    ...CHUNK_FLAGS,
     ...JSON_FLAG,
   },
   notes: `Progress goes to stderr. Ctrl-C stops the render and removes its unfinished files, putting back any earlier file it replaced (exit 130); SIGTERM and SIGHUP do the same (exit 143 and 129). See docs/exporters.md.

@@ -1,5 +1,6 @@
 /** Flags more than one subcommand takes, defined once. */
 import { DEFAULT_CHUNK_SIZE } from '../../render/distributed/chunks.js';
+import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from '../../render/distributed/retry.js';
 import type { FlagSpecs } from '../flag-spec.js';
 
 /** Confinement: `mcp` and `app`. */
@@ -19,12 +20,24 @@ export const CONFINEMENT_FLAGS = {
 } as const satisfies FlagSpecs;
 
 /** Distributed rendering: `render` and `mcp`, with their own --redis (docs/distributed.md). */
-export const CHUNK_SIZE_FLAG = {
+export const CHUNK_FLAGS = {
   'chunk-size': {
     type: 'string',
     value: 'N',
     help: 'with --redis: frames per chunk of an image sequence, or per segment of an MP4, MOV or WebM (GIF, animated WebP and sound alone render whole on one worker)',
     default: String(DEFAULT_CHUNK_SIZE),
+  },
+  attempts: {
+    type: 'string',
+    value: 'N',
+    help: 'with --redis: tries of a chunk that fails in a way another try or another worker may not (a crash, an I/O error, ffmpeg dying, a footage file a worker cannot read); a bad argument, a version refusal or a cancel fails at once',
+    default: String(DEFAULT_ATTEMPTS),
+  },
+  backoff: {
+    type: 'string',
+    value: 'MS',
+    help: 'with --redis: wait before the first retry of a failed chunk, doubled before each next one (exponential)',
+    default: String(DEFAULT_BACKOFF_MS),
   },
 } as const satisfies FlagSpecs;
 

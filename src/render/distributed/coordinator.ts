@@ -43,12 +43,16 @@ import {
   type ChunkData,
   type JobRoots,
 } from './protocol.js';
+import { retryOptions } from './retry.js';
 
 export interface DistributedRenderOptions {
   url: string;
   /** The package version: workers of another version refuse the jobs. */
   version: string;
   chunkSize: number;
+  /** Tries of a chunk that fails with a transient error (retry.ts), and the first retry's delay in ms. */
+  attempts: number;
+  backoffMs: number;
   signal: AbortSignal;
   detail: ReportDetail;
   onProgress(p: JobProgress): void;
@@ -227,7 +231,12 @@ async function renderOne(
       name: JOB.chunk,
       queueName: QUEUE_NAME,
       data,
-      opts: { jobId: chunkId(s), failParentOnFailure: true, attempts: 1, removeOnComplete: true },
+      opts: {
+        jobId: chunkId(s),
+        failParentOnFailure: true,
+        ...retryOptions(options.attempts, options.backoffMs),
+        removeOnComplete: true,
+      },
     };
   });
   // Progress: the latest count of each chunk, summed; reported only when the sum grows.
@@ -322,7 +331,8 @@ async function settled(queue: Queue, ids: string[]): Promise<void> {
 async function chunkFailure(queue: Queue, ids: string[], parentReason: string): Promise<ErrorInfo> {
   for (const id of ids) {
     const job = await queue.getJob(id).catch(() => undefined);
-    if (job?.failedReason) return decodeFailure(job.failedReason);
+    // A chunk waiting for its retry keeps its last attempt's reason: only a chunk that failed for good counts.
+    if (job?.failedReason && (await job.isFailed())) return decodeFailure(job.failedReason);
   }
   return decodeFailure(parentReason);
 }

@@ -15,9 +15,11 @@ import { resolveJobOptions } from '../queue/options.js';
 import { FileTracker, KeptAside } from '../queue/tracker.js';
 import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
 import { workerOptions } from './connection.js';
+import { unreadableFootage } from './footage-check.js';
 import { jobIo } from './job-confinement.js';
 import { dropKept, keptTag } from './kept.js';
 import { removeLeftTemporaries } from './leftovers.js';
+import { FailedHere, HANDBACK_REST_MS, jobFailure } from './retry.js';
 import { joinSegments } from './join-segments.js';
 import {
   AssembleData,
@@ -42,6 +44,10 @@ export interface RenderWorkerOptions {
   /** BullMQ lock and stalled-check periods in ms (tests shorten them to see a killed worker sooner). */
   lockDuration?: number;
   stalledInterval?: number;
+  /** How this worker is named in its errors (default hostname:pid), so a failure says which machine met it. */
+  name: string;
+  /** Test knob: the first chunk this worker takes fails with a transient io_error (to see it retried). */
+  failFirstChunk?: boolean;
 }
 
 // A chunk reports progress at most this often: every report is a Redis write and an event to the coordinator.
@@ -63,7 +69,13 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   for (const c of [control, subscriber]) c.on('error', () => undefined);
   // The chunks in hand (job id -> render id), for the cancel broadcast.
   const running = new Map<string, string>();
-  const state: WorkerState = { stopping: false, control, running };
+  const state: WorkerState = {
+    stopping: false,
+    control,
+    running,
+    failNext: options.failFirstChunk ?? false,
+    failedHere: new FailedHere(),
+  };
   const worker = new Worker(
     QUEUE_NAME,
     (job, token, signal) => processJob(job, token, options, state, signal),
@@ -102,6 +114,9 @@ interface WorkerState {
   stopping: boolean;
   control: Redis;
   running: Map<string, string>;
+  /** --fail-first-chunk not used up yet. */
+  failNext: boolean;
+  failedHere: FailedHere;
 }
 
 async function processJob(
@@ -125,10 +140,20 @@ async function processJob(
     const data = parsed(ChunkData, job.data);
     if (await isCancelled(state.control, data.renderId))
       throw new UnrecoverableError(encodeFailure(CANCELLED));
+    // A retry of a chunk that failed here goes to another worker if one comes while this one rests.
+    if (state.failedHere.handBack(job.id!)) {
+      options.log(`worker: job ${job.id} failed on this worker before: handed back for another worker`);
+      await job.moveToWait(token);
+      await new Promise((resolve) => setTimeout(resolve, HANDBACK_REST_MS));
+      throw new WaitingError();
+    }
     state.running.set(job.id!, data.renderId);
-    const result = await renderChunk(job, data, options, signal ?? new AbortController().signal).finally(() =>
-      state.running.delete(job.id!),
-    );
+    const result = await chunkOnce(job, data, options, state, signal)
+      .catch((err: unknown) => {
+        if (!(err instanceof UnrecoverableError)) state.failedHere.remember(job.id!);
+        throw err;
+      })
+      .finally(() => state.running.delete(job.id!));
     if (result !== 'stopped') return result;
     // Stopped because this worker is shutting down: the chunk is not failed, it goes back for another worker.
     if (state.stopping) {
@@ -152,6 +177,22 @@ async function processJob(
   );
 }
 
+/** Renders the chunk, unless it is the first of a worker started with --fail-first-chunk. */
+async function chunkOnce(
+  job: Job,
+  data: ChunkData,
+  options: RenderWorkerOptions,
+  state: WorkerState,
+  signal?: AbortSignal,
+): Promise<ChunkResult | 'stopped'> {
+  if (state.failNext) {
+    state.failNext = false;
+    options.log(`worker: ${data.item.id} frames ${data.start}-${data.end} failed: ${SIMULATED.message}`);
+    throw jobFailure(onWorker(SIMULATED, job, options));
+  }
+  return renderChunk(job, data, options, signal ?? new AbortController().signal);
+}
+
 function parsed<T>(
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
   v: unknown,
@@ -165,6 +206,21 @@ function parsed<T>(
       remediation: 'Run the same effectcraft-cli version on every worker and on the machine that renders.',
     }),
   );
+}
+
+const SIMULATED: ErrorInfo = {
+  code: 'io_error',
+  message: 'The first chunk of a worker started with --fail-first-chunk failed on purpose.',
+  remediation: 'Start the worker without --fail-first-chunk (a test option).',
+};
+
+/**
+ * `error` as met on this worker: its message names the worker and the attempt, so a failure that only one
+ * machine meets (a file it cannot read) is found, and a failure after retries says it was retried.
+ */
+function onWorker(error: ErrorInfo, job: Job, options: RenderWorkerOptions): ErrorInfo {
+  const attempt = `attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1}`;
+  return { ...error, message: `On worker ${options.name} (${attempt}): ${error.message}` };
 }
 
 const CANCELLED: ErrorInfo = {
@@ -184,6 +240,12 @@ async function renderChunk(
   const item = data.segment
     ? { ...data.item, frameRange, output: data.segment, audio: false, skipExisting: false }
     : { ...data.item, frameRange };
+  // Checked before anything renders: a worker without the shared storage says so, naming the file and itself.
+  const unreadable = await unreadableFootage(data.doc, data.item);
+  if (unreadable) {
+    options.log(`worker: ${data.item.id} frames ${data.start}-${data.end} failed: ${unreadable.message}`);
+    throw jobFailure(onWorker(unreadable, job, options));
+  }
   const io = jobIo(data.roots, options.ports);
   options.log(`worker: ${data.item.id} frames ${data.start}-${data.end}`);
   let last = 0;
@@ -218,7 +280,7 @@ async function renderChunk(
     options.log(
       `worker: ${data.item.id} frames ${data.start}-${data.end} ${outcome.status}: ${error.message}`,
     );
-    throw new UnrecoverableError(encodeFailure(error));
+    throw jobFailure(onWorker(error, job, options));
   }
   return {
     start: data.start,

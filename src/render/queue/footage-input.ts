@@ -27,7 +27,7 @@ export interface FootageInput {
 }
 
 /** Every frame file of a sequence. */
-function sequenceFiles(item: FootageItem): string[] {
+export function sequenceFiles(item: FootageItem): string[] {
   const seq = item.media?.sequence;
   if (!seq) return [];
   return Array.from({ length: seq.last - seq.first + 1 }, (_, i) =>

@@ -41,6 +41,9 @@ export interface DistributedQueueOptions {
   version: string;
   /** Frames per chunk (or per video segment). */
   chunkSize: number;
+  /** Tries of a chunk that fails in a way another try may not, and the first wait between them (retry.ts). */
+  attempts: number;
+  backoffMs: number;
   /** A confined session's roots, which the workers confine each job to; null or absent: not confined. */
   roots?: JobRoots | null;
   /** What to do when Redis cannot be reached, in the words of whoever gave the URL. */

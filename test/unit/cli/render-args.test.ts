@@ -35,6 +35,34 @@ describe('render flags', () => {
     });
   });
 
+  it('--redis: chunk size, attempts (3) and backoff (1000 ms) by default, as given otherwise; --data is distributed too', () => {
+    expect(parseRenderArgs(['p.ecproj', '--redis', 'redis://h:1'])?.distributed).toEqual({
+      url: 'redis://h:1',
+      chunkSize: 100,
+      attempts: 3,
+      backoffMs: 1000,
+    });
+    const args = parseRenderArgs([
+      'p.ecproj',
+      '--redis',
+      'redis://h:1',
+      '--attempts',
+      '1',
+      '--backoff',
+      '0',
+      '--data',
+      'rows.csv',
+    ]);
+    expect(args).toMatchObject({ data: resolve('rows.csv'), distributed: { attempts: 1, backoffMs: 0 } });
+    expect(() => parseRenderArgs(['p.ecproj', '--attempts', '2'])).toThrow(UsageError);
+    expect(() => parseRenderArgs(['p.ecproj', '--redis', 'redis://h:1', '--attempts', '0'])).toThrow(
+      UsageError,
+    );
+    expect(() => parseRenderArgs(['p.ecproj', '--redis', 'redis://h:1', '--backoff', '1.5'])).toThrow(
+      UsageError,
+    );
+  });
+
   it('carries every quality flag into the encoding, typed', () => {
     const args = parseRenderArgs([
       ...['p.ecproj', '--crf', '23', '--codec', 'h265', '--quality', '70', '--x264-preset', 'slow'],

@@ -10,7 +10,14 @@ async function onAbsentRedis() {
   const dir = await tempDir();
   const url = `redis://127.0.0.1:${await freePort()}`;
   const s = queueSession({
-    distributed: { url, version: 'test', chunkSize: 10, unreachableRemedy: 'Start it.' },
+    distributed: {
+      url,
+      version: 'test',
+      chunkSize: 10,
+      attempts: 1,
+      backoffMs: 0,
+      unreachableRemedy: 'Start it.',
+    },
   });
   const comp = await addComp(s, { name: 'c' });
   await run(s, 'renderQueue.add', { comp, output: join(dir, 'f_[###].png') });

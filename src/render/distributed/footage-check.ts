@@ -1,0 +1,48 @@
+/**
+ * Before a chunk renders, its worker checks that it can read every file the item reads: the footage its
+ * composition shows (through precomps), every frame of an image sequence, sound files, and the files of
+ * footage props. Locally, a missing sequence frame fails the render only when that frame is drawn; on a
+ * cluster, the usual cause is a worker that does not mount the shared storage at the same path, so the error
+ * names the file and this worker, and says so.
+ */
+import { open } from 'node:fs/promises';
+import { footageProps, type ErrorInfo, type Project, type RenderQueueItem } from '../../engine/index.js';
+import { reachableFootage } from '../reachable-footage.js';
+import { sequenceFiles } from '../queue/footage-input.js';
+
+/** Every file an item of `doc` reads, each once. */
+export function filesRead(doc: Project, item: RenderQueueItem): string[] {
+  const files = new Set<string>();
+  for (const footage of reachableFootage(doc, [item.comp])) {
+    const frames = sequenceFiles(footage);
+    if (frames.length) frames.forEach((f) => files.add(f));
+    else files.add(footage.path);
+  }
+  const comp = doc.items.find((i) => i.id === item.comp);
+  if (comp?.type === 'composition' && item.props) footageProps(comp, item.props).forEach((f) => files.add(f));
+  return [...files];
+}
+
+/**
+ * null when this process can open every file `item` reads for reading (opened, not only stat'ed: a file may
+ * exist and be unreadable); else the error of the first it cannot.
+ */
+export async function unreadableFootage(doc: Project, item: RenderQueueItem): Promise<ErrorInfo | null> {
+  for (const path of filesRead(doc, item)) {
+    try {
+      await (await open(path, 'r')).close();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const missing = code === 'ENOENT' || code === 'ENOTDIR';
+      const denied = code === 'EACCES' || code === 'EPERM';
+      const why = missing ? 'no such file or directory' : denied ? 'permission denied' : (code ?? 'error');
+      return {
+        code: missing ? 'no_such_file' : 'io_error',
+        message: `Cannot read footage "${path}" on this worker: ${why}.`,
+        remediation:
+          'Put the footage on storage every worker mounts at the same path as the machine that renders (an NFS or SMB share), or stop the workers that cannot read it.',
+      };
+    }
+  }
+  return null;
+}
