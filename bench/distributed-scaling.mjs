@@ -67,7 +67,9 @@ try {
   console.log(
     `coordinator scaling: ${FRAMES} frames, ${WORKERS} simulated workers in ${PROCESSES} processes, median of ${runs} runs`,
   );
-  console.log('  chunk  chunks   wall ms  ms/chunk  heap peak MB  RSS peak MB  Redis peak MB  doc bytes/job');
+  console.log(
+    '  chunk  chunks   wall ms  ms/chunk  heap peak MB  RSS peak MB  Redis peak MB  doc bytes (stored once)',
+  );
   for (const chunk of CHUNKS) {
     const samples = [];
     await run(chunk); // warm-up: Redis scripts loaded, page cache

@@ -32,6 +32,7 @@ import { broadcastCancel } from './cancel.js';
 import { chunkSpans, segmentPath, splitOf, type Split } from './chunks.js';
 import { assertRedisReachable, commandClient, coordinatorOptions, watchRedis } from './connection.js';
 import { undoChunk } from './kept.js';
+import { dropDoc, putDoc } from './shared-doc.js';
 import {
   AssembleResult,
   ChunkProgress,
@@ -113,35 +114,45 @@ export async function renderItemsDistributed(
   const watch = watchRedis(links.control);
   let lostError: ErrorInfo | undefined;
   const lost = watch.lost.then((cause) => (lostError = lostRedis(options, cause)));
+  const renderId = randomUUID();
   try {
     // Subscribed before any job is added: the stream is read from "now", and a fast chunk must not be missed.
     await links.events.waitUntilReady();
-    const renderId = randomUUID();
     const outcomes: JobItemOutcome[] = [];
     for (const [index, item] of items.entries()) {
       let framesTotal = 0;
+      // Stored (renewed) per item, before its jobs: workers read the document by the render's id.
+      const unstored = lostError
+        ? null
+        : await putDoc(links.control, renderId, doc).then(
+            () => null,
+            (err: Error) => lostRedis(options, err),
+          );
       const outcome = lostError
         ? outcomeOf(item, 'failed', lostError)
-        : options.isQueued?.(item.id) === false && !options.signal.aborted
-          ? outcomeOf(item, 'failed', removedError(item.id))
-          : await renderOne(doc, item, index, items.length, renderId, links, lost, {
-              ...options,
-              onProgress(p) {
-                framesTotal = p.framesTotal;
-                options.setStatus?.(item.id, {
-                  status: 'rendering',
-                  framesDone: p.framesDone,
-                  framesTotal,
-                  files: 0,
-                });
-                options.onProgress(p);
-              },
-            });
+        : unstored
+          ? outcomeOf(item, 'failed', unstored)
+          : options.isQueued?.(item.id) === false && !options.signal.aborted
+            ? outcomeOf(item, 'failed', removedError(item.id))
+            : await renderOne(doc, item, index, items.length, renderId, links, lost, {
+                ...options,
+                onProgress(p) {
+                  framesTotal = p.framesTotal;
+                  options.setStatus?.(item.id, {
+                    status: 'rendering',
+                    framesDone: p.framesDone,
+                    framesTotal,
+                    files: 0,
+                  });
+                  options.onProgress(p);
+                },
+              });
       options.setStatus?.(item.id, finalStatus(outcome, framesTotal));
       outcomes.push(outcome);
     }
     return outcomes;
   } finally {
+    await dropDoc(links.control, renderId).catch(() => undefined);
     watch.close();
     await Promise.allSettled([links.events.close(), links.flows.close(), links.queue.close()]);
     links.control.disconnect();
@@ -222,11 +233,11 @@ async function renderOne(
     frames: framesTotal,
     split,
     frameRate,
-    soundDoc: split === 'segments' && sound ? doc : null,
+    sound: split === 'segments' && sound,
   };
   const children = spans.map((s) => {
     const segment = split === 'segments' ? segmentPath(item.output, renderId, s) : null;
-    const data: ChunkData = { ...common, doc, start: s.start, end: s.end, segment };
+    const data: ChunkData = { ...common, start: s.start, end: s.end, segment };
     return {
       name: JOB.chunk,
       queueName: QUEUE_NAME,

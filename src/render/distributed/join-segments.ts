@@ -18,7 +18,7 @@ import { mkdtemp, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { EngineError, type EnginePorts } from '../../engine/index.js';
+import { EngineError, type EnginePorts, type Project } from '../../engine/index.js';
 import { MUXED_AUDIO_ARGS } from '../queue/exporters/audio-formats.js';
 import { sha256File } from '../hash.js';
 import { findFfmpeg, missingFfmpeg } from '../queue/exporters/ffmpeg.js';
@@ -64,11 +64,11 @@ function containerArgs(format: string, frameRate: number): string[] {
 
 /**
  * Joins the segments of `chunks` (in frame order, one segment each) into the item's output; with
- * `data.soundDoc` (the output carries sound) the sound is mixed once here and muxed while joining.
+ * `data.soundDoc` (the output carries sound: the render's document) the sound is mixed once here and muxed while joining.
  */
 export async function joinSegments(
   tracker: FileTracker,
-  data: Pick<AssembleData, 'item' | 'frameRate' | 'soundDoc'>,
+  data: Pick<AssembleData, 'item' | 'frameRate'> & { soundDoc: Project | null },
   chunks: readonly ChunkResult[],
   options: { findFfmpeg?: () => Promise<string | null>; ports: EnginePorts },
 ): Promise<OutputFile[]> {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ErrorInfoSchema, type ErrorInfo } from '../../engine/errors.js';
-import { Project, RenderQueueItem } from '../../engine/model.js';
+import { RenderQueueItem } from '../../engine/model.js';
 
 /** The BullMQ queue every chunk and assembly job goes through. */
 export const QUEUE_NAME = 'effectcraft-render';
@@ -30,9 +30,11 @@ const Common = z.strictObject({
   roots: JobRoots.nullable(),
 });
 
+/**
+ * The project (the job's snapshot, props applied on the worker as locally) is not in the job data: it is stored
+ * once per render (shared-doc.ts) and read by the render id.
+ */
 export const ChunkData = Common.extend({
-  /** The project as saved (the job's snapshot); props are applied on the worker, as locally. */
-  doc: Project,
   /** Inclusive frame range, by frame index. */
   start: z.number().int().min(0),
   end: z.number().int().min(0),
@@ -49,10 +51,10 @@ export const AssembleData = Common.extend({
   /** The composition's frame rate: joined segments start at their first frame's exact time (join-segments.ts). */
   frameRate: z.number().positive(),
   /**
-   * Joined segments whose output carries sound: the project, so the assembly mixes the item's sound once, for
-   * the whole item, and muxes it (per-chunk AAC would leave gaps at the seams). null otherwise.
+   * Joined segments whose output carries sound: the assembly mixes the item's sound once, for the whole item,
+   * from the render's document, and muxes it (per-chunk AAC would leave gaps at the seams).
    */
-  soundDoc: Project.nullable(),
+  sound: z.boolean(),
 });
 export type AssembleData = z.infer<typeof AssembleData>;
 

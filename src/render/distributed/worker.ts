@@ -7,7 +7,7 @@
  */
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { EngineError, type EnginePorts, type ErrorInfo } from '../../engine/index.js';
+import { EngineError, type EnginePorts, type ErrorInfo, type Project } from '../../engine/index.js';
 import { builtinExporters } from '../queue/exporters/index.js';
 import { renderItem } from '../queue/item.js';
 import { writeManifest } from '../queue/manifest.js';
@@ -18,6 +18,7 @@ import { workerOptions } from './connection.js';
 import { unreadableFootage } from './footage-check.js';
 import { jobIo } from './job-confinement.js';
 import { dropKept, keptTag } from './kept.js';
+import { DocCache, docGone } from './shared-doc.js';
 import { removeLeftTemporaries } from './leftovers.js';
 import { FailedHere, HANDBACK_REST_MS, jobFailure } from './retry.js';
 import { joinSegments } from './join-segments.js';
@@ -75,6 +76,7 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
     running,
     failNext: options.failFirstChunk ?? false,
     failedHere: new FailedHere(),
+    docs: new DocCache(),
   };
   const worker = new Worker(
     QUEUE_NAME,
@@ -110,6 +112,9 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   };
 }
 
+/** A chunk job with its render's document. */
+type ChunkWork = ChunkData & { doc: Project };
+
 interface WorkerState {
   stopping: boolean;
   control: Redis;
@@ -117,6 +122,8 @@ interface WorkerState {
   /** --fail-first-chunk not used up yet. */
   failNext: boolean;
   failedHere: FailedHere;
+  /** The last render's document, read once per render (shared-doc.ts). */
+  docs: DocCache;
 }
 
 async function processJob(
@@ -147,8 +154,10 @@ async function processJob(
       await new Promise((resolve) => setTimeout(resolve, HANDBACK_REST_MS));
       throw new WaitingError();
     }
+    const doc = await state.docs.get(state.control, data.renderId);
+    if (!doc) throw new UnrecoverableError(encodeFailure(docGone(data.renderId)));
     state.running.set(job.id!, data.renderId);
-    const result = await chunkOnce(job, data, options, state, signal)
+    const result = await chunkOnce(job, { ...data, doc }, options, state, signal)
       .catch((err: unknown) => {
         if (!(err instanceof UnrecoverableError)) state.failedHere.remember(job.id!);
         throw err;
@@ -164,9 +173,12 @@ async function processJob(
   }
   if (job.name === JOB.assemble) {
     // A render stopped while its last chunks finished writes no manifest.
-    if (await isCancelled(state.control, parsed(AssembleData, job.data).renderId))
-      throw new UnrecoverableError(encodeFailure(CANCELLED));
-    return assemble(job, options);
+    const { renderId, sound } = parsed(AssembleData, job.data);
+    if (await isCancelled(state.control, renderId)) throw new UnrecoverableError(encodeFailure(CANCELLED));
+    // Only joined segments with sound need the document (to mix the sound once, for the whole item).
+    const soundDoc = sound ? await state.docs.get(state.control, renderId) : null;
+    if (sound && !soundDoc) throw new UnrecoverableError(encodeFailure(docGone(renderId)));
+    return assemble(job, soundDoc, options);
   }
   throw new UnrecoverableError(
     encodeFailure({
@@ -180,7 +192,7 @@ async function processJob(
 /** Renders the chunk, unless it is the first of a worker started with --fail-first-chunk. */
 async function chunkOnce(
   job: Job,
-  data: ChunkData,
+  data: ChunkWork,
   options: RenderWorkerOptions,
   state: WorkerState,
   signal?: AbortSignal,
@@ -231,7 +243,7 @@ const CANCELLED: ErrorInfo = {
 
 async function renderChunk(
   job: Job,
-  data: ChunkData,
+  data: ChunkWork,
   options: RenderWorkerOptions,
   signal: AbortSignal,
 ): Promise<ChunkResult | 'stopped'> {
@@ -292,7 +304,11 @@ async function renderChunk(
 }
 
 /** Joins the chunks' reports in frame order and writes the manifest a local render writes. */
-async function assemble(job: Job, options: RenderWorkerOptions): Promise<AssembleResult> {
+async function assemble(
+  job: Job,
+  soundDoc: Project | null,
+  options: RenderWorkerOptions,
+): Promise<AssembleResult> {
   const data = parsed(AssembleData, job.data);
   const values = Object.values(await job.getChildrenValues()).map((v) => parsed(ChunkResult, v));
   values.sort((a, b) => a.start - b.start);
@@ -306,7 +322,10 @@ async function assemble(job: Job, options: RenderWorkerOptions): Promise<Assembl
     const tracker = new FileTracker(io.openWriteDir);
     try {
       if (data.split === 'segments')
-        files = await joinSegments(tracker, data, values, { ...options, ports: io.ports });
+        files = await joinSegments(tracker, { ...data, soundDoc }, values, {
+          ...options,
+          ports: io.ports,
+        });
       manifest = await writeManifest(tracker, data.item, files);
       await tracker.release();
       await dropKept(values);
