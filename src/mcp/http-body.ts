@@ -2,7 +2,8 @@
  * POSTs to `mcp --http`: the body is read once, as bytes, within the size limit, parsed as JSON once, and handed
  * to the SDK's handler as `parsedBody` (the Request it gets carries no body: both eras read parsedBody). The SDK's Node adapter would
  * decode an 11 MB put_sample_chunk body to text, re-serialise it, encode it again to count it, and its router
- * decode a clone once more: on 2 cores that was most of an upload call's cost. Security: a declared Content-Length over the limit is refused before any byte is read, and an
+ * decode a clone once more: on 2 cores that was most of an upload call's cost. Upload bodies are parsed with
+ * their bytes cut out (json-body.ts). Security: a declared Content-Length over the limit is refused before any byte is read, and an
  * undeclared (chunked) body as soon as the count passes it, so a remote caller cannot make the node buffer more.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,6 +11,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import { parseJsonBody } from './json-body.js';
+import { spliceStream, withSpliceTable, type SpliceTable } from './http-splice.js';
 
 export type BodyRead =
   { kind: 'json'; value: unknown } | { kind: 'empty' } | { kind: 'invalid' } | { kind: 'too-large' };
@@ -39,7 +42,7 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
       if (received === 0) return resolve({ kind: 'empty' });
       const raw = Buffer.concat(chunks, received);
       try {
-        resolve({ kind: 'json', value: JSON.parse(raw.toString('utf8')) as unknown });
+        resolve({ kind: 'json', value: parseJsonBody(raw) });
       } catch {
         resolve({ kind: 'invalid' });
       }
@@ -80,14 +83,19 @@ export async function servePost(
     headers,
     signal: abort.signal,
   });
-  const response = await handler.fetch(request, { parsedBody: body.value });
+  const splices: SpliceTable = new Map();
+  const response = await withSpliceTable(splices, () => handler.fetch(request, { parsedBody: body.value }));
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => (out[name] = value));
+  // Large strings go into the body on the way out (http-splice.ts), so a length given for it would be wrong.
+  delete out['content-length'];
   res.writeHead(response.status, out);
   if (!response.body) {
     res.end();
     return;
   }
   // A client that disconnects mid-stream ends the pipe with an error: nothing more to send it.
-  await pipeline(Readable.fromWeb(response.body as WebReadableStream), res).catch(() => undefined);
+  await pipeline(Readable.fromWeb(response.body as WebReadableStream), spliceStream(splices), res).catch(
+    () => undefined,
+  );
 }

@@ -5,7 +5,7 @@
  * it. A chunk that does not fit that pattern (it arrived before seq 0, or has another size) is kept as a file
  * of its own named by its seq, and finish then joins everything into a new file. A resend replaces a chunk.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorInfo } from '../../engine/index.js';
@@ -29,11 +29,23 @@ export class PendingUpload {
   finishing = false;
   /** Bytes per seq. */
   readonly #chunks = new Map<number, number>();
+  /** Seqs that have arrived, counted as they arrive (before any write), so a resend is known at once. */
+  readonly #arrived = new Set<number>();
   /** Where each chunk placed in the assembled file is; the others are files of their own. */
   readonly #placed = new Map<number, number>();
   /** Set by the first seq 0 that is not the whole file. */
   #chunkSize: number | undefined;
   #assembled: Promise<fs.FileHandle> | undefined;
+  /**
+   * sha256 of the assembled file's chunks hashed so far, in seq order, as they arrive: finish then need not read
+   * the whole file back (100 MiB was about 140 ms there). Null once a hashed chunk is replaced or a chunk is kept
+   * apart; finish then hashes the file as before.
+   */
+  #running: { hash: Hash; next: number; work: Promise<void> } | null = {
+    hash: createHash('sha256'),
+    next: 0,
+    work: Promise.resolve(),
+  };
 
   constructor(init: { id: string; name: string; sha256: string; size: number; dir: string; now: number }) {
     this.id = init.id;
@@ -62,13 +74,18 @@ export class PendingUpload {
           'Send each chunk once per seq (a resend replaces it), or begin again with put_sample_begin and the right size.',
       };
     if (seq === 0 && this.#chunkSize === undefined) this.#chunkSize = data.length;
+    // A resend may rewrite a place the running hash is reading: hash the file at finish instead.
+    if (this.#arrived.has(seq)) this.#running = null;
+    this.#arrived.add(seq);
     const offset = this.#offsetOf(seq, data.length);
     if (offset !== null) {
       const file = await (this.#assembled ??= fs.open(join(this.dir, ASSEMBLED), CREATE_NEW_RW, 0o600));
       await writeAll(file, data, offset);
       this.#placed.set(seq, offset);
+      this.#hashInOrder(seq, data, file);
       await fs.rm(join(this.dir, String(seq)), { force: true });
     } else {
+      this.#running = null;
       const tmp = join(this.dir, `.${seq}.${randomBytes(6).toString('hex')}.tmp`);
       const handle = await fs.open(tmp, CREATE_NEW, 0o600);
       try {
@@ -129,10 +146,53 @@ export class PendingUpload {
     this.#assembled = undefined;
     try {
       await file.sync();
-      return { path: join(this.dir, ASSEMBLED), sha256: await hashHandle(file, this.size) };
+      return { path: join(this.dir, ASSEMBLED), sha256: await this.#sha256(file) };
     } finally {
       await file.close();
     }
+  }
+
+  /**
+   * Adds chunk `seq` (just written at its place in `file`) to the running hash when it is the next in order,
+   * then any later chunks that arrived before it (read back from the file). A resend of a hashed chunk stops it.
+   */
+  #hashInOrder(seq: number, data: Buffer, file: fs.FileHandle): void {
+    const run = this.#running;
+    if (!run) return;
+    if (seq < run.next) {
+      this.#running = null;
+      return;
+    }
+    run.work = run.work.then(async () => {
+      if (this.#running !== run) return;
+      if (seq === run.next) {
+        run.hash.update(data);
+        run.next++;
+      }
+      for (
+        let offset = this.#placed.get(run.next);
+        offset !== undefined;
+        offset = this.#placed.get(run.next)
+      ) {
+        // A placed chunk fills its slot, but the last, which ends the file.
+        const later = Buffer.alloc(Math.min(this.#chunkSize!, this.size - offset));
+        await readAll(file, later, offset);
+        run.hash.update(later);
+        run.next++;
+      }
+    });
+    // A failed read (the upload discarded meanwhile) leaves finish to hash the file, if it still comes.
+    run.work = run.work.catch(() => {
+      if (this.#running === run) this.#running = null;
+    });
+  }
+
+  /** The assembled file's sha256: the running hash when it covers every chunk, else read back whole. */
+  async #sha256(file: fs.FileHandle): Promise<string> {
+    const run = this.#running;
+    await run?.work;
+    if (run && this.#running === run && run.next === this.#chunks.size) return run.hash.digest('hex');
+    return hashHandle(file, this.size);
   }
 
   /**

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { OUTPUT_CHUNK_MAX, type OutputReader } from '../remote/output-reader.js';
 import { READ_ONLY_TOOL, defineTool } from './types.js';
+import { largeString } from '../http-splice.js';
 
 export function getOutputTool(outputs: OutputReader) {
   return defineTool({
@@ -30,7 +31,8 @@ export function getOutputTool(outputs: OutputReader) {
       // The bytes travel once, in structuredContent; the text content names the facts only.
       return {
         kind: 'json',
-        value: { ...facts, content_b64: content.toString('base64') },
+        // Over HTTP the base64 skips the SDK's JSON.stringify (http-splice.ts): the same bytes, sooner.
+        value: { ...facts, content_b64: largeString(content.toString('base64')) },
         text: { ...facts, content_b64: `(${facts.length} bytes, base64, in structuredContent.content_b64)` },
       };
     },

@@ -85,6 +85,9 @@ describe('UploadStore', () => {
     ['in order, one resent', [3000, 3000, 3000, 1000], [0, 1, 2, 1, 3]],
     ['in order, sizes that differ', [3000, 2000, 4000, 1000], [0, 1, 2, 3]],
     ['seq 0 last, then resent shorter', [3000, 3000, 4000], [1, 2, 0]],
+    // The running hash: later chunks wait in the file until the gap before them is filled.
+    ['seq 0 first, then 2 and 3 before 1', [3000, 3000, 3000, 1000], [0, 2, 3, 1]],
+    ['in order, the last resent', [3000, 3000, 1000], [0, 1, 2, 2]],
   ])('joins chunks sent %s', async (_label, sizes, order) => {
     const { root, uploads } = await store();
     const bytes = randomBytes(sizes.reduce((a, b) => a + b, 0));
@@ -99,6 +102,38 @@ describe('UploadStore', () => {
     expect((await readFile(done.value.path)).equals(bytes)).toBe(true);
     // Only the stored sample is left: no chunk files, no assembled file.
     expect(await filesBelow(root)).toEqual([done.value.path]);
+    await uploads.close();
+  });
+
+  it('joins chunks that arrive all at once after seq 0 (a client with several in flight)', async () => {
+    const { uploads } = await store();
+    const bytes = randomBytes(64 * 3000);
+    const begun = await uploads.begin('clip.mov', sha(bytes), bytes.length);
+    if (!begun.ok) throw new Error(begun.error.message);
+    const id = begun.value.upload_id;
+    const part = (seq: number) => bytes.subarray(seq * 3000, (seq + 1) * 3000);
+    expect((await uploads.chunk(id, 0, part(0))).ok).toBe(true);
+    const seqs = Array.from({ length: 63 }, (_, i) => 63 - i);
+    const sent = await Promise.all(seqs.map((seq) => uploads.chunk(id, seq, part(seq))));
+    expect(sent.every((r) => r.ok)).toBe(true);
+    const done = await uploads.finish(id);
+    if (!done.ok) throw new Error(done.error.message);
+    expect((await readFile(done.value.path)).equals(bytes)).toBe(true);
+    await uploads.close();
+  });
+
+  it('refuses a tampered chunk sent in order (the running hash) and keeps nothing', async () => {
+    const { root, uploads } = await store();
+    const bytes = randomBytes(9000);
+    const begun = await uploads.begin('clip.mov', sha(bytes), bytes.length);
+    if (!begun.ok) throw new Error(begun.error.message);
+    const id = begun.value.upload_id;
+    const tampered = Buffer.from(bytes.subarray(3000, 6000));
+    tampered[0] = tampered[0]! ^ 1;
+    for (const [seq, data] of [bytes.subarray(0, 3000), tampered, bytes.subarray(6000)].entries())
+      expect((await uploads.chunk(id, seq, data)).ok).toBe(true);
+    expectError(await uploads.finish(id), 'bad_argument');
+    expect(await filesBelow(root)).toEqual([]);
     await uploads.close();
   });
 
