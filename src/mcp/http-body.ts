@@ -12,18 +12,25 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { parseJsonBody } from './json-body.js';
-import { spliceStream, withSpliceTable, type SpliceTable } from './http-splice.js';
+import { spliceStream, withLargeValues, type SpliceTable } from './http-splice.js';
 
 export type BodyRead =
-  { kind: 'json'; value: unknown } | { kind: 'empty' } | { kind: 'invalid' } | { kind: 'too-large' };
+  | { kind: 'json'; value: unknown; bytes: Map<string, Buffer> }
+  | { kind: 'empty' }
+  | { kind: 'invalid' }
+  | { kind: 'too-large' };
 
 export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
   if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
   // Events rather than for-await: leaving an async iteration early destroys the socket, and then the 413 could
   // not be sent. Paused instead, the rest stays unread and the connection is closed after the answer.
+  // A declared length is filled in place as the bytes arrive (no join of an 11 MB upload at the end).
+  const declared = Number(req.headers['content-length']);
+  const into = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafeSlow(declared) : null;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    let filled = 0;
     const stop = () => {
       req.off('data', onData).off('end', onEnd).off('error', onError);
     };
@@ -35,14 +42,18 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
         resolve({ kind: 'too-large' });
         return;
       }
-      chunks.push(chunk);
+      if (into && !chunks.length && filled + chunk.length <= into.length) filled += chunk.copy(into, filled);
+      else chunks.push(chunk);
     };
     const onEnd = () => {
       stop();
       if (received === 0) return resolve({ kind: 'empty' });
-      const raw = Buffer.concat(chunks, received);
+      const head = into ? [into.subarray(0, filled)] : [];
+      // More than was declared cannot come (HTTP's parser frames the body by its length); joined if it did.
+      const raw = chunks.length ? Buffer.concat([...head, ...chunks], received) : head[0]!;
       try {
-        resolve({ kind: 'json', value: parseJsonBody(raw) });
+        const bytes = new Map<string, Buffer>();
+        resolve({ kind: 'json', value: parseJsonBody(raw, bytes), bytes });
       } catch {
         resolve({ kind: 'invalid' });
       }
@@ -66,7 +77,7 @@ export async function servePost(
   handler: McpHttpHandler,
   req: IncomingMessage,
   res: ServerResponse,
-  body: { value: unknown },
+  body: { value: unknown; bytes: Map<string, Buffer> },
 ): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -84,7 +95,9 @@ export async function servePost(
     signal: abort.signal,
   });
   const splices: SpliceTable = new Map();
-  const response = await withSpliceTable(splices, () => handler.fetch(request, { parsedBody: body.value }));
+  const response = await withLargeValues({ out: splices, in: body.bytes }, () =>
+    handler.fetch(request, { parsedBody: body.value }),
+  );
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => (out[name] = value));
   // Large strings go into the body on the way out (http-splice.ts), so a length given for it would be wrong.

@@ -1,27 +1,47 @@
 /**
- * Large strings in HTTP results (get_output's 11 MB of base64) go around the SDK's serialiser: the tool puts a
- * short stand-in in its result, the SDK serialises that, and the response's bytes get the string in the
- * stand-in's place on the way out. JSON.stringify of such a string, then its UTF-8 encoding, cost about
- * 55 ms a call on this machine's cores; copying it into the stream costs 7. The bytes on the wire are the ones
- * JSON.stringify would have written: only strings that need no JSON escape (base64) may go this way.
- * Outside an HTTP request (stdio), the tool gets its string back and nothing changes.
+ * Large values of one HTTP request go around JSON. Out: get_output's 11 MB of base64 — the tool puts a short
+ * stand-in in its result, the SDK serialises that, and the response's bytes get the string in the stand-in's
+ * place on the way out. JSON.stringify of such a string, then its UTF-8 encoding, cost about 55 ms a call on
+ * this machine's cores; copying it into the stream costs 7. The bytes on the wire are the ones JSON.stringify
+ * would have written: only strings that need no JSON escape (base64) may go this way. In: an upload's base64 is
+ * decoded straight from the request body (json-body.ts), and its argument is a stand-in for those bytes.
+ * Outside an HTTP request (stdio), tools get their strings and nothing changes.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Transform } from 'node:stream';
 
-/** Stand-ins of one HTTP request and their strings. */
+/** Stand-ins of one HTTP request's result and their strings. */
 export type SpliceTable = Map<string, string>;
 
-const requests = new AsyncLocalStorage<SpliceTable>();
+/** One request's large values: strings for its response, and bytes its body carried. */
+export interface LargeValues {
+  out: SpliceTable;
+  in: Map<string, Buffer>;
+}
+
+const requests = new AsyncLocalStorage<LargeValues>();
 const PREFIX = 'ec-splice-';
 const PREFIX_BYTES = Buffer.from(PREFIX);
 /** The prefix and a UUID: unguessable, so no caller can name another result's string. */
 const STAND_IN_LENGTH = PREFIX.length + 36;
 
-/** Runs `fn` (an HTTP request's handling) with a table for its large strings. */
-export function withSpliceTable<T>(table: SpliceTable, fn: () => Promise<T>): Promise<T> {
-  return requests.run(table, fn);
+/** Runs `fn` (an HTTP request's handling) with its large values. */
+export function withLargeValues<T>(values: LargeValues, fn: () => Promise<T>): Promise<T> {
+  return requests.run(values, fn);
+}
+
+/** A stand-in no caller can guess (the prefix and a UUID). */
+export function newStandIn(): string {
+  return `${PREFIX}${randomUUID()}`;
+}
+
+/** The bytes the request body carried in place of `text`, when `text` is their stand-in (taken once). */
+export function takeBytes(text: string): Buffer | undefined {
+  const values = requests.getStore();
+  const bytes = values?.in.get(text);
+  if (bytes) values!.in.delete(text);
+  return bytes;
 }
 
 /**
@@ -29,9 +49,9 @@ export function withSpliceTable<T>(table: SpliceTable, fn: () => Promise<T>): Pr
  * layer will put the text in its place, else the text itself.
  */
 export function largeString(text: string): string {
-  const table = requests.getStore();
+  const table = requests.getStore()?.out;
   if (!table) return text;
-  const id = `${PREFIX}${randomUUID()}`;
+  const id = newStandIn();
   table.set(id, text);
   return id;
 }

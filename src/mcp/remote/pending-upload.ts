@@ -164,6 +164,8 @@ export class PendingUpload {
       return;
     }
     run.work = run.work.then(async () => {
+      // After this call's answer has gone out: the hash then overlaps the client sending the next chunk.
+      await new Promise((resolve) => setImmediate(resolve));
       if (this.#running !== run) return;
       if (seq === run.next) {
         run.hash.update(data);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Stored, UploadStore } from '../remote/upload-store.js';
 import { SHA256_PATTERN } from '../remote/sample-name.js';
 import { defineTool, type ToolHints, type ToolOutcome } from './types.js';
+import { takeBytes } from '../http-splice.js';
 
 /** Uploads change nothing the agent made, and the same bytes give the same path (content-addressed). */
 const UPLOAD_TOOL: ToolHints = {
@@ -36,6 +37,9 @@ const folder = z
  * by a regular expression, which cost more than the decoding on an 11 MB chunk.
  */
 function decode(text: string): Buffer | null {
+  // Over HTTP, a large upload's bytes were decoded from the request body already (json-body.ts).
+  const ready = takeBytes(text);
+  if (ready) return ready;
   if (text.length % 4 !== 0) return null;
   const bytes = Buffer.from(text, 'base64');
   const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
   largeString,
   spliceStream,
-  withSpliceTable,
+  takeBytes,
+  withLargeValues,
   type SpliceTable,
 } from '../../../src/mcp/http-splice.js';
 
@@ -26,7 +27,10 @@ describe('http-splice', () => {
     const table: SpliceTable = new Map();
     const a = 'A'.repeat(5000);
     const b = 'QkJC'.repeat(300);
-    const [ida, idb] = await withSpliceTable(table, async () => [largeString(a), largeString(b)]);
+    const [ida, idb] = await withLargeValues({ out: table, in: new Map() }, async () => [
+      largeString(a),
+      largeString(b),
+    ]);
     expect(ida).not.toBe(a);
     const json = JSON.stringify({ result: { a: ida, b: idb, other: 'ec-splice-not-ours' } });
     const expected = JSON.stringify({ result: { a, b, other: 'ec-splice-not-ours' } });
@@ -35,6 +39,17 @@ describe('http-splice', () => {
       expect(await through(t, `data: ${json}\n\n`, size)).toBe(`data: ${expected}\n\n`);
       expect(t.size).toBe(0);
     }
+  });
+
+  it('hands a tool the bytes its request body carried for a stand-in, once, and nothing outside a request', async () => {
+    const bytes = Buffer.from('some bytes');
+    const values = { out: new Map(), in: new Map([['ec-splice-x', bytes]]) };
+    expect(takeBytes('ec-splice-x')).toBeUndefined();
+    await withLargeValues(values, async () => {
+      expect(takeBytes('ec-splice-y')).toBeUndefined();
+      expect(takeBytes('ec-splice-x')).toBe(bytes);
+      expect(takeBytes('ec-splice-x')).toBeUndefined();
+    });
   });
 
   it('passes a stream through untouched when nothing was set aside', async () => {
