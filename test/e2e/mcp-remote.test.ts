@@ -88,6 +88,44 @@ describe('mcp --http as a render node', () => {
     120_000,
   );
 
+  it.each([
+    ['2025-11-25', false],
+    ['2026-07-28', true],
+  ])(
+    'in the %s era, chunks decoded from the body store the exact bytes and get_output returns exactly a file',
+    async (_era, modern) => {
+      const root = await tempDir('ec-node-');
+      const node = await startNode(['--automation-write-root', root]);
+      const client = await connect(node.url, { modern });
+      // Two chunks large enough for the node's upload fast path, in order, then out of order with a resend.
+      const bytes = Buffer.from(Array.from({ length: CHUNK + 4321 }, (_, i) => (i * 7919) % 251));
+      for (const order of [
+        [0, 1],
+        [1, 0, 1],
+      ]) {
+        bytes[0] = order.length;
+        const path = await uploadChunked(client, `sample-${order.length}.bin`, bytes, order);
+        expect((await readFile(path)).equals(bytes)).toBe(true);
+      }
+      // A file the node wrote, fetched in small slices: every call's bytes go past the SDK's serialiser.
+      const saved = join(root, 'p.ecproj');
+      await run(client, 'comp.new', {
+        name: `Comp ${'x'.repeat(900)}`,
+        width: 64,
+        height: 64,
+        frameRate: 24,
+      });
+      await run(client, 'project.save', { path: saved });
+      const onDisk = await readFile(saved);
+      const got = await download(client, saved, 300);
+      expect(got.calls).toBeGreaterThan(3);
+      expect(got.bytes.equals(onDisk)).toBe(true);
+      expect(got.sha256).toBe(sha256(onDisk));
+      await client.close();
+    },
+    60_000,
+  );
+
   it('refuses a request with no token or a wrong one with 401, and runs nothing', async () => {
     const root = await tempDir('ec-node-');
     const node = await startNode(['--automation-write-root', root]);

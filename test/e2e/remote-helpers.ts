@@ -44,9 +44,18 @@ export function startNode(args: string[] = [], env: NodeJS.ProcessEnv = {}): Pro
   });
 }
 
-/** The official client connected with the token (a custom fetch for TLS tests). */
-export async function connect(url: string, options: { fetch?: typeof fetch } = {}): Promise<Client> {
-  const client = new Client({ name: 'remote-e2e', version: '1.0.0' });
+/**
+ * The official client connected with the token (a custom fetch for TLS tests), in the 2025-11-25 era (the
+ * client's default) or pinned to 2026-07-28 (`modern`).
+ */
+export async function connect(
+  url: string,
+  options: { fetch?: typeof fetch; modern?: boolean } = {},
+): Promise<Client> {
+  const client = new Client(
+    { name: 'remote-e2e', version: '1.0.0' },
+    options.modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined,
+  );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(url), {
       requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
