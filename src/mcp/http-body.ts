@@ -22,11 +22,11 @@ export type BodyRead =
 
 export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
   if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
-  // Events rather than for-await: leaving an async iteration early destroys the socket, and then the 413 could
-  // not be sent. Paused instead, the rest stays unread and the connection is closed after the answer.
   // A declared length is filled in place as the bytes arrive (no join of an 11 MB upload at the end).
   const declared = Number(req.headers['content-length']);
   const into = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafeSlow(declared) : null;
+  // Events rather than for-await: leaving an async iteration early destroys the socket, and then the 413 could
+  // not be sent. Paused instead, the rest stays unread and the connection is closed after the answer.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
