@@ -100,8 +100,9 @@ export async function servePost(
   );
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => (out[name] = value));
-  // Large strings go into the body on the way out (http-splice.ts), so a length given for it would be wrong.
-  delete out['content-length'];
+  // Large strings go into the body on the way out (http-splice.ts), so a length given for it would be wrong. A
+  // JSON answer is whole by now (its stand-ins are set); a stream (SSE) declares no length.
+  if (splices.size) delete out['content-length'];
   res.writeHead(response.status, out);
   if (!response.body) {
     res.end();
