@@ -10,6 +10,7 @@
  * character inside the value (JSON forbids them raw) is not looked for here; the base64 check refuses it.
  */
 import { isAscii } from 'node:buffer';
+import { decodeBase64 } from './base64.js';
 import { newStandIn } from './http-splice.js';
 
 /** Bodies below this are parsed the plain way: the fast path pays only on large strings. */
@@ -17,7 +18,6 @@ const FAST_PATH_BYTES = 1024 * 1024;
 const KEY = Buffer.from('"content_b64":"');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const EQUALS = 0x3d;
 
 /** Parses `raw` as JSON; throws a SyntaxError as JSON.parse does. Decoded upload bytes go into `bytes`. */
 export function parseJsonBody(raw: Buffer, bytes: Map<string, Buffer>): unknown {
@@ -56,27 +56,9 @@ function withUploadBytesCut(raw: Buffer, bytes: Map<string, Buffer>): unknown {
   }
   const args = (parsed as { params?: { arguments?: Record<string, unknown> } } | null)?.params?.arguments;
   if (!args || typeof args !== 'object' || args.content_b64 !== sentinel) return undefined;
-  const decoded = fromBase64(value);
-  if (decoded) {
-    const standIn = newStandIn();
-    bytes.set(standIn, decoded);
-    args.content_b64 = standIn;
-  } else args.content_b64 = value.toString('latin1');
+  // The sentinel stays as the stand-in for the decoded bytes.
+  const decoded = decodeBase64(value);
+  if (decoded) bytes.set(sentinel, decoded);
+  else args.content_b64 = value.toString('latin1');
   return parsed;
-}
-
-/** Text decoded a slice at a time: small strings live and die young, where collecting them is cheap. */
-const SLICE = 64 * 1024;
-
-/** Padded standard base64 decoded, or null when it is not (Buffer's decoder skips what it does not know). */
-function fromBase64(text: Buffer): Buffer | null {
-  if (text.length % 4 !== 0) return null;
-  const padding = text[text.length - 1] === EQUALS ? (text[text.length - 2] === EQUALS ? 2 : 1) : 0;
-  const expected = (text.length / 4) * 3 - padding;
-  const out = Buffer.allocUnsafeSlow(expected);
-  let written = 0;
-  for (let at = 0; at < text.length; at += SLICE) {
-    written += out.write(text.toString('latin1', at, Math.min(text.length, at + SLICE)), written, 'base64');
-  }
-  return written === expected ? out : null;
 }
