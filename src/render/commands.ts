@@ -124,15 +124,20 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       const maxSide = p.max_side ?? PREVIEW_DEFAULT_SIDE;
       const scale = Math.min(1, maxSide / Math.max(comp.width, comp.height));
       const renderer = await getRenderer();
-      const rendered = await renderer.renderFrame(doc, comp.id, time, {
-        scale,
-        transparent: p.transparent ?? false,
-        missingFootage: 'placeholder',
-        signal: ctx.signal,
-      });
-      const { encodeFrame } = await import('./encode.js');
-      const { rgba, width, height, premultiplied } = rendered;
-      const png = await encodeFrame(rgba, width, height, premultiplied, PREVIEW_ENCODING);
+      const rendered = await renderer.renderStill(
+        doc,
+        comp.id,
+        time,
+        {
+          scale,
+          transparent: p.transparent ?? false,
+          missingFootage: 'placeholder',
+          scrubCache: true,
+          signal: ctx.signal,
+        },
+        PREVIEW_ENCODING,
+      );
+      const png = rendered.bytes;
       if (p.output !== undefined) {
         // Through the ports: atomic, and checked against the write roots at the final open when confined.
         await ctx.ports.writeFileAtomic(p.output, png);
@@ -199,14 +204,15 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       }
       const transparent = (p.transparent ?? false) && formatSpec(format).alpha;
       const renderer = await getRenderer();
-      const rendered = await renderer.renderFrame(doc, comp.id, time, {
-        scale: p.scale ?? 1,
-        transparent,
-        missingFootage: 'fail',
-        signal: ctx.signal,
-      });
-      const { encodeStill } = await import('./encode.js');
-      const data = await encodeStill(rendered, format);
+      const { stillEncoding } = await import('./encode.js');
+      const rendered = await renderer.renderStill(
+        doc,
+        comp.id,
+        time,
+        { scale: p.scale ?? 1, transparent, missingFootage: 'fail', signal: ctx.signal },
+        stillEncoding(format),
+      );
+      const data = rendered.bytes;
       await ctx.ports.writeFileAtomic(p.path, data);
       return {
         path: p.path,

@@ -111,6 +111,7 @@ export class FootageCache {
     time: number,
     missing: 'placeholder' | 'fail',
     warn: (message: string) => void,
+    scrub = false,
   ): Promise<FrameFootage> {
     const stills = new Map<string, Canvas | null>();
     const moving = new Map<string, MovingFrames | null>();
@@ -134,7 +135,7 @@ export class FootageCache {
         const needed = times.flatMap(({ t, blend }) => framesFor(timestamps, t, blend));
         const indices = [...new Set(needed)].sort((a, b) => a - b);
         const frames = new Map<number, Canvas>();
-        for (const i of indices) frames.set(i, await this.#store.frame(item, i));
+        for (const i of indices) frames.set(i, await this.#store.frame(item, i, scrub));
         moving.set(item.id, { timestamps, frames });
       } catch (err) {
         failed(item, err);

@@ -5,6 +5,7 @@ import { backdropPlan, fillBackdrop } from './backdrop.js';
 import { composeComp } from './compositor.js';
 import type { ComposeEnv } from './env.js';
 import { ensureFonts } from './fonts.js';
+import { encodeFrame } from './encode.js';
 import { decode, FootageCache } from './footage.js';
 import { FrameStore, type MediaAccess } from './media/frame-store.js';
 import { scaling } from '../engine/affine.js';
@@ -78,6 +79,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     options.media ?? noMedia(options.readFile),
     options.frameCacheBytes ?? DEFAULT_FRAME_CACHE,
     decode,
+    options.scrubCacheBytes ?? 0,
   );
   const footage = new FootageCache(
     options.readFile,
@@ -107,6 +109,11 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
         release();
       }
     },
+    async renderStill(doc, compId, time, opts, encoding) {
+      const frame = await this.renderFrame(doc, compId, time, opts);
+      const bytes = await encodeFrame(frame.rgba, frame.width, frame.height, frame.premultiplied, encoding);
+      return { width: frame.width, height: frame.height, bytes, warnings: frame.warnings };
+    },
     dispose() {
       pool.clear();
       footage.clear();
@@ -124,7 +131,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     warnings: Set<string>,
     warn: (message: string) => void,
   ): Promise<RenderedFrame> {
-    const frameFootage = await footage.prepare(doc, comp, time, opts.missingFootage, warn);
+    const frameFootage = await footage.prepare(doc, comp, time, opts.missingFootage, warn, opts.scrubCache);
     throwIfCancelled(opts.signal);
     // From here on everything is synchronous, so concurrent calls never share a surface mid-frame.
     const nested = new NestedFrames(pool, comp, (c, t, w, h) =>

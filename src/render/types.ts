@@ -2,7 +2,7 @@
  * The contract between the compositor and its users (frame.preview, frame.save, the render queue's workers).
  * Kept apart from the implementation so the render queue and the MCP server build against a stable shape.
  */
-import type { Project } from '../engine/index.js';
+import type { Project, StillEncoding } from '../engine/index.js';
 import type { MediaAccess } from './media/frame-store.js';
 
 export interface RenderOptions {
@@ -20,6 +20,11 @@ export interface RenderOptions {
    * calling thread checks it before it starts drawing (drawing itself is synchronous).
    */
   signal?: AbortSignal;
+  /**
+   * Video frames that would need a seek may come from the renderer's scrub cache (media/scrub-cache.ts): the
+   * right frame, JPEG-compressed. For previews only; final renders and stills leave it unset.
+   */
+  scrubCache?: boolean;
 }
 
 export interface RenderedFrame {
@@ -35,9 +40,29 @@ export interface RenderedFrame {
   warnings: string[];
 }
 
+/** A frame encoded as an image file (renderStill). */
+export interface EncodedFrame {
+  width: number;
+  height: number;
+  /** The PNG, JPEG or WebP file's bytes. */
+  bytes: Buffer;
+  warnings: string[];
+}
+
 export interface FrameRenderer {
   /** Renders composition `compId` of `doc` at `time` seconds (comp time). Throws EngineError on bad input. */
   renderFrame(doc: Project, compId: string, time: number, options: RenderOptions): Promise<RenderedFrame>;
+  /**
+   * Renders and encodes one frame where it is drawn: a preview worker then sends back the image file, not the
+   * frame's pixels (8 MB at 1080p, copied to cross threads).
+   */
+  renderStill(
+    doc: Project,
+    compId: string,
+    time: number,
+    options: RenderOptions,
+    encoding: StillEncoding,
+  ): Promise<EncodedFrame>;
   /** Frees cached footage and surfaces. */
   dispose(): void;
 }
@@ -51,4 +76,6 @@ export interface FrameRendererOptions {
   media?: MediaAccess;
   /** Decoded video-frame cache budget in bytes. */
   frameCacheBytes?: number;
+  /** Scrub cache budget in bytes (JPEG frames for previews' seeks); 0 or unset: none. */
+  scrubCacheBytes?: number;
 }

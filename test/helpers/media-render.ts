@@ -8,7 +8,7 @@ import { openMediaFile } from '../../src/node-io/media-file.js';
 import { createNodePorts } from '../../src/node-io/engine-ports.js';
 import { findExecutable } from '../../src/node-io/search-path.js';
 import { createFrameRenderer } from '../../src/render/renderer.js';
-import type { FrameRenderer } from '../../src/render/types.js';
+import type { FrameRenderer, FrameRendererOptions } from '../../src/render/types.js';
 import { frameOf } from './media.js';
 
 const opened: MediaFile[] = [];
@@ -19,12 +19,17 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((f) => f.close()));
 });
 
-/** A renderer that decodes video with the machine's ffmpeg; `children` sees every decoder pid. */
+/**
+ * A renderer that decodes video with the machine's ffmpeg; `children` sees every decoder pid. `options` adds
+ * renderer options (a scrub cache).
+ */
 export async function mediaRenderer(
   children?: (pid: number, alive: boolean) => void,
+  options: Pick<FrameRendererOptions, 'scrubCacheBytes' | 'frameCacheBytes'> = {},
 ): Promise<FrameRenderer> {
   const ports = createNodePorts();
   const renderer = createFrameRenderer({
+    ...options,
     readFile: (p) => ports.readFile(p),
     media: {
       ffmpeg: await findExecutable('ffmpeg'),

@@ -26,7 +26,17 @@ export interface DecoderSpec {
   onChild?: (pid: number, alive: boolean) => void;
 }
 
-export function decoderArgs(spec: DecoderSpec, squarePixels: boolean): string[] {
+/**
+ * What the child writes on stdout: raw RGBA frames, or (for the scrub cache) each frame as a JPEG in ffmpeg's
+ * multipart stream. Both go through the same scale, so a JPEG is the same picture as the raw frame, compressed.
+ */
+export type DecoderOutput = 'rgba' | 'mjpeg';
+
+export function decoderArgs(
+  spec: DecoderSpec,
+  squarePixels: boolean,
+  output: DecoderOutput = 'rgba',
+): string[] {
   const libvpx = spec.codec === 'vp9' ? 'libvpx-vp9' : spec.codec === 'vp8' ? 'libvpx' : null;
   return [
     ...['-hide_banner', '-loglevel', 'error', '-nostdin'],
@@ -35,7 +45,8 @@ export function decoderArgs(spec: DecoderSpec, squarePixels: boolean): string[] 
     ...(spec.alpha && libvpx ? ['-c:v', libvpx] : []),
     // One decoding thread: every render worker has a decoder of its own, and each thread costs frame buffers
     // (a 1080p H.264 decoder takes ~100 MB with one thread, ~140 MB with two); decoding is not the bottleneck.
-    ...['-threads', '1'],
+    // The scrub cache's one run per clip takes two: a preview waits for its first frame, and later it runs niced.
+    ...['-threads', output === 'mjpeg' ? '2' : '1'],
     ...['-i', spec.input, '-map', '0:v:0', '-an', '-sn', '-dn'],
     // Every decoded frame once, as timed in the file: no frames duplicated or dropped to reach a rate.
     ...['-fps_mode', 'passthrough'],
@@ -43,9 +54,36 @@ export function decoderArgs(spec: DecoderSpec, squarePixels: boolean): string[] 
     // The scale also converts to RGB with the matrix and range the clip's tags state (untagged: BT.601).
     // full_chroma_int: swscale's fast path turns 10-bit 4:2:2 (ProRes) 2 levels dark (grey 128 -> 126);
     // with it ProRes costs ~5 ms more a 1080p frame and 8-bit H.264 nothing measurable.
-    ...['-vf', `scale=${squarePixels ? '' : `${spec.width}:${spec.height}:`}flags=bicubic+full_chroma_int`],
-    ...['-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'],
+    // For JPEG the picture goes through RGB (format=rgb24) on the way: straight from the clip's YUV, swscale would
+    // keep its BT.709 matrix, and JPEG decoders read every file as BT.601.
+    ...(output === 'mjpeg' ? ['-filter_threads', '2'] : []),
+    ...[
+      '-vf',
+      `scale=${squarePixels ? '' : `${spec.width}:${spec.height}:`}flags=bicubic+full_chroma_int` +
+        (output === 'mjpeg' ? ',format=rgb24' : ''),
+    ],
+    ...(output === 'rgba'
+      ? ['-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1']
+      : // The RGB picture to JPEG's own full-range BT.601 YCbCr, which every JPEG decoder turns back the same way;
+        // 4:2:0 like the sources it stands in for; qscale 2, ffmpeg's finest.
+        [
+          ...['-threads', '2', '-c:v', 'mjpeg', '-q:v', '2', '-pix_fmt', 'yuvj420p'],
+          ...['-f', 'mpjpeg', 'pipe:1'],
+        ]),
   ];
+}
+
+/** Starts ffmpeg decoding `spec`, its pid told to `spec.onChild` as it starts and once it has ended. */
+export function spawnDecoder(spec: DecoderSpec, squarePixels: boolean, output: DecoderOutput): ChildProcess {
+  const child = spawn(spec.ffmpeg, decoderArgs(spec, squarePixels, output), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pid = child.pid;
+  if (pid !== undefined) {
+    spec.onChild?.(pid, true);
+    child.on('close', () => spec.onChild?.(pid, false));
+  }
+  return child;
 }
 
 /** Frame buffers kept for reuse per decoder: those read ahead, the one being filled, and the reader's two. */
@@ -69,9 +107,7 @@ export class VideoDecoder {
 
   constructor(spec: DecoderSpec, squarePixels: boolean) {
     this.#frameBytes = spec.width * spec.height * 4;
-    this.#child = spawn(spec.ffmpeg, decoderArgs(spec, squarePixels), { stdio: ['ignore', 'pipe', 'pipe'] });
-    const pid = this.#child.pid;
-    if (pid !== undefined) spec.onChild?.(pid, true);
+    this.#child = spawnDecoder(spec, squarePixels, 'rgba');
     this.#child.stdout!.on('data', (chunk: Buffer) => this.#take(chunk));
     this.#child.stderr!.setEncoding('utf8');
     this.#child.stderr!.on('data', (s: string) => (this.#stderr = (this.#stderr + s).slice(-STDERR_TAIL)));
@@ -79,10 +115,7 @@ export class VideoDecoder {
       this.#stderr += err.message;
       this.#finish();
     });
-    this.#child.on('close', () => {
-      if (pid !== undefined) spec.onChild?.(pid, false);
-      this.#finish();
-    });
+    this.#child.on('close', () => this.#finish());
   }
 
   #take(chunk: Buffer): void {

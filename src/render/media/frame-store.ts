@@ -2,11 +2,15 @@
  * Decoded frames of moving footage (video and image sequences) for one renderer (one thread): a long-lived
  * ffmpeg decoder per video read in order (the sequential fast path of a render), a new seeking decoder when a
  * frame is far from where the decoder is (previews, scrubbing, reversed footage), sharp for sequence files,
- * and an LRU cache of decoded frames bounded in bytes.
+ * an LRU cache of decoded frames bounded in bytes, and for previews the scrub cache (scrub-cache.ts), which
+ * stands in for a seek with a kept JPEG of the frame.
  */
+import type { ChildProcess } from 'node:child_process';
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
+import sharp from 'sharp';
 import { EngineError, sequenceFrame, type FootageItem } from '../../engine/index.js';
-import { VideoDecoder } from './decoder.js';
+import { spawnDecoder, VideoDecoder, type DecoderSpec } from './decoder.js';
+import { ScrubCache } from './scrub-cache.js';
 import { TimestampCache } from './timestamps.js';
 
 /** How moving footage is reached from this thread; every read goes through the owner's (confined) ports. */
@@ -83,15 +87,19 @@ export class FrameStore {
   readonly #turns = new Map<string, Promise<unknown>>();
   /** Closed stores start no decoder (a stopping worker must not leave a new one behind). */
   #closed = false;
+  readonly #scrub: ScrubCache | null;
 
+  /** `scrubBytes` > 0 keeps a scrub cache of that size for frames asked with `scrub` (previews). */
   constructor(
     access: MediaAccess,
     budgetBytes: number,
     decodeStill: (item: FootageItem, data: Buffer) => Promise<Canvas>,
+    scrubBytes = 0,
   ) {
     this.#access = access;
     this.#budget = budgetBytes;
     this.#decodeStill = decodeStill;
+    this.#scrub = scrubBytes > 0 ? new ScrubCache(scrubBytes) : null;
   }
 
   /**
@@ -116,8 +124,11 @@ export class FrameStore {
     return this.#timestamps.timestamps(item, this.#access.ffprobe, input);
   }
 
-  /** Frame `index` of `item` as a canvas (kept in the byte-bounded cache). */
-  async frame(item: FootageItem, index: number): Promise<Canvas> {
+  /**
+   * Frame `index` of `item` as a canvas (kept in the byte-bounded cache). With `scrub` (previews), a frame that
+   * would need a seek may come from the scrub cache: the same frame, JPEG-compressed.
+   */
+  async frame(item: FootageItem, index: number, scrub = false): Promise<Canvas> {
     const key = `${item.path}#${index}`;
     const hit = this.#cache.get(key);
     if (hit) {
@@ -126,7 +137,7 @@ export class FrameStore {
       return hit.canvas;
     }
     const before = this.#turns.get(item.path) ?? Promise.resolve();
-    const turn = before.catch(() => undefined).then(() => this.#decode(item, index));
+    const turn = before.catch(() => undefined).then(() => this.#decode(item, index, scrub));
     this.#turns.set(item.path, turn);
     try {
       const canvas = await turn;
@@ -137,7 +148,7 @@ export class FrameStore {
     }
   }
 
-  async #decode(item: FootageItem, index: number): Promise<Canvas> {
+  async #decode(item: FootageItem, index: number, scrub: boolean): Promise<Canvas> {
     if (item.media?.kind === 'sequence') {
       const seq = item.media.sequence!;
       const path = sequenceFrame(seq.pattern, seq.first + index);
@@ -147,14 +158,46 @@ export class FrameStore {
       });
       return this.#decodeStill(item, data);
     }
+    if (scrub && this.#scrub && !item.media?.alpha && this.#seeks(item, index)) {
+      const kept = await this.#scrubFrame(this.#scrub, item, index);
+      if (kept) return kept;
+    }
     // The buffer stays the decoder's last frame until the next is read, then goes back to the decoder.
     const rgba = await this.#videoFrame(item, index);
     return canvasOf(rgba, item.width, item.height, this.#spare.pop());
   }
 
+  /** Whether frame `index` needs a new (seeking) decoder rather than reading on. */
+  #seeks(item: FootageItem, index: number): boolean {
+    const run = this.#running.get(item.path);
+    return !run || index < run.next || index - run.next > MAX_FORWARD_FRAMES;
+  }
+
+  /**
+   * The frame from the scrub cache (kept, or from its run); null when the cache cannot give it (the caller
+   * decodes it, and reports why). JPEG has no alpha: footage with alpha never comes here.
+   */
+  async #scrubFrame(cache: ScrubCache, item: FootageItem, index: number): Promise<Canvas | null> {
+    // The item's id too: a re-import of a changed file is a new item, and must not show the old frames.
+    const key = `${item.id}:${item.path}:${item.width}x${item.height}`;
+    const count = (await this.timestamps(item)).length;
+    const jpeg = await cache.frame(key, Math.min(index, count - 1), count, (at) =>
+      this.#spawnScrub(item, at),
+    );
+    if (!jpeg) return null;
+    const { data, info } = await sharp(jpeg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    if (info.width !== item.width || info.height !== item.height) return null;
+    return canvasOf(data, item.width, item.height, this.#spare.pop());
+  }
+
+  async #spawnScrub(item: FootageItem, index: number): Promise<ChildProcess> {
+    const { spec } = await this.#spec(item, index);
+    return spawnDecoder(spec, item.media!.pixelAspect === 1, 'mjpeg');
+  }
+
   async #videoFrame(item: FootageItem, index: number): Promise<Buffer> {
     let run = this.#running.get(item.path);
-    if (!run || index < run.next || index - run.next > MAX_FORWARD_FRAMES) {
+    if (!run || this.#seeks(item, index)) {
       run?.decoder.close();
       run = await this.#start(item, index);
       this.#running.set(item.path, run);
@@ -175,7 +218,8 @@ export class FrameStore {
     return frame;
   }
 
-  async #start(item: FootageItem, index: number): Promise<Running> {
+  /** What a decoder starting at frame `index` is told, and the frame it yields first. */
+  async #spec(item: FootageItem, index: number): Promise<{ spec: DecoderSpec; at: number }> {
     const ffmpeg = this.#access.ffmpeg;
     if (!ffmpeg) throw missingFfmpegForFootage(item);
     if (this.#closed) throw new EngineError('cancelled', 'The renderer was closed.', 'Render again.');
@@ -185,19 +229,22 @@ export class FrameStore {
     // Half a frame before the wanted one: accurate seeking drops what is before, and keeps exactly it.
     const seek = at <= 0 ? 0 : ts[at]! - (ts[at]! - ts[at - 1]!) / 2;
     const media = item.media!;
-    const decoder = new VideoDecoder(
-      {
-        ffmpeg,
-        input,
-        width: item.width,
-        height: item.height,
-        seek,
-        codec: media.codec,
-        alpha: media.alpha,
-        onChild: this.#access.onChild,
-      },
-      media.pixelAspect === 1,
-    );
+    const spec: DecoderSpec = {
+      ffmpeg,
+      input,
+      width: item.width,
+      height: item.height,
+      seek,
+      codec: media.codec,
+      alpha: media.alpha,
+      onChild: this.#access.onChild,
+    };
+    return { spec, at };
+  }
+
+  async #start(item: FootageItem, index: number): Promise<Running> {
+    const { spec, at } = await this.#spec(item, index);
+    const decoder = new VideoDecoder(spec, item.media!.pixelAspect === 1);
     return { decoder, next: Math.max(0, at), last: null };
   }
 
@@ -230,6 +277,7 @@ export class FrameStore {
   /** Ends every decoder and drops the cache; the store starts no decoder afterwards. */
   close(): void {
     this.#closed = true;
+    this.#scrub?.close();
     for (const run of this.#running.values()) run.decoder.close();
     this.#running.clear();
     this.#cache.clear();

@@ -44,8 +44,15 @@ const readFile = (path: string) =>
     post({ type: 'read', id, path });
   });
 
+/**
+ * JPEG frames kept for previews' seeks (media/scrub-cache.ts): about a minute of 1080p video. Freed with the
+ * worker, which stops after a minute without frames.
+ */
+const SCRUB_CACHE_BYTES = 256 * 1024 * 1024;
+
 const renderer = createFrameRenderer({
   readFile,
+  scrubCacheBytes: SCRUB_CACHE_BYTES,
   media: {
     ...tools,
     readFile,
@@ -80,6 +87,13 @@ async function render(req: RenderRequest): Promise<void> {
   if (req.doc) doc = req.doc;
   try {
     if (!doc) throw new Error('no document was sent with the first frame');
+    if (req.encode) {
+      const still = await renderer.renderStill(doc, req.compId, req.time, req.options, req.encode);
+      // An own copy (sharp's output cannot be transferred): the file, a fraction of the pixels.
+      const bytes = new Uint8Array(still.bytes);
+      const { width, height, warnings } = still;
+      return post({ type: 'still', id: req.id, width, height, bytes, warnings }, [bytes.buffer]);
+    }
     const frame = await renderer.renderFrame(doc, req.compId, req.time, req.options);
     // An own copy: Skia's pixel memory cannot be transferred, a plain ArrayBuffer can (no second copy).
     const rgba = new Uint8Array(frame.rgba);

@@ -2,7 +2,8 @@
  * The viewer's frames: GET /studio/frame?comp=ID&frame=N&scale=S[&transparent=1] renders one frame of the live
  * document with the session's renderer (the same Skia compositor, the same pixels as final renders, drawn in
  * the preview worker off the main thread) and answers raw straight-alpha RGBA. Raw, because on the studio's
- * own connection encoding would cost more than sending: the page caches the bitmaps for playback.
+ * own connection encoding would cost more than sending: the page caches the bitmaps for playback. Scrubbing
+ * is previewing: a video frame that needs a seek may come from the scrub cache (a few levels off, as JPEG).
  */
 import type { ServerResponse } from 'node:http';
 import { EngineError, frameCount, isEngineError, type Engine } from '../../engine/index.js';
@@ -59,6 +60,7 @@ export async function serveFrame(
       scale: want.scale,
       transparent: want.transparent,
       missingFootage: 'placeholder',
+      scrubCache: true,
       signal,
     });
     const body = straightRgba(rendered);

@@ -89,6 +89,38 @@ describeWithFfmpeg('video footage in a session', () => {
     }
   });
 
+  itWithFfmpeg('previews at random times come from the scrub cache; frame.save still decodes', async () => {
+    const dir = await tempDir();
+    const s = session();
+    const comp = await videoComp(s, await numberedClip(dir, 'h264', '24', 48));
+    const shown = async (frame: number) => {
+      const r = await run<{ png: string }>(s, 'frame.preview', { comp, time: frame / 24 });
+      const { data, info } = await sharp(Buffer.from(r.png, 'base64'))
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return centre(data, info.width, info.height);
+    };
+    expect(await shown(5)).toBe(5);
+    // The first seek's run keeps the clip from frame 5 on, a second fills frames 0-4; then none is left (for a
+    // while: between the two runs, none is alive either).
+    const quiet = async () => {
+      for (let i = 0; i < 5; i++) {
+        if (ffmpegChildren().length) return false;
+        await new Promise((r) => setTimeout(r, 60));
+      }
+      return true;
+    };
+    expect(await untilTrue(quiet)).toBe(true);
+    for (const frame of [20, 2, 16, 11, 23]) {
+      expect(await shown(frame)).toBe(frame);
+      // A seek would leave its decoder waiting for more frames: none was started.
+      expect(ffmpegChildren()).toEqual([]);
+    }
+    await run(s, 'frame.save', { comp, time: 8 / 24, path: join(dir, 'still.png') });
+    expect(ffmpegChildren().length).toBe(1);
+  });
+
   itWithFfmpeg('the render queue writes the mapped source frames (PNG sequence and MP4)', async () => {
     const dir = await tempDir();
     const s = session();
@@ -159,7 +191,8 @@ describeWithFfmpeg('video footage in a session', () => {
     // ...and are gone once the job has ended.
     expect(await untilTrue(() => ffmpegChildren().length === 0, 3000)).toBe(true);
 
-    await run(s, 'frame.preview', { comp, time: 3 });
+    // frame.save decodes exactly in the preview worker; its seeking decoder waits there, paused, for more frames.
+    await run(s, 'frame.save', { comp, time: 3, path: join(dir, 'still.png') });
     expect(ffmpegChildren().length).toBeGreaterThan(0);
     (await s.renderer()).dispose();
     expect(await untilTrue(() => ffmpegChildren().length === 0, 3000)).toBe(true);

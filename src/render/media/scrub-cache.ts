@@ -1,0 +1,232 @@
+/**
+ * The scrub cache: video frames kept as JPEGs in memory, for previews that jump about (render_preview at
+ * random times, the studio's scrubbing). A seek costs a new ffmpeg (about 60 ms before it reads a byte) and the
+ * decoding of every frame from the key frame before: 150-350 ms for a 1080p frame, on every seek. Here one
+ * ffmpeg per clip (a run) decodes on in order from a seek and hands back each frame as a JPEG; later seeks to
+ * those frames decode a kept JPEG in-process (about 12 ms at 1080p).
+ * - A seek that misses with no run going starts one there and waits for its first frame; the run then goes on
+ *   at a lowered priority. A seek a few frames ahead of the run waits for it.
+ * - A seek elsewhere while the run goes on is decoded by the caller (an exact seek), and the next run starts
+ *   there. When nobody asks, a run fills the clip's first gap while the budget has room.
+ *
+ * What it costs: a JPEG at ffmpeg's finest quality, 4:2:0 like the sources it stands in for, differs from the
+ * exact frame by a few levels. Only previews use it; final renders and frame.save always decode exactly.
+ * Bounded in bytes: the least recently used clip goes first, then a clip's frames farthest from its run.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { MjpegSplitter } from './mjpeg-stream.js';
+
+/** Frames one run covers at most: 30 s of 30 fps video from the seek that asked for it. */
+export const RUN_FRAMES = 900;
+/** A seek this few frames ahead of a run waits for it rather than starting another (about 0.2 s of decoding). */
+const WAIT_FRAMES = 12;
+/** Niceness of a run once nobody waits for it: the previews a person waits for come first. */
+const RUN_NICENESS = 10;
+/** Eviction goes down to this share of the budget, so a full cache does not evict on every frame. */
+const REFILL = 0.9;
+
+interface Run {
+  /** Null until the owner's spawnAt has started it. */
+  child: ChildProcess | null;
+  start: number;
+  /** A run that fills a gap nobody asked for: it stops rather than evict anything. */
+  fill: boolean;
+  /** Index of the frame the run delivers next. */
+  next: number;
+  stopped: boolean;
+}
+
+interface Clip {
+  /** Frames the clip has. */
+  count: number;
+  frames: Map<number, Buffer>;
+  bytes: number;
+  run: Run | null;
+  /** The last seek the run could not serve: where the next run starts. */
+  wanted: number | null;
+  /** Seeks waiting for a frame of the run, by frame index. */
+  waiting: Map<number, ((jpeg: Buffer | undefined) => void)[]>;
+  /** Starts this clip's decoder at a frame (the owner's: it knows how the file is opened). */
+  spawnAt: (index: number) => Promise<ChildProcess>;
+}
+
+export class ScrubCache {
+  readonly #budget: number;
+  /** By key, least recently used first. */
+  readonly #clips = new Map<string, Clip>();
+  #bytes = 0;
+  #closed = false;
+
+  constructor(budgetBytes: number) {
+    this.#budget = budgetBytes;
+  }
+
+  /** Bytes of JPEG kept, over every clip. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * The JPEG of frame `index` of clip `key` (`count` frames): kept, or from a run that delivers it (started
+   * there when none is about to). Undefined when no run could (the clip does not decode): the caller decodes
+   * the frame itself, and reports what went wrong.
+   */
+  async frame(
+    key: string,
+    index: number,
+    count: number,
+    spawnAt: (index: number) => Promise<ChildProcess>,
+  ): Promise<Buffer | undefined> {
+    let clip = this.#clips.get(key);
+    const kept = clip?.frames.get(index);
+    if (clip && kept) {
+      this.#clips.delete(key);
+      this.#clips.set(key, clip);
+      return kept;
+    }
+    if (this.#closed || this.#budget <= 0) return undefined;
+    if (!clip) {
+      clip = { count, frames: new Map(), bytes: 0, run: null, wanted: null, waiting: new Map(), spawnAt };
+      this.#clips.set(key, clip);
+    }
+    const run = clip.run;
+    if (run && !run.fill && index >= run.next && index - run.next <= WAIT_FRAMES) {
+      if (index < run.start + RUN_FRAMES) return this.#wait(clip, index);
+    }
+    if (run && !run.fill) {
+      // The run is busy elsewhere: the caller seeks this one itself, and the run after this one starts here.
+      clip.wanted = index;
+      return undefined;
+    }
+    // A gap filler gives way to a seek that asks.
+    this.#stop(clip);
+    this.#start(key, clip, index, false, false);
+    return this.#wait(clip, index);
+  }
+
+  #wait(clip: Clip, index: number): Promise<Buffer | undefined> {
+    return new Promise((resolve) => {
+      const list = clip.waiting.get(index) ?? [];
+      list.push(resolve);
+      clip.waiting.set(index, list);
+    });
+  }
+
+  /** `niced`: nobody waits for its first frame, so it runs at a lowered priority from the start. */
+  #start(key: string, clip: Clip, index: number, fill: boolean, niced: boolean): void {
+    const run: Run = { child: null, start: index, fill, next: index, stopped: false };
+    clip.run = run;
+    clip.spawnAt(index).then(
+      (child) => {
+        run.child = child;
+        if (run.stopped) return void child.kill('SIGKILL');
+        if (niced) this.#lower(child);
+        this.#follow(key, clip, run);
+      },
+      () => this.#ended(key, clip, run),
+    );
+  }
+
+  #lower(child: ChildProcess): void {
+    if (child.pid === undefined) return;
+    try {
+      setPriority(child.pid, RUN_NICENESS);
+    } catch {
+      // Not permitted, or already gone: it runs at normal priority.
+    }
+  }
+
+  #follow(key: string, clip: Clip, run: Run): void {
+    const child = run.child!;
+    const splitter = new MjpegSplitter();
+    child.stdout!.on('data', (chunk: Buffer) => {
+      splitter.push(chunk, (jpeg) => this.#deliver(key, clip, run, jpeg));
+      if (splitter.broken) this.#stop(clip);
+    });
+    child.stderr!.resume();
+    child.on('error', () => this.#ended(key, clip, run));
+    child.on('close', () => this.#ended(key, clip, run));
+  }
+
+  #deliver(key: string, clip: Clip, run: Run, jpeg: Buffer): void {
+    if (run.stopped) return;
+    const index = run.next++;
+    if (index === run.start) this.#lower(run.child!);
+    const waiters = clip.waiting.get(index);
+    clip.waiting.delete(index);
+    const kept = clip.frames.has(index);
+    if (!kept && !(run.fill && this.#bytes + jpeg.length > this.#budget)) {
+      clip.frames.set(index, jpeg);
+      clip.bytes += jpeg.length;
+      this.#bytes += jpeg.length;
+    }
+    waiters?.forEach((w) => w(jpeg));
+    // The budget is used: no more runs. Frames from here on are kept already (an earlier run), or the run has
+    // done its share: a gap filler may take over.
+    if (!clip.frames.has(index) || !this.#fits(key, run)) this.#stop(clip);
+    else if ((kept && clip.waiting.size === 0) || index + 1 - run.start >= RUN_FRAMES)
+      this.#ended(key, clip, run);
+  }
+
+  /**
+   * Evicts other clips, least recently used first, then this clip's frames farthest from where its run started
+   * (never the run's own), until the budget holds with room to spare; false when the run's own frames fill it.
+   */
+  #fits(key: string, run: Run): boolean {
+    if (this.#bytes <= this.#budget) return true;
+    for (const [other, clip] of this.#clips) {
+      if (this.#bytes <= this.#budget * REFILL) break;
+      if (other === key) continue;
+      this.#stop(clip);
+      this.#bytes -= clip.bytes;
+      this.#clips.delete(other);
+    }
+    const clip = this.#clips.get(key)!;
+    const older = [...clip.frames.keys()].filter((i) => i < run.start || i >= run.next);
+    older.sort((a, b) => Math.abs(b - run.start) - Math.abs(a - run.start));
+    for (const index of older) {
+      if (this.#bytes <= this.#budget * REFILL) break;
+      this.#bytes -= clip.frames.get(index)!.length;
+      clip.bytes -= clip.frames.get(index)!.length;
+      clip.frames.delete(index);
+    }
+    return this.#bytes <= this.#budget;
+  }
+
+  /** Ends the clip's run: its child killed, every seek still waiting on it answered with what is kept. */
+  #stop(clip: Clip): void {
+    const run = clip.run;
+    if (!run) return;
+    run.stopped = true;
+    clip.run = null;
+    run.child?.kill('SIGKILL');
+    for (const [index, list] of clip.waiting) list.forEach((w) => w(clip.frames.get(index)));
+    clip.waiting.clear();
+  }
+
+  /** A run is over (its end, or its share done): the next fills a gap, unless this one delivered nothing. */
+  #ended(key: string, clip: Clip, run: Run): void {
+    if (clip.run !== run) return;
+    this.#stop(clip);
+    // A run that delivered nothing cannot decode the clip: no more runs (the seeks say why).
+    const delivered = run.next > run.start;
+    if (!delivered || this.#closed || this.#clips.get(key) !== clip) return;
+    // On from the last seek the run could not serve (where the person is now; it may evict), else from the first
+    // frame not kept yet while the budget has room (scrubbing comes back).
+    const wanted = clip.wanted;
+    clip.wanted = null;
+    if (wanted !== null && !clip.frames.has(wanted)) return this.#start(key, clip, wanted, false, true);
+    if (this.#bytes >= this.#budget * REFILL) return;
+    for (let i = 0; i < clip.count; i++)
+      if (!clip.frames.has(i)) return this.#start(key, clip, i, true, true);
+  }
+
+  /** Kills every run and drops every frame; nothing starts afterwards. */
+  close(): void {
+    this.#closed = true;
+    for (const clip of this.#clips.values()) this.#stop(clip);
+    this.#clips.clear();
+    this.#bytes = 0;
+  }
+}
