@@ -19,8 +19,6 @@ async function load(options: PreviewWorkerOptions): Promise<FrameRenderer> {
   const [{ createFrameRenderer }, tools] = await Promise.all([
     import('./renderer.js'),
     options.findTools?.() ?? { ffmpeg: null, ffprobe: null },
-    // The frame commands encode what they draw: load the encoder (sharp) alongside Skia, not after the frame.
-    import('./encode.js'),
   ]);
   const { openMedia } = options;
   const opened: { close(): Promise<void> }[] = [];
@@ -40,6 +38,8 @@ async function load(options: PreviewWorkerOptions): Promise<FrameRenderer> {
   });
   return {
     renderFrame: (doc, compId, time, opts) => renderer.renderFrame(doc, compId, time, opts),
+    renderStill: (doc, compId, time, opts, encoding) =>
+      renderer.renderStill(doc, compId, time, opts, encoding),
     dispose() {
       renderer.dispose();
       for (const file of opened.splice(0)) void file.close().catch(() => undefined);

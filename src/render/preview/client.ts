@@ -7,10 +7,16 @@
  */
 import { Worker } from 'node:worker_threads';
 import PQueue from 'p-queue';
-import { EngineError, isEngineError, type MediaFile, type Project } from '../../engine/index.js';
+import {
+  EngineError,
+  isEngineError,
+  type MediaFile,
+  type Project,
+  type StillEncoding,
+} from '../../engine/index.js';
 import { workerEntryUrl } from '../../node-io/worker-url.js';
 import { frameCancelled, throwIfCancelled } from '../cancel.js';
-import type { FrameRenderer, RenderedFrame, RenderOptions } from '../types.js';
+import type { EncodedFrame, FrameRenderer, RenderedFrame, RenderOptions } from '../types.js';
 import { askToStop, killChild } from '../media/children.js';
 import type { FromWorker, PreviewWorkerData, ReadFailure, ToWorker } from './protocol.js';
 
@@ -29,10 +35,10 @@ export interface PreviewWorkerOptions {
 
 const DEFAULT_IDLE_MS = 60_000;
 
-/** The frame being drawn: settled by the worker's answer, its exit, or a cancellation. */
+/** The frame being drawn: settled by the worker's answer (pixels or a still), its exit, or a cancellation. */
 interface Pending {
   id: number;
-  resolve(frame: RenderedFrame): void;
+  resolve(frame: RenderedFrame | EncodedFrame): void;
   reject(err: Error): void;
 }
 
@@ -91,12 +97,21 @@ class PreviewWorker implements FrameRenderer {
     this.#options = options;
   }
 
-  async renderFrame(
+  renderFrame(doc: Project, compId: string, time: number, options: RenderOptions): Promise<RenderedFrame> {
+    return this.#take(doc, compId, time, options, undefined) as Promise<RenderedFrame>;
+  }
+
+  readonly renderStill: FrameRenderer['renderStill'] = (doc, compId, time, options, encoding) =>
+    this.#take(doc, compId, time, options, encoding) as Promise<EncodedFrame>;
+
+  /** A frame's turn in the queue: pixels back, or with `encode` the encoded still. */
+  async #take(
     doc: Project,
     compId: string,
     time: number,
     options: RenderOptions,
-  ): Promise<RenderedFrame> {
+    encode: StillEncoding | undefined,
+  ): Promise<RenderedFrame | EncodedFrame> {
     const { signal, ...wire } = options;
     throwIfCancelled(signal);
     // p-queue drops a frame cancelled while it waits. Once the frame runs, its cancellation is ours to handle
@@ -108,7 +123,7 @@ class PreviewWorker implements FrameRenderer {
       return await this.#queue.add(
         () => {
           signal?.removeEventListener('abort', dropWaiting);
-          return this.#draw(doc, compId, time, wire, signal);
+          return this.#draw(doc, compId, time, wire, encode, signal);
         },
         { signal: waiting.signal },
       );
@@ -131,8 +146,9 @@ class PreviewWorker implements FrameRenderer {
     compId: string,
     time: number,
     options: Omit<RenderOptions, 'signal'>,
+    encode: StillEncoding | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<RenderedFrame> {
+  ): Promise<RenderedFrame | EncodedFrame> {
     clearTimeout(this.#idle);
     this.#tools ??= (this.#options.findTools?.() ?? Promise.resolve({ ffmpeg: null, ffprobe: null })).catch(
       () => ({ ffmpeg: null, ffprobe: null }),
@@ -144,10 +160,10 @@ class PreviewWorker implements FrameRenderer {
       // Cancelled while the worker starts: it goes on starting, warm for the next frame.
       await untilAborted(thread.ready, signal);
       const id = this.#nextId++;
-      const frame = new Promise<RenderedFrame>((resolve, reject) => {
+      const frame = new Promise<RenderedFrame | EncodedFrame>((resolve, reject) => {
         thread.pending = { id, resolve, reject };
       });
-      const request: ToWorker = { type: 'render', id, compId, time, options };
+      const request: ToWorker = { type: 'render', id, compId, time, options, ...(encode && { encode }) };
       // Documents are immutable: the same reference is the same snapshot, already in the worker.
       if (thread.doc !== doc) request.doc = doc;
       thread.worker.postMessage(request);
@@ -230,6 +246,17 @@ class PreviewWorker implements FrameRenderer {
         const pixels = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
         if (thread.pending?.id === m.id)
           thread.pending.resolve({ width, height, rgba: pixels, premultiplied, warnings });
+        return;
+      }
+      case 'still': {
+        const { width, height, bytes, warnings } = m;
+        if (thread.pending?.id === m.id)
+          thread.pending.resolve({
+            width,
+            height,
+            bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+            warnings,
+          });
         return;
       }
       case 'error':

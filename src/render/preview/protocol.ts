@@ -1,5 +1,5 @@
 /** Messages between a session's preview worker (preview/worker.ts) and its main-thread side (preview/client.ts). */
-import type { ErrorInfo, Project } from '../../engine/index.js';
+import type { ErrorInfo, Project, StillEncoding } from '../../engine/index.js';
 import type { RenderOptions } from '../types.js';
 
 /** A frame to draw. `doc` is sent only when it is not the document the worker already holds (a new snapshot). */
@@ -10,6 +10,8 @@ export interface RenderRequest {
   compId: string;
   time: number;
   options: Omit<RenderOptions, 'signal'>;
+  /** Encode the frame in the worker and answer `still` (the file's bytes) instead of `frame` (pixels). */
+  encode?: StillEncoding;
 }
 
 /** Why a footage read failed: an engine error (a confinement refusal keeps its code) or a system error code. */
@@ -58,6 +60,7 @@ export type FromWorker =
       premultiplied: boolean;
       warnings: string[];
     }
+  | { type: 'still'; id: number; width: number; height: number; bytes: Uint8Array; warnings: string[] }
   /**
    * An expected failure (its code and remedy), or, with `stack`, a bug: the client then sees tool_failed with
    * the message, and the stack goes to the server log only.

@@ -53,6 +53,16 @@ describe('the preview worker client', () => {
     r.dispose();
   });
 
+  it('asks the worker to encode stills, and hands back the file it sends', async () => {
+    const r = stub();
+    const still = await r.renderStill(docNamed('A'), 'still', 0, options, { kind: 'jpeg', quality: 77 });
+    expect(JSON.parse(still.bytes.toString('utf8'))).toEqual({ kind: 'jpeg', quality: 77 });
+    expect(still).toMatchObject({ width: 1, height: 1, warnings: [] });
+    // Pixels still come back as pixels.
+    expect([...(await r.renderFrame(docNamed('A'), 'frame', 0, options)).rgba]).toEqual([1, 2, 3, 4]);
+    r.dispose();
+  });
+
   it('passes engine errors from readFile on with their code (a confinement refusal stays one)', async () => {
     const refuse = () => Promise.reject(new EngineError('path_outside_roots', 'outside', 'Move it.'));
     const r = stub(refuse);
