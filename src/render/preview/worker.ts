@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { EngineError, isEngineError, type Project } from '../../engine/index.js';
 import { createFrameRenderer } from '../renderer.js';
 import { DecoderChildren, GRACEFUL_STOP_MS } from '../media/children.js';
+import { collectYoungGarbage } from '../young-gc.js';
 import type {
   FootageReply,
   FromWorker,
@@ -85,6 +86,15 @@ function onFootage(reply: FootageReply): void {
 
 async function render(req: RenderRequest): Promise<void> {
   if (req.doc) doc = req.doc;
+  try {
+    await answer(req);
+  } finally {
+    // The frame's native pixel buffers are garbage once it is sent (young-gc.ts).
+    collectYoungGarbage();
+  }
+}
+
+async function answer(req: RenderRequest): Promise<void> {
   try {
     if (!doc) throw new Error('no document was sent with the first frame');
     if (req.encode) {
