@@ -22,10 +22,12 @@ export interface FfmpegFormatArgs<F extends FfmpegFormat> {
   finish?: (path: string) => Promise<unknown>;
 }
 
-// yuv420p needs even sizes; padding keeps every pixel instead of scaling.
-const EVEN = 'pad=ceil(iw/2)*2:ceil(ih/2)*2';
-// VP9 wants even sizes too; with alpha the padding must be transparent, not the pad filter's opaque black.
-const EVEN_CLEAR = 'pad=ceil(iw/2)*2:ceil(ih/2)*2:color=black@0';
+// yuv420p needs even sizes; padding keeps every pixel instead of scaling. VP9 wants even sizes too; with alpha
+// the padding must be transparent, not the pad filter's opaque black. An even frame gets no pad filter at all:
+// it would copy every frame (8 MB at 1080p) into a pool of its own, ~8 MB of ffmpeg's peak for nothing.
+const EVEN = 'pad=ceil(iw/2)*2:ceil(ih/2)*2,';
+const EVEN_CLEAR = 'pad=ceil(iw/2)*2:ceil(ih/2)*2:color=black@0,';
+const padFor = (size: FrameSize, pad: string) => (size.width % 2 || size.height % 2 ? pad : '');
 // A two-pass palette holds every frame in ffmpeg until the end; above this budget an opaque GIF uses a fixed
 // palette and a transparent one a palette per frame.
 const PALETTE_BUDGET_BYTES = 512 * 1024 * 1024;
@@ -114,7 +116,7 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
   mp4: {
     opaque: (size, _frames, enc) => [
       '-vf',
-      `${EVEN},${toYuvFilters(size)}`,
+      `${padFor(size, EVEN)}${toYuvFilters(size)}`,
       '-c:v',
       enc.codec === 'h265' ? 'libx265' : 'libx264',
       '-preset',
@@ -143,7 +145,7 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
   webm: {
     opaque: (size, _frames, enc) => [
       '-vf',
-      `${EVEN},${toYuvFilters(size)}`,
+      `${padFor(size, EVEN)}${toYuvFilters(size)}`,
       ...VP9_QUALITY(enc),
       '-pix_fmt',
       'yuv420p',
@@ -154,7 +156,7 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     // libvpx encodes alpha as a second stream; alternate reference frames break it in some versions.
     alpha: (size, _frames, enc) => [
       '-vf',
-      `${EVEN_CLEAR},${toYuvFilters(size)}`,
+      `${padFor(size, EVEN_CLEAR)}${toYuvFilters(size)}`,
       ...VP9_QUALITY(enc),
       '-auto-alt-ref',
       '0',
