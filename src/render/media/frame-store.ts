@@ -264,13 +264,15 @@ export class FrameStore {
     this.#cache.set(key, { canvas, generation: this.#generation });
     this.#bytes += canvas.width * canvas.height * 4;
     for (const [k, e] of this.#cache) {
-      if (this.#bytes <= this.#budget || this.#cache.size <= 1) break;
+      if (this.#bytes <= this.#budget) break;
+      // What the frame being drawn has asked for stays, whatever the budget: frame blending's pair, layers
+      // sharing a clip, slow motion asking for the same frame again at the next frame. Only earlier frames'
+      // go, so a budget smaller than a frame keeps exactly the frame in progress.
+      if (e.generation === this.#generation) continue;
       this.#cache.delete(k);
       this.#bytes -= e.canvas.width * e.canvas.height * 4;
-      // Reusable only when no frame in progress can hold it: it was last used by an earlier frame, and only the
-      // current frame is in progress.
-      if (e.generation !== this.#generation && this.#holds <= 1 && this.#spare.length < MAX_SPARE)
-        this.#spare.push(e.canvas);
+      // Reusable only when no frame in progress can hold it: only the current frame is in progress.
+      if (this.#holds <= 1 && this.#spare.length < MAX_SPARE) this.#spare.push(e.canvas);
     }
   }
 
