@@ -20,7 +20,7 @@ import { httpToken } from './http-token.js';
 import { httpExposure, refuseWithoutHttp, remoteNodeFromFlags } from './remote-node-flags.js';
 import { WrittenFiles } from '../mcp/remote/written-files.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
-import { createSession } from '../session.js';
+import { createSession, type Session } from '../session.js';
 import { sessionEnv } from './host-env.js';
 import { confinementFromFlags } from './confinement-flags.js';
 import { EXIT, parsePort, printable, UsageError } from './usage.js';
@@ -54,6 +54,14 @@ async function redisProblem(url: string): Promise<string | null> {
     const info = err.toInfo(CLI_WORDS);
     return `${info.message} ${info.remediation}`;
   }
+}
+
+/**
+ * Ends the preview worker and its ffmpeg decoders (the scrub cache's included) before the process exits, and
+ * waits until they are reaped: orphans left to exit with the server stay zombies where nothing reaps them.
+ */
+async function closeRenderer(session: Session): Promise<void> {
+  await (await session.renderer()).close?.();
 }
 
 export async function mcpCommand(args: string[]): Promise<number> {
@@ -149,6 +157,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
     // A stopped render node leaves no uploaded samples behind.
     await remote?.uploads.close();
     await backend.close();
+    await closeRenderer(session);
     return EXIT.ok;
   }
 
@@ -161,6 +170,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
   // A background (wait:false) render has no one left to report to: stop it so its exporter cleans up.
   session.renderQueue.stop();
   await session.renderQueue.idle().catch(() => undefined);
+  await closeRenderer(session);
   // Replies are written; if a stray handle (a worker pool) keeps the loop alive, do not hang the client.
   setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
   return EXIT.ok;

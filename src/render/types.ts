@@ -65,6 +65,12 @@ export interface FrameRenderer {
   ): Promise<EncodedFrame>;
   /** Frees cached footage and surfaces. */
   dispose(): void;
+  /**
+   * dispose, for a process about to exit: resolves once every thread and decoder child it started has ended
+   * (a child left to exit with the process would stay a zombie where nothing reaps orphans). Optional: a
+   * renderer on the calling thread has nothing more to wait for.
+   */
+  close?(): Promise<void>;
 }
 
 export interface FrameRendererOptions {

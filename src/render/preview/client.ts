@@ -138,7 +138,13 @@ class PreviewWorker implements FrameRenderer {
 
   dispose(): void {
     this.#queue.clear();
-    this.#stop();
+    void this.#stop();
+  }
+
+  /** dispose, for a process about to exit: resolves once the worker's decoders have ended and been reaped. */
+  close(): Promise<void> {
+    this.#queue.clear();
+    return this.#stop();
   }
 
   async #draw(
@@ -169,7 +175,7 @@ class PreviewWorker implements FrameRenderer {
       thread.worker.postMessage(request);
       thread.doc = doc;
       // The frame may go on for minutes and Skia cannot be interrupted: a cancellation ends the thread.
-      const stop = () => this.#stop();
+      const stop = () => void this.#stop();
       signal?.addEventListener('abort', stop, { once: true });
       try {
         return await untilAborted(frame, signal);
@@ -180,7 +186,7 @@ class PreviewWorker implements FrameRenderer {
     } finally {
       if (this.#thread === thread) {
         thread.worker.unref();
-        this.#idle = setTimeout(() => this.#stop(), this.#options.idleMs ?? DEFAULT_IDLE_MS).unref();
+        this.#idle = setTimeout(() => void this.#stop(), this.#options.idleMs ?? DEFAULT_IDLE_MS).unref();
       }
     }
   }
@@ -302,15 +308,17 @@ class PreviewWorker implements FrameRenderer {
   }
 
   /** Terminates the worker (if any), ends its decoders and closes its files; the next frame starts a new one. */
-  #stop(): void {
+  /** Stops the worker; resolves once it has ended (its decoders reaped, or killed when it could not). */
+  #stop(): Promise<void> {
     clearTimeout(this.#idle);
     const thread = this.#thread;
     this.#thread = undefined;
-    if (!thread) return;
+    if (!thread) return Promise.resolve();
     // Decoders first (the worker reaps them), then the thread; a frame being drawn delays the answer, boundedly.
     const answered = askToStop(thread.worker, (done) => (thread.stopped = done));
-    void answered
-      .then(() => thread.worker.terminate())
+    return answered
+      .then(async () => void (await thread.worker.terminate()))
+      .catch(() => undefined)
       .finally(() => {
         for (const pid of thread.children) killChild(pid);
         thread.children.clear();
