@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { expect } from 'vitest';
 import { describeWithFfmpeg, itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { frameOf, numberedClip } from '../helpers/media.js';
+import { processExists } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 import { RawServer, type Message } from './mcp-helpers.js';
 
@@ -22,15 +23,6 @@ function ffmpegOf(pid: number): number[] {
     .filter((l) => /\bffmpeg\b/.test(l))
     .map((l) => Number(l.trim().split(/\s+/)[0]));
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function shownFrame(m: Message): Promise<number> {
   const content = (m.result as { content: { type: string; data?: string }[] }).content;
@@ -66,7 +58,7 @@ describeWithFfmpeg('mcp: scrubbing video footage (built CLI)', () => {
       expect(decoders.length).toBeGreaterThan(0);
       s.child.kill('SIGTERM');
       expect(await s.exited).toBe(0);
-      for (const pid of decoders) expect(alive(pid)).toBe(false);
+      for (const pid of decoders) expect(processExists(pid)).toBe(false);
     },
   );
 });

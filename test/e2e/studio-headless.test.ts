@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { describeWithChromium } from '../helpers/chromium.js';
+import { processExists } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 import { appAndClient, call } from './bridge-helpers.js';
 
@@ -33,15 +34,6 @@ function descendants(pid: number): number[] {
   walk(pid);
   return found;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 type Image = { type: string; data: string; mimeType: string };
 
@@ -88,8 +80,9 @@ describeWithChromium('app --studio-headless', () => {
     expect(browserPids.length).toBeGreaterThan(0);
     app.kill('SIGTERM');
     expect(await app.exited).toBe(0);
-    for (let i = 0; i < 50 && browserPids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(browserPids.filter(alive)).toEqual([]);
+    for (let i = 0; i < 50 && browserPids.some(processExists); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(browserPids.filter(processExists)).toEqual([]);
   });
 });
 

@@ -32,3 +32,13 @@ export function runCli(
     child.stdin.end(options.input ?? '');
   });
 }
+
+/** Whether a process exists (a zombie, dead but not reaped, still does). */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
