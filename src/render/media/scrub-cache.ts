@@ -62,15 +62,11 @@ export class ScrubCache {
     this.#budget = budgetBytes;
   }
 
-  /** Bytes of JPEG kept, over every clip. */
-  get bytes(): number {
-    return this.#bytes;
-  }
-
   /**
-   * The JPEG of frame `index` of clip `key` (`count` frames): kept, or from a run that delivers it (started
-   * there when none is about to). Undefined when no run could (the clip does not decode): the caller decodes
-   * the frame itself, and reports what went wrong.
+   * The JPEG of frame `index` of clip `key` (`count` frames): kept, or from a run that delivers it (one started
+   * there when no run is going). Undefined when the caller is to decode the frame itself: the run is busy
+   * elsewhere (the next one then starts at `index`), or it could not deliver (the clip does not decode, and the
+   * caller's own decoder reports why).
    */
   async frame(
     key: string,
