@@ -185,9 +185,15 @@ export class FrameStore {
       this.#spawnScrub(item, at),
     );
     if (!jpeg) return null;
-    const { data, info } = await sharp(jpeg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    if (info.width !== item.width || info.height !== item.height) return null;
-    return canvasOf(data, item.width, item.height, this.#spare.pop());
+    // A JPEG that does not decode, or not to the item's size, falls back to the exact decoder: a preview never
+    // fails for the cache's sake.
+    const decoded = await sharp(jpeg)
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+      .catch(() => null);
+    if (!decoded || decoded.info.width !== item.width || decoded.info.height !== item.height) return null;
+    return canvasOf(decoded.data, item.width, item.height, this.#spare.pop());
   }
 
   async #spawnScrub(item: FootageItem, index: number): Promise<ChildProcess> {
