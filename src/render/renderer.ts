@@ -89,7 +89,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
   const measure = createCanvas(1, 1).getContext('2d');
   measure.lang = 'en';
 
-  return {
+  const renderer: FrameRenderer = {
     async renderFrame(
       doc: Project,
       compId: string,
@@ -110,7 +110,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
       }
     },
     async renderStill(doc, compId, time, opts, encoding) {
-      const frame = await this.renderFrame(doc, compId, time, opts);
+      const frame = await renderer.renderFrame(doc, compId, time, opts);
       const bytes = await encodeFrame(frame.rgba, frame.width, frame.height, frame.premultiplied, encoding);
       return { width: frame.width, height: frame.height, bytes, warnings: frame.warnings };
     },
@@ -119,6 +119,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
       footage.clear();
     },
   };
+  return renderer;
 
   /** Decodes the footage the frame shows, then draws it (synchronously). */
   async function drawFrame(
