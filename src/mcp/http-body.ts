@@ -7,12 +7,11 @@
  * undeclared (chunked) body as soon as the count passes it, so a remote caller cannot make the node buffer more.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { parseJsonBody } from './json-body.js';
-import { spliceStream, withLargeValues, type SpliceTable } from './http-splice.js';
+import { releaseAll, withLargeValues, type SpliceTable } from './http-splice.js';
+import { writeSpliced } from './splice-writer.js';
 
 export type BodyRead =
   | { kind: 'json'; value: unknown; bytes: Map<string, Buffer> }
@@ -68,7 +67,7 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
 
 /**
  * Answers a POST whose body was read and parsed: the SDK's handler gets the request's headers and the parsed
- * value, and its Response (JSON, or an SSE stream) is piped back with backpressure. A client that goes
+ * value, and its Response (JSON, or an SSE stream) is written back with backpressure. A client that goes
  * away aborts the request, as the SDK's own adapter does.
  */
 const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
@@ -105,11 +104,10 @@ export async function servePost(
   if (splices.size) delete out['content-length'];
   res.writeHead(response.status, out);
   if (!response.body) {
+    releaseAll(splices);
     res.end();
     return;
   }
-  // A client that disconnects mid-stream ends the pipe with an error: nothing more to send it.
-  await pipeline(Readable.fromWeb(response.body as WebReadableStream), spliceStream(splices), res).catch(
-    () => undefined,
-  );
+  // A client that disconnects mid-stream ends the writing with an error: nothing more to send it.
+  await writeSpliced(response.body as WebReadableStream<Uint8Array>, splices, res).catch(() => undefined);
 }

@@ -20,8 +20,10 @@ import {
   call,
   connect,
   download,
+  downloadInParallel,
   errorCode,
   sha256,
+  slowReaderCall,
   startNode,
   uploadChunked,
 } from './remote-helpers.js';
@@ -83,6 +85,49 @@ describe('mcp --http as a render node', () => {
       expect(got.calls).toBeGreaterThan(1);
       expect(sha256(got.bytes)).toBe(expected);
       expect(got.sha256).toBe(expected);
+      await client.close();
+    },
+    120_000,
+  );
+
+  itWithFfmpeg(
+    'serves get_output calls in flight at once each their own bytes, while one stalls on a slow reader',
+    async () => {
+      const root = await tempDir('ec-node-');
+      const node = await startNode(['--automation-write-root', root]);
+      const client = await connect(node.url);
+      // A noisy clip rendered to ProRes: over two 8 MiB chunks, each far more base64 than a socket holds.
+      const clip = join(await tempDir('ec-client-'), 'noise.avi');
+      await exec('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i'],
+        'testsrc2=s=1280x720:r=24,noise=alls=100:allf=t',
+        ...['-frames:v', '36', '-c:v', 'mjpeg', '-q:v', '3', clip],
+      ]);
+      const path = await uploadChunked(client, 'noise.avi', await readFile(clip));
+      await run(client, 'comp.new', { name: 'N', width: 1280, height: 720, frameRate: 24, duration: 1.5 });
+      const footage = (await run(client, 'file.import', { path })) as { id: string };
+      await run(client, 'layer.addFootage', { footage: footage.id });
+      const output = join(root, 'noise.mov');
+      await run(client, 'renderQueue.add', { comp: 'N', output });
+      await run(client, 'renderQueue.render', {});
+      const onDisk = await readFile(output);
+      expect(onDisk.length).toBeGreaterThan(2 * CHUNK);
+
+      // The first chunk's answer waits on a reader that does not read for a while; the second chunk is fetched
+      // meanwhile. Memory the first answer still sends from must not be handed to the second call.
+      const stalled = slowReaderCall(node.url, 'get_output', { path: output, offset: 0 }, 1500);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const second = await call<{ content_b64: string }>(client, 'get_output', {
+        path: output,
+        offset: CHUNK,
+      });
+      expect(Buffer.from(second.content_b64, 'base64').equals(onDisk.subarray(CHUNK, 2 * CHUNK))).toBe(true);
+      const first = (await stalled) as { content_b64: string };
+      expect(Buffer.from(first.content_b64, 'base64').equals(onDisk.subarray(0, CHUNK))).toBe(true);
+
+      // Four calls in flight, three rounds, in calls of over four base64 slices (the writer's buffers go round).
+      for (let round = 0; round < 3; round++)
+        expect((await downloadInParallel(client, output, 1_000_000 + round, 4)).equals(onDisk)).toBe(true);
       await client.close();
     },
     120_000,

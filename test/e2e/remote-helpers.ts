@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { request, type IncomingMessage } from 'node:http';
 import { afterEach, expect } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { cliPath } from '../helpers/cli.js';
@@ -122,4 +123,83 @@ export async function download(client: Client, path: string, length?: number) {
     if (r.eof) break;
   }
   return { bytes: Buffer.concat(parts), sha256: reported, calls };
+}
+
+/**
+ * Fetches a file with get_output in parts of `length` bytes, `lanes` calls in flight at once (as a client written
+ * for throughput does): the bytes in file order.
+ */
+export async function downloadInParallel(client: Client, path: string, length: number, lanes: number) {
+  type Part = { content_b64: string; length: number; size: number };
+  const first = await call<Part>(client, 'get_output', { path, offset: 0, length });
+  const offsets: number[] = [];
+  for (let o = first.length; o < first.size; o += length) offsets.push(o);
+  const parts = new Map<number, Buffer>([[0, Buffer.from(first.content_b64, 'base64')]]);
+  const lane = async () => {
+    for (let o = offsets.shift(); o !== undefined; o = offsets.shift()) {
+      const r = await call<Part>(client, 'get_output', { path, offset: o, length });
+      parts.set(o, Buffer.from(r.content_b64, 'base64'));
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return Buffer.concat([...parts].sort((a, b) => a[0] - b[0]).map(([, bytes]) => bytes));
+}
+
+/**
+ * A tools/call sent as plain HTTP (2026-07-28 wire) whose response is not read until `holdMs` has passed: the
+ * server's writing of a large result stalls on the full socket meanwhile. Resolves with the result's
+ * structuredContent.
+ */
+export function slowReaderCall(url: string, name: string, args: Record<string, unknown>, holdMs: number) {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name,
+      arguments: args,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'slow-reader', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
+  return new Promise<Record<string, unknown>>((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${TOKEN}`,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+      },
+    });
+    req.on('error', reject);
+    req.on('response', (res: IncomingMessage) => {
+      res.pause();
+      setTimeout(() => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(parts).toString('utf8');
+          const json = res.headers['content-type']?.includes('event-stream')
+            ? text
+                .split('\n')
+                .find((l) => l.startsWith('data:'))!
+                .slice(5)
+            : text;
+          resolve(
+            (JSON.parse(json) as { result: { structuredContent: Record<string, unknown> } }).result
+              .structuredContent,
+          );
+        });
+        res.resume();
+      }, holdMs);
+    });
+    req.end(body);
+  });
 }

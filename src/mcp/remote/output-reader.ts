@@ -8,6 +8,7 @@ import type { Confinement } from '../../confinement/types.js';
 import type { ErrorInfo } from '../../engine/index.js';
 import type { WrittenFiles } from './written-files.js';
 import { hashHandle } from './file-hash.js';
+import { ChunkBuffers } from './chunk-buffers.js';
 
 /** The most bytes one get_output returns (before base64): 8 MiB, as the chunks of put_sample. */
 export const OUTPUT_CHUNK_MAX = 8 * 1024 * 1024;
@@ -21,6 +22,8 @@ export interface OutputSlice {
   /** True when this slice reaches the end of the file. */
   eof: boolean;
   content: Buffer;
+  /** Gives `content`'s memory back for later calls: call it once `content` is no longer read. */
+  release: () => void;
 }
 
 export type OutputRead = { ok: true; slice: OutputSlice } | { ok: false; error: ErrorInfo };
@@ -37,6 +40,7 @@ export class OutputReader {
   readonly #confinement: Confinement | undefined;
   /** sha256 per file version (device, inode, size, mtime): a file rewritten in place gets a new entry. */
   readonly #hashes = new Map<string, Promise<string>>();
+  readonly #buffers = new ChunkBuffers(OUTPUT_CHUNK_MAX);
 
   constructor(written: WrittenFiles, confinement: Confinement | undefined) {
     this.#written = written;
@@ -77,14 +81,21 @@ export class OutputReader {
       if (!st.isFile()) return { ok: false, error: notWritten(path) };
       const start = Math.min(offset, st.size);
       const want = Math.min(length, OUTPUT_CHUNK_MAX, st.size - start);
-      const content = Buffer.alloc(want);
+      // Every byte is read into it below (a short read is cut off), so it need not be zeroed first.
+      const { buffer: content, release } = this.#buffers.take();
       let got = 0;
-      while (got < want) {
-        const { bytesRead } = await file.read(content, got, want - got, start + got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
+      let sha256: string;
+      try {
+        while (got < want) {
+          const { bytesRead } = await file.read(content, got, want - got, start + got);
+          if (bytesRead === 0) break;
+          got += bytesRead;
+        }
+        sha256 = await this.#hash(file, st);
+      } catch (err) {
+        release();
+        throw err;
       }
-      const sha256 = await this.#hash(file, st);
       return {
         ok: true,
         slice: {
@@ -95,6 +106,7 @@ export class OutputReader {
           length: got,
           eof: start + got >= st.size,
           content: content.subarray(0, got),
+          release,
         },
       };
     } finally {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { OUTPUT_CHUNK_MAX, type OutputReader } from '../remote/output-reader.js';
 import { READ_ONLY_TOOL, defineTool } from './types.js';
-import { largeString } from '../http-splice.js';
+import { largeBase64 } from '../http-splice.js';
 
 export function getOutputTool(outputs: OutputReader) {
   return defineTool({
@@ -27,12 +27,13 @@ export function getOutputTool(outputs: OutputReader) {
     async run(args) {
       const r = await outputs.read(args.path, args.offset ?? 0, args.length ?? OUTPUT_CHUNK_MAX);
       if (!r.ok) return { kind: 'error', error: r.error };
-      const { content, ...facts } = r.slice;
+      const { content, release, ...facts } = r.slice;
       // The bytes travel once, in structuredContent; the text content names the facts only.
       return {
         kind: 'json',
         // Over HTTP the base64 skips the SDK's JSON.stringify (http-splice.ts): the same bytes, sooner.
-        value: { ...facts, content_b64: largeString(content.toString('base64')) },
+        // The chunk's buffer is reused once its base64 is written.
+        value: { ...facts, content_b64: largeBase64(content, release) },
         text: { ...facts, content_b64: `(${facts.length} bytes, base64, in structuredContent.content_b64)` },
       };
     },
