@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { parseJsonBody } from './json-body.js';
+import { ChunkBuffers } from './remote/chunk-buffers.js';
 import { releaseAll, withLargeValues, type SpliceTable } from './http-splice.js';
 import { writeSpliced } from './splice-writer.js';
 
@@ -19,11 +20,28 @@ export type BodyRead =
   | { kind: 'invalid' }
   | { kind: 'too-large' };
 
+/**
+ * Buffers for the bodies of upload chunks (an 8 MiB chunk is about 11.2 MB of JSON), reused: a fresh one per
+ * call is external memory that V8 answers with full collections (see chunk-buffers.ts). Nothing parsed from a
+ * body points into it (json-body.ts copies or decodes every value), so it is given back right after parsing.
+ */
+const POOLED_BODY_MIN = 1024 * 1024;
+const POOLED_BODY_MAX = 12 * 1024 * 1024;
+const bodyBuffers = new ChunkBuffers(POOLED_BODY_MAX);
+
+/** A buffer for a body of `declared` bytes, and the function that gives it back. */
+function bodyBuffer(declared: number): { into: Buffer | null; release: () => void } {
+  if (!Number.isSafeInteger(declared) || declared <= 0) return { into: null, release: () => undefined };
+  if (declared < POOLED_BODY_MIN || declared > POOLED_BODY_MAX)
+    return { into: Buffer.allocUnsafeSlow(declared), release: () => undefined };
+  const { buffer, release } = bodyBuffers.take();
+  return { into: buffer.subarray(0, declared), release };
+}
+
 export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
   if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve({ kind: 'too-large' });
   // A declared length is filled in place as the bytes arrive (no join of an 11 MB upload at the end).
-  const declared = Number(req.headers['content-length']);
-  const into = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafeSlow(declared) : null;
+  const { into, release } = bodyBuffer(Number(req.headers['content-length']));
   // Events rather than for-await: leaving an async iteration early destroys the socket, and then the 413 could
   // not be sent. Paused instead, the rest stays unread and the connection is closed after the answer.
   return new Promise((resolve, reject) => {
@@ -37,6 +55,7 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
       received += chunk.length;
       if (received > maxBytes) {
         stop();
+        release();
         req.pause();
         resolve({ kind: 'too-large' });
         return;
@@ -46,7 +65,10 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
     };
     const onEnd = () => {
       stop();
-      if (received === 0) return resolve({ kind: 'empty' });
+      if (received === 0) {
+        release();
+        return resolve({ kind: 'empty' });
+      }
       const head = into ? [into.subarray(0, filled)] : [];
       // More than was declared cannot come (HTTP's parser frames the body by its length); joined if it did.
       const raw = chunks.length ? Buffer.concat([...head, ...chunks], received) : head[0]!;
@@ -55,10 +77,13 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
         resolve({ kind: 'json', value: parseJsonBody(raw, bytes), bytes });
       } catch {
         resolve({ kind: 'invalid' });
+      } finally {
+        release();
       }
     };
     const onError = (err: Error) => {
       stop();
+      release();
       reject(err);
     };
     req.on('data', onData).on('end', onEnd).on('error', onError);
