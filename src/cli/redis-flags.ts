@@ -1,6 +1,6 @@
 /** --redis URL, --chunk-size N, --attempts N and --backoff MS, parsed the same way for `render` and `mcp` (docs/distributed.md). */
 import { DEFAULT_CHUNK_SIZE } from '../render/distributed/chunks.js';
-import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from '../render/distributed/retry.js';
+import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from '../render/distributed/retry-defaults.js';
 import { parseWhole, UsageError } from './usage.js';
 
 const MAX_CHUNK = 1_000_000;

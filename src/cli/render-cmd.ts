@@ -14,7 +14,6 @@ import { absoluteFootage } from './footage-props.js';
 import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
 import { ProgressView } from './render-progress.js';
 import { EXIT, printable } from './usage.js';
-import { renderOnWorkers } from './render-distributed.js';
 import { packageVersion } from './version.js';
 
 function fail(error: ErrorInfo): number {
@@ -72,9 +71,11 @@ export async function renderCommand(argv: string[]): Promise<number> {
   for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
   // --json is read by scripts, not by a model with a context budget: it keeps every file's sha256.
   const { distributed } = args;
+  // Loaded only for --redis: BullMQ and its Redis client cost about 0.25 s of start-up that a local render
+  // (and every other command) must not pay.
   const render: RenderItems = distributed
-    ? (ids) =>
-        renderOnWorkers(
+    ? async (ids) =>
+        (await import('./render-distributed.js')).renderOnWorkers(
           session,
           ids,
           {

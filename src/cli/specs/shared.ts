@@ -1,6 +1,6 @@
 /** Flags more than one subcommand takes, defined once. */
 import { DEFAULT_CHUNK_SIZE } from '../../render/distributed/chunks.js';
-import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from '../../render/distributed/retry.js';
+import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from '../../render/distributed/retry-defaults.js';
 import type { FlagSpecs } from '../flag-spec.js';
 
 /** Confinement: `mcp` and `app`. */

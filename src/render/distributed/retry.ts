@@ -9,11 +9,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { ErrorCode, ErrorInfo } from '../../engine/index.js';
 import { encodeFailure } from './protocol.js';
 
-/** Tries of a chunk when `render --redis` is not given --attempts. */
-export const DEFAULT_ATTEMPTS = 3;
-
-/** The first retry's delay in ms when not given --backoff; each later retry waits twice as long as the last. */
-export const DEFAULT_BACKOFF_MS = 1000;
+export { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS } from './retry-defaults.js';
 
 /** Codes of failures that another try (here or on another worker) may not meet. */
 const TRANSIENT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
