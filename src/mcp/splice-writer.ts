@@ -105,7 +105,11 @@ async function writeBase64(sink: Writable, bytes: Buffer): Promise<void> {
     for (let i = 0, k = 0; i < bytes.length; i += SLICE, k = (k + 1) % ring.length) {
       await travelling[k];
       const n = ring[k]!.write(bytes.toString('base64', i, Math.min(bytes.length, i + SLICE)), 0, 'latin1');
-      travelling[k] = written(sink, ring[k]!.subarray(0, n));
+      const write = written(sink, ring[k]!.subarray(0, n));
+      // Handled at once: a write that fails while another is awaited must not be an unhandled rejection (which
+      // would end the server); it is still awaited below, and its error is the one reported.
+      write.catch(() => undefined);
+      travelling[k] = write;
     }
   } finally {
     // Every write settles before the bytes are released (a failed one is the error to report).

@@ -24,6 +24,7 @@ import {
   errorCode,
   sha256,
   slowReaderCall,
+  abandonedCall,
   startNode,
   uploadChunked,
 } from './remote-helpers.js';
@@ -128,6 +129,12 @@ describe('mcp --http as a render node', () => {
       // Four calls in flight, three rounds, in calls of over four base64 slices (the writer's buffers go round).
       for (let round = 0; round < 3; round++)
         expect((await downloadInParallel(client, output, 1_000_000 + round, 4)).equals(onDisk)).toBe(true);
+
+      // Clients that go away mid-answer: the node lives on and still serves the file whole.
+      for (let i = 0; i < 4; i++) await abandonedCall(node.url, 'get_output', { path: output, offset: 0 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(node.child.exitCode).toBeNull();
+      expect((await downloadInParallel(client, output, CHUNK, 2)).equals(onDisk)).toBe(true);
       await client.close();
     },
     120_000,

@@ -145,38 +145,37 @@ export async function downloadInParallel(client: Client, path: string, length: n
   return Buffer.concat([...parts].sort((a, b) => a[0] - b[0]).map(([, bytes]) => bytes));
 }
 
-/**
- * A tools/call sent as plain HTTP (2026-07-28 wire) whose response is not read until `holdMs` has passed: the
- * server's writing of a large result stalls on the full socket meanwhile. Resolves with the result's
- * structuredContent.
- */
-export function slowReaderCall(url: string, name: string, args: Record<string, unknown>, holdMs: number) {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: {
-      name,
-      arguments: args,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientInfo': { name: 'slow-reader', version: '1' },
-        'io.modelcontextprotocol/clientCapabilities': {},
-      },
+/** A tools/call sent as plain HTTP (2026-07-28 wire, the token included); the request is sent and ended. */
+function rawToolCall(url: string, name: string, args: Record<string, unknown>) {
+  const req = request(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${TOKEN}`,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
     },
   });
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-e2e', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  req.end(
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta } }),
+  );
+  return req;
+}
+
+/**
+ * A tools/call whose response is not read until `holdMs` has passed: the server's writing of a large result
+ * stalls on the full socket meanwhile. Resolves with the result's structuredContent.
+ */
+export function slowReaderCall(url: string, name: string, args: Record<string, unknown>, holdMs: number) {
   return new Promise<Record<string, unknown>>((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${TOKEN}`,
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': name,
-      },
-    });
+    const req = rawToolCall(url, name, args);
     req.on('error', reject);
     req.on('response', (res: IncomingMessage) => {
       res.pause();
@@ -200,6 +199,21 @@ export function slowReaderCall(url: string, name: string, args: Record<string, u
         res.resume();
       }, holdMs);
     });
-    req.end(body);
+  });
+}
+
+/** A tools/call whose client goes away once the first bytes of the answer have come. Resolves then. */
+export function abandonedCall(url: string, name: string, args: Record<string, unknown>) {
+  return new Promise<void>((resolve, reject) => {
+    const req = rawToolCall(url, name, args);
+    req.on('error', () => undefined);
+    req.on('response', (res: IncomingMessage) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+      res.on('error', () => undefined);
+    });
+    setTimeout(() => reject(new Error('no answer came')), 20_000).unref();
   });
 }
