@@ -8,7 +8,7 @@
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { ErrorInfo } from '../../engine/index.js';
+import { fsError, type ErrorInfo } from '../../engine/index.js';
 import { hashHandle } from './file-hash.js';
 
 /** Security: a new file of ours, never one a planted link points at. */
@@ -37,6 +37,15 @@ export class PendingUpload {
   #chunkSize: number | undefined;
   #assembled: Promise<fs.FileHandle> | undefined;
   /**
+   * The chunks' writes, one after another in arrival order, behind the calls' answers. A chunk call answers once
+   * its bytes are counted and the write before it has landed, so a stalled write (20–28 ms for 8 MiB when the
+   * kernel throttles dirty pages) overlaps the next chunk's transfer instead of adding to it: one chunk's
+   * memory at most waits beyond the answers. In order, so a resend lands after what it replaces.
+   */
+  #writing: Promise<void> = Promise.resolve();
+  /** The first write that failed: the upload cannot be finished, and every later call says why. */
+  #failed: ErrorInfo | null = null;
+  /**
    * sha256 of the assembled file's chunks hashed so far, in seq order, as they arrive: finish then need not read
    * the whole file back (100 MiB was about 140 ms there). Null once a hashed chunk is replaced or a chunk is kept
    * apart; finish then hashes the file as before.
@@ -63,8 +72,17 @@ export class PendingUpload {
     return n;
   }
 
-  /** Keeps chunk `seq`; an error when it would overflow `size`. */
+  /** Why the upload cannot be finished (a chunk's write failed), or null. */
+  get failed(): ErrorInfo | null {
+    return this.#failed;
+  }
+
+  /**
+   * Keeps chunk `seq`; an error when it would overflow `size`, or when a write of this upload has failed. The
+   * chunk's own write may still be running when this returns: `settled` waits for it.
+   */
   async put(seq: number, data: Buffer, now: number): Promise<ErrorInfo | null> {
+    if (this.#failed) return this.#failed;
     const total = this.received - (this.#chunks.get(seq) ?? 0) + data.length;
     if (total > this.size)
       return {
@@ -78,6 +96,27 @@ export class PendingUpload {
     if (this.#arrived.has(seq)) this.#running = null;
     this.#arrived.add(seq);
     const offset = this.#offsetOf(seq, data.length);
+    if (offset === null) this.#running = null;
+    this.#chunks.set(seq, data.length);
+    this.lastUsed = now;
+    const before = this.#writing;
+    this.#writing = before
+      .then(() => (this.#failed ? undefined : this.#write(seq, data, offset)))
+      .catch((err: unknown) => {
+        this.#failed ??= writeFailed(this.id, seq, err);
+      });
+    await before;
+    return this.#failed;
+  }
+
+  /** Waits for every write of this upload; why it cannot be finished, or null. */
+  async settled(): Promise<ErrorInfo | null> {
+    await this.#writing;
+    return this.#failed;
+  }
+
+  /** Writes chunk `seq` at its place in the assembled file, or as a file of its own when `offset` is null. */
+  async #write(seq: number, data: Buffer, offset: number | null): Promise<void> {
     if (offset !== null) {
       const file = await (this.#assembled ??= fs.open(join(this.dir, ASSEMBLED), CREATE_NEW_RW, 0o600));
       await writeAll(file, data, offset);
@@ -85,7 +124,6 @@ export class PendingUpload {
       this.#hashInOrder(seq, data, file);
       await fs.rm(join(this.dir, String(seq)), { force: true });
     } else {
-      this.#running = null;
       const tmp = join(this.dir, `.${seq}.${randomBytes(6).toString('hex')}.tmp`);
       const handle = await fs.open(tmp, CREATE_NEW, 0o600);
       try {
@@ -96,9 +134,6 @@ export class PendingUpload {
       await fs.rename(tmp, join(this.dir, String(seq)));
       this.#placed.delete(seq);
     }
-    this.#chunks.set(seq, data.length);
-    this.lastUsed = now;
-    return null;
   }
 
   /** Where chunk `seq` of `length` bytes goes in the assembled file, or null when it must be kept apart. */
@@ -136,6 +171,7 @@ export class PendingUpload {
    * closed, with its sha256; null when chunks were kept apart and must be joined.
    */
   async assembled(): Promise<{ path: string; sha256: string } | null> {
+    await this.#writing;
     let at = 0;
     for (const seq of this.#seqs()) {
       if (this.#placed.get(seq) !== at) return null;
@@ -202,6 +238,7 @@ export class PendingUpload {
    * Returns the sha256 of what was joined.
    */
   async join(into: fs.FileHandle | null): Promise<string> {
+    await this.#writing;
     const hash = createHash('sha256');
     const assembled = await this.#assembled;
     for (const seq of this.#seqs()) {
@@ -224,6 +261,8 @@ export class PendingUpload {
 
   /** Removes the chunk files. Safe to call twice. */
   async discard(): Promise<void> {
+    // No write may land in the folder after it is removed.
+    await this.#writing;
     const file = await this.#assembled?.catch(() => undefined);
     this.#assembled = undefined;
     await file?.close().catch(() => undefined);
@@ -248,4 +287,14 @@ async function readAll(file: fs.FileHandle, into: Buffer, offset: number): Promi
     if (bytesRead === 0) throw new Error('the assembled upload is shorter than its chunks');
     done += bytesRead;
   }
+}
+
+/** The error of a chunk whose write failed (a full disk, most often): the upload must begin again. */
+function writeFailed(id: string, seq: number, err: unknown): ErrorInfo {
+  const cause = fsError(err, `chunk ${seq} of upload ${id}`, 'store').toInfo();
+  return {
+    code: cause.code,
+    message: `${cause.message} Upload ${id} was discarded.`,
+    remediation: `${cause.remediation} Then begin the upload again with put_sample_begin.`,
+  };
 }

@@ -152,13 +152,32 @@ export class UploadStore {
     const upload = this.#pending.get(uploadId);
     if (!upload || upload.finishing) return fail(noUpload(uploadId, upload ? 'is finishing' : undefined));
     const error = await upload.put(seq, content, this.#now());
+    // A write of this upload failed (this chunk's own may still be running: then the next call or finish says so).
+    if (upload.failed) {
+      await this.#drop(uploadId, upload);
+      return fail(upload.failed);
+    }
     return error ? fail(error) : { ok: true, value: { seq } };
+  }
+
+  /** Forgets an upload that cannot be finished and removes its files. */
+  async #drop(uploadId: string, upload: PendingUpload): Promise<void> {
+    if (this.#pending.get(uploadId) !== upload) return;
+    this.#pending.delete(uploadId);
+    this.#pendingFolder.delete(uploadId);
+    await upload.discard();
   }
 
   /** Joins the chunks, checks the sha256 and stores the sample (put_sample_finish). */
   async finish(uploadId: string): Promise<Stored<{ path: string }>> {
     const upload = this.#pending.get(uploadId);
     if (!upload || upload.finishing) return fail(noUpload(uploadId, upload ? 'is finishing' : undefined));
+    // The last chunks' writes may still be running: they land (or fail) before anything is checked.
+    const failed = await upload.settled();
+    if (failed) {
+      await this.#drop(uploadId, upload);
+      return fail(failed);
+    }
     const missing = upload.missing();
     if (missing) return fail(missing);
     upload.finishing = true;
