@@ -1,8 +1,9 @@
 /**
- * Buffers of one get_output chunk (8 MiB), handed out and taken back. A fresh 8 MiB buffer per call is external
- * memory that outlives the call's scavenges, and V8 answers it with a full collection on nearly every call (in
- * the server, 60 full collections in 60 calls against 19 with reuse, and a third off each call's time). Spares
- * are kept for calls in flight and let go when the server has been idle a while.
+ * Buffers of one size (a get_output chunk, an upload chunk's request body), handed out and taken back. A fresh
+ * 8 MiB buffer per call is external memory that outlives the call's scavenges, and V8 answers it with a full
+ * collection on nearly every call (in the server, 60 full collections in 60 get_output calls against 19 with
+ * reuse, and a third off each call's time). Spares are kept for calls in flight and let go when the server has
+ * been idle a while.
  */
 export class ChunkBuffers {
   readonly #size: number;

@@ -160,7 +160,7 @@ export class UploadStore {
     return error ? fail(error) : { ok: true, value: { seq } };
   }
 
-  /** Forgets an upload that cannot be finished and removes its files. */
+  /** Forgets an upload (finished, failed or abandoned) and removes its chunk files. */
   async #drop(uploadId: string, upload: PendingUpload): Promise<void> {
     if (this.#pending.get(uploadId) !== upload) return;
     this.#pending.delete(uploadId);
@@ -190,10 +190,8 @@ export class UploadStore {
         upload,
       );
       // Security: a tampered or wrong chunk leaves nothing behind; the client begins again.
-      this.#pending.delete(uploadId);
       const folder = this.#pendingFolder.get(uploadId);
-      this.#pendingFolder.delete(uploadId);
-      await upload.discard();
+      await this.#drop(uploadId, upload);
       return await this.#intoFolder(r, upload.sha256, upload.name, folder);
     } catch (err) {
       upload.finishing = false;
@@ -206,9 +204,7 @@ export class UploadStore {
     const now = this.#now();
     for (const [id, upload] of this.#pending) {
       if (upload.finishing || now - upload.lastUsed < this.limits.idleMs) continue;
-      this.#pending.delete(id);
-      this.#pendingFolder.delete(id);
-      await upload.discard();
+      await this.#drop(id, upload);
       this.#log(
         `upload ${id} (${upload.name}) was abandoned: no chunk for ${this.limits.idleMs / 60_000} min`,
       );
