@@ -2,7 +2,7 @@
 // (the 2026-07-28 wire as any client sends it) and with the official client (its own costs on top):
 // - upload: a 100 MiB file sent as put_sample_begin + 8 MiB put_sample_chunk calls + put_sample_finish (the
 //   client's sha256 and base64 included), against a plain HTTP PUT of the same bytes to a minimal Node server
-//   in this script that streams them to a file in the same folder and fsyncs it;
+//   in this script that streams them to a new file on the same disk and fsyncs it;
 // - get_output: a file the node rendered (a 55 MiB ProRes file), fetched in 8 MiB get_output calls (one, then two
 //   in flight), against a plain GET of the same
 //   file from that minimal server.
@@ -114,11 +114,15 @@ async function raw(name, args) {
 }
 const call = raw;
 
-// The baseline: a minimal server that stores a PUT body and serves a file by GET.
+// The baseline: a minimal server that stores a PUT body and serves a file by GET. Each PUT is stored as a file
+// of its own and kept, as the node keeps each sample: overwriting one file would reuse the page cache the last
+// run filled, and on this machine (a VM whose freed memory goes back to the host) writing into recycled pages
+// took about 2 ms per 8 MiB against about 25 ms into fresh ones, which the node's new files must take.
 let serveFile = '';
+let puts = 0;
 const plain = createServer(async (req, res) => {
   if (req.method === 'PUT') {
-    const path = join(plainDir, 'put.bin');
+    const path = join(plainDir, `put-${puts++}.bin`);
     await pipeline(req, createWriteStream(path));
     const f = await open(path, 'r');
     await f.sync();
