@@ -2,6 +2,7 @@
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { Composition, Project } from '../engine/index.js';
 import type { FrameFootage } from './footage.js';
+import type { LayerSurfaceCache } from './layer-cache.js';
 import type { SurfacePool } from './surfaces.js';
 
 export interface ComposeEnv {
@@ -11,6 +12,8 @@ export interface ComposeEnv {
   /** A scratch context for measuring text. */
   measure: SKRSContext2D;
   warn(message: string): void;
+  /** Surfaces of layers with static content, kept across this renderer's frames (layer-cache.ts). */
+  layerCache?: LayerSurfaceCache;
   /** Ids of the compositions being composed, outermost first (cycle check). */
   stack: string[];
   /**

@@ -17,6 +17,7 @@ import { missingGlyphsMessage } from '../engine/commands/layer-add.js';
 import { uncoveredCharacters } from './font-list.js';
 import { drawText, layoutText } from './text.js';
 import { layerTime } from '../engine/layer-transform.js';
+import { hasStaticContent } from './layer-cache.js';
 
 /** Largest side and area of a layer surface; beyond them it is rendered at a lower resolution. */
 const MAX_LAYER_SIDE = 8192;
@@ -154,6 +155,33 @@ export function layerSurface(env: ComposeEnv, layer: Layer, lt: number, m: Mat):
   return { surface: applyEffects(env.pool, s, effects, lt, k, env.warn), rect, k };
 }
 
+/**
+ * The layer's surface: the one kept from an earlier frame when its content is static (layer-cache.ts), else
+ * rendered now. `pooled`: the caller releases it to the pool after drawing it (a kept one is the cache's).
+ */
+function shownSurface(
+  env: ComposeEnv,
+  layer: Layer,
+  lt: number,
+  m: Mat,
+): { ls: LayerSurface; pooled: boolean } | null {
+  const cache = env.layerCache;
+  if (!cache || !hasStaticContent(layer)) {
+    const ls = layerSurface(env, layer, lt, m);
+    return ls && { ls, pooled: true };
+  }
+  const scale = pixelScale(m);
+  const kept = cache.get(layer, scale, env.warn);
+  if (kept) return { ls: kept, pooled: false };
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    warnings.push(message);
+    env.warn(message);
+  };
+  const ls = layerSurface({ ...env, warn }, layer, lt, m);
+  return ls && { ls, pooled: !cache.put(layer, scale, ls, warnings) };
+}
+
 /** Draws `layer` (with layer->device matrix `m`) onto `ctx` at `opacity` with composite operation `op`. */
 export function drawLayer(
   env: ComposeEnv,
@@ -176,11 +204,12 @@ export function drawLayer(
       drawContent(env, ctx, layer, lt, k);
       return;
     }
-    const ls = layerSurface(env, layer, lt, m);
-    if (!ls) return;
+    const shown = shownSurface(env, layer, lt, m);
+    if (!shown) return;
+    const { ls } = shown;
     ctx.setTransform(...mul(m, mul(translate(ls.rect.x, ls.rect.y), scaling(1 / ls.k, 1 / ls.k))));
     ctx.drawImage(ls.surface.canvas, 0, 0);
-    env.pool.release(ls.surface);
+    if (shown.pooled) env.pool.release(ls.surface);
   } finally {
     ctx.restore();
   }

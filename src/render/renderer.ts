@@ -11,12 +11,15 @@ import { FrameStore, type MediaAccess } from './media/frame-store.js';
 import { scaling } from '../engine/affine.js';
 import { MAX_SURFACE_SIDE, SurfacePool } from './surfaces.js';
 import { NestedFrames } from './nesting.js';
+import { LayerSurfaceCache } from './layer-cache.js';
 import { throwIfCancelled } from './cancel.js';
 import type { FrameRenderer, FrameRendererOptions, RenderedFrame, RenderOptions } from './types.js';
 
 const DEFAULT_FOOTAGE_CACHE = 256 * 1024 * 1024;
 /** Decoded video frames kept per renderer: a dozen 1080p frames, enough for layers sharing a clip. */
 const DEFAULT_FRAME_CACHE = 96 * 1024 * 1024;
+/** Surfaces of static layers kept across frames (layer-cache.ts): a 4K full-frame layer is 33 MB. */
+const LAYER_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Without media access, video footage reads as missing (stills and sequences need only readFile). */
 function noMedia(readFile: (path: string) => Promise<Buffer>): MediaAccess {
@@ -86,6 +89,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     options.footageCacheBytes ?? DEFAULT_FOOTAGE_CACHE,
     store,
   );
+  const layerCache = new LayerSurfaceCache(LAYER_CACHE_BYTES, (s) => pool.release(s));
   const measure = createCanvas(1, 1).getContext('2d');
   measure.lang = 'en';
 
@@ -117,6 +121,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     dispose() {
       pool.clear();
       footage.clear();
+      layerCache.clear();
     },
   };
   return renderer;
@@ -144,6 +149,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
       footage: frameFootage,
       measure,
       warn,
+      layerCache,
       stack: [],
       drawNested: (c, t, w, h, paint) => nested.draw(env.stack, c, t, w, h, paint),
     };
