@@ -3,13 +3,13 @@
 // ratio to the encoder's limit (ffmpeg encoding the engine's own raw frames alone, from a file: what any
 // compositor feeding this encoder is bounded by), target >= 0.85; peak memory of the whole process tree,
 // ffmpeg included, sampled from /proc every 25 ms, target < 600 MB. Against the built dist (EFFECTCRAFT_DIST).
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildComp8 } from './_comp8.mjs';
 import { encoderLimitSeconds, mp4Encoder } from './_encoder.mjs';
-import { treeRss } from './stats.mjs';
+import { median, treeRss } from './stats.mjs';
 import { benchSession, dist } from './_session.mjs';
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
@@ -42,32 +42,48 @@ async function rawFrames(file) {
       const frame = await renderer.renderFrame(session.engine.document, comp, f / 30, { scale: 1 });
       writeSync(fd, frame.rgba);
     }
+    // On disk before anything is timed: 2 GB of dirty pages written back meanwhile took CPU from the runs.
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
 }
 
-console.log(`MP4 path, 1920x1080, 8 layers, ${FRAMES} frames`);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+console.log(`MP4 path, 1920x1080, 8 layers, ${FRAMES} frames, ${ROUNDS} rounds (medians)`);
 const encoder = await mp4Encoder(dist);
-const mp4 = await mp4Run(work);
 const raw = join(work, 'frames.rgba');
 await rawFrames(raw);
-const limitSeconds = encoderLimitSeconds(
-  raw,
-  1920,
-  1080,
-  30,
-  FRAMES,
-  encoder.args(1920, 1080, FRAMES),
-  join(work, 'limit.mp4'),
-);
-rmSync(raw, { force: true });
-const limitFps = FRAMES / limitSeconds;
-console.log(
-  `  ${'MP4 (H.264 crf 18)'.padEnd(20)} ${mp4.fps.toFixed(1).padStart(6)} fps (${mp4.seconds.toFixed(2)} s); encoder's limit (ffmpeg encoding our raw frames alone) ${limitFps.toFixed(1)} fps; ratio ${(mp4.fps / limitFps).toFixed(2)} (target >= 0.85: ${check(mp4.fps / limitFps, 0.85)})`,
-);
-console.log(
-  `  ${''.padEnd(20)} peak RSS, process tree incl. ffmpeg: ${mp4.peakMb.toFixed(0)} MB (target < 600: ${check(mp4.peakMb, 600, false)})`,
-);
+// The preview worker that drew them keeps its caches; ended now, so the peaks below are the renders' alone.
 (await session.renderer()).dispose();
+// Alternating rounds, ours then the limit: on this shared machine either can run 10% slow for a few seconds,
+// so one of each gave ratios from 0.70 to 0.84 for the same build.
+const rounds = [];
+for (let r = 0; r < ROUNDS; r++) {
+  const mp4 = await mp4Run(work);
+  const limitSeconds = encoderLimitSeconds(
+    raw,
+    1920,
+    1080,
+    30,
+    FRAMES,
+    encoder.args(1920, 1080, FRAMES),
+    join(work, 'limit.mp4'),
+  );
+  rounds.push({ ...mp4, limitFps: FRAMES / limitSeconds, ratio: mp4.fps / (FRAMES / limitSeconds) });
+}
+rmSync(raw, { force: true });
+const fps = median(rounds.map((r) => r.fps));
+const limitFps = median(rounds.map((r) => r.limitFps));
+const ratio = median(rounds.map((r) => r.ratio));
+const peakMb = Math.max(...rounds.map((r) => r.peakMb));
+console.log(
+  `  ${'MP4 (H.264 crf 18)'.padEnd(20)} ${fps.toFixed(1).padStart(6)} fps; encoder's limit (ffmpeg encoding our raw frames alone) ${limitFps.toFixed(1)} fps; ratio ${ratio.toFixed(2)} (target >= 0.85: ${check(ratio, 0.85)})`,
+);
+console.log(
+  `  ${''.padEnd(20)} per round: ${rounds.map((r) => `${r.fps.toFixed(1)}/${r.limitFps.toFixed(1)} = ${r.ratio.toFixed(2)}`).join(', ')}`,
+);
+console.log(
+  `  ${''.padEnd(20)} peak RSS, process tree incl. ffmpeg: ${peakMb.toFixed(0)} MB, the highest of the rounds (target < 600: ${check(peakMb, 600, false)})`,
+);
 rmSync(work, { recursive: true, force: true });
