@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { encoderLimitSeconds, mp4Encoder, withoutVf } from './_encoder.mjs';
-import { fmt, median, treeRss } from './stats.mjs';
-import { benchSession, dist } from './_session.mjs';
+import { fmt, median } from './stats.mjs';
+import { benchSession, dist, renderWithPeak } from './_session.mjs';
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
 const FPS = 30;
@@ -75,16 +75,8 @@ await ok('property.set', { layer: dot.id, property: 'transform.position', value:
 
 // 1 + 2. Our render, with the process tree's memory sampled throughout.
 async function oursRun(round) {
-  const { id } = await ok('renderQueue.add', { comp, output: join(dir, `ours-${round}.mp4`), format: 'mp4' });
-  globalThis.gc?.();
-  let peak = 0;
-  const timer = setInterval(() => (peak = Math.max(peak, treeRss())), 25);
-  const t = performance.now();
-  const result = await ok('renderQueue.render', { items: [id] });
-  const seconds = (performance.now() - t) / 1000;
-  clearInterval(timer);
-  await ok('renderQueue.remove', { id });
-  if (result.completed !== 1) throw new Error(`render failed: ${JSON.stringify(result.items[0]?.error)}`);
+  const output = join(dir, `ours-${round}.mp4`);
+  const { seconds, peak } = await renderWithPeak(ok, { comp, output, format: 'mp4' });
   return { fps: FRAMES / seconds, peak };
 }
 

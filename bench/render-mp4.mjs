@@ -6,11 +6,10 @@
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { buildComp8 } from './_comp8.mjs';
 import { encoderLimitSeconds, mp4Encoder } from './_encoder.mjs';
-import { median, treeRss } from './stats.mjs';
-import { benchSession, dist } from './_session.mjs';
+import { median } from './stats.mjs';
+import { benchSession, dist, renderWithPeak } from './_session.mjs';
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
 const { session, ok } = await benchSession();
@@ -18,18 +17,9 @@ const comp = await buildComp8(ok, { duration: FRAMES / 30 });
 const check = (v, target, more = true) => ((more ? v >= target : v < target) ? 'met' : 'MISSED');
 const work = mkdtempSync(join(tmpdir(), 'ec-bench-mp4-'));
 
-/** renderQueue.render to MP4, with the whole process tree's peak (ffmpeg included) sampled every 25 ms. */
+/** renderQueue.render to MP4 (the exporter's own arguments), with the process tree's peak. */
 async function mp4Run(dir) {
-  const { id } = await ok('renderQueue.add', { comp, output: join(dir, 'ours.mp4'), format: 'mp4' });
-  globalThis.gc?.();
-  let peak = 0;
-  const timer = setInterval(() => (peak = Math.max(peak, treeRss())), 25);
-  const t = performance.now();
-  const result = await ok('renderQueue.render', { items: [id] });
-  const seconds = (performance.now() - t) / 1000;
-  clearInterval(timer);
-  await ok('renderQueue.remove', { id });
-  if (result.completed !== 1) throw new Error(`MP4 render failed: ${JSON.stringify(result.items[0]?.error)}`);
+  const { seconds, peak } = await renderWithPeak(ok, { comp, output: join(dir, 'ours.mp4'), format: 'mp4' });
   return { fps: FRAMES / seconds, seconds, peakMb: peak / 2 ** 20 };
 }
 
