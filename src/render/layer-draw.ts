@@ -170,7 +170,9 @@ function shownSurface(
     const ls = layerSurface(env, layer, lt, m);
     return ls && { ls, pooled: true };
   }
-  const scale = pixelScale(m);
+  // To 12 digits: a turning layer's scale (the root of the matrix's determinant) moves in its last bits from
+  // frame to frame, and surfaces rendered that close are the same pixels.
+  const scale = Number(pixelScale(m).toPrecision(12));
   const kept = cache.get(layer, scale, env.warn);
   if (kept) return { ls: kept, pooled: false };
   const warnings: string[] = [];

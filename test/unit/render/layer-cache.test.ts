@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createCanvas } from '@napi-rs/canvas';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createFrameRenderer } from '../../../src/render/index.js';
 import { hasStaticContent, LayerSurfaceCache } from '../../../src/render/layer-cache.js';
 import type { LayerSurface } from '../../../src/render/layer-draw.js';
@@ -37,6 +37,8 @@ async function movingScene(): Promise<{ s: Scene; square: string; text: string; 
   const fx = await s.cmd('effect.add', { layer: square.id, effect: 'gaussianBlur', params: { radius: 8 } });
   await s.key(square.id, 'transform.position', 0, [40, 60]);
   await s.key(square.id, 'transform.position', 2, [160, 60]);
+  // Scaled unevenly and turning: its device scale moves in the last bits from frame to frame.
+  await s.cmd('property.set', { layer: square.id, property: 'transform.scale', value: [140, 80] });
   await s.key(square.id, 'transform.rotation', 0, 0);
   await s.key(square.id, 'transform.rotation', 2, 90);
   const text = await s.cmd('layer.addText', {
@@ -56,6 +58,22 @@ describe('static layers kept across frames', () => {
     for (const t of [0, 0.5, 1, 1.5, 2, 0.25]) {
       const got = (await frame(s, t)).rgba;
       expect(got.equals(await fresh(s, t)), `frame at ${t} s`).toBe(true);
+    }
+  });
+
+  it('are rendered once: a turning, unevenly scaled blurred layer is shown from the cache after its first frame', async () => {
+    const { s } = await movingScene();
+    const r = createFrameRenderer({ readFile: (p) => readFile(p) });
+    const get = vi.spyOn(LayerSurfaceCache.prototype, 'get');
+    try {
+      for (let i = 0; i < 40; i++) await r.renderFrame(s.doc, s.doc.activeComp!, i / 20, options);
+      // Two layers on surfaces (the blurred square, the stroked text): each missed once, then found.
+      const found = get.mock.results.filter((x) => x.value !== null).length;
+      expect(get.mock.calls.length).toBe(80);
+      expect(found).toBe(78);
+    } finally {
+      get.mockRestore();
+      r.dispose();
     }
   });
 
