@@ -4,7 +4,7 @@
  * blending: a layer that only moves, turns or fades shows the same surface every frame, and re-rasterizing it
  * (a blurred shape, stroked text) was most of a frame's drawing (the 8-layer 1080p benchmark's blurred star:
  * 2.4 of 5.7 ms a frame). Kept per layer object: documents are immutable, so an edited layer is a new object
- * and never meets its old surface. Bounded in bytes, least recently used out first.
+ * and never meets its old surface. Bounded in bytes and entries, least recently used out first.
  */
 import type { Layer } from '../engine/index.js';
 import type { LayerSurface } from './layer-draw.js';
@@ -46,6 +46,12 @@ export function hasStaticContent(layer: Layer): boolean {
   return known;
 }
 
+/**
+ * Entries kept at most, whatever their bytes: a long studio session makes new layer objects with every edit, and
+ * small surfaces would otherwise pile up by the thousand under the byte budget.
+ */
+const MAX_ENTRIES = 256;
+
 /** Layers are immutable: what hasStaticContent found for one holds for its life. */
 const staticContent = new WeakMap<Layer, boolean>();
 
@@ -84,7 +90,8 @@ export class LayerSurfaceCache {
     const bytes = canvas.width * canvas.height * 4;
     if (bytes > this.#budget / 2) return false;
     this.#drop(layer);
-    while (this.#bytes + bytes > this.#budget) this.#drop(this.#entries.keys().next().value!);
+    while (this.#bytes + bytes > this.#budget || this.#entries.size >= MAX_ENTRIES)
+      this.#drop(this.#entries.keys().next().value!);
     this.#entries.set(layer, { scale, surface, warnings, bytes });
     this.#bytes += bytes;
     return true;

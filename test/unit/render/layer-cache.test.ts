@@ -190,6 +190,12 @@ describe('LayerSurfaceCache', () => {
     const sa2 = surfaceOf(50);
     cache.put(a, 2, sa2, []);
     expect(released).toEqual([sb.surface, sa.surface]);
+    // At most 256 entries, however small: the oldest go.
+    const many = Array.from({ length: 300 }, (_, i) => layer(`m${i}`));
+    for (const l of many) cache.put(l, 1, surfaceOf(1), []);
+    expect(many.filter((l) => cache.get(l, 1, () => undefined)).length).toBe(256);
+    expect(cache.get(many[0]!, 1, () => undefined)).toBeNull();
+    expect(cache.get(many[299]!, 1, () => undefined)).not.toBeNull();
     // More than half the budget is never kept.
     expect(cache.put(layer('d'), 1, surfaceOf(200), [])).toBe(false);
   });
