@@ -2,13 +2,20 @@
  * Rendered surfaces of layers whose content does not change with time, kept across frames by one renderer.
  * A layer surface holds the layer's content and effects in layer space, before its transform, opacity and
  * blending: a layer that only moves, turns or fades shows the same surface every frame, and re-rasterizing it
- * (a blurred shape, stroked text) was most of a frame's drawing (the 8-layer 1080p benchmark's blurred star:
- * 2.4 of 5.7 ms a frame). Kept per layer object: documents are immutable, so an edited layer is a new object
- * and never meets its old surface. Bounded in bytes and entries, least recently used out first.
+ * (a blurred shape, stroked text) was much of a frame's drawing (the 8-layer 1080p benchmark's blurred star:
+ * 2.4 ms of a 6.4 ms frame, bench/compose.mjs). Kept per layer object: documents are immutable, so an edited
+ * layer is a new object and never meets its old surface. Bounded in bytes and entries, least recently used out
+ * first.
  */
 import type { Layer } from '../engine/index.js';
 import type { LayerSurface } from './layer-draw.js';
 import type { Surface } from './surfaces.js';
+
+/**
+ * Entries kept at most, whatever their bytes: a long studio session makes new layer objects with every edit, and
+ * small surfaces would otherwise pile up by the thousand under the byte budget.
+ */
+const MAX_ENTRIES = 256;
 
 interface Entry {
   /** The pixel scale the surface was rendered at (the layer's device scale). */
@@ -45,12 +52,6 @@ export function hasStaticContent(layer: Layer): boolean {
   }
   return known;
 }
-
-/**
- * Entries kept at most, whatever their bytes: a long studio session makes new layer objects with every edit, and
- * small surfaces would otherwise pile up by the thousand under the byte budget.
- */
-const MAX_ENTRIES = 256;
 
 /** Layers are immutable: what hasStaticContent found for one holds for its life. */
 const staticContent = new WeakMap<Layer, boolean>();
