@@ -12,6 +12,9 @@ export async function mp4Encoder(dist) {
   return {
     /** Output arguments of an opaque MP4 of `width`x`height` (picture conversion, x264 settings, tags). */
     args: (width, height, frames) => formats.ffmpegOutputArgs('mp4', false, { width, height }, frames),
+    /** The same for frames that arrive as I420 (what the exporter feeds it): the colour stamp, no conversion. */
+    i420Args: (width, height, frames) =>
+      formats.ffmpegOutputArgs('mp4', false, { width, height }, frames, {}, 'i420'),
     audioArgs: audio.MUXED_AUDIO_ARGS.mp4,
   };
 }
@@ -22,12 +25,12 @@ export function withoutVf(args) {
   return i < 0 ? args : [...args.slice(0, i), ...args.slice(i + 2)];
 }
 
-/** Seconds ffmpeg takes to encode `frames` raw RGBA frames of `raw` to MP4 with `args`. */
-export function encoderLimitSeconds(raw, width, height, fps, frames, args, out) {
+/** Seconds ffmpeg takes to encode `frames` raw frames (RGBA, or `pixFmt`) of `raw` to MP4 with `args`. */
+export function encoderLimitSeconds(raw, width, height, fps, frames, args, out, pixFmt = 'rgba') {
   const t = performance.now();
   execFileSync('ffmpeg', [
     ...['-hide_banner', '-loglevel', 'error', '-y'],
-    ...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-r', String(fps), '-i', raw],
+    ...['-f', 'rawvideo', '-pix_fmt', pixFmt, '-s', `${width}x${height}`, '-r', String(fps), '-i', raw],
     ...args,
     out,
   ]);

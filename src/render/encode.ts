@@ -14,11 +14,11 @@ import {
   type StillFormat,
 } from '../engine/index.js';
 import type { RenderedFrame } from './types.js';
+import type { FramePayload } from './payload.js';
 
 export { STILL_FORMATS, type StillFormat } from '../engine/index.js';
 
-/** How workers deliver a frame: encoded image bytes, or straight-alpha RGBA for a streaming encoder. */
-export type FramePayload = StillEncoding | { kind: 'rgba' };
+export type { FramePayload } from './payload.js';
 
 export interface EncodeOptions {
   /** zlib level 0-9 (default: the png format's, 6). Level 1 is about twice as fast and a little bigger. */
@@ -62,6 +62,8 @@ export async function encodeFrame(
   premultiplied: boolean,
   payload: FramePayload,
 ): Promise<Buffer> {
+  if (payload.kind === 'i420')
+    throw new RangeError('encodeFrame: I420 frames are converted by the render worker (yuv/i420.ts)');
   if (payload.kind === 'rgba') {
     // The frame's pixels are the caller's own (RenderedFrame.rgba): un-premultiplied in place, never copied (a
     // copy is 8 MB at 1080p, and the allocation drives the garbage collector).

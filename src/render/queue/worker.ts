@@ -6,8 +6,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { EngineError, type ErrorInfo } from '../../engine/index.js';
-import type { FrameRenderer, FrameRendererOptions } from '../types.js';
+import type { FrameRenderer, FrameRendererOptions, RenderedFrame } from '../types.js';
+import type { FramePayload } from '../payload.js';
 import { encodeFrame, oneEncoderThread } from '../encode.js';
+import { i420Size, rgbaToI420 } from '../yuv/i420.js';
+import { videoColour } from './exporters/video-colour.js';
 import { collectYoungGarbage } from '../young-gc.js';
 import { DecoderChildren, GRACEFUL_STOP_MS } from '../media/children.js';
 import type {
@@ -84,15 +87,26 @@ function transferable(buf: Buffer): Uint8Array {
  * Raw frames go out in buffers the job hands back once written (`return`), so a render allocates a few 8 MB
  * buffers instead of one per frame: per-frame allocations kept both threads' garbage collectors busy (a third of
  * a 1080p video render's time) and memory high between collections. Skia's own pixel memory cannot be
- * transferred, so the frame is copied into one of these.
+ * transferred, so the frame is copied (or converted, for I420) into one of these.
  */
 const spareFrames: ArrayBuffer[] = [];
 const MAX_SPARE_FRAMES = 8;
 
+function spareFrame(bytes: number): Uint8Array {
+  const i = spareFrames.findIndex((b) => b.byteLength === bytes);
+  return new Uint8Array(i >= 0 ? spareFrames.splice(i, 1)[0]! : new ArrayBuffer(bytes));
+}
+
 function rawFrame(rgba: Buffer): Uint8Array {
-  const i = spareFrames.findIndex((b) => b.byteLength === rgba.byteLength);
-  const out = new Uint8Array(i >= 0 ? spareFrames.splice(i, 1)[0]! : new ArrayBuffer(rgba.byteLength));
+  const out = spareFrame(rgba.byteLength);
   out.set(rgba);
+  return out;
+}
+
+/** An opaque frame as I420 with the matrix its size gets (the exporter tags the file with the same). */
+function i420Frame(frame: { rgba: Buffer; width: number; height: number }): Uint8Array {
+  const out = spareFrame(i420Size(frame.width, frame.height).bytes);
+  rgbaToI420(frame.rgba, frame.width, frame.height, videoColour(frame).matrix, out);
   return out;
 }
 
@@ -134,6 +148,14 @@ async function main(): Promise<void> {
   post({ type: 'ready' });
 }
 
+/** The rendered frame in the form the exporter asked for, in a buffer that can be transferred. */
+async function framePayload(out: RenderedFrame, payload: FramePayload): Promise<Uint8Array> {
+  // I420 frames are opaque (flattened): the premultiplied flag, set only for transparent renders, is moot.
+  if (payload.kind === 'i420') return i420Frame(out);
+  const encoded = await encodeFrame(out.rgba, out.width, out.height, out.premultiplied, payload);
+  return payload.kind === 'rgba' ? rawFrame(encoded) : transferable(encoded);
+}
+
 async function runBatch(renderer: FrameRenderer, req: BatchRequest): Promise<void> {
   try {
     for (const frame of req.frames) {
@@ -143,8 +165,7 @@ async function runBatch(renderer: FrameRenderer, req: BatchRequest): Promise<voi
         transparent: req.transparent,
         missingFootage: 'fail',
       });
-      const encoded = await encodeFrame(out.rgba, out.width, out.height, out.premultiplied, req.payload);
-      const data = req.payload.kind === 'rgba' ? rawFrame(encoded) : transferable(encoded);
+      const data = await framePayload(out, req.payload);
       post({ type: 'frame', batch: req.batch, frame, width: out.width, height: out.height, data }, [
         data.buffer as ArrayBuffer,
       ]);

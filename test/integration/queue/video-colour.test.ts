@@ -44,8 +44,14 @@ async function renderPatches(
   const centres: [number, number][] = [];
   for (const [i, color] of PATCHES.entries()) {
     const centre: [number, number] = [(i % 4) * w + w / 2, Math.floor(i / 4) * h + h / 2];
-    centres.push(centre);
-    const { id } = await run<{ id: string }>(s, 'layer.addSolid', { comp, color, width: w, height: h });
+    // Sampled at whole pixels (odd sizes make fractional centres).
+    centres.push([Math.floor(centre[0]), Math.floor(centre[1])]);
+    const { id } = await run<{ id: string }>(s, 'layer.addSolid', {
+      comp,
+      color,
+      width: Math.ceil(w),
+      height: Math.ceil(h),
+    });
     await run(s, 'property.set', { layer: id, property: 'transform.position', value: centre });
   }
   const path = join(dir, `patches.${format}`);
@@ -132,6 +138,32 @@ describeWithFfmpeg('video colour', () => {
         color_range: 'tv',
       });
       expectPatches(await decodeRgb(path), width, centres);
+    },
+    60_000,
+  );
+
+  itWithFfmpeg(
+    'an odd-sized (643x361) MP4 is padded to even sizes with black and decodes right',
+    async () => {
+      const { path, centres } = await renderPatches(643, 361, 'mp4', false);
+      const frame = await decodeRgb(path);
+      expect(frame.length).toBe(644 * 362 * 3);
+      expectPatches(frame, 644, centres);
+      // The padding, the last column and row, is black: luma 16 (its chroma is shared with the pixels beside it).
+      const { stdout: yuv } = await exec(
+        'ffmpeg',
+        ['-v', 'error', '-i', path, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-'],
+        { encoding: 'buffer', maxBuffer: 1 << 26 },
+      );
+      const luma = (x: number, y: number) => yuv[y * 644 + x]!;
+      for (const [x, y] of [
+        [643, 100],
+        [100, 361],
+        [643, 361],
+      ] as const)
+        expect(Math.abs(luma(x, y) - 16), `luma at ${x},${y}`).toBeLessThanOrEqual(TOLERANCE);
+      // The last real pixel, in the skin-tone patch (luma ~141), is not padding.
+      expect(luma(642, 360)).toBeGreaterThan(100);
     },
     60_000,
   );

@@ -10,7 +10,11 @@ import {
 } from '../../../src/engine/index.js';
 import { builtinExporters } from '../../../src/render/queue/exporters/index.js';
 import { AUDIO_ONLY_ARGS, MUXED_AUDIO_ARGS } from '../../../src/render/queue/exporters/audio-formats.js';
-import { FFMPEG_FORMATS, ffmpegOutputArgs } from '../../../src/render/queue/exporters/ffmpeg-formats.js';
+import {
+  FFMPEG_FORMATS,
+  ffmpegOutputArgs,
+  pictureInput,
+} from '../../../src/render/queue/exporters/ffmpeg-formats.js';
 import type { ExporterContext } from '../../../src/render/queue/exporters/types.js';
 import { FileTracker } from '../../../src/render/queue/tracker.js';
 
@@ -46,10 +50,12 @@ describe('built-in exporters', () => {
     for (const format of OUTPUT_FORMATS) {
       const exporter = registry.get(format)!(context(format));
       const encoder = formatSpec(format).encoder;
-      // sharp formats get encoded frames from the workers; ffmpeg gets raw RGBA in frame order (an
-      // audio-only format gets no frames at all: its plan renders no picture).
+      // sharp formats get encoded frames from the workers; ffmpeg gets raw frames in frame order: I420 for
+      // the opaque YUV 4:2:0 encodings (H.264, VP9), RGBA for the rest (an audio-only format gets no frames
+      // at all: its plan renders no picture).
       const ffmpeg = typeof encoder === 'string';
-      expect(exporter.payload, format).toEqual(ffmpeg ? { kind: 'rgba' } : encoder);
+      const raw = format === 'mp4' || format === 'webm' ? { kind: 'i420' } : { kind: 'rgba' };
+      expect(exporter.payload, format).toEqual(ffmpeg ? raw : encoder);
       expect(exporter.ordered, format).toBe(ffmpeg);
     }
   });
@@ -74,6 +80,12 @@ describe('built-in exporters', () => {
       expect(opaque, f).toContain('-f');
       if (formatSpec(f).alpha) expect(alpha, f).not.toEqual(opaque);
       else expect(alpha, f).toEqual(opaque);
+      // I420 frames arrive converted and padded: no scale or pad filter, only the colour stamp.
+      if (pictureInput(f, false) === 'i420') {
+        const i420 = ffmpegOutputArgs(f, false, size, 10, {}, 'i420');
+        expect(i420[i420.indexOf('-vf') + 1], f).toMatch(/^setparams=colorspace=smpte170m:/);
+        expect(opaque[opaque.indexOf('-vf') + 1], f).toMatch(/^pad=.*scale=out_color_matrix=smpte170m/);
+      } else expect(() => ffmpegOutputArgs(f, false, size, 10, {}, 'i420'), f).toThrow(RangeError);
     }
   });
 });

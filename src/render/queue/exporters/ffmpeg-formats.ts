@@ -1,5 +1,5 @@
 /**
- * ffmpeg output arguments (after the raw RGBA input) for every format the format table has ffmpeg encode:
+ * ffmpeg output arguments (after the raw picture input: RGBA, or I420 for opaque MP4 and WebM) for every format the format table has ffmpeg encode:
  * MP4 (H.264, yuv420p), WebM (VP9), MOV (ProRes 422 HQ), animated GIF and animated WebP; with RGB + Alpha,
  * VP9 with alpha, ProRes 4444, transparent GIF and WebP. Typed over the table: a format encoded by ffmpeg
  * without an entry here, or alpha arguments that disagree with the table's `alpha`, does not compile.
@@ -7,11 +7,20 @@
  */
 import type { AlphaFormat, Encoding, FfmpegFormat } from '../../../engine/index.js';
 import type { FrameSize } from './types.js';
-import { colourTags, toYuvFilters } from './video-colour.js';
+import { colourTags, stampYuvFilter, toYuvFilters } from './video-colour.js';
 import { disableWebpBlending } from './webp-frames.js';
 
-/** `enc`: the item's encoding (renderQueue.add checked it against the format); absent fields keep the defaults. */
-type Args = (size: FrameSize, frames: number, enc: Encoding) => string[];
+/**
+ * The pixels ffmpeg reads: RGBA, or I420 the render workers converted (yuv/i420.ts), for the formats whose
+ * opaque encoding is YUV 4:2:0 (`i420: true`).
+ */
+export type PictureInput = 'rgba' | 'i420';
+
+/**
+ * `enc`: the item's encoding (renderQueue.add checked it against the format); absent fields keep the defaults.
+ * `input`: what the frames arrive as (only formats with `i420: true` are given I420).
+ */
+type Args = (size: FrameSize, frames: number, enc: Encoding, input: PictureInput) => string[];
 
 export interface FfmpegFormatArgs<F extends FfmpegFormat> {
   /** Frames flattened on the comp background. */
@@ -20,6 +29,8 @@ export interface FfmpegFormatArgs<F extends FfmpegFormat> {
   alpha: F extends AlphaFormat ? Args : null;
   /** Rewrites the finished temporary in place, before it is renamed to its final name. */
   finish?: (path: string) => Promise<unknown>;
+  /** The opaque encoding is YUV 4:2:0 at 8 bits: it takes frames as I420. */
+  i420?: true;
 }
 
 // yuv420p needs even sizes; padding keeps every pixel instead of scaling. VP9 wants even sizes too; with alpha
@@ -28,6 +39,9 @@ export interface FfmpegFormatArgs<F extends FfmpegFormat> {
 const EVEN = 'pad=ceil(iw/2)*2:ceil(ih/2)*2,';
 const EVEN_CLEAR = 'pad=ceil(iw/2)*2:ceil(ih/2)*2:color=black@0,';
 const padFor = (size: FrameSize, pad: string) => (size.width % 2 || size.height % 2 ? pad : '');
+/** RGBA is padded and converted here; I420 frames arrive even-sized (the worker pads) and converted. */
+const opaqueYuv420 = (size: FrameSize, input: PictureInput) =>
+  input === 'i420' ? stampYuvFilter(size) : `${padFor(size, EVEN)}${toYuvFilters(size)}`;
 // A two-pass palette holds every frame in ffmpeg until the end; above this budget an opaque GIF uses a fixed
 // palette and a transparent one a palette per frame.
 const PALETTE_BUDGET_BYTES = 512 * 1024 * 1024;
@@ -114,9 +128,10 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
   },
   // MP4, WebM and MOV convert to YUV with the matrix and range their tags state (video-colour.ts).
   mp4: {
-    opaque: (size, _frames, enc) => [
+    i420: true,
+    opaque: (size, _frames, enc, input) => [
       '-vf',
-      `${padFor(size, EVEN)}${toYuvFilters(size)}`,
+      opaqueYuv420(size, input),
       '-c:v',
       enc.codec === 'h265' ? 'libx265' : 'libx264',
       '-preset',
@@ -143,9 +158,10 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     alpha: null,
   },
   webm: {
-    opaque: (size, _frames, enc) => [
+    i420: true,
+    opaque: (size, _frames, enc, input) => [
       '-vf',
-      `${padFor(size, EVEN)}${toYuvFilters(size)}`,
+      opaqueYuv420(size, input),
       ...VP9_QUALITY(enc),
       '-pix_fmt',
       'yuv420p',
@@ -187,14 +203,28 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
   },
 };
 
-/** The output arguments for one item: its alpha arguments when it renders RGB + Alpha and the format has them. */
+/** What an item's frames are handed to ffmpeg as: I420 for an opaque YUV 4:2:0 encoding, else RGBA. */
+export function pictureInput(format: FfmpegFormat, alpha: boolean): PictureInput {
+  const entry: FfmpegFormatArgs<FfmpegFormat> = FFMPEG_FORMATS[format];
+  return entry.i420 && !(alpha && entry.alpha) ? 'i420' : 'rgba';
+}
+
+/**
+ * The output arguments for one item: its alpha arguments when it renders RGB + Alpha and the format has them.
+ * `input` defaults to RGBA (benchmarks' baselines feed ffmpeg RGBA).
+ */
 export function ffmpegOutputArgs(
   format: FfmpegFormat,
   alpha: boolean,
   size: FrameSize,
   frames: number,
   enc: Encoding = {},
+  input: PictureInput = 'rgba',
 ): string[] {
   const entry: FfmpegFormatArgs<FfmpegFormat> = FFMPEG_FORMATS[format];
-  return alpha && entry.alpha ? entry.alpha(size, frames, enc) : entry.opaque(size, frames, enc);
+  if (input === 'i420' && pictureInput(format, alpha) !== 'i420')
+    throw new RangeError(`ffmpegOutputArgs: ${format} does not take I420 frames here`);
+  return alpha && entry.alpha
+    ? entry.alpha(size, frames, enc, input)
+    : entry.opaque(size, frames, enc, input);
 }

@@ -41,10 +41,16 @@ export function videoColour(size: FrameSize): VideoColour {
  */
 export function toYuvFilters(size: FrameSize): string {
   const c = videoColour(size);
-  return (
-    `scale=out_color_matrix=${c.matrix}:out_range=${c.range},` +
-    `setparams=colorspace=${c.matrix}:color_primaries=${c.primaries}:color_trc=${c.transfer}:range=${c.range}`
-  );
+  return `scale=out_color_matrix=${c.matrix}:out_range=${c.range},${stampYuvFilter(size)}`;
+}
+
+/**
+ * For frames that arrive as I420 already converted with the description's matrix and range (yuv/i420.ts):
+ * only the stamp, no conversion.
+ */
+export function stampYuvFilter(size: FrameSize): string {
+  const c = videoColour(size);
+  return `setparams=colorspace=${c.matrix}:color_primaries=${c.primaries}:color_trc=${c.transfer}:range=${c.range}`;
 }
 
 /** Encoder options stating the description: x264 and libvpx write them into the stream, the muxers into the container. */

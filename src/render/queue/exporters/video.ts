@@ -1,6 +1,6 @@
 /**
  * Single-file outputs encoded by ffmpeg (the formats the format table gives `encoder: 'ffmpeg'`; their
- * arguments are in ffmpeg-formats.ts). ffmpeg writes to a tracked temporary that is renamed when it exits
+ * arguments are in ffmpeg-formats.ts), fed raw frames on stdin: I420 for opaque MP4 and WebM, RGBA otherwise. ffmpeg writes to a tracked temporary that is renamed when it exits
  * cleanly. With sound (MP4, MOV, WebM of a composition that has some), the sound is mixed first, once, into a
  * tracked temporary WAV beside the output (a second ffmpeg, audio/mix.ts), which the encoder muxes as its
  * second input: both start at the item's first frame and last exactly its frames, so they stay in sync.
@@ -11,7 +11,8 @@ import type { FramePayload } from '../../encode.js';
 import type { TrackedFile } from '../tracker.js';
 import { FfmpegProcess, missingFfmpeg } from './ffmpeg.js';
 import { completeFile, skipWhenPresent } from './single-file.js';
-import { FFMPEG_FORMATS, ffmpegOutputArgs } from './ffmpeg-formats.js';
+import { FFMPEG_FORMATS, ffmpegOutputArgs, pictureInput, type PictureInput } from './ffmpeg-formats.js';
+import { i420Size } from '../../yuv/i420.js';
 import { AudioMixRun } from '../../audio/mix.js';
 import { MIX_INTERMEDIATE_ARGS, MUXED_AUDIO_ARGS } from './audio-formats.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
@@ -21,7 +22,8 @@ const NO_READER_THREAD = ['-thread_queue_size', '0'];
 
 export class VideoExporter implements Exporter {
   readonly ordered = true;
-  readonly payload: FramePayload = { kind: 'rgba' };
+  readonly payload: FramePayload;
+  readonly #input: PictureInput;
   readonly #ctx: ExporterContext;
   readonly #format: FfmpegFormat;
   readonly #ffmpeg: string;
@@ -35,6 +37,10 @@ export class VideoExporter implements Exporter {
     this.#ctx = ctx;
     this.#format = format;
     this.#ffmpeg = ctx.ffmpeg;
+    // Opaque H.264/H.265/VP9 take I420 the workers convert: ffmpeg's swscale ran on its one main thread, in
+    // series with feeding the encoder, and RGBA is 8/3 the bytes through the pipe (docs/rendering.md).
+    this.#input = pictureInput(format, ctx.item.alpha);
+    this.payload = { kind: this.#input };
   }
 
   /** One file: with skipExisting and the file present, the whole item is skipped. */
@@ -47,13 +53,15 @@ export class VideoExporter implements Exporter {
     if (!this.#child) {
       await this.#ctx.tracker.ensureDir(dirname(this.#ctx.item.output));
       this.#file = await this.#ctx.tracker.create(this.#ctx.item.output);
+      // I420 frames are the RGBA frame padded to even sizes (yuv/i420.ts).
+      const picture = this.#input === 'i420' ? i420Size(size.width, size.height) : size;
       const input = [
         '-f',
         'rawvideo',
         '-pix_fmt',
-        'rgba',
+        this.#input === 'i420' ? 'yuv420p' : 'rgba',
         '-s',
-        `${size.width}x${size.height}`,
+        `${picture.width}x${picture.height}`,
         '-r',
         String(this.#ctx.frameRate),
         // No reader thread: ffmpeg 5 gives each input one when a second input (the sound) is named or a queue
@@ -65,7 +73,14 @@ export class VideoExporter implements Exporter {
         'pipe:0',
       ];
       const { item, frames } = this.#ctx;
-      const output = ffmpegOutputArgs(this.#format, item.alpha, size, frames.length, item.encoding);
+      const output = ffmpegOutputArgs(
+        this.#format,
+        item.alpha,
+        size,
+        frames.length,
+        item.encoding,
+        this.#input,
+      );
       const sound = await this.#mixSound();
       // childPath reaches the temporary through our handle on the checked folder, so ffmpeg cannot be
       // redirected by a folder swapped for a symlink after the check (see FileTracker).
