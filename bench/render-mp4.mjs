@@ -42,7 +42,7 @@ async function rawFrames(file) {
   }
 }
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 console.log(`MP4 path, 1920x1080, 8 layers, ${FRAMES} frames, ${ROUNDS} rounds (medians)`);
 const encoder = await mp4Encoder(dist);
 const raw = join(work, 'frames.rgba');
