@@ -56,7 +56,7 @@ const wasm = (
   }
 ).WebAssembly;
 
-/** The module's own data lives in its first page; frames go after it. */
+/** The kernel has no data of its own (its memory starts empty); frames start one page in, leaving it room. */
 const FRAME_BASE = 65536;
 let kernel: Kernel | null = null;
 

@@ -1,9 +1,10 @@
 /**
  * Single-file outputs encoded by ffmpeg (the formats the format table gives `encoder: 'ffmpeg'`; their
- * arguments are in ffmpeg-formats.ts), fed raw frames on stdin: I420 for opaque MP4 and WebM, RGBA otherwise. ffmpeg writes to a tracked temporary that is renamed when it exits
- * cleanly. With sound (MP4, MOV, WebM of a composition that has some), the sound is mixed first, once, into a
- * tracked temporary WAV beside the output (a second ffmpeg, audio/mix.ts), which the encoder muxes as its
- * second input: both start at the item's first frame and last exactly its frames, so they stay in sync.
+ * arguments are in ffmpeg-formats.ts), fed raw frames on stdin: I420 for opaque MP4 and WebM, RGBA otherwise.
+ * ffmpeg writes to a tracked temporary that is renamed when it exits cleanly. With sound (MP4, MOV, WebM of a
+ * composition that has some), the sound is mixed first, once, into a tracked temporary WAV beside the output (a
+ * second ffmpeg, audio/mix.ts), which the encoder muxes as its second input: both start at the item's first
+ * frame and last exactly its frames, so they stay in sync.
  */
 import { dirname } from 'node:path';
 import type { FfmpegFormat } from '../../../engine/index.js';
@@ -38,7 +39,7 @@ export class VideoExporter implements Exporter {
     this.#format = format;
     this.#ffmpeg = ctx.ffmpeg;
     // Opaque H.264/H.265/VP9 take I420 the workers convert: ffmpeg's swscale ran on its one main thread, in
-    // series with feeding the encoder, and RGBA is 8/3 the bytes through the pipe (docs/rendering.md).
+    // series with feeding the encoder, and RGBA is 8/3 the bytes through the pipe (docs/exporters.md).
     this.#input = pictureInput(format, ctx.item.alpha);
     this.payload = { kind: this.#input };
   }
