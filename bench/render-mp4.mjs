@@ -42,6 +42,18 @@ async function rawFrames(file) {
   }
 }
 
+/** `raw` RGBA to I420 in `out`, with the -vf of the exporter's RGBA arguments (`rgbaArgs`). */
+function toI420File(raw, out, rgbaArgs) {
+  const vf = rgbaArgs[rgbaArgs.indexOf('-vf') + 1];
+  execFileSync('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgba'],
+    ...['-s', '1920x1080', '-i', raw, '-vf', vf, '-pix_fmt', 'yuv420p', '-f', 'rawvideo', out],
+  ]);
+  const fd = openSync(out, 'r+');
+  fsyncSync(fd);
+  closeSync(fd);
+}
+
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 console.log(`MP4 path, 1920x1080, 8 layers, ${FRAMES} frames, ${ROUNDS} rounds (medians)`);
 const encoder = await mp4Encoder(dist);
@@ -55,18 +67,6 @@ toI420File(raw, i420, encoder.args(1920, 1080, FRAMES));
 (await session.renderer()).dispose();
 // Alternating rounds, ours then the limit: on this shared machine either can run 10% slow for a few seconds,
 // so one of each gave ratios from 0.70 to 0.84 for the same build.
-/** `raw` RGBA to I420 in `out`, with the -vf of the exporter's RGBA arguments (`rgbaArgs`). */
-function toI420File(raw, out, rgbaArgs) {
-  const vf = rgbaArgs[rgbaArgs.indexOf('-vf') + 1];
-  execFileSync('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgba'],
-    ...['-s', '1920x1080', '-i', raw, '-vf', vf, '-pix_fmt', 'yuv420p', '-f', 'rawvideo', out],
-  ]);
-  const fd = openSync(out, 'r+');
-  fsyncSync(fd);
-  closeSync(fd);
-}
-
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) {
   const mp4 = await mp4Run(work);

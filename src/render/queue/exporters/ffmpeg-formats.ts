@@ -1,6 +1,6 @@
 /**
- * ffmpeg output arguments (after the raw picture input: RGBA, or I420 for opaque MP4 and WebM) for every format the format table has ffmpeg encode:
- * MP4 (H.264, yuv420p), WebM (VP9), MOV (ProRes 422 HQ), animated GIF and animated WebP; with RGB + Alpha,
+ * ffmpeg output arguments (after the raw picture input: RGBA, or I420 for opaque MP4 and WebM) for every
+ * format the format table has ffmpeg encode: MP4 (H.264, yuv420p), WebM (VP9), MOV (ProRes 422 HQ), animated GIF and animated WebP; with RGB + Alpha,
  * VP9 with alpha, ProRes 4444, transparent GIF and WebP. Typed over the table: a format encoded by ffmpeg
  * without an entry here, or alpha arguments that disagree with the table's `alpha`, does not compile.
  * Opaque and alpha arguments are kept apart so that items without alpha encode exactly as they always did.
