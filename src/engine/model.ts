@@ -330,6 +330,19 @@ export const FootageMedia = z.strictObject({
       last: z.number().int().min(0),
     })
     .nullable(),
+  /**
+   * Video: how its pictures are stored, as ffprobe reports them (`pix_fmt`, `color_space`, `color_range`; null
+   * where the file does not say). A render may then take 8-bit 4:2:0 frames as they are, without RGB (see
+   * docs/rendering.md, "Footage plates"). Absent on footage probed before it was recorded, and for non-video.
+   */
+  yuv: z
+    .strictObject({
+      pixelFormat: Name,
+      matrix: Name.nullable(),
+      range: z.enum(['tv', 'pc']).nullable(),
+    })
+    .nullable()
+    .optional(),
   /** The first audio stream, when there is one. */
   audio: z
     .strictObject({

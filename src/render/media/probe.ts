@@ -19,6 +19,8 @@ const Stream = z.looseObject({
   width: z.number().optional(),
   height: z.number().optional(),
   pix_fmt: z.string().optional(),
+  color_space: z.string().optional(),
+  color_range: z.string().optional(),
   r_frame_rate: Ratio,
   avg_frame_rate: Ratio,
   sample_aspect_ratio: Ratio,
@@ -129,8 +131,24 @@ export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
       rotation,
       codec,
       sequence: null,
+      yuv: yuvOf(video),
       audio,
     },
+  };
+}
+
+/** ffprobe's words for "not stated". */
+const UNSTATED = new Set(['unknown', 'unspecified', 'reserved']);
+
+/** How the video's pictures are stored (null when ffprobe names no pixel format). */
+function yuvOf(s: Stream): FootageMedia['yuv'] {
+  if (!s.pix_fmt) return null;
+  const stated = (v: string | undefined) => (v && !UNSTATED.has(v) ? v.slice(0, 64) : null);
+  const range = stated(s.color_range);
+  return {
+    pixelFormat: s.pix_fmt.slice(0, 64),
+    matrix: stated(s.color_space),
+    range: range === 'tv' || range === 'pc' ? range : null,
   };
 }
 

@@ -49,6 +49,23 @@ describe('mediaFromProbe', () => {
     expect(wide).toMatchObject({ width: 1920, media: { pixelAspect: 4 / 3 } });
   });
 
+  it('records how the pictures are stored, with unstated tags as null', () => {
+    expect(mediaFromProbe(video(), 'a.mp4').media.yuv).toEqual({
+      pixelFormat: 'yuv420p',
+      matrix: null,
+      range: null,
+    });
+    const tagged = video({ pix_fmt: 'yuvj420p', color_space: 'bt709', color_range: 'pc' });
+    expect(mediaFromProbe(tagged, 'a.mp4').media.yuv).toEqual({
+      pixelFormat: 'yuvj420p',
+      matrix: 'bt709',
+      range: 'pc',
+    });
+    const unknown = video({ color_space: 'unknown', color_range: 'unknown' });
+    expect(mediaFromProbe(unknown, 'a.mp4').media.yuv).toMatchObject({ matrix: null, range: null });
+    expect(mediaFromProbe(video({ pix_fmt: undefined }), 'a.mp4').media.yuv).toBeNull();
+  });
+
   it('sees alpha in the pixel format or the VP9 alpha tag, and the first audio stream', () => {
     expect(mediaFromProbe(video({ pix_fmt: 'yuva444p10le' }), 'a.mov').media.alpha).toBe(true);
     expect(
