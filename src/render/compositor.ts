@@ -55,6 +55,7 @@ export function composeComp(
       const layer = comp.layers[i]!;
       if (!layer.enabled || layer.source.kind === 'null' || mattes.has(layer.id) || !inTime(layer, t))
         continue;
+      if (layer === env.hidden) continue;
       const opacity = opacityAt(layer, t);
       if (opacity <= 0) continue;
       const m = mul(base, world(layer));

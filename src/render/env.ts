@@ -1,6 +1,6 @@
 /** What the compositing functions share during one frame. */
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
-import type { Composition, Project } from '../engine/index.js';
+import type { Composition, Layer, Project } from '../engine/index.js';
 import type { FrameFootage } from './footage.js';
 import type { LayerSurfaceCache } from './layer-cache.js';
 import type { SurfacePool } from './surfaces.js';
@@ -14,6 +14,8 @@ export interface ComposeEnv {
   warn(message: string): void;
   /** Surfaces of layers with static content, kept across this renderer's frames (layer-cache.ts). */
   layerCache?: LayerSurfaceCache;
+  /** A layer of the top composition drawn elsewhere (a footage plate, plate.ts): composing skips it. */
+  hidden?: Layer;
   /** Ids of the compositions being composed, outermost first (cycle check). */
   stack: string[];
   /**

@@ -96,15 +96,16 @@ export class FootageCache {
     this.#store = store;
   }
 
-  /**
-   * Decodes every still reachable from `comp` (through precomps) and the frames of video and sequences its
-   * layers show at comp time `time`. The result holds the canvases for this frame even if caches evict them.
-   */
   /** Marks a frame in progress until the returned release (after drawing): see FrameStore.hold. */
   hold(): () => void {
     return this.#store.hold();
   }
 
+  /**
+   * Decodes every still reachable from `comp` (through precomps) and the frames of video and sequences its
+   * layers show at comp time `time` (but for `hidden`'s: a footage plate, decoded apart). The result holds the
+   * canvases for this frame even if caches evict them.
+   */
   async prepare(
     doc: Project,
     comp: Composition,
@@ -112,6 +113,7 @@ export class FootageCache {
     missing: 'placeholder' | 'fail',
     warn: (message: string) => void,
     scrub = false,
+    hidden?: Layer,
   ): Promise<FrameFootage> {
     const stills = new Map<string, Canvas | null>();
     const moving = new Map<string, MovingFrames | null>();
@@ -129,7 +131,7 @@ export class FootageCache {
         stills.set(item.id, null);
       }
     }
-    for (const [item, times] of movingTimes(doc, comp, time)) {
+    for (const [item, times] of movingTimes(doc, comp, time, hidden)) {
       try {
         const timestamps = await this.#store.timestamps(item);
         const needed = times.flatMap(({ t, blend }) => framesFor(timestamps, t, blend));
@@ -200,16 +202,17 @@ export class FootageCache {
   }
 }
 
-/** The footage times each moving item is shown at in `comp` at `time` (precomps included). */
+/** The footage times each moving item is shown at in `comp` at `time` (precomps included; `hidden` not). */
 function movingTimes(
   doc: Project,
   comp: Composition,
   time: number,
+  hidden?: Layer,
 ): Map<FootageItem, Array<{ t: number; blend: boolean }>> {
   const out = new Map<FootageItem, Array<{ t: number; blend: boolean }>>();
   if (!doc.items.some((i) => i.type === 'footage' && isMoving(i))) return out;
   visitFootageLayers(doc, comp, time, (item, layer, lt) => {
-    if (!isMoving(item)) return;
+    if (!isMoving(item) || layer === hidden) return;
     const t = footageSourceTime(layer, lt, item);
     if (t === null) return;
     const list = out.get(item) ?? [];

@@ -1,6 +1,6 @@
 /** createFrameRenderer: the FrameRenderer of types.ts on Skia. One per thread; safe to call concurrently. */
 import { createCanvas } from '@napi-rs/canvas';
-import { EngineError, type Composition, type Project } from '../engine/index.js';
+import { EngineError, nearestFrame, type Composition, type Layer, type Project } from '../engine/index.js';
 import { backdropPlan, fillBackdrop } from './backdrop.js';
 import { composeComp } from './compositor.js';
 import type { ComposeEnv } from './env.js';
@@ -13,7 +13,17 @@ import { MAX_SURFACE_SIDE, SurfacePool } from './surfaces.js';
 import { NestedFrames } from './nesting.js';
 import { LayerSurfaceCache } from './layer-cache.js';
 import { throwIfCancelled } from './cancel.js';
-import type { FrameRenderer, FrameRendererOptions, RenderedFrame, RenderOptions } from './types.js';
+import type { FrameFootage } from './footage.js';
+import { findPlate, type Plate } from './plate.js';
+import { frameToI420 } from './yuv/i420.js';
+import { overPlate, plateTransform } from './yuv/over-plate.js';
+import type {
+  FrameRenderer,
+  FrameRendererOptions,
+  I420Target,
+  RenderedFrame,
+  RenderOptions,
+} from './types.js';
 
 const DEFAULT_FOOTAGE_CACHE = 256 * 1024 * 1024;
 /** Decoded video frames kept per renderer: a dozen 1080p frames, enough for layers sharing a clip. */
@@ -113,6 +123,28 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
         release();
       }
     },
+    async renderFrameI420(doc, compId, time, opts, target) {
+      const comp = findComposition(doc, compId);
+      const { width, height } = outputSize(comp, opts.scale ?? 1);
+      // Previews' placeholders and transparent frames take the RGB path.
+      const plate =
+        opts.missingFootage === 'fail' && !opts.transparent && Number.isFinite(time)
+          ? findPlate(doc, comp, time, width, height)
+          : null;
+      if (!plate) {
+        const frame = await renderer.renderFrame(doc, compId, time, opts);
+        frameToI420(frame, target);
+        return { width: frame.width, height: frame.height, warnings: frame.warnings, plate: false };
+      }
+      const warnings = new Set<string>();
+      const release = footage.hold();
+      try {
+        await drawOverPlate(doc, comp, time, plate, opts, (m) => void warnings.add(m), target);
+      } finally {
+        release();
+      }
+      return { width, height, warnings: [...warnings], plate: true };
+    },
     async renderStill(doc, compId, time, opts, encoding) {
       const frame = await renderer.renderFrame(doc, compId, time, opts);
       const bytes = await encodeFrame(frame.rgba, frame.width, frame.height, frame.premultiplied, encoding);
@@ -125,6 +157,75 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     },
   };
   return renderer;
+
+  /**
+   * The layers above a footage plate composed on transparent black, then over the clip's own samples in YUV.
+   * The plate's frame is asked last: its buffer is the decoder's until the next frame is read.
+   */
+  async function drawOverPlate(
+    doc: Project,
+    comp: Composition,
+    time: number,
+    plate: Plate,
+    opts: RenderOptions,
+    warn: (message: string) => void,
+    target: I420Target,
+  ): Promise<void> {
+    const { width, height } = comp;
+    const frameFootage = await footage.prepare(doc, comp, time, 'fail', warn, false, plate.layer);
+    const timestamps = await store.timestamps(plate.item);
+    const samples = await store.i420(plate.item, nearestFrame(timestamps, plate.sourceTime));
+    throwIfCancelled(opts.signal);
+    const above = comp.layers.some((l) => l !== plate.layer && l.enabled && l.source.kind !== 'null');
+    const graphics = above
+      ? compose(doc, comp, time, width, height, frameFootage, warn, 'none', plate.layer)
+      : null;
+    const { buffer, matrix } = target(width, height);
+    overPlate(samples, graphics, width, height, plateTransform(plate.colour, matrix), matrix, buffer);
+  }
+
+  /**
+   * Composes `comp` at `time` (synchronously, so concurrent frames never share a surface mid-frame) and returns
+   * its pixels, premultiplied; `plan` says where the background goes ('none': nowhere).
+   */
+  function compose(
+    doc: Project,
+    comp: Composition,
+    time: number,
+    width: number,
+    height: number,
+    frameFootage: FrameFootage,
+    warn: (message: string) => void,
+    plan: 'none' | 'first' | 'skip' | 'after',
+    hidden?: Layer,
+  ): Buffer {
+    const nested = new NestedFrames(pool, comp, (c, t, w, h) =>
+      composeComp(env, c, t, w, h, scaling(w / c.width, h / c.height)),
+    );
+    const env: ComposeEnv = {
+      doc,
+      pool,
+      footage: frameFootage,
+      measure,
+      warn,
+      layerCache,
+      stack: [],
+      hidden,
+      drawNested: (c, t, w, h, paint) => nested.draw(env.stack, c, t, w, h, paint),
+    };
+    const base = scaling(width / comp.width, height / comp.height);
+    try {
+      const surface = composeComp(env, comp, time, width, height, base, (s) => {
+        if (plan === 'first') fillBackdrop(s.ctx, comp, width, height, false);
+      });
+      if (plan === 'after') fillBackdrop(surface.ctx, comp, width, height, true);
+      const rgba = surface.canvas.data();
+      pool.release(surface);
+      return rgba;
+    } finally {
+      nested.release();
+    }
+  }
 
   /** Decodes the footage the frame shows, then draws it (synchronously). */
   async function drawFrame(
@@ -139,34 +240,9 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
   ): Promise<RenderedFrame> {
     const frameFootage = await footage.prepare(doc, comp, time, opts.missingFootage, warn, opts.scrubCache);
     throwIfCancelled(opts.signal);
-    // From here on everything is synchronous, so concurrent calls never share a surface mid-frame.
-    const nested = new NestedFrames(pool, comp, (c, t, w, h) =>
-      composeComp(env, c, t, w, h, scaling(w / c.width, h / c.height)),
-    );
-    const env: ComposeEnv = {
-      doc,
-      pool,
-      footage: frameFootage,
-      measure,
-      warn,
-      layerCache,
-      stack: [],
-      drawNested: (c, t, w, h, paint) => nested.draw(env.stack, c, t, w, h, paint),
-    };
     const transparent = opts.transparent ?? false;
     const plan = transparent ? 'none' : backdropPlan(comp, time);
-    const base = scaling(width / comp.width, height / comp.height);
-    let rgba: Buffer;
-    try {
-      const surface = composeComp(env, comp, time, width, height, base, (s) => {
-        if (plan === 'first') fillBackdrop(s.ctx, comp, width, height, false);
-      });
-      if (plan === 'after') fillBackdrop(surface.ctx, comp, width, height, true);
-      rgba = surface.canvas.data();
-      pool.release(surface);
-    } finally {
-      nested.release();
-    }
+    const rgba = compose(doc, comp, time, width, height, frameFootage, warn, plan);
     // An opaque frame is the same premultiplied or not; saying "straight" spares encoders a pass.
     return { width, height, rgba, premultiplied: transparent, warnings: [...warnings] };
   }

@@ -4,6 +4,7 @@
  */
 import type { Project, StillEncoding } from '../engine/index.js';
 import type { MediaAccess } from './media/frame-store.js';
+import type { YuvMatrix } from './yuv/i420.js';
 
 export interface RenderOptions {
   /** Output size factor (1 = comp size). */
@@ -26,6 +27,12 @@ export interface RenderOptions {
    */
   scrubCache?: boolean;
 }
+
+/**
+ * Where the I420 frame of a `width` x `height` frame goes (a buffer of `i420Size(width, height).bytes`: odd sizes
+ * are padded to even, yuv/i420.ts), and with which matrix.
+ */
+export type I420Target = (width: number, height: number) => { buffer: Uint8Array; matrix: YuvMatrix };
 
 export interface RenderedFrame {
   width: number;
@@ -63,6 +70,18 @@ export interface FrameRenderer {
     options: RenderOptions,
     encoding: StillEncoding,
   ): Promise<EncodedFrame>;
+  /**
+   * Renders an opaque frame as I420 (limited range) into the buffer `target` gives for its size, converted with
+   * the matrix it names. A frame whose bottom is a footage plate (plate.ts) is composed in YUV over the clip's
+   * own samples; any other is rendered and converted. `plate` says which it was.
+   */
+  renderFrameI420?(
+    doc: Project,
+    compId: string,
+    time: number,
+    options: RenderOptions,
+    target: I420Target,
+  ): Promise<{ width: number; height: number; warnings: string[]; plate: boolean }>;
   /** Frees cached footage and surfaces. */
   dispose(): void;
   /**

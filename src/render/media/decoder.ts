@@ -22,6 +22,8 @@ export interface DecoderSpec {
   /** The codec as probed; VP8/VP9 alpha is decoded only by libvpx. */
   codec: string | null;
   alpha: boolean;
+  /** For 'i420' output: the clip's own 8-bit 4:2:0 pixel format, which the frames keep (no conversion). */
+  planar?: 'yuv420p' | 'yuvj420p';
   /** Told the child's pid when it starts and when it ends (so the owner of the thread can kill leftovers). */
   onChild?: (pid: number, alive: boolean) => void;
 }
@@ -29,8 +31,10 @@ export interface DecoderSpec {
 /**
  * What the child writes on stdout: raw RGBA frames, or (for the scrub cache) each frame as a JPEG in ffmpeg's
  * multipart stream. Both go through the same scale, so a JPEG is the same picture as the raw frame, compressed.
+ * 'i420': the clip's own planar 4:2:0 samples, untouched (the footage plates of over-plate.ts); only for clips
+ * stored so, at their own size.
  */
-export type DecoderOutput = 'rgba' | 'mjpeg';
+export type DecoderOutput = 'rgba' | 'mjpeg' | 'i420';
 
 export function decoderArgs(
   spec: DecoderSpec,
@@ -50,6 +54,14 @@ export function decoderArgs(
     ...['-i', spec.input, '-map', '0:v:0', '-an', '-sn', '-dn'],
     // Every decoded frame once, as timed in the file: no frames duplicated or dropped to reach a rate.
     ...['-fps_mode', 'passthrough'],
+    ...(output === 'i420'
+      ? ['-f', 'rawvideo', '-pix_fmt', spec.planar ?? 'yuv420p', 'pipe:1']
+      : pictureArgs(spec, squarePixels, output)),
+  ];
+}
+
+function pictureArgs(spec: DecoderSpec, squarePixels: boolean, output: 'rgba' | 'mjpeg'): string[] {
+  return [
     // ffmpeg turns rotated footage itself (autorotate); anamorphic pixels are scaled to square ones here.
     // The scale also converts to RGB with the matrix and range the clip's tags state (untagged: BT.601).
     // full_chroma_int: swscale's fast path turns 10-bit 4:2:2 (ProRes) 2 levels dark (grey 128 -> 126);
@@ -105,9 +117,9 @@ export class VideoDecoder {
   #waiter: (() => void) | null = null;
   #closed = false;
 
-  constructor(spec: DecoderSpec, squarePixels: boolean) {
-    this.#frameBytes = spec.width * spec.height * 4;
-    this.#child = spawnDecoder(spec, squarePixels, 'rgba');
+  constructor(spec: DecoderSpec, squarePixels: boolean, output: 'rgba' | 'i420' = 'rgba') {
+    this.#frameBytes = spec.width * spec.height * (output === 'i420' ? 1.5 : 4);
+    this.#child = spawnDecoder(spec, squarePixels, output);
     this.#child.stdout!.on('data', (chunk: Buffer) => this.#take(chunk));
     this.#child.stderr!.setEncoding('utf8');
     this.#child.stderr!.on('data', (s: string) => (this.#stderr = (this.#stderr + s).slice(-STDERR_TAIL)));
@@ -146,7 +158,7 @@ export class VideoDecoder {
     w?.();
   }
 
-  /** The next frame (RGBA, straight alpha), or null when the footage has no more. */
+  /** The next frame (RGBA, straight alpha; or I420), or null when the footage has no more. */
   async next(): Promise<Buffer | null> {
     for (;;) {
       const frame = this.#frames.shift();

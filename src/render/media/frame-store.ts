@@ -67,6 +67,10 @@ export function canvasOf(rgba: Buffer, width: number, height: number, spare?: Ca
   return canvas;
 }
 
+/** Decoders are per file and output: a clip may feed a plate (I420) and other layers (RGBA) at once. */
+const runKey = (item: FootageItem, output: 'rgba' | 'i420') =>
+  output === 'rgba' ? item.path : `${item.path}\0i420`;
+
 export class FrameStore {
   readonly #access: MediaAccess;
   readonly #budget: number;
@@ -167,9 +171,26 @@ export class FrameStore {
     return canvasOf(rgba, item.width, item.height, this.#spare.pop());
   }
 
+  /**
+   * Frame `index` of `item` as the clip stores it (I420 or its full-range twin; see yuvPlate), for a footage
+   * plate: not cached (a render reads on), and valid only until the next I420 frame of this item is asked.
+   * Its own decoder, beside the RGBA one if other layers show the clip too.
+   */
+  async i420(item: FootageItem, index: number): Promise<Buffer> {
+    const key = `${item.path}\0i420`;
+    const before = this.#turns.get(key) ?? Promise.resolve();
+    const turn = before.catch(() => undefined).then(() => this.#videoFrame(item, index, 'i420'));
+    this.#turns.set(key, turn);
+    try {
+      return await turn;
+    } finally {
+      if (this.#turns.get(key) === turn) this.#turns.delete(key);
+    }
+  }
+
   /** Whether frame `index` needs a new (seeking) decoder rather than reading on. */
-  #seeks(item: FootageItem, index: number): boolean {
-    const run = this.#running.get(item.path);
+  #seeks(item: FootageItem, index: number, output: 'rgba' | 'i420' = 'rgba'): boolean {
+    const run = this.#running.get(runKey(item, output));
     return !run || index < run.next || index - run.next > MAX_FORWARD_FRAMES;
   }
 
@@ -201,12 +222,13 @@ export class FrameStore {
     return spawnDecoder(spec, item.media!.pixelAspect === 1, 'mjpeg');
   }
 
-  async #videoFrame(item: FootageItem, index: number): Promise<Buffer> {
-    let run = this.#running.get(item.path);
-    if (!run || this.#seeks(item, index)) {
+  async #videoFrame(item: FootageItem, index: number, output: 'rgba' | 'i420' = 'rgba'): Promise<Buffer> {
+    const key = runKey(item, output);
+    let run = this.#running.get(key);
+    if (!run || this.#seeks(item, index, output)) {
       run?.decoder.close();
-      run = await this.#start(item, index);
-      this.#running.set(item.path, run);
+      run = await this.#start(item, index, output);
+      this.#running.set(key, run);
     }
     let frame: Buffer | null = null;
     while (run.next <= index) {
@@ -248,9 +270,10 @@ export class FrameStore {
     return { spec, at };
   }
 
-  async #start(item: FootageItem, index: number): Promise<Running> {
+  async #start(item: FootageItem, index: number, output: 'rgba' | 'i420'): Promise<Running> {
     const { spec, at } = await this.#spec(item, index);
-    const decoder = new VideoDecoder(spec, item.media!.pixelAspect === 1);
+    if (output === 'i420') spec.planar = item.media?.yuv?.pixelFormat === 'yuvj420p' ? 'yuvj420p' : 'yuv420p';
+    const decoder = new VideoDecoder(spec, item.media!.pixelAspect === 1, output);
     return { decoder, next: Math.max(0, at), last: null };
   }
 

@@ -9,7 +9,7 @@ import { EngineError, type ErrorInfo } from '../../engine/index.js';
 import type { FrameRenderer, FrameRendererOptions, RenderedFrame } from '../types.js';
 import type { FramePayload } from '../payload.js';
 import { encodeFrame, oneEncoderThread } from '../encode.js';
-import { i420Size, rgbaToI420 } from '../yuv/i420.js';
+import { frameToI420, i420Size, type YuvMatrix } from '../yuv/i420.js';
 import { videoColour } from './exporters/video-colour.js';
 import { collectYoungGarbage } from '../young-gc.js';
 import { DecoderChildren, GRACEFUL_STOP_MS } from '../media/children.js';
@@ -103,11 +103,12 @@ function rawFrame(rgba: Buffer): Uint8Array {
   return out;
 }
 
-/** An opaque frame as I420 with the matrix its size gets (the exporter tags the file with the same). */
-function i420Frame(frame: { rgba: Buffer; width: number; height: number }): Uint8Array {
-  const out = spareFrame(i420Size(frame.width, frame.height).bytes);
-  rgbaToI420(frame.rgba, frame.width, frame.height, videoColour(frame).matrix, out);
-  return out;
+/**
+ * Where an I420 frame goes: a spare buffer, converted with the matrix the frame's size gets (the exporter tags
+ * the file with the same: video-colour.ts).
+ */
+function i420Target(width: number, height: number): { buffer: Uint8Array; matrix: YuvMatrix } {
+  return { buffer: spareFrame(i420Size(width, height).bytes), matrix: videoColour({ width, height }).matrix };
 }
 
 async function main(): Promise<void> {
@@ -149,26 +150,49 @@ async function main(): Promise<void> {
 }
 
 /** The rendered frame in the form the exporter asked for, in a buffer that can be transferred. */
-async function framePayload(out: RenderedFrame, payload: FramePayload): Promise<Uint8Array> {
-  // I420 frames are opaque (flattened): the premultiplied flag, set only for transparent renders, is moot.
-  if (payload.kind === 'i420') return i420Frame(out);
+async function framePayload(
+  out: RenderedFrame,
+  payload: Exclude<FramePayload, { kind: 'i420' }>,
+): Promise<Uint8Array> {
   const encoded = await encodeFrame(out.rgba, out.width, out.height, out.premultiplied, payload);
   return payload.kind === 'rgba' ? rawFrame(encoded) : transferable(encoded);
+}
+
+/**
+ * One frame of the batch, as its payload. I420 frames are opaque (flattened): a footage plate at the bottom is
+ * composed in YUV (plate.ts), anything else rendered and converted here.
+ */
+async function renderOne(
+  renderer: FrameRenderer,
+  req: BatchRequest,
+  frame: number,
+): Promise<{ width: number; height: number; data: Uint8Array }> {
+  const time = frame / req.frameRate;
+  const options = { scale: req.scale, transparent: req.transparent, missingFootage: 'fail' } as const;
+  const payload = req.payload;
+  if (payload.kind === 'i420') {
+    let data: Uint8Array | null = null;
+    const target = (w: number, h: number) => {
+      const t = i420Target(w, h);
+      data = t.buffer;
+      return t;
+    };
+    const out = renderer.renderFrameI420
+      ? await renderer.renderFrameI420(init.doc, req.compId, time, options, target)
+      : // A renderer module without the I420 entry point (a test double, say) is converted here.
+        frameToI420(await renderer.renderFrame(init.doc, req.compId, time, options), target);
+    return { width: out.width, height: out.height, data: data! };
+  }
+  const out = await renderer.renderFrame(init.doc, req.compId, time, options);
+  return { width: out.width, height: out.height, data: await framePayload(out, payload) };
 }
 
 async function runBatch(renderer: FrameRenderer, req: BatchRequest): Promise<void> {
   try {
     for (const frame of req.frames) {
       if (stopping) return;
-      const out = await renderer.renderFrame(init.doc, req.compId, frame / req.frameRate, {
-        scale: req.scale,
-        transparent: req.transparent,
-        missingFootage: 'fail',
-      });
-      const data = await framePayload(out, req.payload);
-      post({ type: 'frame', batch: req.batch, frame, width: out.width, height: out.height, data }, [
-        data.buffer as ArrayBuffer,
-      ]);
+      const { width, height, data } = await renderOne(renderer, req, frame);
+      post({ type: 'frame', batch: req.batch, frame, width, height, data }, [data.buffer as ArrayBuffer]);
       // The frame's native pixel buffers are garbage now: freed at once rather than frames later.
       collectYoungGarbage();
       // Native pixel buffers are released only when the event loop turns: yield between frames.

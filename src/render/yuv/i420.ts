@@ -7,12 +7,13 @@
  * average of each 2x2 block. Odd sizes are padded on the right and bottom with black, as ffmpeg's pad filter
  * pads them on the RGBA path. The kernel's memory is per thread: each worker converts its own frames.
  */
-import { readFileSync } from 'node:fs';
+import type { I420Target } from '../types.js';
+import { FRAME_BASE, wasmKernel, type KernelMemory } from './kernel.js';
 
 export type YuvMatrix = 'bt709' | 'smpte170m';
 
 /** Kr and Kb of each matrix (Kg = 1 - Kr - Kb). */
-const LUMA_WEIGHTS: Record<YuvMatrix, { kr: number; kb: number }> = {
+export const LUMA_WEIGHTS: Record<YuvMatrix, { kr: number; kb: number }> = {
   bt709: { kr: 0.2126, kb: 0.0722 },
   smpte170m: { kr: 0.299, kb: 0.114 },
 };
@@ -41,39 +42,11 @@ export function i420Coefficients(matrix: YuvMatrix): number[] {
   return [q(kr * ys), q(kg * ys), q(kb * ys), ur, -ur - ub, ub, vr, -vr - vb, vb];
 }
 
-interface Kernel {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+interface Kernel extends KernelMemory {
   convert(src: number, width: number, height: number, dst: number, ...coefficients: number[]): void;
 }
 
-/** The part of the WebAssembly API used here (Node's types for lib ES2023 do not declare it). */
-const wasm = (
-  globalThis as unknown as {
-    WebAssembly: {
-      Module: new (bytes: Uint8Array) => object;
-      Instance: new (module: object) => { exports: object };
-    };
-  }
-).WebAssembly;
-
-/** The kernel has no data of its own (its memory starts empty); frames start one page in, leaving it room. */
-const FRAME_BASE = 65536;
-let kernel: Kernel | null = null;
-
-function loadKernel(): Kernel {
-  const bytes = readFileSync(new URL('./rgba-to-yuv420.wasm', import.meta.url));
-  // Compiled without assertions: the module imports nothing.
-  return new wasm.Instance(new wasm.Module(bytes)).exports as unknown as Kernel;
-}
-
-/** The kernel with room for an RGBA frame and its I420 frame. */
-function kernelFor(rgbaBytes: number, i420Bytes: number): Kernel {
-  kernel ??= loadKernel();
-  const need = FRAME_BASE + rgbaBytes + i420Bytes;
-  const have = kernel.memory.buffer.byteLength;
-  if (need > have) kernel.memory.grow(Math.ceil((need - have) / 65536));
-  return kernel;
-}
+const kernel = wasmKernel<Kernel>('./rgba-to-yuv420.wasm');
 
 /**
  * Converts opaque RGBA of `width` x `height` to I420 in `out` (i420Size(width, height).bytes long); alpha is
@@ -89,13 +62,23 @@ export function rgbaToI420(
   const size = i420Size(width, height);
   if (rgba.byteLength !== width * height * 4 || out.byteLength !== size.bytes)
     throw new RangeError(`rgbaToI420: buffers do not fit a ${width}x${height} frame`);
-  const k = kernelFor(size.width * size.height * 4, size.bytes);
+  const k = kernel.withRoom(size.width * size.height * 4 + size.bytes);
   const mem = new Uint8Array(k.memory.buffer);
   if (size.width === width && size.height === height) mem.set(rgba, FRAME_BASE);
   else padInto(mem, rgba, width, height, size.width, size.height);
   const dst = FRAME_BASE + size.width * size.height * 4;
   k.convert(FRAME_BASE, size.width, size.height, dst, ...i420Coefficients(matrix));
   out.set(mem.subarray(dst, dst + size.bytes));
+}
+
+/** Converts a rendered opaque frame into the buffer `target` gives for its size, with the matrix it names. */
+export function frameToI420<F extends { rgba: Uint8Array; width: number; height: number }>(
+  frame: F,
+  target: I420Target,
+): F {
+  const { buffer, matrix } = target(frame.width, frame.height);
+  rgbaToI420(frame.rgba, frame.width, frame.height, matrix, buffer);
+  return frame;
 }
 
 /** Copies an odd-sized frame into the kernel's memory, padded with opaque black to even `w` x `h`. */

@@ -5,40 +5,14 @@
 // render goes through a wrapper ffmpeg (a real process that logs its arguments and runs the real one), so the
 // test reads what the encoder was really started with, and that the files it wrote are whole.
 import { execFileSync } from 'node:child_process';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { tone } from '../../helpers/audio.js';
 import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { loggingFfmpeg, pictureFormat } from '../../helpers/ffmpeg-log.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { addSound, renderTo, soundComp, soundSession } from '../audio/sound-helpers.js';
 import { run } from '../../helpers/queue.js';
-
-/** A wrapper ffmpeg that appends its arguments (one per line, then a blank line) to `log` and runs `real`. */
-async function loggingFfmpeg(
-  dir: string,
-  real: string,
-): Promise<{ path: string; runs: () => Promise<string[][]> }> {
-  const log = join(dir, 'ffmpeg-args.log');
-  const path = join(dir, 'ffmpeg');
-  await writeFile(
-    path,
-    `#!/bin/sh\nprintf '%s\\n' "$@" >> '${log}'\necho >> '${log}'\nexec '${real}' "$@"\n`,
-  );
-  await chmod(path, 0o755);
-  const runs = async () =>
-    (await readFile(log, 'utf8'))
-      .split('\n\n')
-      .filter((r) => r.trim())
-      .map((r) => r.split('\n').filter((a) => a !== ''));
-  return { path, runs };
-}
-
-/** The pixel format of the raw picture input (the -pix_fmt before `-i pipe:0`). */
-function pictureFormat(args: string[]): string | undefined {
-  const input = args.indexOf('pipe:0');
-  return args[args.lastIndexOf('-pix_fmt', input) + 1];
-}
 
 /** Every input of `args` (each `-i`) with the queue size given just before it. */
 function inputsWithQueueSize(args: string[]): Array<string | undefined> {

@@ -8,20 +8,9 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { i420Size, rgbaToI420, type YuvMatrix } from '../../../src/render/yuv/i420.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { yuvOf } from '../../helpers/yuv-reference.js';
 
 const exec = promisify(execFile);
-const WEIGHTS: Record<YuvMatrix, [number, number]> = { bt709: [0.2126, 0.0722], smpte170m: [0.299, 0.114] };
-
-/** Limited-range Y, U, V of one RGB colour (U, V of a 2x2 block are those of its average colour). */
-function yuvOf(r: number, g: number, b: number, matrix: YuvMatrix): [number, number, number] {
-  const [kr, kb] = WEIGHTS[matrix];
-  const y = kr * r + (1 - kr - kb) * g + kb * b;
-  return [
-    16 + (219 * y) / 255,
-    128 + ((224 / 255) * (b - y)) / (2 * (1 - kb)),
-    128 + ((224 / 255) * (r - y)) / (2 * (1 - kr)),
-  ];
-}
 
 function randomRgba(width: number, height: number, seed: number): Uint8Array {
   const px = new Uint8Array(width * height * 4);
@@ -56,13 +45,13 @@ function worstError(rgba: Uint8Array, width: number, height: number, matrix: Yuv
   for (let y = 0; y < got.height; y++)
     for (let x = 0; x < got.width; x++) {
       const [r, g, b] = px(x, y) as [number, number, number];
-      worst = Math.max(worst, Math.abs(got.y[y * got.width + x]! - yuvOf(r, g, b, matrix)[0]));
+      worst = Math.max(worst, Math.abs(got.y[y * got.width + x]! - yuvOf([r, g, b], matrix)[0]));
     }
   for (let y = 0; y < got.height / 2; y++)
     for (let x = 0; x < got.width / 2; x++) {
       const block = [px(2 * x, 2 * y), px(2 * x + 1, 2 * y), px(2 * x, 2 * y + 1), px(2 * x + 1, 2 * y + 1)];
       const mean = [0, 1, 2].map((c) => block.reduce((sum, p) => sum + p[c]!, 0) / 4);
-      const [, u, v] = yuvOf(mean[0]!, mean[1]!, mean[2]!, matrix);
+      const [, u, v] = yuvOf([mean[0]!, mean[1]!, mean[2]!], matrix);
       const i = y * (got.width / 2) + x;
       worst = Math.max(worst, Math.abs(got.u[i]! - u), Math.abs(got.v[i]! - v));
     }
@@ -101,7 +90,7 @@ describe('RGBA to I420', () => {
   it('#e94560 in BT.709 limited range', () => {
     const rgba = new Uint8Array(Array.from({ length: 4 }, () => [0xe9, 0x45, 0x60, 255]).flat());
     const got = convert(rgba, 2, 2);
-    const [y, u, v] = yuvOf(0xe9, 0x45, 0x60, 'bt709').map(Math.round);
+    const [y, u, v] = yuvOf([0xe9, 0x45, 0x60], 'bt709').map(Math.round);
     expect([...got.y]).toEqual([y, y, y, y]);
     expect([got.u[0], got.v[0]]).toEqual([u, v]);
   });
@@ -125,7 +114,7 @@ describe('RGBA to I420', () => {
     const red = new Uint8Array(Array.from({ length: 9 }, () => [255, 0, 0, 255]).flat());
     const got = convert(red, 3, 3);
     expect([got.width, got.height]).toEqual([4, 4]);
-    const redY = Math.round(yuvOf(255, 0, 0, 'bt709')[0]);
+    const redY = Math.round(yuvOf([255, 0, 0], 'bt709')[0]);
     expect([...got.y]).toEqual([
       ...[redY, redY, redY, 16],
       ...[redY, redY, redY, 16],
@@ -133,7 +122,7 @@ describe('RGBA to I420', () => {
       ...[16, 16, 16, 16],
     ]);
     // The bottom-right block is one red pixel and three black ones.
-    expect(got.v[3]).toBe(Math.round(yuvOf(255 / 4, 0, 0, 'bt709')[2]));
+    expect(got.v[3]).toBe(Math.round(yuvOf([255 / 4, 0, 0], 'bt709')[2]));
   });
 
   it('refuses buffers that do not fit the frame', () => {

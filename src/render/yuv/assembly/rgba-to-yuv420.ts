@@ -13,27 +13,7 @@
  * `width` and `height` must be even; the caller pads odd frames.
  */
 
-/** Sum of adjacent lane pairs of two i32x4 vectors: [a0+a1, a2+a3, b0+b1, b2+b3]. */
-function pairSums(a: v128, b: v128): v128 {
-  return i32x4.add(
-    i8x16.shuffle(a, b, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27),
-    i8x16.shuffle(a, b, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31),
-  );
-}
-
-/** Q15 dot products of four pixels (two i16x8 halves) with `c` ([r, g, b, 0] twice): one i32 per pixel. */
-function dot4(low: v128, high: v128, c: v128): v128 {
-  return pairSums(i32x4.dot_i16x8_s(low, c), i32x4.dot_i16x8_s(high, c));
-}
-
-/** Sixteen i32 lanes (four vectors) narrowed with saturation to sixteen bytes. */
-function bytes16(a: v128, b: v128, c: v128, d: v128): v128 {
-  return i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_s(a, b), i16x8.narrow_i32x4_s(c, d));
-}
-
-function clampByte(v: i32): u8 {
-  return <u8>(v < 0 ? 0 : v > 255 ? 255 : v);
-}
+import { bytes16, clampByte, dot4, pairSums, weights } from './simd';
 
 export function convert(
   src: usize,
@@ -53,9 +33,9 @@ export function convert(
   const cw = width >> 1;
   const uPlane = dst + <usize>(width * height);
   const vPlane = uPlane + <usize>(cw * (height >> 1));
-  const cY = i16x8(<i16>yr, <i16>yg, <i16>yb, 0, <i16>yr, <i16>yg, <i16>yb, 0);
-  const cU = i16x8(<i16>ur, <i16>ug, <i16>ub, 0, <i16>ur, <i16>ug, <i16>ub, 0);
-  const cV = i16x8(<i16>vr, <i16>vg, <i16>vb, 0, <i16>vr, <i16>vg, <i16>vb, 0);
+  const cY = weights(yr, yg, yb);
+  const cU = weights(ur, ug, ub);
+  const cV = weights(vr, vg, vb);
   // Offsets and rounding: Y in Q15, chroma from sums of four pixels (Q15 and two more bits).
   const kY: i32 = (16 << 15) + (1 << 14);
   const kC: i32 = (128 << 17) + (1 << 16);

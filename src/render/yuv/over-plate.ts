@@ -1,0 +1,86 @@
+/**
+ * Graphics over a footage plate, in YUV (assembly/i420-over.ts): the frame of the bottom video layer as its
+ * decoder gave it, turned into the output's colour if it is stored otherwise, with the layers above it blended
+ * on. The result is the I420 frame the encoder takes, without the plate ever going through RGB.
+ */
+import { i420Coefficients, LUMA_WEIGHTS, type YuvMatrix } from './i420.js';
+import { FRAME_BASE, wasmKernel, type KernelMemory } from './kernel.js';
+
+/** How a plate's samples are stored: its matrix, and limited ("tv", 16-235) or full ("pc") range. */
+export interface PlateColour {
+  matrix: YuvMatrix;
+  range: 'tv' | 'pc';
+}
+
+interface Kernel extends KernelMemory {
+  over(gfx: number, plate: number, width: number, height: number, ...coefficients: number[]): void;
+  retag(plate: number, width: number, height: number, ...transform: number[]): void;
+}
+
+const kernel = wasmKernel<Kernel>('./i420-over.wasm');
+
+/** RGB (0..1) of normalised Y (0..1) and chroma (-0.5..0.5) in `matrix`. */
+function toRgb(matrix: YuvMatrix, y: number, u: number, v: number): [number, number, number] {
+  const { kr, kb } = LUMA_WEIGHTS[matrix];
+  const r = y + 2 * (1 - kr) * v;
+  const b = y + 2 * (1 - kb) * u;
+  return [r, (y - kr * r - kb * b) / (1 - kr - kb), b];
+}
+
+function toYuv(matrix: YuvMatrix, [r, g, b]: [number, number, number]): [number, number, number] {
+  const { kr, kb } = LUMA_WEIGHTS[matrix];
+  const y = kr * r + (1 - kr - kb) * g + kb * b;
+  return [y, (b - y) / (2 * (1 - kb)), (r - y) / (2 * (1 - kr))];
+}
+
+/**
+ * The kernel's `retag` arguments turning samples stored as `from` into limited-range `to` ([y0, ty, tyu, tyv,
+ * tuu, tuv, tvu, tvv], Q15), or null when they are already so. The map is linear in (Y - y0, U - 128, V - 128);
+ * its columns are the images of the unit vectors.
+ */
+export function plateTransform(from: PlateColour, to: YuvMatrix): number[] | null {
+  if (from.matrix === to && from.range === 'tv') return null;
+  const ys = from.range === 'tv' ? 1 / 219 : 1 / 255;
+  const cs = from.range === 'tv' ? 1 / 224 : 1 / 255;
+  const column = (y: number, u: number, v: number) => toYuv(to, toRgb(from.matrix, y, u, v));
+  const [cy, cu, cv] = [column(ys, 0, 0), column(0, cs, 0), column(0, 0, cs)];
+  const q = (v: number) => Math.round(v * 32768);
+  // Out: Y' = 16 + 219 y, C' = 128 + 224 c. Chroma never takes luma (cy[1], cy[2] are 0 up to rounding).
+  return [
+    from.range === 'tv' ? 16 : 0,
+    ...[q(219 * cy[0]), q(219 * cu[0]), q(219 * cv[0])],
+    ...[q(224 * cu[1]), q(224 * cv[1]), q(224 * cu[2]), q(224 * cv[2])],
+  ];
+}
+
+/**
+ * Writes to `out` the I420 frame of `plate` (I420, `width` x `height`, both even, stored as `transform` says:
+ * plateTransform) with `graphics` (premultiplied RGBA of the same size, or null for none) over it, in the
+ * limited-range `matrix`.
+ */
+export function overPlate(
+  plate: Uint8Array,
+  graphics: Uint8Array | null,
+  width: number,
+  height: number,
+  transform: number[] | null,
+  matrix: YuvMatrix,
+  out: Uint8Array,
+): void {
+  const bytes = width * height * 1.5;
+  if (width % 2 || height % 2 || plate.byteLength !== bytes || out.byteLength !== bytes)
+    throw new RangeError(`overPlate: buffers do not fit a ${width}x${height} frame`);
+  if (graphics && graphics.byteLength !== width * height * 4)
+    throw new RangeError(`overPlate: the graphics do not fit a ${width}x${height} frame`);
+  if (!graphics && !transform) return out.set(plate);
+  const k = kernel.withRoom(bytes + (graphics ? width * height * 4 : 0));
+  const mem = new Uint8Array(k.memory.buffer);
+  mem.set(plate, FRAME_BASE);
+  if (transform) k.retag(FRAME_BASE, width, height, ...transform);
+  if (graphics) {
+    const gfx = FRAME_BASE + bytes;
+    mem.set(graphics, gfx);
+    k.over(gfx, FRAME_BASE, width, height, ...i420Coefficients(matrix));
+  }
+  out.set(mem.subarray(FRAME_BASE, FRAME_BASE + bytes));
+}
