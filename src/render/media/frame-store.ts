@@ -177,7 +177,7 @@ export class FrameStore {
    * Its own decoder, beside the RGBA one if other layers show the clip too.
    */
   async i420(item: FootageItem, index: number): Promise<Buffer> {
-    const key = `${item.path}\0i420`;
+    const key = runKey(item, 'i420');
     const before = this.#turns.get(key) ?? Promise.resolve();
     const turn = before.catch(() => undefined).then(() => this.#videoFrame(item, index, 'i420'));
     this.#turns.set(key, turn);

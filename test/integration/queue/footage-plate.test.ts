@@ -5,10 +5,12 @@
 // A wrapper ffmpeg shows which path each render took: a plate's decoder writes the clip's own 4:2:0 samples
 // (no -vf, -pix_fmt yuv420p), any other decoder RGBA.
 import { execFile, execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { describe, expect } from 'vitest';
+import type { JobResult } from '../../../src/render/queue/service.js';
 import type { Session } from '../../../src/session.js';
 import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { loggingFfmpeg } from '../../helpers/ffmpeg-log.js';
@@ -119,6 +121,18 @@ function patch(px: Buffer, w: number, channels: number, x: number, y: number): R
   return sum.map((v) => v / 64) as Rgb;
 }
 
+/** The command lines of this process's ffmpeg children (the decoders and the encoder), from ps. */
+function ffmpegChildren(): string[] {
+  const out = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  return out.split('\n').filter((l) => /^\S*ffmpeg /.test(l));
+}
+
+async function untilTrue(check: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20)))
+    if (check()) return true;
+  return false;
+}
+
 const quarters = (w: number, h: number) => [
   [w / 4, h / 4],
   [(3 * w) / 4, h / 4],
@@ -222,5 +236,32 @@ describe('footage plates', () => {
     expect(fromMp4).toEqual(fromPng);
     // Before its start time the layer shows nothing (black), then the clip runs backwards from its end.
     expect(new Set(fromMp4.slice(6)).size).toBe(18);
+  });
+  itWithFfmpeg('a stopped plate render leaves no ffmpeg running and no file behind', async () => {
+    const dir = await tempDir();
+    const s = soundSession();
+    const clip = await numberedClip(dir, 'h264', '24', 240, { size: '320x180' });
+    const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
+      width: 320,
+      height: 180,
+      frameRate: 24,
+      duration: 10,
+    });
+    const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: clip });
+    await run(s, 'layer.addFootage', { comp, footage });
+    await run(s, 'layer.addSolid', { comp, color: '#ffffff', width: 40, height: 40 });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'out', 'plate.mp4') });
+    const job = s.engine.execute<JobResult>('renderQueue.render', {});
+    // A plate's decoder (the clip's own 4:2:0 samples, no filter) runs while frames are rendered...
+    const plateDecoder = () => ffmpegChildren().some((a) => a.includes('-pix_fmt yuv420p pipe:1'));
+    expect(await untilTrue(plateDecoder, 10_000)).toBe(true);
+    s.renderQueue.stop();
+    const r = await job;
+    expect(r.ok && r.result.stopped).toBe(1);
+    // ...and it, the other workers' decoders and the encoder are gone once the job has ended.
+    expect(await untilTrue(() => ffmpegChildren().length === 0, 3000)).toBe(true);
+    // The folder the render made for its file went with it: only the clip is left.
+    expect(await readdir(dir)).toEqual([basename(clip)]);
+    (await s.renderer()).dispose();
   });
 });
