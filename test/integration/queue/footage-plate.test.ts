@@ -1,6 +1,6 @@
 // Footage plates: a video at the bottom of a composition, shown as it is stored, goes to an MP4 as its own
 // decoded YUV samples with the layers above blended on in YUV (src/render/plate.ts), not through RGBA. Checked
-// as a user would see it: the MP4's pictures against the PNG sequence of the same composition (which always
+// as a user would see it: the MP4's (and a WebM's) pictures against the PNG sequence of the same composition (which always
 // takes the RGB path), for clips stored with either matrix and in full range, and the frames a time map picks.
 // A wrapper ffmpeg shows which path each render took: a plate's decoder writes the clip's own 4:2:0 samples
 // (no -vf, -pix_fmt yuv420p), any other decoder RGBA.
@@ -141,30 +141,31 @@ const quarters = (w: number, h: number) => [
 ];
 
 describe('footage plates', () => {
-  for (const [store, w, h] of [
-    ['untagged', 64, 48],
-    ['bt709', 64, 48],
-    ['full', 64, 48],
-    ['untagged', 1280, 720],
+  for (const [store, w, h, ext] of [
+    ['untagged', 64, 48, 'mp4'],
+    ['bt709', 64, 48, 'mp4'],
+    ['full', 64, 48, 'mp4'],
+    ['untagged', 1280, 720, 'mp4'],
+    ['bt709', 64, 48, 'webm'],
   ] as const) {
     itWithFfmpeg(
-      `an MP4 over a ${store} ${w}x${h} clip is the picture of the RGB path (within 3 levels)`,
+      `${ext} over a ${store} ${w}x${h} clip is the picture of the RGB path (within 3 levels)`,
       async () => {
         const dir = await tempDir();
         const { s, decoders } = await loggedSession();
         const { comp } = await plateComp(s, await twoColourClip(dir, w, h, store), w, h);
-        expect((await renderTo(s, comp, join(dir, 'plate.mp4'))).completed).toBe(1);
+        expect((await renderTo(s, comp, join(dir, `plate.${ext}`))).completed).toBe(1);
         expect(await decoders()).toEqual([store === 'full' ? 'yuvj420p' : 'yuv420p']);
         expect((await renderTo(s, comp, join(dir, 'png', 'f_[#].png'))).completed).toBe(1);
         const png = await sharp(join(dir, 'png', 'f_1.png'))
           .removeAlpha()
           .raw()
           .toBuffer();
-        const mp4 = await videoFrame(join(dir, 'plate.mp4'), w, h, 1);
+        const video = await videoFrame(join(dir, `plate.${ext}`), w, h, 1);
         const dark = [0x10, 0x20, 0x4a];
         for (const [x, y] of quarters(w, h)) {
           const want = patch(png, w, 3, x!, y!);
-          const got = patch(mp4, w, 3, x!, y!);
+          const got = patch(video, w, 3, x!, y!);
           for (let c = 0; c < 3; c++) expect(Math.abs(got[c]! - want[c]!)).toBeLessThanOrEqual(3);
         }
         // The PNG itself is the composition: the clip's colours on top, the 60% band below. Within 5 levels,
