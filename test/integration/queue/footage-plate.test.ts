@@ -1,7 +1,8 @@
-// Footage plates: a video at the bottom of a composition, shown as it is stored, goes to an MP4 as its own
-// decoded YUV samples with the layers above blended on in YUV (src/render/plate.ts), not through RGBA. Checked
-// as a user would see it: the MP4's (and a WebM's) pictures against the PNG sequence of the same composition (which always
-// takes the RGB path), for clips stored with either matrix and in full range, and the frames a time map picks.
+// Footage plates: a video at the bottom of a composition, shown as it is stored, goes to an MP4 or WebM as its
+// own decoded YUV samples with the layers above blended on in YUV (src/render/plate.ts), not through RGBA.
+// Checked as a user would see it: the video's pictures against the PNG sequence of the same composition (which
+// always takes the RGB path), for clips stored with either matrix and in full range, and the frames a time map
+// picks.
 // A wrapper ffmpeg shows which path each render took: a plate's decoder writes the clip's own 4:2:0 samples
 // (no -vf, -pix_fmt yuv420p), any other decoder RGBA.
 import { execFile, execFileSync } from 'node:child_process';
