@@ -27,3 +27,14 @@ if (!hasFfmpeg && process.env.EFFECTCRAFT_REQUIRE_FFMPEG === '1') {
 /** `it` for tests that encode or decode video: skipped (not failed) without ffmpeg. */
 export const itWithFfmpeg = it.skipIf(!hasFfmpeg);
 export const describeWithFfmpeg = describe.skipIf(!hasFfmpeg);
+
+/** This process's ffmpeg children (decoders and encoders, zombies included), from ps: pid and command line. */
+export function ffmpegChildren(): { pid: number; args: string }[] {
+  const out = execFileSync('ps', ['-o', 'pid=,comm=,args=', '--ppid', String(process.pid)], {
+    encoding: 'utf8',
+  });
+  return out.split('\n').flatMap((line) => {
+    const [pid, comm, ...args] = line.trim().split(/\s+/);
+    return comm === 'ffmpeg' ? [{ pid: Number(pid), args: args.join(' ') }] : [];
+  });
+}

@@ -1,23 +1,16 @@
 // The sound's files and processes live and die with their item: a stop mid-render leaves exactly the files
 // promised and no ffmpeg; without ffmpeg, sound formats fail with missing_dependency and image sequences keep
 // working; under confinement a sound file outside the roots is refused before anything is written.
-import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { createConfinement } from '../../../src/confinement/index.js';
 import { createSession } from '../../../src/session.js';
 import { tone } from '../../helpers/audio.js';
-import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { ffmpegChildren, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { listDir, renderStoppedAt, run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { addSound, soundComp, soundSession } from './sound-helpers.js';
-
-/** ffmpeg processes that are children of this test process. */
-function ffmpegChildren(): string[] {
-  const out = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' });
-  return out.split('\n').filter((l) => /ffmpeg/.test(l));
-}
 
 describe('sound and the render lifecycle', () => {
   itWithFfmpeg('a stop mid-render removes the output and the mix, and leaves no ffmpeg running', async () => {

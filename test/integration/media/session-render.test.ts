@@ -2,7 +2,7 @@
  * Video footage through a session, as agents use it: frame.preview (the preview worker), the render queue
  * (worker threads, PNG and MP4 outputs), missing footage, and decoder processes that end with their job.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,7 +10,8 @@ import sharp from 'sharp';
 import { afterEach, expect } from 'vitest';
 import type { JobResult } from '../../../src/render/queue/service.js';
 import { createSession, type Session } from '../../../src/session.js';
-import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { describeWithFfmpeg, ffmpegChildren, itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { untilTrue } from '../../helpers/poll.js';
 import { frameOf, numberedClip } from '../../helpers/media.js';
 import { failCode, run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -30,26 +31,6 @@ function session(): Session {
   const s = createSession({ renderQueue: { maxWorkers: 2 } });
   sessions.push(s);
   return s;
-}
-
-/** Our ffmpeg children (decoders), from ps: their pids. */
-function ffmpegChildren(): number[] {
-  const out = execFileSync('ps', ['-o', 'pid=,stat=,comm=', '--ppid', String(process.pid)], {
-    encoding: 'utf8',
-  });
-  return out
-    .split('\n')
-    .filter((l) => /\bffmpeg\b/.test(l))
-    .map((l) => Number(l.trim().split(/\s+/)[0]));
-}
-
-async function untilTrue(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
 }
 
 /** A comp at 24 fps showing a 48-frame numbered clip at `speed`. */

@@ -13,7 +13,8 @@ import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import type { JobResult } from '../../../src/render/queue/service.js';
 import type { Session } from '../../../src/session.js';
-import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { ffmpegChildren, itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { untilTrue } from '../../helpers/poll.js';
 import { loggingFfmpeg } from '../../helpers/ffmpeg-log.js';
 import { frameOf, numberedClip } from '../../helpers/media.js';
 import { run } from '../../helpers/queue.js';
@@ -120,18 +121,6 @@ function patch(px: Buffer, w: number, channels: number, x: number, y: number): R
     for (let dx = -4; dx < 4; dx++)
       for (let c = 0; c < 3; c++) sum[c]! += px[((y + dy) * w + x + dx) * channels + c]!;
   return sum.map((v) => v / 64) as Rgb;
-}
-
-/** The command lines of this process's ffmpeg children (the decoders and the encoder), from ps. */
-function ffmpegChildren(): string[] {
-  const out = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
-  return out.split('\n').filter((l) => /^\S*ffmpeg /.test(l));
-}
-
-async function untilTrue(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20)))
-    if (check()) return true;
-  return false;
 }
 
 const quarters = (w: number, h: number) => [
@@ -255,7 +244,7 @@ describe('footage plates', () => {
     await run(s, 'renderQueue.add', { comp, output: join(dir, 'out', 'plate.mp4') });
     const job = s.engine.execute<JobResult>('renderQueue.render', {});
     // A plate's decoder (the clip's own 4:2:0 samples, no filter) runs while frames are rendered...
-    const plateDecoder = () => ffmpegChildren().some((a) => a.includes('-pix_fmt yuv420p pipe:1'));
+    const plateDecoder = () => ffmpegChildren().some((c) => c.args.includes('-pix_fmt yuv420p pipe:1'));
     expect(await untilTrue(plateDecoder, 10_000)).toBe(true);
     s.renderQueue.stop();
     const r = await job;
