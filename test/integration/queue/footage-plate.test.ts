@@ -171,6 +171,45 @@ describe('footage plates', () => {
     );
   }
 
+  itWithFfmpeg(
+    'a phone clip with rotation metadata is a plate shown upright, at its turned size',
+    async () => {
+      const dir = await tempDir();
+      const { s, decoders } = await loggedSession();
+      // Stored 64x48 with the two colours side by side, shown turned a quarter: 48x64, the colours stacked.
+      const stored = await twoColourClip(dir, 64, 48, 'untagged');
+      const turned = join(dir, 'turned.mp4');
+      await exec('ffmpeg', [
+        '-v',
+        'error',
+        '-i',
+        stored,
+        '-c',
+        'copy',
+        '-metadata:s:v:0',
+        'rotate=90',
+        turned,
+      ]);
+      const { comp } = await plateComp(s, turned, 48, 64);
+      expect((await renderTo(s, comp, join(dir, 'plate.mp4'))).completed).toBe(1);
+      expect(await decoders()).toEqual(['yuv420p']);
+      expect((await renderTo(s, comp, join(dir, 'png', 'f_[#].png'))).completed).toBe(1);
+      const png = await sharp(join(dir, 'png', 'f_1.png'))
+        .removeAlpha()
+        .raw()
+        .toBuffer();
+      const video = await videoFrame(join(dir, 'plate.mp4'), 48, 64, 1);
+      for (const [x, y] of quarters(48, 64)) {
+        const [want, got] = [patch(png, 48, 3, x!, y!), patch(video, 48, 3, x!, y!)];
+        for (let c = 0; c < 3; c++) expect(Math.abs(got[c]! - want[c]!)).toBeLessThanOrEqual(3);
+      }
+      // Turned as ffmpeg shows the tag (rotation.test.ts: the left edge ends at the bottom), the clip's right
+      // (#3080c0) is the top half of the frame, above the band.
+      const top = patch(video, 48, 3, 24, 16);
+      [0x30, 0x80, 0xc0].forEach((v, c) => expect(Math.abs(top[c]! - v)).toBeLessThanOrEqual(5));
+    },
+  );
+
   itWithFfmpeg('a footage layer that is moved, scaled or not at the bottom takes the RGB path', async () => {
     const dir = await tempDir();
     const { s, decoders } = await loggedSession();
