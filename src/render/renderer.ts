@@ -160,7 +160,8 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
 
   /**
    * The layers above a footage plate composed on transparent black, then over the clip's own samples in YUV.
-   * The plate's frame is asked last: its buffer is the decoder's until the next frame is read.
+   * The plate's frame is asked after the other footage, and used before anything else is awaited: its buffer
+   * is the decoder's again once the next frame is read.
    */
   async function drawOverPlate(
     doc: Project,

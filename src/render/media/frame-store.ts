@@ -140,15 +140,20 @@ export class FrameStore {
       this.#cache.set(key, { canvas: hit.canvas, generation: this.#generation });
       return hit.canvas;
     }
-    const before = this.#turns.get(item.path) ?? Promise.resolve();
-    const turn = before.catch(() => undefined).then(() => this.#decode(item, index, scrub));
-    this.#turns.set(item.path, turn);
+    const canvas = await this.#inTurn(runKey(item, 'rgba'), () => this.#decode(item, index, scrub));
+    this.#insert(key, canvas);
+    return canvas;
+  }
+
+  /** Runs `work` after every earlier turn of `key` has ended (one decode at a time per decoder). */
+  async #inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const before = this.#turns.get(key) ?? Promise.resolve();
+    const turn = before.catch(() => undefined).then(work);
+    this.#turns.set(key, turn);
     try {
-      const canvas = await turn;
-      this.#insert(key, canvas);
-      return canvas;
+      return await turn;
     } finally {
-      if (this.#turns.get(item.path) === turn) this.#turns.delete(item.path);
+      if (this.#turns.get(key) === turn) this.#turns.delete(key);
     }
   }
 
@@ -176,16 +181,8 @@ export class FrameStore {
    * plate: not cached (a render reads on), and valid only until the next I420 frame of this item is asked.
    * Its own decoder, beside the RGBA one if other layers show the clip too.
    */
-  async i420(item: FootageItem, index: number): Promise<Buffer> {
-    const key = runKey(item, 'i420');
-    const before = this.#turns.get(key) ?? Promise.resolve();
-    const turn = before.catch(() => undefined).then(() => this.#videoFrame(item, index, 'i420'));
-    this.#turns.set(key, turn);
-    try {
-      return await turn;
-    } finally {
-      if (this.#turns.get(key) === turn) this.#turns.delete(key);
-    }
+  i420(item: FootageItem, index: number): Promise<Buffer> {
+    return this.#inTurn(runKey(item, 'i420'), () => this.#videoFrame(item, index, 'i420'));
   }
 
   /** Whether frame `index` needs a new (seeking) decoder rather than reading on. */
