@@ -33,6 +33,14 @@ async function code(engine: Engine, id: string, params: unknown): Promise<string
   return r.error.code;
 }
 
+/** The compression class (FLEVEL, 0-3) the zlib stream of a PNG's first IDAT chunk states. */
+function zlibLevelClass(png: Buffer): number {
+  for (let at = 8; at + 8 <= png.length; at += 12 + png.readUInt32BE(at)) {
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') return png[at + 9]! >> 6;
+  }
+  throw new Error('no IDAT chunk');
+}
+
 async function withComp() {
   const { engine } = createSession();
   await ok(engine, 'comp.new', {
@@ -64,6 +72,16 @@ describe('frame.preview', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 768, 432]);
     const small = await ok<Preview>(engine, 'frame.preview', { max_side: 100 });
     expect(small.size).toEqual({ width: 100, height: 56 });
+  });
+
+  it('compresses a large preview for speed and a small one for size (the zlib level its PNG states)', async () => {
+    const engine = await withComp();
+    const large = await ok<Preview>(engine, 'frame.preview', { max_side: 1920 });
+    const small = await ok<Preview>(engine, 'frame.preview', {});
+    expect(large.size).toEqual({ width: 1920, height: 1080 });
+    // FLEVEL, in the zlib header that opens the first IDAT: 1 for levels 2-5, 2 for level 6.
+    expect(zlibLevelClass(Buffer.from(large.png, 'base64'))).toBe(1);
+    expect(zlibLevelClass(Buffer.from(small.png, 'base64'))).toBe(2);
   });
 
   it('never enlarges, and flattens unless transparent', async () => {
