@@ -4,7 +4,7 @@
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { valueAt, type Composition, type FootageItem, type Layer } from '../engine/index.js';
-import { inflate, type Rect } from './bounds.js';
+import { inflate, union, type Rect } from './bounds.js';
 import { applyEffects, effectPadding } from './effects.js';
 import type { ComposeEnv } from './env.js';
 import { blendsFrames, drawPlaceholder, footagePicture, type FrameMix } from './footage.js';
@@ -15,7 +15,7 @@ import { drawShape, shapeBounds, shapeIsLayered } from './shape.js';
 import type { Surface } from './surfaces.js';
 import { missingGlyphsMessage } from '../engine/commands/layer-add.js';
 import { uncoveredCharacters } from './font-list.js';
-import { drawText, layoutText } from './text.js';
+import { drawText, layoutText, textInk } from './text.js';
 import { layerTime } from '../engine/layer-transform.js';
 import { hasStaticContent } from './layer-cache.js';
 
@@ -25,16 +25,20 @@ const MAX_LAYER_PIXELS = 32_000_000;
 /** Largest side a nested composition is rendered at, unless its own size is larger. */
 const MAX_NESTED_SIDE = 4096;
 
-function footageItem(env: ComposeEnv, id: string): FootageItem | undefined {
+function footageItem(env: Pick<ComposeEnv, 'doc'>, id: string): FootageItem | undefined {
   return env.doc.items.find((i): i is FootageItem => i.type === 'footage' && i.id === id);
 }
 
-function nestedComp(env: ComposeEnv, id: string): Composition | undefined {
+function nestedComp(env: Pick<ComposeEnv, 'doc'>, id: string): Composition | undefined {
   return env.doc.items.find((i): i is Composition => i.type === 'composition' && i.id === id);
 }
 
 /** The layer's content rectangle in layer units, or null when it draws nothing. */
-export function contentBounds(env: ComposeEnv, layer: Layer, lt: number): Rect | null {
+export function contentBounds(
+  env: Pick<ComposeEnv, 'doc' | 'measure'>,
+  layer: Layer,
+  lt: number,
+): Rect | null {
   const src = layer.source;
   switch (src.kind) {
     case 'solid':
@@ -136,8 +140,13 @@ export interface LayerSurface {
   k: number;
 }
 
-/** Renders the layer's content and effects into a surface covering its bounds plus effect padding. */
-export function layerSurface(env: ComposeEnv, layer: Layer, lt: number, m: Mat): LayerSurface | null {
+/** A layer surface's rectangle (its bounds plus effect padding, layer units) and its pixels per unit. */
+function surfaceGeometry(
+  env: Pick<ComposeEnv, 'doc' | 'measure'>,
+  layer: Layer,
+  lt: number,
+  m: Mat,
+): { rect: Rect; k: number } | null {
   const effects = layer.effects.filter((e) => e.enabled);
   const bounds = contentBounds(env, layer, lt);
   if (!bounds || bounds.w <= 0 || bounds.h <= 0) return null;
@@ -147,7 +156,45 @@ export function layerSurface(env: ComposeEnv, layer: Layer, lt: number, m: Mat):
   if (side > MAX_LAYER_SIDE) k *= MAX_LAYER_SIDE / side;
   const area = rect.w * rect.h * k * k;
   if (area > MAX_LAYER_PIXELS) k *= Math.sqrt(MAX_LAYER_PIXELS / area);
-  if (!(k > 0)) return null;
+  return k > 0 ? { rect, k } : null;
+}
+
+/**
+ * Where drawing `layer` (layer->device matrix `m`) can paint, in layer units, and the device pixels the drawing
+ * may spread past it (antialiasing, and a layer surface's own pixels smoothed when drawn larger); null: nowhere.
+ * A layer drawn through its surface paints only that surface; one drawn directly, its content bounds (a
+ * text's, its glyphs' ink too).
+ */
+export function paintLimit(
+  env: Pick<ComposeEnv, 'doc' | 'measure'>,
+  layer: Layer,
+  m: Mat,
+  t: number,
+): { rect: Rect; spread: number } | null {
+  const lt = layerTime(layer, t);
+  const scale = pixelScale(m);
+  if (!(scale > 0)) return null;
+  if (drawsDirect(layer) && !layer.effects.some((e) => e.enabled)) {
+    const bounds = contentBounds(env, layer, lt);
+    if (!bounds) return null;
+    if (layer.source.kind !== 'text') return { rect: bounds, spread: 1 };
+    const ink = textInk(env.measure, layoutText(env.measure, layer, layer.source, lt));
+    return { rect: union(bounds, ink), spread: 1 };
+  }
+  const g = surfaceGeometry(env, layer, lt, m);
+  if (!g) return null;
+  // The pool rounds a surface's size up (surfaces.ts): its last column and row reach past the rectangle.
+  const { rect, k } = g;
+  const drawn = { x: rect.x, y: rect.y, w: Math.ceil(rect.w * k) / k, h: Math.ceil(rect.h * k) / k };
+  return { rect: drawn, spread: 1 + scale / k };
+}
+
+/** Renders the layer's content and effects into a surface covering its bounds plus effect padding. */
+export function layerSurface(env: ComposeEnv, layer: Layer, lt: number, m: Mat): LayerSurface | null {
+  const effects = layer.effects.filter((e) => e.enabled);
+  const g = surfaceGeometry(env, layer, lt, m);
+  if (!g) return null;
+  const { rect, k } = g;
   const s = env.pool.acquire(rect.w * k, rect.h * k);
   s.ctx.setTransform(k, 0, 0, k, -rect.x * k, -rect.y * k);
   drawContent(env, s.ctx, layer, lt, k);

@@ -8,7 +8,7 @@ import { ensureFonts } from './fonts.js';
 import { encodeFrame } from './encode.js';
 import { decode, FootageCache } from './footage.js';
 import { FrameStore, type MediaAccess } from './media/frame-store.js';
-import { scaling } from '../engine/affine.js';
+import { scaling, translate } from '../engine/affine.js';
 import { MAX_SURFACE_SIDE, SurfacePool } from './surfaces.js';
 import { NestedFrames } from './nesting.js';
 import { LayerSurfaceCache } from './layer-cache.js';
@@ -16,7 +16,8 @@ import { throwIfCancelled } from './cancel.js';
 import type { FrameFootage } from './footage.js';
 import { findPlate, type Plate } from './plate.js';
 import { frameToI420 } from './yuv/i420.js';
-import { overPlate, plateTransform } from './yuv/over-plate.js';
+import { overPlate, plateTransform, type GraphicsRect } from './yuv/over-plate.js';
+import { graphicsRects, type FrameRect } from './graphics-rects.js';
 import type {
   FrameRenderer,
   FrameRendererOptions,
@@ -159,9 +160,10 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
   return renderer;
 
   /**
-   * The layers above a footage plate composed on transparent black, then over the clip's own samples in YUV.
-   * The plate's frame is asked after the other footage, and used before anything else is awaited: its buffer
-   * is the decoder's again once the next frame is read.
+   * The layers above a footage plate composed on transparent black, then over the clip's own samples in YUV:
+   * only the rectangles they can have painted (graphics-rects.ts) are composed, read back and blended. The
+   * plate's frame is asked after the other footage, and used before anything else is awaited: its buffer is the
+   * decoder's again once the next frame is read.
    */
   async function drawOverPlate(
     doc: Project,
@@ -177,12 +179,41 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     const timestamps = await store.timestamps(plate.item);
     const samples = await store.i420(plate.item, nearestFrame(timestamps, plate.sourceTime));
     throwIfCancelled(opts.signal);
-    const above = comp.layers.some((l) => l !== plate.layer && l.enabled && l.source.kind !== 'null');
-    const graphics = above
-      ? compose(doc, comp, time, width, height, frameFootage, warn, 'none', plate.layer)
-      : null;
+    const frame = { comp, t: time, width, height, hidden: plate.layer };
+    const parts = graphicsRects({ doc, measure }, frame) ?? [{ x: 0, y: 0, width, height }];
+    const graphics = composeParts(doc, comp, time, plate.layer, parts, frameFootage, warn);
     const { buffer, matrix } = target(width, height);
     overPlate(samples, graphics, width, height, plateTransform(plate.colour, matrix), matrix, buffer);
+  }
+
+  /** Runs `fn` with the compositing environment of one frame; the frame's nested compositions are released after. */
+  function withEnv<T>(
+    doc: Project,
+    comp: Composition,
+    frameFootage: FrameFootage,
+    warn: (message: string) => void,
+    hidden: Layer | undefined,
+    fn: (env: ComposeEnv) => T,
+  ): T {
+    const nested = new NestedFrames(pool, comp, (c, t, w, h) =>
+      composeComp(env, c, t, w, h, scaling(w / c.width, h / c.height)),
+    );
+    const env: ComposeEnv = {
+      doc,
+      pool,
+      footage: frameFootage,
+      measure,
+      warn,
+      layerCache,
+      stack: [],
+      hidden,
+      drawNested: (c, t, w, h, paint) => nested.draw(env.stack, c, t, w, h, paint),
+    };
+    try {
+      return fn(env);
+    } finally {
+      nested.release();
+    }
   }
 
   /**
@@ -198,24 +229,9 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     frameFootage: FrameFootage,
     warn: (message: string) => void,
     plan: 'none' | 'first' | 'skip' | 'after',
-    hidden?: Layer,
   ): Buffer {
-    const nested = new NestedFrames(pool, comp, (c, t, w, h) =>
-      composeComp(env, c, t, w, h, scaling(w / c.width, h / c.height)),
-    );
-    const env: ComposeEnv = {
-      doc,
-      pool,
-      footage: frameFootage,
-      measure,
-      warn,
-      layerCache,
-      stack: [],
-      hidden,
-      drawNested: (c, t, w, h, paint) => nested.draw(env.stack, c, t, w, h, paint),
-    };
-    const base = scaling(width / comp.width, height / comp.height);
-    try {
+    return withEnv(doc, comp, frameFootage, warn, undefined, (env) => {
+      const base = scaling(width / comp.width, height / comp.height);
       const surface = composeComp(env, comp, time, width, height, base, (s) => {
         if (plan === 'first') fillBackdrop(s.ctx, comp, width, height, false);
       });
@@ -223,9 +239,31 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
       const rgba = surface.canvas.data();
       pool.release(surface);
       return rgba;
-    } finally {
-      nested.release();
-    }
+    });
+  }
+
+  /**
+   * The layers of `comp` but `hidden` at `time`, at the comp's own size, on transparent black: only the parts
+   * `rects`, each composed on a surface of its own size (the frame shifted by whole pixels, which Skia draws as
+   * the same pixels), so no more is drawn and read back than those parts. Premultiplied.
+   */
+  function composeParts(
+    doc: Project,
+    comp: Composition,
+    time: number,
+    hidden: Layer,
+    rects: readonly FrameRect[],
+    frameFootage: FrameFootage,
+    warn: (message: string) => void,
+  ): GraphicsRect[] {
+    return withEnv(doc, comp, frameFootage, warn, hidden, (env) => {
+      return rects.map((r) => {
+        const surface = composeComp(env, comp, time, r.width, r.height, translate(-r.x, -r.y));
+        const rgba = surface.canvas.data();
+        pool.release(surface);
+        return { ...r, rgba };
+      });
+    });
   }
 
   /** Decodes the footage the frame shows, then draws it (synchronously). */

@@ -122,3 +122,22 @@ export function drawText(ctx: SKRSContext2D, layout: TextLayout): void {
   ctx.fillStyle = layout.fill;
   for (const line of layout.lines) ctx.fillText(line.text, layout.x, line.baseline);
 }
+
+/**
+ * Where a laid-out block's glyphs paint ink (layer units), as Skia measures their outlines with the block's
+ * font and features: combining marks stacked above a line, or a swash, may reach past `layout.bounds`.
+ */
+export function textInk(measure: SKRSContext2D, layout: TextLayout): Rect {
+  setFont(measure, layout);
+  measure.textAlign = layout.align;
+  measure.textBaseline = 'alphabetic';
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const line of layout.lines) {
+    const m = measure.measureText(line.text);
+    x0 = Math.min(x0, layout.x - m.actualBoundingBoxLeft);
+    x1 = Math.max(x1, layout.x + m.actualBoundingBoxRight);
+    y0 = Math.min(y0, line.baseline - m.actualBoundingBoxAscent);
+    y1 = Math.max(y1, line.baseline + m.actualBoundingBoxDescent);
+  }
+  return x1 > x0 && y1 > y0 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : { x: 0, y: 0, w: 0, h: 0 };
+}

@@ -13,8 +13,30 @@ export interface PlateColour {
 }
 
 interface Kernel extends KernelMemory {
-  over(gfx: number, plate: number, width: number, height: number, ...coefficients: number[]): void;
+  over(
+    gfx: number,
+    gfxStride: number,
+    yPlane: number,
+    uPlane: number,
+    vPlane: number,
+    lumaStride: number,
+    width: number,
+    height: number,
+    ...coefficients: number[]
+  ): void;
   retag(plate: number, width: number, height: number, ...transform: number[]): void;
+}
+
+/**
+ * Premultiplied RGBA graphics covering a rectangle of the frame (`x`, `y`, `width`, `height` all even, so
+ * every 2x2 chroma block is wholly in or out): the whole frame, or each part of it that has any alpha.
+ */
+export interface GraphicsRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  rgba: Uint8Array;
 }
 
 const kernel = wasmKernel<Kernel>('./i420-over.wasm');
@@ -55,12 +77,12 @@ export function plateTransform(from: PlateColour, to: YuvMatrix): number[] | nul
 
 /**
  * Writes to `out` the I420 frame of `plate` (I420, `width` x `height`, both even, stored as `transform` says:
- * plateTransform) with `graphics` (premultiplied RGBA of the same size, or null for none) over it, in the
- * limited-range `matrix`.
+ * plateTransform) with `graphics` over it (disjoint rectangles; everywhere else the frame has no graphics), in
+ * the limited-range `matrix`.
  */
 export function overPlate(
   plate: Uint8Array,
-  graphics: Uint8Array | null,
+  graphics: readonly GraphicsRect[],
   width: number,
   height: number,
   transform: number[] | null,
@@ -70,17 +92,33 @@ export function overPlate(
   const bytes = width * height * 1.5;
   if (width % 2 || height % 2 || plate.byteLength !== bytes || out.byteLength !== bytes)
     throw new RangeError(`overPlate: buffers do not fit a ${width}x${height} frame`);
-  if (graphics && graphics.byteLength !== width * height * 4)
-    throw new RangeError(`overPlate: the graphics do not fit a ${width}x${height} frame`);
-  if (!graphics && !transform) return out.set(plate);
-  const k = kernel.withRoom(bytes + (graphics ? width * height * 4 : 0));
+  for (const r of graphics) {
+    const even = r.x % 2 === 0 && r.y % 2 === 0 && r.width % 2 === 0 && r.height % 2 === 0;
+    const inside = r.x >= 0 && r.y >= 0 && r.x + r.width <= width && r.y + r.height <= height;
+    if (!even || !inside || r.rgba.byteLength !== r.width * r.height * 4)
+      throw new RangeError(
+        `overPlate: graphics at ${r.x},${r.y} (${r.width}x${r.height}) do not fit the frame`,
+      );
+  }
+  if (!graphics.length && !transform) return out.set(plate);
+  const gfxBytes = graphics.reduce((n, r) => n + r.rgba.byteLength, 0);
+  const k = kernel.withRoom(bytes + gfxBytes);
   const mem = new Uint8Array(k.memory.buffer);
   mem.set(plate, FRAME_BASE);
   if (transform) k.retag(FRAME_BASE, width, height, ...transform);
-  if (graphics) {
-    const gfx = FRAME_BASE + bytes;
-    mem.set(graphics, gfx);
-    k.over(gfx, FRAME_BASE, width, height, ...i420Coefficients(matrix));
+  const uPlane = FRAME_BASE + width * height;
+  const vPlane = uPlane + (width * height) / 4;
+  const coefficients = i420Coefficients(matrix);
+  let gfx = FRAME_BASE + bytes;
+  for (const r of graphics) {
+    mem.set(r.rgba, gfx);
+    const chroma = (r.y / 2) * (width / 2) + r.x / 2;
+    k.over(
+      ...[gfx, r.width * 4],
+      ...[FRAME_BASE + r.y * width + r.x, uPlane + chroma, vPlane + chroma, width],
+      ...[r.width, r.height, ...coefficients],
+    );
+    gfx += r.rgba.byteLength;
   }
   out.set(mem.subarray(FRAME_BASE, FRAME_BASE + bytes));
 }

@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { YuvMatrix } from '../../../src/render/yuv/i420.js';
-import { overPlate, plateTransform, type PlateColour } from '../../../src/render/yuv/over-plate.js';
+import {
+  overPlate,
+  plateTransform,
+  type GraphicsRect,
+  type PlateColour,
+} from '../../../src/render/yuv/over-plate.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { WEIGHTS, yuvOf, type Rgb } from '../../helpers/yuv-reference.js';
 
@@ -55,6 +60,19 @@ function randomGraphics(w: number, h: number, seed: number): Uint8Array {
   return px;
 }
 
+/** Graphics covering the whole `w` x `h` frame, or none. */
+function whole(gfx: Uint8Array | null, w: number, h: number): GraphicsRect[] {
+  return gfx ? [{ x: 0, y: 0, width: w, height: h, rgba: gfx }] : [];
+}
+
+/** The part of frame-sized graphics `gfx` (frame width `w`) inside a rectangle, as a GraphicsRect. */
+function cut(gfx: Uint8Array, w: number, x: number, y: number, width: number, height: number): GraphicsRect {
+  const rgba = new Uint8Array(width * height * 4);
+  for (let r = 0; r < height; r++)
+    rgba.set(gfx.subarray(((y + r) * w + x) * 4, ((y + r) * w + x + width) * 4), r * width * 4);
+  return { x, y, width, height, rgba };
+}
+
 /** The long way round: through RGB in floating point. */
 function reference(
   plate: Uint8Array,
@@ -88,7 +106,7 @@ function worstError(w: number, h: number, from: PlateColour, to: YuvMatrix, with
   const plate = randomPlate(w, h, w * 7 + h, from.range);
   const gfx = withGraphics ? randomGraphics(w, h, w + h * 3) : null;
   const out = new Uint8Array(plate.length);
-  overPlate(plate, gfx, w, h, plateTransform(from, to), to, out);
+  overPlate(plate, whole(gfx, w, h), w, h, plateTransform(from, to), to, out);
   const ref = reference(plate, gfx, w, h, from, to);
   const want = [...ref.y, ...ref.u, ...ref.v].map((x) => Math.min(255, Math.max(0, x)));
   return Math.max(...want.map((x, i) => Math.abs(out[i]! - x)));
@@ -130,10 +148,10 @@ describe('graphics over a footage plate in YUV', () => {
     const [w, h] = [40, 4];
     const plate = randomPlate(w, h, 3, 'tv');
     const out = new Uint8Array(plate.length);
-    overPlate(plate, new Uint8Array(w * h * 4), w, h, null, 'bt709', out);
+    overPlate(plate, whole(new Uint8Array(w * h * 4), w, h), w, h, null, 'bt709', out);
     expect(Buffer.compare(out, plate)).toBe(0);
     out.fill(0);
-    overPlate(plate, null, w, h, null, 'bt709', out);
+    overPlate(plate, [], w, h, null, 'bt709', out);
     expect(Buffer.compare(out, plate)).toBe(0);
   });
 
@@ -143,7 +161,7 @@ describe('graphics over a footage plate in YUV', () => {
     const gfx = new Uint8Array(w * h * 4);
     for (let i = 0; i < w * h; i++) gfx.set([0xe9, 0x45, 0x60, 255], i * 4);
     const out = new Uint8Array(plate.length);
-    overPlate(plate, gfx, w, h, null, 'bt709', out);
+    overPlate(plate, whole(gfx, w, h), w, h, null, 'bt709', out);
     const [y, u, v] = yuvOf([0xe9, 0x45, 0x60], 'bt709').map(Math.round);
     expect([...new Set(out.subarray(0, w * h))]).toEqual([y]);
     expect([...new Set(out.subarray(w * h, w * h * 1.25))]).toEqual([u]);
@@ -155,7 +173,7 @@ describe('graphics over a footage plate in YUV', () => {
     const t = plateTransform({ matrix: 'smpte170m', range: 'pc' }, 'bt709')!;
     const plate = new Uint8Array([0, 128, 255, 64, 128, 128]);
     const out = new Uint8Array(6);
-    overPlate(plate, null, 2, 2, t, 'bt709', out);
+    overPlate(plate, [], 2, 2, t, 'bt709', out);
     // Full-range 0, 128, 255 and 64 are limited-range 16, 126 (rounded), 235 and 71; the chroma stays 128.
     expect([...out]).toEqual([
       16,
@@ -167,16 +185,50 @@ describe('graphics over a footage plate in YUV', () => {
     ]);
   });
 
+  it('blends rectangles of graphics exactly as the whole frame with nothing outside them', () => {
+    const [w, h] = [72, 12];
+    for (const transform of [null, plateTransform({ matrix: 'smpte170m', range: 'tv' }, 'bt709')]) {
+      const plate = randomPlate(w, h, 11, 'tv');
+      const gfx = randomGraphics(w, h, 13);
+      // Two rectangles: one with a SIMD step and a scalar tail at an odd block offset, one at the right edge.
+      const rects = [cut(gfx, w, 6, 2, 26, 6), cut(gfx, w, 60, 4, 12, 8)];
+      const inside = new Uint8Array(w * h * 4);
+      for (const r of rects)
+        for (let y = 0; y < r.height; y++)
+          inside.set(r.rgba.subarray(y * r.width * 4, (y + 1) * r.width * 4), ((r.y + y) * w + r.x) * 4);
+      const [byRects, byFrame] = [new Uint8Array(plate.length), new Uint8Array(plate.length)];
+      overPlate(plate, rects, w, h, transform, 'bt709', byRects);
+      overPlate(plate, whole(inside, w, h), w, h, transform, 'bt709', byFrame);
+      expect(Buffer.compare(byRects, byFrame)).toBe(0);
+      // And the rectangles did blend: the plate (retagged or not) differs under them.
+      const bare = new Uint8Array(plate.length);
+      overPlate(plate, [], w, h, transform, 'bt709', bare);
+      expect(Buffer.compare(byRects, bare)).not.toBe(0);
+    }
+  });
+
   it('refuses buffers that do not fit the frame', () => {
-    expect(() => overPlate(new Uint8Array(6), null, 2, 2, null, 'bt709', new Uint8Array(5))).toThrow(
+    expect(() => overPlate(new Uint8Array(6), [], 2, 2, null, 'bt709', new Uint8Array(5))).toThrow(
       RangeError,
     );
-    expect(() => overPlate(new Uint8Array(9), null, 3, 2, null, 'bt709', new Uint8Array(9))).toThrow(
+    expect(() => overPlate(new Uint8Array(9), [], 3, 2, null, 'bt709', new Uint8Array(9))).toThrow(
       RangeError,
     );
     expect(() =>
-      overPlate(new Uint8Array(6), new Uint8Array(4), 2, 2, null, 'bt709', new Uint8Array(6)),
+      overPlate(new Uint8Array(6), whole(new Uint8Array(4), 2, 2), 2, 2, null, 'bt709', new Uint8Array(6)),
     ).toThrow(RangeError);
+    const frame = () => [new Uint8Array(24), new Uint8Array(24)] as const;
+    const [plate, out] = frame();
+    const rect = (x: number, y: number, width: number, height: number) => ({
+      x,
+      y,
+      width,
+      height,
+      rgba: new Uint8Array(width * height * 4),
+    });
+    // An odd corner, and a rectangle reaching past the 4x4 frame.
+    expect(() => overPlate(plate, [rect(1, 0, 2, 2)], 4, 4, null, 'bt709', out)).toThrow(RangeError);
+    expect(() => overPlate(plate, [rect(2, 2, 4, 2)], 4, 4, null, 'bt709', out)).toThrow(RangeError);
   });
 
   it('the committed WebAssembly is the compiled source (npm run build:wasm)', async () => {

@@ -39,9 +39,18 @@ function overY(px: usize, yp: i32, yr: i32, yg: i32, yb: i32): u8 {
   return clampByte((d * 2 + a * 4112 + (255 - a) * yp * 257 + 32768) >> 16);
 }
 
+/**
+ * Blends `width` x `height` graphics (rows `gfxStride` bytes apart) onto the plate's samples at `yPlane`,
+ * `uPlane`, `vPlane` (luma rows `lumaStride` bytes apart, chroma rows half that): the whole frame, or a
+ * rectangle of it at even coordinates (the pointers at its top left corner).
+ */
 export function over(
   gfx: usize,
-  plate: usize,
+  gfxStride: i32,
+  yPlane: usize,
+  uPlane: usize,
+  vPlane: usize,
+  lumaStride: i32,
   width: i32,
   height: i32,
   yr: i32,
@@ -54,9 +63,7 @@ export function over(
   vg: i32,
   vb: i32,
 ): void {
-  const cw = width >> 1;
-  const uPlane = plate + <usize>(width * height);
-  const vPlane = uPlane + <usize>(cw * (height >> 1));
+  const chromaStride = lumaStride >> 1;
   const cY = weights(yr, yg, yb);
   const cU = weights(ur, ug, ub);
   const cV = weights(vr, vg, vb);
@@ -68,15 +75,15 @@ export function over(
   const k257 = i32x4.splat(257);
   const roundY = i32x4.splat(32768);
   const roundC = i32x4.splat(1 << 17);
-  const stride = <usize>(width * 4);
+  const stride = <usize>gfxStride;
   const simdWidth = width & ~7;
   for (let y = 0; y < height; y += 2) {
     let s0 = gfx + <usize>y * stride;
     let s1 = s0 + stride;
-    let d0 = plate + <usize>(y * width);
-    let d1 = d0 + <usize>width;
-    let u = uPlane + <usize>((y >> 1) * cw);
-    let v = vPlane + <usize>((y >> 1) * cw);
+    let d0 = yPlane + <usize>(y * lumaStride);
+    let d1 = d0 + <usize>lumaStride;
+    let u = uPlane + <usize>((y >> 1) * chromaStride);
+    let v = vPlane + <usize>((y >> 1) * chromaStride);
     for (let x = 0; x < simdWidth; x += 8) {
       const a0 = v128.load(s0),
         a1 = v128.load(s0, 16);
