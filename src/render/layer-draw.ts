@@ -52,8 +52,12 @@ export function contentBounds(
       const c = nestedComp(env, src.comp);
       return c ? { x: 0, y: 0, w: c.width, h: c.height } : null;
     }
-    case 'text':
-      return layoutText(env.measure, layer, src, lt).bounds;
+    case 'text': {
+      const layout = layoutText(env.measure, layer, src, lt);
+      // The glyphs' ink may reach past the layout box (marks stacked above a line), and a stroke past the ink.
+      const ink = textInk(env.measure, layout);
+      return ink.w > 0 ? union(layout.bounds, inflate(ink, layout.stroke?.width ?? 0)) : layout.bounds;
+    }
     case 'shape':
       return shapeBounds(src, lt);
     default:
@@ -162,8 +166,7 @@ function surfaceGeometry(
 /**
  * Where drawing `layer` (layer->device matrix `m`) can paint, in layer units, and the device pixels the drawing
  * may spread past it (antialiasing, and a layer surface's own pixels smoothed when drawn larger); null: nowhere.
- * A layer drawn through its surface paints only that surface; one drawn directly, its content bounds (a
- * text's, its glyphs' ink too).
+ * A layer drawn through its surface paints only that surface; one drawn directly, its content bounds.
  */
 export function paintLimit(
   env: Pick<ComposeEnv, 'doc' | 'measure'>,
@@ -176,10 +179,7 @@ export function paintLimit(
   if (!(scale > 0)) return null;
   if (drawsDirect(layer) && !layer.effects.some((e) => e.enabled)) {
     const bounds = contentBounds(env, layer, lt);
-    if (!bounds) return null;
-    if (layer.source.kind !== 'text') return { rect: bounds, spread: 1 };
-    const ink = textInk(env.measure, layoutText(env.measure, layer, layer.source, lt));
-    return { rect: union(bounds, ink), spread: 1 };
+    return bounds && { rect: bounds, spread: 1 };
   }
   const g = surfaceGeometry(env, layer, lt, m);
   if (!g) return null;
