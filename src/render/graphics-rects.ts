@@ -6,7 +6,7 @@
  * Each layer contributes the limit its drawing cannot paint past (layer-draw.ts, paintLimit), taken through
  * its matrix to the frame, rounded out, grown by the pixels antialiasing and smoothing may spread, and kept
  * inside the frame at even coordinates (the 2x2 chroma blocks). Overlapping rectangles are merged, so each
- * pixel is blended once. When they would cover most of the frame, reading it all is cheaper: null.
+ * pixel is blended once. When they would cover most of the frame, composing it whole is cheaper: null.
  */
 import type { Composition, Layer, Project } from '../engine/index.js';
 import type { SKRSContext2D } from '@napi-rs/canvas';
@@ -16,7 +16,7 @@ import { paintLimit } from './layer-draw.js';
 import type { Mat } from '../engine/affine.js';
 import type { Rect } from './bounds.js';
 
-/** Past this share of the frame, the rectangles are read as the whole frame. */
+/** Past this share of the frame, the whole frame is composed instead. */
 const MOST_OF_FRAME = 0.6;
 
 /** What the rectangles are measured with: the document, and a context for measuring text. */
@@ -76,7 +76,7 @@ function merged(a: FrameRect, b: FrameRect): FrameRect {
 
 /**
  * Sizes step by this many pixels: a moving layer's rectangle then keeps its size from frame to frame, and so
- * do the scratch surface it is read through and the buffer it is read into. With sizes changing every frame
+ * do the pooled surface it is composed on and the buffer it is read back into. With sizes changing every frame
  * (a box at fractional positions), the allocator's churn held ~90 MB more per render worker.
  */
 const SIZE_STEP = 32;
@@ -139,8 +139,8 @@ export function paintedRects(env: RectsEnv, frame: PlateFrame): FrameRect[] | nu
 }
 
 /**
- * What a plate render reads back: paintedRects ([] when nothing is painted), or null to read the whole frame
- * (not known, or most of it: one read-back is then cheaper than several).
+ * What a plate render composes: paintedRects ([] when nothing is painted), or null for the whole frame (not
+ * known, or most of it: one composition is then cheaper than several).
  */
 export function graphicsRects(env: RectsEnv, frame: PlateFrame): FrameRect[] | null {
   const rects = paintedRects(env, frame);
