@@ -24,6 +24,28 @@ function opacityAt(layer: Layer, t: number): number {
 }
 
 /**
+ * The layers of `comp` drawn at comp time `t`, bottom first, with their opacity: enabled, with content, in
+ * their time range, not fully transparent, not used as a track matte (After Effects hides a layer while another
+ * uses it as its matte), and not `hidden` (a footage plate, drawn elsewhere).
+ */
+export function drawnLayers(
+  comp: Composition,
+  t: number,
+  hidden?: Layer,
+): { layer: Layer; opacity: number }[] {
+  const mattes = new Set(comp.layers.flatMap((l) => (l.trackMatte ? [l.trackMatte.layer] : [])));
+  const drawn: { layer: Layer; opacity: number }[] = [];
+  for (let i = comp.layers.length - 1; i >= 0; i--) {
+    const layer = comp.layers[i]!;
+    if (!layer.enabled || layer.source.kind === 'null' || mattes.has(layer.id) || !inTime(layer, t)) continue;
+    if (layer === hidden) continue;
+    const opacity = opacityAt(layer, t);
+    if (opacity > 0) drawn.push({ layer, opacity });
+  }
+  return drawn;
+}
+
+/**
  * Composes `comp` at comp time `t` into a new pooled `width` × `height` surface (transparent background);
  * `base` maps comp pixels to surface pixels; `prepare` may draw first (the backdrop). The caller releases it.
  */
@@ -49,15 +71,7 @@ export function composeComp(
     const out = env.pool.acquire(width, height);
     prepare?.(out);
     const world = worldMatrices(comp, t);
-    // After Effects hides a layer while another layer uses it as its track matte.
-    const mattes = new Set(comp.layers.flatMap((l) => (l.trackMatte ? [l.trackMatte.layer] : [])));
-    for (let i = comp.layers.length - 1; i >= 0; i--) {
-      const layer = comp.layers[i]!;
-      if (!layer.enabled || layer.source.kind === 'null' || mattes.has(layer.id) || !inTime(layer, t))
-        continue;
-      if (layer === env.hidden) continue;
-      const opacity = opacityAt(layer, t);
-      if (opacity <= 0) continue;
+    for (const { layer, opacity } of drawnLayers(comp, t, env.hidden)) {
       const m = mul(base, world(layer));
       if (layer.source.kind === 'adjustment') {
         adjust(env, out, layer, comp, m, opacity, t);

@@ -10,8 +10,8 @@
  */
 import type { Composition, Layer, Project } from '../engine/index.js';
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { layerTime, worldMatrices } from '../engine/layer-transform.js';
-import { valueAt } from '../engine/index.js';
+import { worldMatrices } from '../engine/layer-transform.js';
+import { drawnLayers } from './compositor.js';
 import { paintLimit } from './layer-draw.js';
 import type { Mat } from '../engine/affine.js';
 import type { Rect } from './bounds.js';
@@ -114,12 +114,9 @@ function disjoint(rects: FrameRect[], width: number, height: number): FrameRect[
 export function paintedRects(env: RectsEnv, frame: PlateFrame): FrameRect[] | null {
   const { comp, t, width, height, hidden } = frame;
   const world = worldMatrices(comp, t);
-  const mattes = new Set(comp.layers.flatMap((l) => (l.trackMatte ? [l.trackMatte.layer] : [])));
   const rects: FrameRect[] = [];
-  for (const layer of comp.layers) {
-    if (layer === hidden || !layer.enabled || layer.source.kind === 'null' || mattes.has(layer.id)) continue;
-    if (t < layer.inPoint || t >= layer.outPoint) continue;
-    if (valueAt<number>(layer.transform.opacity, layerTime(layer, t)) <= 0) continue;
+  // The layers the compositor draws (compositor.ts): a layer it draws and this skipped would be lost.
+  for (const { layer } of drawnLayers(comp, t, hidden)) {
     // An adjustment layer changes pixels it did not paint (plates never have one above them).
     if (layer.source.kind === 'adjustment') return null;
     const m = world(layer);

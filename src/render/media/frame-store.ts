@@ -230,7 +230,11 @@ export class FrameStore {
     if (!jpeg) return null;
     // A JPEG that does not decode, or not to the item's size, falls back to the exact decoder: a preview never
     // fails for the cache's sake.
-    return jpegCanvas(jpeg, item.width, item.height, this.#spare.pop()).catch(() => null);
+    const spare = this.#spare.pop();
+    const canvas = await jpegCanvas(jpeg, item.width, item.height, spare).catch(() => null);
+    // A JPEG that is refused leaves the spare canvas unused: it stays spare.
+    if (!canvas && spare) this.#spare.push(spare);
+    return canvas;
   }
 
   async #spawnScrub(item: FootageItem, index: number): Promise<ChildProcess> {
