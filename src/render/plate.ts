@@ -10,6 +10,7 @@
 import { valueAt, type Composition, type FootageItem, type Layer, type Project } from '../engine/index.js';
 import { layerTime, worldMatrices } from '../engine/layer-transform.js';
 import { blendsFrames } from './footage.js';
+import { untaggedMatrix } from './media/clip-colour.js';
 import { footageSourceTime } from './media/frame-plan.js';
 import type { YuvMatrix } from './yuv/i420.js';
 import type { PlateColour } from './yuv/over-plate.js';
@@ -29,7 +30,7 @@ function visible(layer: Layer, t: number, mattes: Set<string>): boolean {
 
 /**
  * How the clip's samples are stored, when a plate can take them as they are: 8-bit 4:2:0 without alpha, a matrix
- * the kernel knows (unstated reads as BT.601, as ffmpeg reads it on the RGB path), limited or full range.
+ * the kernel knows (unstated reads as its size implies, as on the RGB path: clip-colour.ts), limited or full range.
  */
 export function yuvPlate(item: FootageItem): PlateColour | null {
   const yuv = item.media?.yuv;
@@ -40,7 +41,7 @@ export function yuvPlate(item: FootageItem): PlateColour | null {
     smpte170m: 'smpte170m',
     bt470bg: 'smpte170m',
   };
-  const matrix = yuv.matrix === null ? 'smpte170m' : matrices[yuv.matrix];
+  const matrix = yuv.matrix === null ? untaggedMatrix(item) : matrices[yuv.matrix];
   if (!matrix) return null;
   return { matrix, range: yuv.pixelFormat === 'yuvj420p' || yuv.range === 'pc' ? 'pc' : 'tv' };
 }

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EngineError } from '../../engine/index.js';
+import type { YuvMatrix } from '../yuv/i420.js';
 
 /** Frames decoded ahead of the reader before the pipe is left to fill. */
 const READ_AHEAD = 1;
@@ -22,6 +23,11 @@ export interface DecoderSpec {
   /** The codec as probed; VP8/VP9 alpha is decoded only by libvpx. */
   codec: string | null;
   alpha: boolean;
+  /**
+   * For a clip whose tags state no matrix: the one to read it with (sizeMatrix: BT.709 for HD), instead of
+   * swscale's BT.601 at every size. Absent: the tags (or swscale's default) decide.
+   */
+  untaggedMatrix?: YuvMatrix;
   /** For 'i420' output: the clip's own 8-bit 4:2:0 pixel format, which the frames keep (no conversion). */
   planar?: 'yuv420p' | 'yuvj420p';
   /** Told the child's pid when it starts and when it ends (so the owner of the thread can kill leftovers). */
@@ -63,7 +69,8 @@ export function decoderArgs(
 function pictureArgs(spec: DecoderSpec, squarePixels: boolean, output: 'rgba' | 'mjpeg'): string[] {
   return [
     // ffmpeg turns rotated footage itself (autorotate); anamorphic pixels are scaled to square ones here.
-    // The scale also converts to RGB with the matrix and range the clip's tags state (untagged: BT.601).
+    // The scale also converts to RGB with the matrix and range the clip's tags state; an untagged clip's matrix
+    // is the one its size implies (spec.untaggedMatrix), as players read it, not swscale's BT.601 at any size.
     // full_chroma_int: swscale's fast path turns 10-bit 4:2:2 (ProRes) 2 levels dark (grey 128 -> 126);
     // with it ProRes costs ~5 ms more a 1080p frame and 8-bit H.264 nothing measurable.
     // For JPEG the picture goes through RGB (format=rgb24) on the way: straight from the clip's YUV, swscale would
@@ -72,6 +79,7 @@ function pictureArgs(spec: DecoderSpec, squarePixels: boolean, output: 'rgba' | 
     ...[
       '-vf',
       `scale=${squarePixels ? '' : `${spec.width}:${spec.height}:`}flags=bicubic+full_chroma_int` +
+        (spec.untaggedMatrix ? `:in_color_matrix=${spec.untaggedMatrix}` : '') +
         (output === 'mjpeg' ? ',format=rgb24' : ''),
     ],
     ...(output === 'rgba'

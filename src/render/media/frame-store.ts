@@ -8,6 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createCanvas, Image, ImageData, type Canvas } from '@napi-rs/canvas';
 import { EngineError, sequenceFrame, type FootageItem } from '../../engine/index.js';
+import { untaggedMatrix } from './clip-colour.js';
 import { spawnDecoder, VideoDecoder, type DecoderSpec } from './decoder.js';
 import { ScrubCache } from './scrub-cache.js';
 import { TimestampCache } from './timestamps.js';
@@ -277,6 +278,7 @@ export class FrameStore {
     // Half a frame before the wanted one: accurate seeking drops what is before, and keeps exactly it.
     const seek = at <= 0 ? 0 : ts[at]! - (ts[at]! - ts[at - 1]!) / 2;
     const media = item.media!;
+    const untagged = untaggedMatrix(item);
     const spec: DecoderSpec = {
       ffmpeg,
       input,
@@ -285,6 +287,7 @@ export class FrameStore {
       seek,
       codec: media.codec,
       alpha: media.alpha,
+      ...(untagged ? { untaggedMatrix: untagged } : {}),
       onChild: this.#access.onChild,
     };
     return { spec, at };

@@ -12,6 +12,19 @@ import { FRAME_BASE, wasmKernel, type KernelMemory } from './kernel.js';
 
 export type YuvMatrix = 'bt709' | 'smpte170m';
 
+/** Frames this tall or taller are HD, and take the BT.709 matrix when nothing else says which. */
+export const HD_MIN_HEIGHT = 720;
+
+/**
+ * The matrix of a video this tall when nothing else says which: BT.709 for HD, BT.601 (SMPTE 170M) below, as
+ * broadcasters deliver them and as players guess for untagged files. Both directions use it: the matrix our
+ * renders are encoded and tagged with (video-colour.ts), and the one an untagged clip is read with (so it looks
+ * as it does in the player it came from, and an HD clip need not be converted on the way through).
+ */
+export function sizeMatrix(height: number): YuvMatrix {
+  return height >= HD_MIN_HEIGHT ? 'bt709' : 'smpte170m';
+}
+
 /** Kr and Kb of each matrix (Kg = 1 - Kr - Kb). */
 export const LUMA_WEIGHTS: Record<YuvMatrix, { kr: number; kb: number }> = {
   bt709: { kr: 0.2126, kb: 0.0722 },

@@ -37,11 +37,19 @@ async function loggedSession(): Promise<{ s: Session; decoders: () => Promise<st
   return { s, decoders };
 }
 
-/** A 3-frame clip: #e94560 on the left, #3080c0 on the right, stored as `store` says. */
+/**
+ * A 3-frame clip: #e94560 on the left, #3080c0 on the right, stored as `store` says. Untagged, it is converted
+ * with the matrix its size implies (BT.709 for HD, ffmpeg's default BT.601 below), as HD video is made and as
+ * players read it.
+ */
 async function twoColourClip(dir: string, w: number, h: number, store: 'untagged' | 'bt709' | 'full') {
   const path = join(dir, `${store}-${w}.mp4`);
   const colour = {
-    untagged: ['-pix_fmt', 'yuv420p'],
+    untagged: [
+      ...(h >= 720 ? ['-vf', 'scale=out_color_matrix=bt709:out_range=tv'] : []),
+      '-pix_fmt',
+      'yuv420p',
+    ],
     bt709: [
       ...['-vf', 'scale=out_color_matrix=bt709:out_range=tv', '-pix_fmt', 'yuv420p'],
       ...['-colorspace', 'bt709', '-color_range', 'tv'],
@@ -57,6 +65,13 @@ async function twoColourClip(dir: string, w: number, h: number, store: 'untagged
     ...['-c:v', 'libx264', '-qp', '0', ...colour, path],
   ]);
   return path;
+}
+
+/** The matrix a clip's tags state, as ffprobe names it ('unknown' when none). */
+async function statedMatrix(path: string): Promise<string> {
+  const args = ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=color_space'];
+  const { stdout } = await exec('ffprobe', [...args, '-of', 'csv=p=0', path]);
+  return stdout.trim();
 }
 
 /** A comp the clip's size showing it, with a 60% #10204a solid over its bottom half. */
@@ -143,7 +158,9 @@ describe('footage plates', () => {
       async () => {
         const dir = await tempDir();
         const { s, decoders } = await loggedSession();
-        const { comp } = await plateComp(s, await twoColourClip(dir, w, h, store), w, h);
+        const clip = await twoColourClip(dir, w, h, store);
+        if (store === 'untagged') expect(await statedMatrix(clip)).toBe('unknown');
+        const { comp } = await plateComp(s, clip, w, h);
         expect((await renderTo(s, comp, join(dir, `plate.${ext}`))).completed).toBe(1);
         expect(await decoders()).toEqual([store === 'full' ? 'yuvj420p' : 'yuv420p']);
         expect((await renderTo(s, comp, join(dir, 'png', 'f_[#].png'))).completed).toBe(1);

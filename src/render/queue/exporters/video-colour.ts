@@ -14,10 +14,8 @@
  *   right both in players that read the tags and in those that guess;
  * - the range is limited ("tv", 16-235): the default of H.264 and VP9 delivery and the only range ProRes has.
  */
+import { sizeMatrix } from '../../yuv/i420.js';
 import type { FrameSize } from './types.js';
-
-/** Frames this tall or taller are HD and get the BT.709 matrix. */
-export const HD_MIN_HEIGHT = 720;
 
 export interface VideoColour {
   /** ffmpeg's name of the RGB <-> YUV matrix (`-colorspace`). */
@@ -29,8 +27,7 @@ export interface VideoColour {
 
 /** The colour description of a video of this frame size. */
 export function videoColour(size: FrameSize): VideoColour {
-  const matrix = size.height >= HD_MIN_HEIGHT ? 'bt709' : 'smpte170m';
-  return { matrix, primaries: 'bt709', transfer: 'bt709', range: 'tv' };
+  return { matrix: sizeMatrix(size.height), primaries: 'bt709', transfer: 'bt709', range: 'tv' };
 }
 
 /**
