@@ -42,6 +42,15 @@ export interface FrameRect {
   height: number;
 }
 
+/**
+ * A rectangle of a plate's frame and the layers that can paint in it, in drawing order: each layer's paint lies
+ * wholly inside one rectangle (they are disjoint, and each holds the boxes merged into it), so these layers and
+ * nothing else make its pixels.
+ */
+export interface PaintedRect extends FrameRect {
+  layers: Layer[];
+}
+
 /** The device rectangle holding `r` (layer units) under `m`, grown by `spread` pixels, unclipped. */
 function deviceBox(r: Rect, m: Mat, spread: number): [number, number, number, number] {
   const corners = [
@@ -63,7 +72,7 @@ function deviceBox(r: Rect, m: Mat, spread: number): [number, number, number, nu
 const overlaps = (a: FrameRect, b: FrameRect) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-function merged(a: FrameRect, b: FrameRect): FrameRect {
+function merged(a: PaintedRect, b: PaintedRect, order: Map<Layer, number>): PaintedRect {
   const x = Math.min(a.x, b.x);
   const y = Math.min(a.y, b.y);
   return {
@@ -71,6 +80,7 @@ function merged(a: FrameRect, b: FrameRect): FrameRect {
     y,
     width: Math.max(a.x + a.width, b.x + b.width) - x,
     height: Math.max(a.y + a.height, b.y + b.height) - y,
+    layers: [...a.layers, ...b.layers].sort((p, q) => order.get(p)! - order.get(q)!),
   };
 }
 
@@ -82,24 +92,25 @@ function merged(a: FrameRect, b: FrameRect): FrameRect {
 const SIZE_STEP = 32;
 
 /** `r` grown to a multiple of SIZE_STEP a side (at most the frame's), moved back inside the frame if need be. */
-function stepped(r: FrameRect, width: number, height: number): FrameRect {
+function stepped(r: PaintedRect, width: number, height: number): PaintedRect {
   const w = Math.min(width, Math.ceil(r.width / SIZE_STEP) * SIZE_STEP);
   const h = Math.min(height, Math.ceil(r.height / SIZE_STEP) * SIZE_STEP);
-  return { x: Math.min(r.x, width - w), y: Math.min(r.y, height - h), width: w, height: h };
+  return { x: Math.min(r.x, width - w), y: Math.min(r.y, height - h), width: w, height: h, layers: r.layers };
 }
 
 /**
  * Disjoint stepped rectangles covering all of `rects` (overlapping ones replaced by their bounding box, until
  * none do), inside the `width` x `height` frame.
  */
-function disjoint(rects: FrameRect[], width: number, height: number): FrameRect[] {
+function disjoint(rects: PaintedRect[], width: number, height: number): PaintedRect[] {
+  const order = new Map(rects.flatMap((r) => r.layers).map((l, i) => [l, i]));
   const out = rects.map((r) => stepped(r, width, height));
   for (let changed = true; changed;) {
     changed = false;
     for (let i = 0; i < out.length && !changed; i++)
       for (let j = i + 1; j < out.length && !changed; j++) {
         if (!overlaps(out[i]!, out[j]!)) continue;
-        out[i] = stepped(merged(out[i]!, out[j]!), width, height);
+        out[i] = stepped(merged(out[i]!, out[j]!, order), width, height);
         out.splice(j, 1);
         changed = true;
       }
@@ -109,12 +120,12 @@ function disjoint(rects: FrameRect[], width: number, height: number): FrameRect[
 
 /**
  * Disjoint rectangles of the frame holding everything its visible layers other than `hidden` (the plate) may
- * paint; null when that is not known.
+ * paint, each with the layers painting in it; null when that is not known.
  */
-export function paintedRects(env: RectsEnv, frame: PlateFrame): FrameRect[] | null {
+export function paintedRects(env: RectsEnv, frame: PlateFrame): PaintedRect[] | null {
   const { comp, t, width, height, hidden } = frame;
   const world = worldMatrices(comp, t);
-  const rects: FrameRect[] = [];
+  const rects: PaintedRect[] = [];
   // The layers the compositor draws (compositor.ts): a layer it draws and this skipped would be lost.
   for (const { layer } of drawnLayers(comp, t, hidden)) {
     // An adjustment layer changes pixels it did not paint (plates never have one above them).
@@ -130,7 +141,7 @@ export function paintedRects(env: RectsEnv, frame: PlateFrame): FrameRect[] | nu
     const right = Math.min(width, x1 + (((x1 % 2) + 2) % 2));
     const bottom = Math.min(height, y1 + (((y1 % 2) + 2) % 2));
     if (right > left && bottom > top)
-      rects.push({ x: left, y: top, width: right - left, height: bottom - top });
+      rects.push({ x: left, y: top, width: right - left, height: bottom - top, layers: [layer] });
   }
   return disjoint(rects, width, height);
 }
@@ -139,7 +150,7 @@ export function paintedRects(env: RectsEnv, frame: PlateFrame): FrameRect[] | nu
  * What a plate render composes: paintedRects ([] when nothing is painted), or null for the whole frame (not
  * known, or most of it: one composition is then cheaper than several).
  */
-export function graphicsRects(env: RectsEnv, frame: PlateFrame): FrameRect[] | null {
+export function graphicsRects(env: RectsEnv, frame: PlateFrame): PaintedRect[] | null {
   const rects = paintedRects(env, frame);
   const area = rects?.reduce((n, r) => n + r.width * r.height, 0) ?? Infinity;
   return area > MOST_OF_FRAME * frame.width * frame.height ? null : rects;

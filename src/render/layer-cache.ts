@@ -27,7 +27,7 @@ interface Entry {
 }
 
 /** Whether `value` holds an animated property anywhere (a property with keyframes). */
-function animated(value: unknown): boolean {
+export function animated(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some(animated);
   const keys = (value as { keyframes?: unknown }).keyframes;

@@ -2,7 +2,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { EngineError, nearestFrame, type Composition, type Layer, type Project } from '../engine/index.js';
 import { backdropPlan, fillBackdrop } from './backdrop.js';
-import { composeComp } from './compositor.js';
+import { composeComp, drawnLayers } from './compositor.js';
 import type { ComposeEnv } from './env.js';
 import { ensureFonts } from './fonts.js';
 import { encodeFrame } from './encode.js';
@@ -17,7 +17,8 @@ import type { FrameFootage } from './footage.js';
 import { findPlate, type Plate } from './plate.js';
 import { frameToI420 } from './yuv/i420.js';
 import { overPlate, plateTransform, type GraphicsRect } from './yuv/over-plate.js';
-import { graphicsRects, type FrameRect } from './graphics-rects.js';
+import { graphicsRects, type FrameRect, type PaintedRect } from './graphics-rects.js';
+import { StillParts } from './still-parts.js';
 import type {
   FrameRenderer,
   FrameRendererOptions,
@@ -101,6 +102,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     store,
   );
   const layerCache = new LayerSurfaceCache(LAYER_CACHE_BYTES, (s) => pool.release(s));
+  const stillParts = new StillParts();
   const measure = createCanvas(1, 1).getContext('2d');
   measure.lang = 'en';
 
@@ -155,6 +157,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
       pool.clear();
       footage.clear();
       layerCache.clear();
+      stillParts.clear();
     },
   };
   return renderer;
@@ -180,8 +183,21 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     const samples = await store.i420(plate.item, nearestFrame(timestamps, plate.sourceTime));
     throwIfCancelled(opts.signal);
     const frame = { comp, t: time, width, height, hidden: plate.layer };
-    const parts = graphicsRects({ doc, measure }, frame) ?? [{ x: 0, y: 0, width, height }];
-    const graphics = composeParts(doc, comp, time, plate.layer, parts, frameFootage, warn);
+    const parts = graphicsRects({ doc, measure }, frame) ?? [
+      { x: 0, y: 0, width, height, layers: drawnLayers(comp, time, plate.layer).map((d) => d.layer) },
+    ];
+    // Parts whose layers draw still are composed once and kept (still-parts.ts); the others, every frame.
+    const graphics: GraphicsRect[] = [];
+    const fresh: PaintedRect[] = [];
+    for (const part of parts) {
+      const rgba = stillParts.get(doc, comp, part, warn);
+      if (rgba) graphics.push({ x: part.x, y: part.y, width: part.width, height: part.height, rgba });
+      else fresh.push(part);
+    }
+    composeParts(doc, comp, time, plate.layer, fresh, frameFootage, warn).forEach(({ part, warnings }, i) => {
+      stillParts.put(doc, comp, fresh[i]!, part.rgba, warnings);
+      graphics.push(part);
+    });
     const { buffer, matrix } = target(width, height);
     overPlate(samples, graphics, width, height, plateTransform(plate.colour, matrix), matrix, buffer);
   }
@@ -255,13 +271,20 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     rects: readonly FrameRect[],
     frameFootage: FrameFootage,
     warn: (message: string) => void,
-  ): GraphicsRect[] {
-    return withEnv(doc, comp, frameFootage, warn, hidden, (env) => {
+  ): { part: GraphicsRect; warnings: string[] }[] {
+    // Each part's own warnings too, for the parts kept (still-parts.ts) to tell them again.
+    let told: string[] = [];
+    const tell = (message: string) => {
+      told.push(message);
+      warn(message);
+    };
+    return withEnv(doc, comp, frameFootage, tell, hidden, (env) => {
       return rects.map((r) => {
+        told = [];
         const surface = composeComp(env, comp, time, r.width, r.height, translate(-r.x, -r.y));
         const rgba = surface.canvas.data();
         pool.release(surface);
-        return { ...r, rgba };
+        return { part: { x: r.x, y: r.y, width: r.width, height: r.height, rgba }, warnings: told };
       });
     });
   }
