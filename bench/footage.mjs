@@ -1,6 +1,7 @@
 // Video footage benchmark, against the built dist (EFFECTCRAFT_DIST=.dist-x for another build directory).
-// 1. A generated 1920x1080 H.264 clip with a sine-tone AAC track, as a footage layer under 4 graphic layers (a
-//    translucent lower third, a moving rectangle, a text, an ellipse), 240 frames at 30 fps, rendered by
+// 1. A generated 1920x1080 H.264 clip (untagged: read as BT.709, as any untagged HD clip) with a sine-tone AAC
+//    track, as a footage layer under 4 graphic layers (a translucent lower third, a moving rectangle, a text, an
+//    ellipse), 240 frames at 30 fps, rendered by
 //    renderQueue.render to MP4 with its sound. In the same script: ffmpeg decoding the same clip and drawing
 //    equivalent graphics in one filter graph (in YUV, no RGB at all) with the same encoder and audio arguments;
 //    and the encoder's limit, ffmpeg encoding the clip's own raw RGBA frames alone (what any RGBA compositor
