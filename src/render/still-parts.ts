@@ -63,7 +63,8 @@ export class StillParts {
       this.#doc = doc;
       this.#comp = comp;
     }
-    if (rgba.byteLength > BUDGET_BYTES / 2 || !rect.layers.every((l) => this.#drawsStill(comp, l))) return;
+    if (rgba.byteLength > BUDGET_BYTES / 2 || !rect.layers.every((l) => this.#drawsStill(doc, comp, l)))
+      return;
     const key = keyOf(rect);
     this.#drop(key);
     while (this.#bytes + rgba.byteLength > BUDGET_BYTES || this.#entries.size >= MAX_ENTRIES)
@@ -80,10 +81,10 @@ export class StillParts {
     this.#comp = null;
   }
 
-  #drawsStill(comp: Composition, layer: Layer): boolean {
+  #drawsStill(doc: Project, comp: Composition, layer: Layer): boolean {
     let known = this.#still.get(layer);
     if (known === undefined) {
-      known = drawsStill(comp, layer);
+      known = drawsStill(doc, comp, layer);
       this.#still.set(layer, known);
     }
     return known;
@@ -104,18 +105,27 @@ function keyOf(rect: PaintedRect): string {
 
 /**
  * Whether `layer` of `comp` paints the same pixels at every time it is shown: content that does not change
- * (a solid, text or shape, nothing keyframed in it or its effects: layer-cache.ts), a transform without
- * keyframes (opacity included), parents whose transforms have none either, and no track matte (its source
- * may move).
+ * (a solid, text or shape with nothing keyframed in it or its effects, layer-cache.ts; or a still image and
+ * unkeyframed effects: a render worker is given its stills' bytes once, with the job), a transform without keyframes (opacity included), parents whose transforms
+ * have none either, and no track matte (its source may move).
  */
-export function drawsStill(comp: Composition, layer: Layer): boolean {
-  if (!hasStaticContent(layer) || layer.trackMatte || animated(layer.transform)) return false;
+export function drawsStill(doc: Project, comp: Composition, layer: Layer): boolean {
+  const content = hasStaticContent(layer) || (stillImage(doc, layer) && !animated(layer.effects));
+  if (!content || layer.trackMatte || animated(layer.transform)) return false;
   const seen = new Set<Layer>([layer]);
-  for (let id = layer.parent; id !== null;) {
+  for (let id = layer.parent; id !== null; ) {
     const parent = comp.layers.find((l) => l.id === id);
     if (!parent || seen.has(parent) || animated(parent.transform)) return false;
     seen.add(parent);
     id = parent.parent;
   }
   return true;
+}
+
+/** A footage layer showing a still image (a logo, a watermark): the same picture at every time. */
+function stillImage(doc: Project, layer: Layer): boolean {
+  if (layer.source.kind !== 'footage') return false;
+  const id = layer.source.footage;
+  const item = doc.items.find((i) => i.type === 'footage' && i.id === id);
+  return item?.type === 'footage' && (item.media === undefined || item.media.kind === 'still');
 }

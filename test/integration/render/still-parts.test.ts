@@ -10,8 +10,10 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect } from 'vitest';
-import type { Composition, Project } from '../../../src/engine/index.js';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import type { Composition, Layer, Project } from '../../../src/engine/index.js';
+import { drawsStill } from '../../../src/render/still-parts.js';
 import type { FrameRenderer } from '../../../src/render/types.js';
 import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { mediaRenderer } from '../../helpers/media-render.js';
@@ -24,7 +26,17 @@ const H = 360;
 const FPS = 25;
 const FRAMES = 8;
 
-async function scene(clip: string): Promise<{ s: Scene; comp: string; title: string }> {
+/** A 48x32 PNG logo, half transparent. */
+async function logoPng(dir: string): Promise<string> {
+  const path = join(dir, 'logo.png');
+  const background = { r: 255, g: 64, b: 160, alpha: 0.5 };
+  await sharp({ create: { width: 48, height: 32, channels: 4, background } })
+    .png()
+    .toFile(path);
+  return path;
+}
+
+async function scene(clip: string, logoFile: string): Promise<{ s: Scene; comp: string; title: string }> {
   const s = new Scene();
   const { id: comp } = await s.cmd('comp.new', {
     width: W,
@@ -67,6 +79,10 @@ async function scene(clip: string): Promise<{ s: Scene; comp: string; title: str
     fill: '#22cc88',
   });
   await s.cmd('layer.setParent', { layer: dot.id, parent: carrier.id });
+  // A still image in a corner (a watermark).
+  const { id: image } = await s.cmd('file.import', { path: logoFile });
+  const mark = await s.cmd('layer.addFootage', { comp, footage: image });
+  await at(mark.id, 'transform.position', [600, 330]);
   const box = await s.cmd('layer.addShape', {
     comp,
     shape: { type: 'rectangle', size: [60, 40] },
@@ -105,7 +121,7 @@ describe('still parts of a plate render', () => {
           clip,
         ],
       ]);
-      const { s, comp, title } = await scene(clip);
+      const { s, comp, title } = await scene(clip, await logoPng(dir));
       const doc = s.doc;
       const kept = await mediaRenderer();
       const frames: Buffer[] = [];
@@ -128,4 +144,55 @@ describe('still parts of a plate render', () => {
     },
     120_000,
   );
+
+  it('are only those of layers that draw the same at every time', async () => {
+    const dir = await tempDir();
+    const s = new Scene();
+    // First: a new composition becomes the active one, which the edits below address.
+    const { id: inner } = await s.cmd('comp.new', { width: 10, height: 10, duration: 1 });
+    const { id: comp } = await s.cmd('comp.new', { width: W, height: H, duration: 2 });
+    const { id: image } = await s.cmd('file.import', { path: await logoPng(dir) });
+    const ids = {
+      solid: (await s.cmd('layer.addSolid', { comp, color: '#ffffff', width: 10, height: 10 })).id,
+      text: (await s.cmd('layer.addText', { comp, text: 'Title' })).id,
+      image: (await s.cmd('layer.addFootage', { comp, footage: image })).id,
+      moving: (await s.cmd('layer.addSolid', { comp, color: '#ffffff', width: 10, height: 10 })).id,
+      tinted: (await s.cmd('layer.addSolid', { comp, color: '#ffffff', width: 10, height: 10 })).id,
+      blurring: (await s.cmd('layer.addSolid', { comp, color: '#ffffff', width: 10, height: 10 })).id,
+      carried: (await s.cmd('layer.addSolid', { comp, color: '#ffffff', width: 10, height: 10 })).id,
+      matted: (await s.cmd('layer.addSolid', { comp, color: '#ffffff', width: 10, height: 10 })).id,
+      nested: '',
+    };
+    ids.nested = (await s.cmd('layer.addPrecomp', { comp, source: inner })).id;
+    const carrier = await s.cmd('layer.addNull', { comp });
+    await s.key(carrier.id, 'transform.rotation', 0, 0);
+    await s.key(carrier.id, 'transform.rotation', 1, 90);
+    await s.cmd('layer.setParent', { layer: ids.carried, parent: carrier.id });
+    await s.key(ids.moving, 'transform.scale', 0, [100, 100]);
+    await s.key(ids.moving, 'transform.scale', 1, [200, 200]);
+    await s.key(ids.tinted, 'solid.color', 0, '#ffffff');
+    await s.key(ids.tinted, 'solid.color', 1, '#000000');
+    await s.cmd('effect.add', { layer: ids.blurring, effect: 'gaussianBlur', params: { radius: 2 } });
+    await s.key(ids.blurring, 'effects.gaussianBlur.radius', 1, 8);
+    await s.cmd('layer.setTrackMatte', { layer: ids.matted, matte: ids.solid, mode: 'alpha' });
+    const doc = s.doc;
+    const c = doc.items.find((i): i is Composition => i.type === 'composition' && i.id === comp)!;
+    const still = (id: string) =>
+      drawsStill(
+        doc,
+        c,
+        c.layers.find((l: Layer) => l.id === id)!,
+      );
+    expect(Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, still(id)]))).toEqual({
+      solid: true,
+      text: true,
+      image: true,
+      moving: false,
+      tinted: false,
+      blurring: false,
+      carried: false,
+      matted: false,
+      nested: false,
+    });
+  });
 });
