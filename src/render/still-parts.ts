@@ -113,7 +113,7 @@ export function drawsStill(doc: Project, comp: Composition, layer: Layer): boole
   const content = hasStaticContent(layer) || (stillImage(doc, layer) && !animated(layer.effects));
   if (!content || layer.trackMatte || animated(layer.transform)) return false;
   const seen = new Set<Layer>([layer]);
-  for (let id = layer.parent; id !== null; ) {
+  for (let id = layer.parent; id !== null;) {
     const parent = comp.layers.find((l) => l.id === id);
     if (!parent || seen.has(parent) || animated(parent.transform)) return false;
     seen.add(parent);
