@@ -1,13 +1,16 @@
 /**
  * One ffmpeg child decoding a video to raw RGBA frames on its stdout, from a start time on, in order. Reading
- * is pulled: at most a couple of frames wait in memory, then the pipe fills and ffmpeg blocks, so a decoder
+ * is pulled: at most a couple of frames wait in memory, then the socket fills and ffmpeg blocks, so a decoder
  * left idle costs no CPU. `close()` kills it (SIGKILL); a decoder whose reader died gets EPIPE and exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import { EngineError } from '../../engine/index.js';
 import type { YuvMatrix } from '../yuv/i420.js';
+import { readerSocketPair, type SocketPair } from './frame-socket.js';
 
-/** Frames decoded ahead of the reader before the pipe is left to fill. */
+/** Frames decoded ahead of the reader before its socket (or pipe) is left to fill. */
 const READ_AHEAD = 1;
 const STDERR_TAIL = 2000;
 
@@ -42,6 +45,13 @@ export interface DecoderSpec {
  */
 export type DecoderOutput = 'rgba' | 'mjpeg' | 'i420';
 
+/**
+ * Raw frames out, each in one write: ffmpeg's output buffer would cut a 1080p frame into ~100 writes of 32 KB
+ * (~250 in RGBA), each a wake-up of the reader (240 I420 frames to a reader: ffmpeg's CPU, median of 4, 2.27 s
+ * buffered, 2.10 s direct).
+ */
+const RAW_OUT = ['-avioflags', 'direct', '-f', 'rawvideo'];
+
 export function decoderArgs(
   spec: DecoderSpec,
   squarePixels: boolean,
@@ -61,7 +71,7 @@ export function decoderArgs(
     // Every decoded frame once, as timed in the file: no frames duplicated or dropped to reach a rate.
     ...['-fps_mode', 'passthrough'],
     ...(output === 'i420'
-      ? ['-f', 'rawvideo', '-pix_fmt', spec.planar ?? 'yuv420p', 'pipe:1']
+      ? [...RAW_OUT, '-pix_fmt', spec.planar ?? 'yuv420p', 'pipe:1']
       : pictureArgs(spec, squarePixels, output)),
   ];
 }
@@ -83,7 +93,7 @@ function pictureArgs(spec: DecoderSpec, squarePixels: boolean, output: 'rgba' | 
         (output === 'mjpeg' ? ',format=rgb24' : ''),
     ],
     ...(output === 'rgba'
-      ? ['-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1']
+      ? [...RAW_OUT, '-pix_fmt', 'rgba', 'pipe:1']
       : // The RGB picture to JPEG's own full-range BT.601 YCbCr, which every JPEG decoder turns back the same way;
         // 4:2:0 like the sources it stands in for; qscale 2, ffmpeg's finest.
         [
@@ -93,10 +103,18 @@ function pictureArgs(spec: DecoderSpec, squarePixels: boolean, output: 'rgba' | 
   ];
 }
 
-/** Starts ffmpeg decoding `spec`, its pid told to `spec.onChild` as it starts and once it has ended. */
-export function spawnDecoder(spec: DecoderSpec, squarePixels: boolean, output: DecoderOutput): ChildProcess {
+/**
+ * Starts ffmpeg decoding `spec`, its pid told to `spec.onChild` as it starts and once it has ended; its stdout a
+ * pipe, or `stdout` (a socket whose descriptor the child gets a copy of).
+ */
+export function spawnDecoder(
+  spec: DecoderSpec,
+  squarePixels: boolean,
+  output: DecoderOutput,
+  stdout: 'pipe' | Socket = 'pipe',
+): ChildProcess {
   const child = spawn(spec.ffmpeg, decoderArgs(spec, squarePixels, output), {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdout, 'pipe'],
   });
   const pid = child.pid;
   if (pid !== undefined) {
@@ -110,12 +128,14 @@ export function spawnDecoder(spec: DecoderSpec, squarePixels: boolean, output: D
 const MAX_SPARE_BUFFERS = READ_AHEAD + 3;
 
 export class VideoDecoder {
-  readonly #child: ChildProcess;
   readonly #frameBytes: number;
+  #child: ChildProcess | null = null;
+  /** Where the frames come from: a socket reading into them (frame-socket.ts), or the child's stdout pipe. */
+  #source: Readable | null = null;
   readonly #frames: Buffer[] = [];
   /**
-   * The frame being filled from the pipe, and buffers handed back by the reader (recycle): a 1080p frame is 8 MB,
-   * and allocating one per frame makes the garbage collector run every few frames.
+   * The frame being filled, and buffers handed back by the reader (recycle): a 1080p frame is 8 MB, and
+   * allocating one per frame makes the garbage collector run every few frames.
    */
   #filling: Buffer | null = null;
   #filled = 0;
@@ -125,34 +145,73 @@ export class VideoDecoder {
   #waiter: (() => void) | null = null;
   #closed = false;
 
-  constructor(spec: DecoderSpec, squarePixels: boolean, output: 'rgba' | 'i420' = 'rgba') {
-    this.#frameBytes = spec.width * spec.height * (output === 'i420' ? 1.5 : 4);
-    this.#child = spawnDecoder(spec, squarePixels, output);
-    this.#child.stdout!.on('data', (chunk: Buffer) => this.#take(chunk));
-    this.#child.stderr!.setEncoding('utf8');
-    this.#child.stderr!.on('data', (s: string) => (this.#stderr = (this.#stderr + s).slice(-STDERR_TAIL)));
-    this.#child.on('error', (err) => {
-      this.#stderr += err.message;
-      this.#finish();
+  /** A decoder of `spec` reading its frames from the first on. */
+  static async start(
+    spec: DecoderSpec,
+    squarePixels: boolean,
+    output: 'rgba' | 'i420' = 'rgba',
+  ): Promise<VideoDecoder> {
+    const decoder = new VideoDecoder(spec.width * spec.height * (output === 'i420' ? 1.5 : 4));
+    const pair = await readerSocketPair({
+      buffer: () => decoder.#fillable(),
+      read: (n) => decoder.#filledBy(n),
     });
-    this.#child.on('close', () => this.#finish());
+    decoder.#spawn(spec, squarePixels, output, pair);
+    return decoder;
   }
 
+  private constructor(frameBytes: number) {
+    this.#frameBytes = frameBytes;
+  }
+
+  #spawn(spec: DecoderSpec, squarePixels: boolean, output: 'rgba' | 'i420', pair: SocketPair | null): void {
+    const child = spawnDecoder(spec, squarePixels, output, pair?.childEnd ?? 'pipe');
+    this.#child = child;
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (s: string) => (this.#stderr = (this.#stderr + s).slice(-STDERR_TAIL)));
+    child.on('error', (err) => (this.#stderr += err.message));
+    if (pair) {
+      // The child has its own copy; ours would keep the reader from ever seeing the end of the stream.
+      pair.childEnd.destroy();
+      this.#source = pair.reader;
+    } else {
+      this.#source = child.stdout!;
+      child.stdout!.on('data', (chunk: Buffer) => this.#take(chunk));
+    }
+    this.#source.on('error', (err) => (this.#stderr += err.message));
+    // The end of the stream, not of the child: frames still in the socket are read first.
+    this.#source.on('close', () => this.#finish());
+    if (this.#closed) this.close();
+  }
+
+  /** Where the next bytes go: the rest of the frame being filled. */
+  #fillable(): Buffer {
+    this.#filling ??= this.#spare.pop() ?? Buffer.allocUnsafeSlow(this.#frameBytes);
+    return this.#filling.subarray(this.#filled);
+  }
+
+  /** `n` more bytes of the frame being filled; false once enough frames wait (the source then pauses). */
+  #filledBy(n: number): boolean {
+    this.#filled += n;
+    if (this.#filled === this.#frameBytes) {
+      this.#frames.push(this.#filling!);
+      this.#filling = null;
+      this.#filled = 0;
+    }
+    this.#wake();
+    return this.#frames.length < READ_AHEAD;
+  }
+
+  /** A chunk from the stdout pipe, copied into frames. */
   #take(chunk: Buffer): void {
     let offset = 0;
+    let more = true;
     while (offset < chunk.length) {
-      this.#filling ??= this.#spare.pop() ?? Buffer.allocUnsafeSlow(this.#frameBytes);
-      const n = chunk.copy(this.#filling, this.#filled, offset);
-      this.#filled += n;
+      const n = chunk.copy(this.#fillable(), 0, offset);
       offset += n;
-      if (this.#filled === this.#frameBytes) {
-        this.#frames.push(this.#filling);
-        this.#filling = null;
-        this.#filled = 0;
-      }
+      more = this.#filledBy(n);
     }
-    if (this.#frames.length >= READ_AHEAD) this.#child.stdout!.pause();
-    this.#wake();
+    if (!more) this.#source!.pause();
   }
 
   #finish(): void {
@@ -171,11 +230,11 @@ export class VideoDecoder {
     for (;;) {
       const frame = this.#frames.shift();
       if (frame) {
-        if (this.#frames.length < READ_AHEAD) this.#child.stdout!.resume();
+        if (this.#frames.length < READ_AHEAD) this.#source?.resume();
         return frame;
       }
       if (this.#ended || this.#closed) return null;
-      this.#child.stdout!.resume();
+      this.#source?.resume();
       await new Promise<void>((resolve) => (this.#waiter = resolve));
     }
   }
@@ -197,10 +256,11 @@ export class VideoDecoder {
 
   /** Kills ffmpeg. Safe to call twice. */
   close(): void {
-    if (this.#closed) return;
     this.#closed = true;
     this.#spare.length = 0;
-    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');
+    const child = this.#child;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    this.#source?.destroy();
     this.#wake();
   }
 }

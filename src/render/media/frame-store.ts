@@ -296,7 +296,7 @@ export class FrameStore {
   async #start(item: FootageItem, index: number, output: 'rgba' | 'i420'): Promise<Running> {
     const { spec, at } = await this.#spec(item, index);
     if (output === 'i420') spec.planar = item.media?.yuv?.pixelFormat === 'yuvj420p' ? 'yuvj420p' : 'yuv420p';
-    const decoder = new VideoDecoder(spec, item.media!.pixelAspect === 1, output);
+    const decoder = await VideoDecoder.start(spec, item.media!.pixelAspect === 1, output);
     return { decoder, next: Math.max(0, at), last: null };
   }
 

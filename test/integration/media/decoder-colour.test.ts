@@ -44,7 +44,7 @@ async function taggedClip(dir: string, matrix: keyof typeof MATRICES, codec: key
 }
 
 async function firstFrame(input: string): Promise<Buffer> {
-  const decoder = new VideoDecoder(
+  const decoder = await VideoDecoder.start(
     { ffmpeg: 'ffmpeg', input, width: W, height: H, seek: 0, codec: null, alpha: false },
     true,
   );

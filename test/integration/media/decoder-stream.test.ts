@@ -1,0 +1,93 @@
+// A decoder's frames, however they reach us: read straight into its frame buffers through the socket pair
+// (frame-socket.ts), or copied from a stdout pipe where no pair can be made. Every frame of a 40-frame clip must
+// equal, byte for byte, what the same ffmpeg command writes to a file, in RGBA and in I420; the pair must be the
+// way taken where it can be made, and no socket directory may be left behind.
+import { execFile } from 'node:child_process';
+import { watch } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect } from 'vitest';
+import { decoderArgs, VideoDecoder, type DecoderSpec } from '../../../src/render/media/decoder.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const exec = promisify(execFile);
+const W = 320;
+const H = 240;
+const FRAMES = 40;
+
+const savedTmp = process.env.TMPDIR;
+afterEach(() => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+});
+
+async function clip(dir: string): Promise<string> {
+  const out = join(dir, 'clip.mp4');
+  await exec('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i'],
+    `testsrc2=s=${W}x${H}:r=25:d=${FRAMES / 25}`,
+    ...['-c:v', 'libx264', '-g', '12', '-pix_fmt', 'yuv420p', out],
+  ]);
+  return out;
+}
+
+/** What ffmpeg writes to a file with exactly the decoder's arguments. */
+async function reference(spec: DecoderSpec, output: 'rgba' | 'i420', dir: string): Promise<Buffer> {
+  const file = join(dir, `ref-${output}.raw`);
+  const args = decoderArgs(spec, true, output).map((a) => (a === 'pipe:1' ? file : a));
+  await exec('ffmpeg', [...args, '-y']);
+  return readFile(file);
+}
+
+async function decodeAll(spec: DecoderSpec, output: 'rgba' | 'i420'): Promise<Buffer[]> {
+  const decoder = await VideoDecoder.start(spec, true, output);
+  const frames: Buffer[] = [];
+  try {
+    for (let f = await decoder.next(); f; f = await decoder.next()) {
+      frames.push(Buffer.from(f));
+      decoder.recycle(f);
+    }
+  } finally {
+    decoder.close();
+  }
+  return frames;
+}
+
+describe('decoder streams', () => {
+  for (const via of ['socket pair', 'stdout pipe'] as const)
+    for (const output of ['rgba', 'i420'] as const)
+      itWithFfmpeg(`every ${output} frame through the ${via} equals ffmpeg's own`, async () => {
+        const dir = await tempDir();
+        const input = await clip(dir);
+        const spec: DecoderSpec = {
+          ffmpeg: 'ffmpeg',
+          input,
+          width: W,
+          height: H,
+          seek: 0,
+          codec: 'h264',
+          alpha: false,
+          ...(output === 'i420' ? { planar: 'yuv420p' as const } : {}),
+        };
+        const ref = await reference(spec, output, dir);
+        const tmp = await tempDir();
+        // No temporary directory: the pair cannot be made, and the decoder reads its stdout pipe instead.
+        process.env.TMPDIR = via === 'socket pair' ? tmp : join(tmp, 'missing');
+        // The pair is made in a directory of its own there, removed once connected: a watcher sees it come.
+        const seen: string[] = [];
+        const watcher = watch(tmp, (_, name) => name && seen.push(name));
+        const frames = await decodeAll(spec, output);
+        await new Promise((r) => setTimeout(r, 50));
+        watcher.close();
+        expect(seen.some((n) => n.startsWith('ec-dec-'))).toBe(via === 'socket pair');
+        const bytes = W * H * (output === 'i420' ? 1.5 : 4);
+        expect(frames.length).toBe(FRAMES);
+        expect(ref.byteLength).toBe(FRAMES * bytes);
+        frames.forEach((frame, i) => {
+          expect(frame.equals(ref.subarray(i * bytes, (i + 1) * bytes)), `frame ${i}`).toBe(true);
+        });
+        expect(await readdir(tmp)).toEqual([]);
+      });
+});
