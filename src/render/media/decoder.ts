@@ -181,7 +181,6 @@ export class VideoDecoder {
     this.#source.on('error', (err) => (this.#stderr += err.message));
     // The end of the stream, not of the child: frames still in the socket are read first.
     this.#source.on('close', () => this.#finish());
-    if (this.#closed) this.close();
   }
 
   /** Where the next bytes go: the rest of the frame being filled. */

@@ -31,13 +31,14 @@ const MAX_SOCKET_PATH = 100;
 /** The pair, or null where it cannot be made (Windows, an unwritable or too deep temporary directory). */
 export async function readerSocketPair(buffers: ReaderBuffers): Promise<SocketPair | null> {
   if (process.platform === 'win32') return null;
+  // mkdtemp puts six characters after the prefix.
+  if (Buffer.byteLength(join(tmpdir(), 'ec-dec-XXXXXX', 's')) > MAX_SOCKET_PATH) return null;
   let dir: string | null = null;
   let reader: Socket | null = null;
   const server = createServer();
   try {
     dir = await mkdtemp(join(tmpdir(), 'ec-dec-'));
     const path = join(dir, 's');
-    if (Buffer.byteLength(path) > MAX_SOCKET_PATH) return null;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(path, resolve);

@@ -73,7 +73,7 @@ describe('reader socket pair', () => {
     const { mkdir } = await import('node:fs/promises');
     await mkdir(process.env.TMPDIR, { recursive: true });
     expect(await readerSocketPair(buffers)).toBeNull();
-    // The directory made for the too-long path was removed again.
+    // Nothing is made where the socket path would be too long.
     expect(await readdir(process.env.TMPDIR)).toEqual([]);
   });
 });
