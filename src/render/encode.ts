@@ -4,7 +4,6 @@
  * the one un-premultiply, for straight-alpha RGBA handed to ffmpeg. Renderers may hand back premultiplied
  * RGBA (Skia's native form); image files want straight alpha.
  */
-import sharp from 'sharp';
 import {
   EngineError,
   formatSpec,
@@ -12,11 +11,13 @@ import {
   STILL_FORMATS,
   type StillEncoding,
   type StillFormat,
-} from '../engine/index.js';
+} from '../engine/core.js';
 import type { RenderedFrame } from './types.js';
 import type { FramePayload } from './payload.js';
+import { sharpModule } from './sharp-module.js';
 
-export { STILL_FORMATS, type StillFormat } from '../engine/index.js';
+export { STILL_FORMATS, type StillFormat } from '../engine/core.js';
+export { oneEncoderThread } from './sharp-module.js';
 
 export type { FramePayload } from './payload.js';
 
@@ -71,6 +72,7 @@ export async function encodeFrame(
     return rgba;
   }
   // Our own raw frames: sharp's pixel limit (0x3FFF squared) guards against hostile files, not these.
+  const sharp = await sharpModule();
   const img = sharp(rgba, { raw: { width, height, channels: 4, premultiplied }, limitInputPixels: false });
   switch (payload.kind) {
     case 'png':
@@ -114,12 +116,4 @@ export async function encodeStill(
     frame.premultiplied,
     stillEncoding(format, options),
   );
-}
-
-/**
- * One libvips thread per render worker: libvips would otherwise start a thread pool in each worker, and the
- * cores are already used by the worker threads. Process-wide, so only the workers call it.
- */
-export function oneEncoderThread(): void {
-  sharp.concurrency(1);
 }

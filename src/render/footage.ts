@@ -14,11 +14,12 @@ import {
   type FootageItem,
   type Layer,
   type Project,
-} from '../engine/index.js';
+} from '../engine/core.js';
 import { fsError } from '../engine/errors.js';
 import { reachableFootage } from './reachable-footage.js';
 import { footageSourceTime, isMoving, visitFootageLayers } from './media/frame-plan.js';
 import type { FrameStore } from './media/frame-store.js';
+import { sharpModule } from './sharp-module.js';
 
 const FAILURE_TTL_MS = 1000;
 
@@ -224,7 +225,7 @@ function movingTimes(
 
 /** Decodes an image file (a still, or one file of an image sequence) into a canvas. */
 export async function decode(item: FootageItem, data: Buffer): Promise<Canvas> {
-  const { default: sharp } = await import('sharp');
+  const sharp = await sharpModule();
   let raw: { data: Buffer; info: { width: number; height: number } };
   try {
     // Always 8-bit sRGB RGBA, whatever came in (greyscale, 16-bit, CMYK, palette).
