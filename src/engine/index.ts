@@ -34,16 +34,9 @@ export function engineCommands(): AnyCommand[] {
 
 export * from './catalog.js';
 export * from './engine.js';
-export * from './errors.js';
-export * from './model.js';
-export * from './output-formats.js';
-export * from './encoding.js';
-export * from './surface-words.js';
-export { valueAt, cubicBezier } from './keyframes.js';
+export * from './core.js';
 export { inspectDocument, frameCount, type CompSummary } from './inspect.js';
 export { framePath, hasFrameField, resolveOutputFormat } from './output-template.js';
 export type { EnginePorts, ImageInfo, MediaFile, MediaProbe } from './ports.js';
-export * from './time-map.js';
 export { applyProps, footageProps, type ProbedFootage } from './apply-props.js';
 export { checkProps, propsFromText, requireProps, inputsOf } from './template-inputs.js';
-export { isSequencePattern, sequenceFrame } from './image-sequence.js';

@@ -4,7 +4,7 @@
  * That extra full-frame pass is skipped when it cannot change anything, or moved first when it is exact.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { valueAt, type Composition, type Layer, type Vec2 } from '../engine/index.js';
+import { valueAt, type Composition, type Layer, type Vec2 } from '../engine/core.js';
 import { parseColor } from '../engine/color.js';
 import { css } from './paint.js';
 import { layerTime } from '../engine/layer-transform.js';

@@ -1,5 +1,5 @@
 /** The one error a cancelled frame (frame.preview, frame.save) ends with. */
-import { EngineError } from '../engine/index.js';
+import { EngineError } from '../engine/core.js';
 
 export function frameCancelled(): EngineError {
   return new EngineError('cancelled', 'The frame was cancelled.', 'Ask for it again if you still need it.');

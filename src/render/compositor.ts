@@ -2,7 +2,7 @@
  * The compositor: draws a composition's layers bottom to top onto a surface, with blend modes, track mattes
  * and adjustment layers. Precomps recurse through `env.compose` with a cycle check.
  */
-import { EngineError, valueAt, type Composition, type Layer, type MATTE_MODES } from '../engine/index.js';
+import { EngineError, valueAt, type Composition, type Layer, type MATTE_MODES } from '../engine/core.js';
 import type { ComposeEnv } from './env.js';
 import { applyEffects } from './effects.js';
 import { drawLayer } from './layer-draw.js';

@@ -6,7 +6,7 @@
 import type { Canvas } from '@napi-rs/canvas';
 import { effectParam, effectType } from '../engine/effect-types.js';
 import { own } from '../engine/own.js';
-import { valueAt, type Effect } from '../engine/index.js';
+import { valueAt, type Effect } from '../engine/core.js';
 import { applyLut, LUMA, mapPixels } from './pixels.js';
 import { parseColor } from '../engine/color.js';
 import { css } from './paint.js';

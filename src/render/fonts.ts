@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GlobalFonts } from '@napi-rs/canvas';
-import { EngineError } from '../engine/index.js';
+import { EngineError } from '../engine/core.js';
 
 import { BUNDLED_FONTS as BUNDLED } from './font-list.js';
 

@@ -3,7 +3,13 @@
  * and it has no effects (the fast path), otherwise through a layer-space surface where effects run first.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { valueAt, type Composition, type FootageItem, type Layer } from '../engine/index.js';
+import {
+  missingGlyphsMessage,
+  valueAt,
+  type Composition,
+  type FootageItem,
+  type Layer,
+} from '../engine/core.js';
 import { inflate, union, type Rect } from './bounds.js';
 import { applyEffects, effectPadding } from './effects.js';
 import type { ComposeEnv } from './env.js';
@@ -13,7 +19,6 @@ import { mul, pixelScale, scaling, translate, type Mat } from '../engine/affine.
 import { css, resetState, type GlobalCompositeOperation } from './paint.js';
 import { drawShape, shapeBounds, shapeIsLayered } from './shape.js';
 import type { Surface } from './surfaces.js';
-import { missingGlyphsMessage } from '../engine/commands/layer-add.js';
 import { uncoveredCharacters } from './font-list.js';
 import { drawText, layoutText, textInk } from './text.js';
 import { layerTime } from '../engine/layer-transform.js';

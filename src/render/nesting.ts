@@ -7,7 +7,7 @@
  *   would exceed them stops at once with `bad_argument` instead of holding its thread for minutes.
  */
 import type { Canvas } from '@napi-rs/canvas';
-import { EngineError, type Composition } from '../engine/index.js';
+import { EngineError, type Composition } from '../engine/core.js';
 import type { Surface, SurfacePool } from './surfaces.js';
 
 /** Nested compositions composed for one frame at most (shared ones count once). */

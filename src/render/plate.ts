@@ -7,7 +7,7 @@
  *
  * Everything here is a condition for the result to equal the RGB path's: anything else is drawn as before.
  */
-import { valueAt, type Composition, type FootageItem, type Layer, type Project } from '../engine/index.js';
+import { valueAt, type Composition, type FootageItem, type Layer, type Project } from '../engine/core.js';
 import { layerTime, worldMatrices } from '../engine/layer-transform.js';
 import { blendsFrames } from './footage.js';
 import { untaggedMatrix } from './media/clip-colour.js';

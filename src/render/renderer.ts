@@ -1,6 +1,6 @@
 /** createFrameRenderer: the FrameRenderer of types.ts on Skia. One per thread; safe to call concurrently. */
 import { createCanvas } from '@napi-rs/canvas';
-import { EngineError, nearestFrame, type Composition, type Layer, type Project } from '../engine/index.js';
+import { EngineError, nearestFrame, type Composition, type Layer, type Project } from '../engine/core.js';
 import { backdropPlan, fillBackdrop } from './backdrop.js';
 import { composeComp, drawnLayers } from './compositor.js';
 import type { ComposeEnv } from './env.js';

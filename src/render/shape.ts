@@ -1,6 +1,6 @@
 /** Shape layers: rectangle, ellipse, polygon/star and path geometry centred on the layer origin, with paint. */
 import { Path2D, type SKRSContext2D } from '@napi-rs/canvas';
-import { valueAt, type LayerSource, type ShapeGeometry, type Vec2 } from '../engine/index.js';
+import { valueAt, type LayerSource, type ShapeGeometry, type Vec2 } from '../engine/core.js';
 import type { Rect } from './bounds.js';
 import { css } from './paint.js';
 

@@ -3,7 +3,7 @@
  * center: centred on x=0, right: ends at x=0); vertically the block is centred on y=0.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { valueAt, type Layer, type LayerSource } from '../engine/index.js';
+import { valueAt, type Layer, type LayerSource } from '../engine/core.js';
 import { checkFamily } from './fonts.js';
 import { css } from './paint.js';
 import type { Rect } from './bounds.js';

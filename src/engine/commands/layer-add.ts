@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineCommand, EDIT, type CommandContext, type SessionView } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { insertLayer } from '../layer-factory.js';
+import { missingGlyphsMessage } from '../missing-glyphs.js';
 import {
   MAX_SIDE,
   staticProp,
@@ -30,11 +31,6 @@ export function checkFontFamily(family: string, ctx: CommandContext): string {
 export function warnMissingGlyphs(text: string, ctx: CommandContext): void {
   const missing = ctx.missingGlyphs(text);
   if (missing.length) ctx.warn(missingGlyphsMessage(missing));
-}
-
-/** Shared with the renderer's warning so both say the same thing. */
-export function missingGlyphsMessage(missing: readonly string[]): string {
-  return `The bundled fonts cannot draw ${missing.slice(0, 12).join(' ')}: those characters render as boxes or in a fallback font that differs between machines. Use Latin text for identical frames everywhere.`;
 }
 
 /** Layer commands need a composition to act on. */

@@ -3,7 +3,7 @@
  * ended (killed on timeout, on overflow and on cancellation) before the promise settles.
  */
 import { spawn } from 'node:child_process';
-import { EngineError } from '../../engine/index.js';
+import { EngineError } from '../../engine/core.js';
 
 export interface BoundedRun {
   code: number | null;

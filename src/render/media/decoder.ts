@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { EngineError } from '../../engine/index.js';
+import { EngineError } from '../../engine/core.js';
 import type { YuvMatrix } from '../yuv/i420.js';
 import { readerSocketPair, type SocketPair } from './frame-socket.js';
 

@@ -9,7 +9,7 @@ import {
   type FootageItem,
   type Layer,
   type Project,
-} from '../../engine/index.js';
+} from '../../engine/core.js';
 import { layerTime } from '../../engine/layer-transform.js';
 import { MAX_NESTED_COMPOSES } from '../nesting.js';
 

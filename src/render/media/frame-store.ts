@@ -7,7 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createCanvas, Image, ImageData, type Canvas } from '@napi-rs/canvas';
-import { EngineError, sequenceFrame, type FootageItem } from '../../engine/index.js';
+import { EngineError, sequenceFrame, type FootageItem } from '../../engine/core.js';
 import { untaggedMatrix } from './clip-colour.js';
 import { spawnDecoder, VideoDecoder, type DecoderSpec } from './decoder.js';
 import { ScrubCache } from './scrub-cache.js';

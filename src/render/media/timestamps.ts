@@ -3,7 +3,7 @@
  * ffprobe once per variable-rate file (its packets' presentation times) and kept by the renderer that asked, a
  * bounded number of files at a time. The document never stores them: an hour of video is 100,000 numbers.
  */
-import { constantTimestamps, type FootageItem } from '../../engine/index.js';
+import { constantTimestamps, type FootageItem } from '../../engine/core.js';
 import { runBounded } from './child-output.js';
 
 const TIMESTAMPS_TIMEOUT_MS = 60_000;

@@ -5,7 +5,7 @@
  * they are drawn, and video decoders read descriptors the main thread opened.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { EngineError, type ErrorInfo } from '../../engine/index.js';
+import { EngineError, type ErrorInfo } from '../../engine/core.js';
 import type { FrameRenderer, FrameRendererOptions, RenderedFrame } from '../types.js';
 import type { FramePayload } from '../payload.js';
 import { encodeFrame, oneEncoderThread } from '../encode.js';
