@@ -174,18 +174,26 @@ async function render(
       stop.signal,
       (close) => cleanup.always(close),
     );
-    const pool = await RenderPool.start({
-      workers: workerCount(exporter, env.options.maxWorkers, todo.length),
-      workerUrl: env.options.workerUrl,
-      init: {
-        doc: env.doc,
-        footage: input.footage,
-        media: input.media,
-        rendererModule: env.options.rendererModule,
-      },
-      readSequenceFrame: input.readSequenceFrame,
-    });
+    // The exporter's own preparation (a video's sound mix) runs while the workers start. Both settle before
+    // anything else happens, so a failure of either is cleaned up with nothing of the other still starting.
+    const [started, begun] = await Promise.allSettled([
+      RenderPool.start({
+        workers: workerCount(exporter, env.options.maxWorkers, todo.length),
+        workerUrl: env.options.workerUrl,
+        init: {
+          doc: env.doc,
+          footage: input.footage,
+          media: input.media,
+          rendererModule: env.options.rendererModule,
+        },
+        readSequenceFrame: input.readSequenceFrame,
+      }),
+      exporter.begin?.(),
+    ]);
+    if (started.status === 'rejected') throw started.reason;
+    const pool = started.value;
     cleanup.always(() => pool.destroy());
+    if (begun.status === 'rejected') throw begun.reason;
     // Stopping terminates the workers at once; the batch they held rejects with `cancelled`.
     const onAbort = () => void pool.destroy();
     stop.signal.addEventListener('abort', onAbort);

@@ -85,6 +85,7 @@ function withManifest(factory: ExporterFactory, written: (path: string) => void)
       payload: inner.payload,
       ordered: inner.ordered,
       prepare: () => inner.prepare(),
+      ...(inner.begin && { begin: () => inner.begin!() }),
       writeFrame: (frame, data, size) => inner.writeFrame(frame, data, size),
       abort: () => inner.abort(),
       async finish() {

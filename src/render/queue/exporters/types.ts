@@ -60,6 +60,11 @@ export interface Exporter {
    */
   prepare(): Promise<ReadonlySet<number> | 'all'>;
   /**
+   * Optional: work that needs no frame (a video's sound mix), run while the render workers start, once frames
+   * are known to be written (after `prepare`). The job waits for it and for the workers before any frame.
+   */
+  begin?(): Promise<void>;
+  /**
    * Writes one frame's data (payload form). Awaited: this is where backpressure comes from. Once it resolves the
    * exporter holds no reference to `data`: the job hands the buffer back to its worker for a later frame.
    */

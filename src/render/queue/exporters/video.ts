@@ -21,6 +21,13 @@ import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.j
 /** Before an input: ffmpeg reads it on its main thread (see writeFrame). */
 const NO_READER_THREAD = ['-thread_queue_size', '0'];
 
+/** What the encoder adds for the sound: its input, the streams it maps, and the codec. */
+interface SoundArgs {
+  input: string[];
+  map: string[];
+  codec: string[];
+}
+
 export class VideoExporter implements Exporter {
   readonly ordered = true;
   readonly payload: FramePayload;
@@ -32,6 +39,8 @@ export class VideoExporter implements Exporter {
   #child: FfmpegProcess | null = null;
   #mix: AudioMixRun | null = null;
   #mixFile: TrackedFile | null = null;
+  /** The sound's encoder arguments, once its mix is done (begun by `begin`, or by the first frame). */
+  #sound: Promise<SoundArgs> | null = null;
 
   constructor(ctx: ExporterContext, format: FfmpegFormat) {
     if (!ctx.ffmpeg) throw missingFfmpeg(format);
@@ -47,6 +56,11 @@ export class VideoExporter implements Exporter {
   /** One file: with skipExisting and the file present, the whole item is skipped. */
   prepare(): Promise<ReadonlySet<number> | 'all'> {
     return skipWhenPresent(this.#ctx);
+  }
+
+  /** Mixes the sound while the workers start (the mix took ~75 ms before the first frame could be written). */
+  async begin(): Promise<void> {
+    await (this.#sound ??= this.#mixSound());
   }
 
   async writeFrame(_frame: number, data: Uint8Array, size: FrameSize): Promise<void> {
@@ -82,7 +96,7 @@ export class VideoExporter implements Exporter {
         item.encoding,
         this.#input,
       );
-      const sound = await this.#mixSound();
+      const sound = await (this.#sound ??= this.#mixSound());
       // childPath reaches the temporary through our handle on the checked folder, so ffmpeg cannot be
       // redirected by a folder swapped for a symlink after the check (see FileTracker).
       this.#child = new FfmpegProcess(
@@ -98,7 +112,7 @@ export class VideoExporter implements Exporter {
    * Mixes the item's sound into a tracked temporary, when the format carries sound and the composition has
    * any; the encoder's extra arguments for it (none without sound: no audio stream is written).
    */
-  async #mixSound(): Promise<{ input: string[]; map: string[]; codec: string[] }> {
+  async #mixSound(): Promise<SoundArgs> {
     const { audio, item, tracker } = this.#ctx;
     const codec = (MUXED_AUDIO_ARGS as Partial<Record<FfmpegFormat, string[]>>)[this.#format];
     if (!audio?.clips.length || !codec) return { input: [], map: [], codec: [] };
