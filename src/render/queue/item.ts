@@ -174,26 +174,23 @@ async function render(
       stop.signal,
       (close) => cleanup.always(close),
     );
-    // The exporter's own preparation (a video's sound mix) runs while the workers start. Both settle before
-    // anything else happens, so a failure of either is cleaned up with nothing of the other still starting.
-    const [started, begun] = await Promise.allSettled([
-      RenderPool.start({
-        workers: workerCount(exporter, env.options.maxWorkers, todo.length),
-        workerUrl: env.options.workerUrl,
-        init: {
-          doc: env.doc,
-          footage: input.footage,
-          media: input.media,
-          rendererModule: env.options.rendererModule,
-        },
-        readSequenceFrame: input.readSequenceFrame,
-      }),
-      exporter.begin?.(),
-    ]);
-    if (started.status === 'rejected') throw started.reason;
-    const pool = started.value;
-    cleanup.always(() => pool.destroy());
-    if (begun.status === 'rejected') throw begun.reason;
+    const pool = await startAlongside(
+      () =>
+        RenderPool.start({
+          workers: workerCount(exporter, env.options.maxWorkers, todo.length),
+          workerUrl: env.options.workerUrl,
+          init: {
+            doc: env.doc,
+            footage: input.footage,
+            media: input.media,
+            rendererModule: env.options.rendererModule,
+          },
+          readSequenceFrame: input.readSequenceFrame,
+        }),
+      exporter,
+      stop,
+      cleanup,
+    );
     // Stopping terminates the workers at once; the batch they held rejects with `cancelled`.
     const onAbort = () => void pool.destroy();
     stop.signal.addEventListener('abort', onAbort);
@@ -211,6 +208,34 @@ async function render(
   // An audio-only item renders no picture; its frames are the span its sound covers.
   const done = plan.picture ? todo.length : frames.length - counts.skipped;
   return { status: 'done', frames: done, skipped: counts.skipped, files };
+}
+
+/**
+ * Starts the render workers while the exporter's own preparation (`begin`: a video's sound mix) runs, and waits
+ * for both: a failure of either is then cleaned up with nothing of the other still starting. A stop meanwhile
+ * aborts the exporter at once (the mix of a long composition takes seconds), which ends its `begin`.
+ */
+async function startAlongside(
+  startPool: () => Promise<RenderPool>,
+  exporter: Exporter,
+  stop: ItemStop,
+  cleanup: CleanupStack,
+): Promise<RenderPool> {
+  const onStop = () => void exporter.abort().catch(() => undefined);
+  stop.signal.addEventListener('abort', onStop);
+  let settled: [PromiseSettledResult<RenderPool>, PromiseSettledResult<void>];
+  try {
+    settled = await Promise.allSettled([startPool(), exporter.begin?.()]);
+  } finally {
+    stop.signal.removeEventListener('abort', onStop);
+  }
+  const [started, begun] = settled;
+  if (started.status === 'rejected') throw started.reason;
+  const pool = started.value;
+  cleanup.always(() => pool.destroy());
+  if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
+  if (begun.status === 'rejected') throw begun.reason;
+  return pool;
 }
 
 /**

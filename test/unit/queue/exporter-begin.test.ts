@@ -80,6 +80,32 @@ describe('Exporter.begin', () => {
     expect(running).toBe(false);
   });
 
+  it('a stop while it runs aborts the exporter, which ends it: the item stops at once', async () => {
+    const dir = await tempDir();
+    const s = queueSession();
+    const log: string[] = [];
+    let aborted: () => void = () => undefined;
+    // A begin that only ends when the exporter is aborted (a long sound mix, killed).
+    const factory = loggingExporter(dir, log, async (ctx) => {
+      await ctx.tracker.create(join(dir, 'sound.wav'));
+      await new Promise<void>((_, reject) => (aborted = () => reject(new Error('mix killed'))));
+    });
+    s.renderQueue.registerExporter('png', (ctx) => {
+      const exporter = factory(ctx);
+      return { ...exporter, abort: () => (aborted(), exporter.abort()) };
+    });
+    const comp = await addComp(s, { name: 'b', duration: 0.3 });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'f_[#].png') });
+    const job = run<JobResult>(s, 'renderQueue.render', {});
+    while (!log.includes('begin') || !(await listDir(dir)).length)
+      await new Promise((r) => setTimeout(r, 10));
+    await run(s, 'renderQueue.stop');
+    const r = await job;
+    expect(r.items[0]!.status).toBe('stopped');
+    expect(log.filter((l) => l.startsWith('write'))).toEqual([]);
+    expect(await listDir(dir)).toEqual([]);
+  });
+
   it('is not called for an item with nothing to render', async () => {
     const { item, log } = await renderLogged(
       async () => undefined,

@@ -15,6 +15,7 @@ import { completeFile, skipWhenPresent } from './single-file.js';
 import { FFMPEG_FORMATS, ffmpegOutputArgs, pictureInput, type PictureInput } from './ffmpeg-formats.js';
 import { i420Size } from '../../yuv/i420.js';
 import { AudioMixRun } from '../../audio/mix.js';
+import { stopped } from '../item-errors.js';
 import { MIX_INTERMEDIATE_ARGS, MUXED_AUDIO_ARGS } from './audio-formats.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
 
@@ -41,6 +42,7 @@ export class VideoExporter implements Exporter {
   #mixFile: TrackedFile | null = null;
   /** The sound's encoder arguments, once its mix is done (begun by `begin`, or by the first frame). */
   #sound: Promise<SoundArgs> | null = null;
+  #aborted = false;
 
   constructor(ctx: ExporterContext, format: FfmpegFormat) {
     if (!ctx.ffmpeg) throw missingFfmpeg(format);
@@ -117,6 +119,8 @@ export class VideoExporter implements Exporter {
     const codec = (MUXED_AUDIO_ARGS as Partial<Record<FfmpegFormat, string[]>>)[this.#format];
     if (!audio?.clips.length || !codec) return { input: [], map: [], codec: [] };
     this.#mixFile = await tracker.create(`${item.output}.mix.wav`);
+    // Aborted while the temporary was being made: no mix is started that nothing would stop.
+    if (this.#aborted) throw stopped();
     this.#mix = new AudioMixRun(
       this.#ffmpeg,
       audio,
@@ -142,6 +146,7 @@ export class VideoExporter implements Exporter {
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */
   async abort(): Promise<void> {
+    this.#aborted = true;
     await this.#mix?.kill();
     await this.#child?.kill();
   }
