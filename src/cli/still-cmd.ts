@@ -7,6 +7,7 @@ import { frameCount } from '../engine/inspect.js';
 import { isEngineError, type ErrorInfo } from '../engine/errors.js';
 import { firstExtensions, formatSpec, listWords, STILL_FORMATS } from '../engine/output-formats.js';
 import { findComp } from '../engine/resolve.js';
+import { sharpModule } from '../render/sharp-module.js';
 import { createSession } from '../session.js';
 import { CLI_WORDS } from './cli-words.js';
 import { parseOrHelp } from './flag-spec.js';
@@ -83,6 +84,8 @@ export async function stillCommand(argv: string[]): Promise<number> {
   // Start loading Skia and the encoder now: their modules load while the project file is read and checked.
   const warming = session.renderer();
   warming.catch(() => undefined);
+  // The encoder loads sharp on first use (render workers drawing video never need it); this one will.
+  sharpModule().catch(() => undefined);
   const opened = await engine.execute('project.open', { path: args.project });
   if (!opened.ok) return fail(opened.error);
   let comp;
