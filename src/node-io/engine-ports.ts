@@ -13,6 +13,7 @@ import { startScriptThread } from './script-thread.js';
 import { openMediaFile } from './media-file.js';
 import { findExecutable } from './search-path.js';
 import { missingFfprobe, probeMedia } from '../render/media/probe.js';
+import { sharpModule } from '../render/sharp-module.js';
 
 /** Reads a regular file within the size bound; fs errors become coded engine errors. */
 function readFile(path: string): Promise<Buffer> {
@@ -23,7 +24,7 @@ function readFile(path: string): Promise<Buffer> {
 
 async function probeImage(path: string): Promise<ImageInfo> {
   const data = await readFile(path);
-  const { default: sharp } = await import('sharp');
+  const sharp = await sharpModule();
   try {
     const meta = await sharp(data, { animated: false }).metadata();
     if (!meta.width || !meta.height || !meta.format) throw new Error('no size');
