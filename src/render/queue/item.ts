@@ -221,6 +221,8 @@ async function startAlongside(
   stop: ItemStop,
   cleanup: CleanupStack,
 ): Promise<RenderPool> {
+  // A stop before this point (while the footage was opened) has no listener to hear it.
+  if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
   const onStop = () => void exporter.abort().catch(() => undefined);
   stop.signal.addEventListener('abort', onStop);
   let settled: [PromiseSettledResult<RenderPool>, PromiseSettledResult<void>];
