@@ -25,6 +25,8 @@ export interface RenderArgs {
   concurrency?: number;
   /** Encoder settings from the quality flags, merged into every item rendered (empty: none given). */
   encoding: Encoding;
+  /** --no-audio: every item rendered leaves the sound out (an audio-only one is refused before rendering). */
+  noAudio: boolean;
   resume: boolean;
   json: boolean;
   /** --props: values for the template inputs (unchecked here: the queue's commands check them). */
@@ -46,11 +48,13 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
   const outputDir = values['output-dir'] === undefined ? undefined : resolve(values['output-dir']);
   // Outputs given here resolve against --output-dir when given, else the current directory.
   const output = values.output === undefined ? undefined : resolve(outputDir ?? '.', values.output);
-  const single = (['format', 'frames', 'scale', 'skip-existing', 'alpha', 'no-audio'] as const).filter(
+  const single = (['format', 'frames', 'scale', 'skip-existing', 'alpha'] as const).filter(
     (f) => values[f] !== undefined,
   );
   if (!values.comp && single.length)
-    throw new UsageError(`${single.map((f) => `--${f}`).join(', ')} need --comp and --output.`);
+    throw new UsageError(
+      `${single.map((f) => `--${f}`).join(', ')} ${single.length > 1 ? 'need' : 'needs'} --comp and --output.`,
+    );
   if (values.comp && values.item) throw new UsageError('use either --item or --comp/--output, not both.');
   if (values.comp && !output) throw new UsageError('--comp needs --output.');
   if (output && !values.comp && values.item?.length !== 1)
@@ -69,6 +73,7 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
     outputDir,
     concurrency: parseWhole(values.concurrency, '--concurrency', 1, MAX_WORKERS),
     encoding,
+    noAudio: values['no-audio'] ?? false,
     resume: values.resume ?? false,
     json: values.json ?? false,
     ...(values.props !== undefined && { props: parseProps(values.props) }),
@@ -136,6 +141,5 @@ function singleItemParams(values: Values): Record<string, unknown> {
     ...(scale && { scale }),
     ...(values['skip-existing'] && { skipExisting: true }),
     ...(values.alpha && { alpha: true }),
-    ...(values['no-audio'] && { audio: false }),
   };
 }

@@ -120,7 +120,8 @@ type Prepared = { ok: true; items: string[] | undefined } | { ok: false; error: 
 
 /**
  * Applies the command line to the opened document through the queue's commands: adds the --comp item, points
- * the --item at its --output, merges the quality flags into every item to render. Returns the ids to render.
+ * the --item at its --output, merges the quality flags (and --no-audio) into every item to render. Returns the
+ * ids to render.
  */
 async function prepareItems(session: Session, args: RenderArgs): Promise<Prepared> {
   const { engine } = session;
@@ -133,6 +134,7 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
       output,
       ...params,
       ...(hasEncoding && { encoding: args.encoding }),
+      ...(args.noAudio && { audio: false }),
     });
     if (!added.ok) return added;
     ids = [added.result.id];
@@ -143,13 +145,15 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
   // With --data the rows' items take --props under each row's values (render-batch.ts).
   const props = args.props && !args.data ? args.props : undefined;
   const encoding = hasEncoding && !args.comp;
-  if (!encoding && !props) return { ok: true, items: ids };
+  const silent = args.noAudio && !args.comp;
+  if (!encoding && !props && !silent) return { ok: true, items: ids };
   const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
   const chosen = ids ? queue.filter((q) => ids.includes(q.id)) : queue;
   for (const item of chosen) {
     const updated = await engine.execute('renderQueue.update', {
       id: item.id,
       ...(encoding && { encoding: { ...item.encoding, ...args.encoding } }),
+      ...(silent && { audio: false }),
       ...(props && {
         props: { ...item.props, ...absoluteFootage(engine.document, item.comp, props, process.cwd()) },
       }),

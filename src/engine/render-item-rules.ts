@@ -116,7 +116,7 @@ function checkOptions(item: RenderItemFields, format: OutputFormat): Failure | u
     return fail(
       'audio',
       `Format "${format}" is the composition's sound alone, so it cannot leave the audio out.`,
-      (w) => `Leave out ${w.param('audio')} (or set it true), or pick a format with a picture.`,
+      (w) => `Leave out ${w.param('audio')}, or pick a format with a picture.`,
     );
   const encoding = checkEncoding(item.encoding, format, item.alpha ?? false);
   if (encoding) return fail('encoding', encoding.message, encoding.remediation);

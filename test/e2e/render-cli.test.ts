@@ -352,4 +352,39 @@ describe('effectcraft-cli render', () => {
       );
     },
   );
+
+  itWithFfmpeg(
+    "--no-audio applies to the project's queue items; one that is the sound alone is refused first",
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      await run(engine, 'comp.new', { name: 'Spot', width: 32, height: 18, frameRate: 10, duration: 1 });
+      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+        path: await tone(dir, { freq: 440, seconds: 1 }),
+      });
+      await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
+      const { id: video } = await run<{ id: string }>(engine, 'renderQueue.add', {
+        comp: 'Spot',
+        output: join(dir, 'out', 'spot.mp4'),
+      });
+      const { id: sound } = await run<{ id: string }>(engine, 'renderQueue.add', {
+        comp: 'Spot',
+        output: join(dir, 'out', 'spot.wav'),
+      });
+      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      // The whole queue: the WAV item cannot leave its sound out, so nothing renders.
+      const refused = await cli(['render', 's.ecproj', '--no-audio'], dir);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`Item "${sound}"`);
+      await expect(readdir(join(dir, 'out'))).rejects.toThrow();
+      // The video item alone renders without its sound; the project file keeps the item as it was.
+      expect((await cli(['render', 's.ecproj', '--item', video, '--no-audio'], dir)).code).toBe(0);
+      expect((await streamsOf(join(dir, 'out', 'spot.mp4'))).map((x) => x.codec_type)).toEqual(['video']);
+      expect((await cli(['render', 's.ecproj', '--item', video], dir)).code).toBe(0);
+      expect((await streamsOf(join(dir, 'out', 'spot.mp4'))).map((x) => x.codec_type).sort()).toEqual([
+        'audio',
+        'video',
+      ]);
+    },
+  );
 });

@@ -39,7 +39,7 @@ export const renderSpec = defineSubcommand({
   name: 'render',
   summary: "render a project's render queue (progress, Ctrl-C cancels)",
   usage: [
-    'render PROJECT [--item ID ...] [--output-dir DIR] [--concurrency N] [quality flags]',
+    'render PROJECT [--item ID ...] [--output-dir DIR] [--concurrency N] [--no-audio] [quality flags]',
     'render PROJECT --item ID --output PATH [...]',
     'render PROJECT --comp NAME --output TEMPLATE [--format F] [--frames A-B] [--scale S] [--skip-existing] [--alpha] [--no-audio]',
     'render PROJECT [--props JSON|FILE] [--data rows.csv|rows.jsonl] [...]',
@@ -112,7 +112,7 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
     'no-audio': {
       param: 'audio',
       type: 'boolean',
-      help: `${AUDIO_HELP} (with --comp)`,
+      help: `${AUDIO_HELP}; applies to every item rendered, and refuses one that is the sound alone`,
     },
     crf: {
       param: 'encoding.crf',
