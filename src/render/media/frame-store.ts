@@ -1,7 +1,8 @@
 /**
  * Decoded frames of moving footage (video and image sequences) for one renderer (one thread): a long-lived
  * ffmpeg decoder per video read in order (the sequential fast path of a render), a new seeking decoder when a
- * frame is far from where the decoder is (previews, scrubbing, reversed footage), sharp for sequence files,
+ * frame is far from where the decoder is (previews, scrubbing), blocks of frames decoded together for footage
+ * read backwards (reversed layers), sharp for sequence files,
  * an LRU cache of decoded frames bounded in bytes, and for previews the scrub cache (scrub-cache.ts), which
  * stands in for a seek with a kept JPEG of the frame.
  */
@@ -31,12 +32,32 @@ export interface MediaAccess {
 const MAX_FORWARD_FRAMES = 60;
 /** Evicted canvases kept for reuse. */
 const MAX_SPARE = 2;
+/**
+ * Footage read backwards (a reversed layer, or stepping back in a preview) asks each time for a frame before
+ * the decoder's, and each was a new seeking decoder decoding on from the key frame before: with a long GOP
+ * (x264's default is 250 frames) a reversed clip cost frames x GOP decodes. A step back of at most this many
+ * frames instead decodes a block of the frames before the wanted one with one decoder and keeps them.
+ */
+const MAX_BACK_STEP = 8;
+/**
+ * The bytes the blocks of frames read backwards may hold together, shared by the clips read so (one clip at
+ * 1080p: 11 RGBA frames, 31 I420 ones).
+ */
+const BACK_BLOCK_BYTES = 96 * 1024 * 1024;
+const MAX_BACK_BLOCK_FRAMES = 48;
 
 interface Running {
   decoder: VideoDecoder;
   /** Index of the frame `decoder.next()` yields next. */
   next: number;
   last: Buffer | null;
+}
+
+/** Frames `first .. first + frames.length - 1` of a clip, decoded together for reading backwards. */
+interface BackBlock {
+  first: number;
+  frames: Buffer[];
+  frameBytes: number;
 }
 
 export function missingFfmpegForFootage(item: FootageItem): EngineError {
@@ -113,6 +134,9 @@ export class FrameStore {
   #generation = 0;
   #bytes = 0;
   readonly #running = new Map<string, Running>();
+  /** Per decoder key: the block read backwards, and the frame index asked last (to tell a step back). */
+  readonly #blocks = new Map<string, BackBlock>();
+  readonly #asked = new Map<string, number>();
   // One decode at a time per file: a decoder is a stream and cannot serve two frames at once.
   readonly #turns = new Map<string, Promise<unknown>>();
   /** Closed stores start no decoder (a stopping worker must not leave a new one behind). */
@@ -213,6 +237,8 @@ export class FrameStore {
 
   /** Whether frame `index` needs a new (seeking) decoder rather than reading on. */
   #seeks(item: FootageItem, index: number, output: 'rgba' | 'i420' = 'rgba'): boolean {
+    const block = this.#blocks.get(runKey(item, output));
+    if (block && index >= block.first && index < block.first + block.frames.length) return false;
     const run = this.#running.get(runKey(item, output));
     return !run || index < run.next || index - run.next > MAX_FORWARD_FRAMES;
   }
@@ -245,6 +271,14 @@ export class FrameStore {
 
   async #videoFrame(item: FootageItem, index: number, output: 'rgba' | 'i420' = 'rgba'): Promise<Buffer> {
     const key = runKey(item, output);
+    const asked = this.#asked.get(key);
+    this.#asked.set(key, index);
+    const block = this.#blocks.get(key);
+    if (block && index >= block.first && index < block.first + block.frames.length)
+      return block.frames[index - block.first]!;
+    if (asked !== undefined && index < asked && asked - index <= MAX_BACK_STEP)
+      return this.#readBack(item, index, output);
+    this.#blocks.delete(key);
     let run = this.#running.get(key);
     if (!run || this.#seeks(item, index, output)) {
       run?.decoder.close();
@@ -265,6 +299,56 @@ export class FrameStore {
     frame ??= run.last;
     if (!frame) throw run.decoder.failure(item.path);
     return frame;
+  }
+
+  /**
+   * Frame `index`, for footage read backwards: the block of frames up to it is decoded by one seeking decoder
+   * and kept, so the frames before it come from the block; only the block's first frame is sought (decoding
+   * on from the key frame before it, as any seek does).
+   */
+  async #readBack(item: FootageItem, index: number, output: 'rgba' | 'i420'): Promise<Buffer> {
+    const key = runKey(item, output);
+    // The decoder reading on and the block before are not wanted any more: their memory goes first.
+    this.#running.get(key)?.decoder.close();
+    this.#running.delete(key);
+    this.#blocks.delete(key);
+    // Clips read backwards at once share the bytes: the others' blocks are trimmed to their share first.
+    const share = BACK_BLOCK_BYTES / (this.#blocks.size + 1);
+    this.#trimBlocks(share);
+    const frameBytes = item.width * item.height * (output === 'i420' ? 1.5 : 4);
+    const count = Math.max(2, Math.min(MAX_BACK_BLOCK_FRAMES, Math.floor(share / frameBytes)));
+    const run = await this.#start(item, Math.max(0, index - count + 1), output);
+    const first = run.next;
+    const frames: Buffer[] = [];
+    try {
+      while (run.next <= index) {
+        const next = await run.decoder.next();
+        // Fewer frames than probed (a short last GOP, a damaged tail): the last one holds.
+        if (!next) break;
+        frames.push(next);
+        run.next++;
+      }
+    } finally {
+      run.decoder.close();
+    }
+    if (!frames.length) throw run.decoder.failure(item.path);
+    this.#blocks.set(key, { first, frames, frameBytes });
+    return frames[Math.min(index - first, frames.length - 1)]!;
+  }
+
+  /**
+   * Trims every block to at most `bytes`, keeping the frames read next: those at and just below where its
+   * clip was last asked (frames above it were shown already).
+   */
+  #trimBlocks(bytes: number): void {
+    for (const [key, block] of this.#blocks) {
+      const keep = Math.max(1, Math.floor(bytes / block.frameBytes));
+      const last = block.first + block.frames.length - 1;
+      const top = Math.max(block.first, Math.min(last, this.#asked.get(key) ?? last));
+      const from = Math.max(block.first, top - keep + 1);
+      block.frames = block.frames.slice(from - block.first, top - block.first + 1);
+      block.first = from;
+    }
   }
 
   /** What a decoder starting at frame `index` is told, and the frame it yields first. */
@@ -334,6 +418,8 @@ export class FrameStore {
     this.#scrub?.close();
     for (const run of this.#running.values()) run.decoder.close();
     this.#running.clear();
+    this.#blocks.clear();
+    this.#asked.clear();
     this.#cache.clear();
     this.#spare.length = 0;
     this.#bytes = 0;
