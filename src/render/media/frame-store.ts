@@ -277,7 +277,7 @@ export class FrameStore {
     if (block && index >= block.first && index < block.first + block.frames.length)
       return block.frames[index - block.first]!;
     if (asked !== undefined && index < asked && asked - index <= MAX_BACK_STEP)
-      return this.#readBack(item, index, output);
+      return this.#readBack(item, index, asked, output);
     this.#blocks.delete(key);
     let run = this.#running.get(key);
     if (!run || this.#seeks(item, index, output)) {
@@ -304,9 +304,10 @@ export class FrameStore {
   /**
    * Frame `index`, for footage read backwards: the block of frames up to it is decoded by one seeking decoder
    * and kept, so the frames before it come from the block; only the block's first frame is sought (decoding
-   * on from the key frame before it, as any seek does).
+   * on from the key frame before it, as any seek does). The block reaches up to `asked`, the frame asked
+   * before: frame blending asks a pair a frame (the one it steps back to, and the one above it).
    */
-  async #readBack(item: FootageItem, index: number, output: 'rgba' | 'i420'): Promise<Buffer> {
+  async #readBack(item: FootageItem, index: number, asked: number, output: 'rgba' | 'i420'): Promise<Buffer> {
     const key = runKey(item, output);
     // The decoder reading on and the block before are not wanted any more: their memory goes first.
     this.#running.get(key)?.decoder.close();
@@ -317,11 +318,12 @@ export class FrameStore {
     this.#trimBlocks(share);
     const frameBytes = item.width * item.height * (output === 'i420' ? 1.5 : 4);
     const count = Math.max(2, Math.min(MAX_BACK_BLOCK_FRAMES, Math.floor(share / frameBytes)));
-    const run = await this.#start(item, Math.max(0, index - count + 1), output);
+    const top = Math.min(asked, index + count - 1);
+    const run = await this.#start(item, Math.max(0, top - count + 1), output);
     const first = run.next;
     const frames: Buffer[] = [];
     try {
-      while (run.next <= index) {
+      while (run.next <= top) {
         const next = await run.decoder.next();
         // Fewer frames than probed (a short last GOP, a damaged tail): the last one holds.
         if (!next) break;
