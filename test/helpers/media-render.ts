@@ -59,3 +59,26 @@ export async function shownFrame(
   if (f.rgba[i + 3]! < 128) return -1;
   return frameOf(f.rgba[i]!, f.rgba[i + 1]!, f.rgba[i + 2]!);
 }
+
+/**
+ * For comp frames 0 .. `frames - 1` at `fps`: the source frame the pixel at each of `points` shows, one list
+ * per point (two copies of a clip side by side, say).
+ */
+export async function shownFramesAt(
+  renderer: FrameRenderer,
+  doc: Project,
+  compId: string,
+  fps: number,
+  frames: number,
+  points: ReadonlyArray<readonly [number, number]>,
+): Promise<number[][]> {
+  const out = points.map(() => [] as number[]);
+  for (let k = 0; k < frames; k++) {
+    const f = await renderer.renderFrame(doc, compId, k / fps, { missingFootage: 'fail' });
+    points.forEach(([x, y], p) => {
+      const i = (y * f.width + x) * 4;
+      out[p]!.push(frameOf(f.rgba[i]!, f.rgba[i + 1]!, f.rgba[i + 2]!));
+    });
+  }
+  return out;
+}

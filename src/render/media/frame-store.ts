@@ -30,6 +30,11 @@ export interface MediaAccess {
 
 /** Reading on through this many frames is cheaper than a new seeking decoder (about 2 s of video). */
 const MAX_FORWARD_FRAMES = 60;
+/**
+ * Decoders kept per file and output: a clip shown twice at different times (a copy offset in time, a precomp
+ * used twice) reads on in each, where one decoder sought back for every other frame.
+ */
+const MAX_RUNS_PER_FILE = 3;
 /** Evicted canvases kept for reuse. */
 const MAX_SPARE = 2;
 /**
@@ -51,6 +56,19 @@ interface Running {
   /** Index of the frame `decoder.next()` yields next. */
   next: number;
   last: Buffer | null;
+  /** When it was last read from (the store's count of reads): the least recent goes first. */
+  used: number;
+}
+
+/** The run that reaches frame `index` by reading on (or holds it as its last frame), the nearest one. */
+function reaching(runs: readonly Running[], index: number): Running | undefined {
+  let best: Running | undefined;
+  for (const run of runs) {
+    const holds = run.last !== null && run.next - 1 === index;
+    const reads = run.next <= index && index - run.next <= MAX_FORWARD_FRAMES;
+    if ((holds || reads) && (!best || run.next > best.next)) best = run;
+  }
+  return best;
 }
 
 /** Frames `first .. first + frames.length - 1` of a clip, decoded together for reading backwards. */
@@ -133,10 +151,14 @@ export class FrameStore {
   #holds = 0;
   #generation = 0;
   #bytes = 0;
-  readonly #running = new Map<string, Running>();
-  /** Per decoder key: the block read backwards, and the frame index asked last (to tell a step back). */
+  readonly #running = new Map<string, Running[]>();
+  #reads = 0;
+  /**
+   * Per decoder key: the block read backwards, and the last two frame indices asked (to tell a reader going
+   * back from two copies of a clip read forward a few frames apart).
+   */
   readonly #blocks = new Map<string, BackBlock>();
-  readonly #asked = new Map<string, number>();
+  readonly #asked = new Map<string, number[]>();
   // One decode at a time per file: a decoder is a stream and cannot serve two frames at once.
   readonly #turns = new Map<string, Promise<unknown>>();
   /** Closed stores start no decoder (a stopping worker must not leave a new one behind). */
@@ -239,8 +261,7 @@ export class FrameStore {
   #seeks(item: FootageItem, index: number, output: 'rgba' | 'i420' = 'rgba'): boolean {
     const block = this.#blocks.get(runKey(item, output));
     if (block && index >= block.first && index < block.first + block.frames.length) return false;
-    const run = this.#running.get(runKey(item, output));
-    return !run || index < run.next || index - run.next > MAX_FORWARD_FRAMES;
+    return !reaching(this.#running.get(runKey(item, output)) ?? [], index);
   }
 
   /**
@@ -271,20 +292,29 @@ export class FrameStore {
 
   async #videoFrame(item: FootageItem, index: number, output: 'rgba' | 'i420' = 'rgba'): Promise<Buffer> {
     const key = runKey(item, output);
-    const asked = this.#asked.get(key);
-    this.#asked.set(key, index);
+    const asked = this.#asked.get(key) ?? [];
+    this.#asked.set(key, [asked.at(-1) ?? index, index]);
     const block = this.#blocks.get(key);
     if (block && index >= block.first && index < block.first + block.frames.length)
       return block.frames[index - block.first]!;
-    if (asked !== undefined && index < asked && asked - index <= MAX_BACK_STEP)
-      return this.#readBack(item, index, asked, output);
-    this.#blocks.delete(key);
-    let run = this.#running.get(key);
-    if (!run || this.#seeks(item, index, output)) {
-      run?.decoder.close();
+    const runs = this.#running.get(key) ?? [];
+    let run = reaching(runs, index);
+    // Going back: before both frames asked last (frame blending's pair included), and close to them.
+    const last = asked.at(-1);
+    const back = last !== undefined && asked.every((a) => index < a) && last - index <= MAX_BACK_STEP;
+    if (!run && back) return this.#readBack(item, index, Math.max(...asked), output);
+    if (!run) {
+      // A new seeking decoder; the least recently read one goes when the file has its share.
+      if (runs.length >= MAX_RUNS_PER_FILE) {
+        const oldest = runs.reduce((a, b) => (a.used <= b.used ? a : b));
+        oldest.decoder.close();
+        runs.splice(runs.indexOf(oldest), 1);
+      }
       run = await this.#start(item, index, output);
-      this.#running.set(key, run);
+      runs.push(run);
+      this.#running.set(key, runs);
     }
+    run.used = ++this.#reads;
     let frame: Buffer | null = null;
     while (run.next <= index) {
       const next = await run.decoder.next();
@@ -309,9 +339,13 @@ export class FrameStore {
    */
   async #readBack(item: FootageItem, index: number, asked: number, output: 'rgba' | 'i420'): Promise<Buffer> {
     const key = runKey(item, output);
-    // The decoder reading on and the block before are not wanted any more: their memory goes first.
-    this.#running.get(key)?.decoder.close();
-    this.#running.delete(key);
+    // The block before is spent, and decoders ahead of the frame cannot serve a reader going back (the one
+    // that read a reversed clip's first frame): their memory goes first.
+    const runs = this.#running.get(key) ?? [];
+    for (const run of runs.filter((r) => r.next > index)) {
+      run.decoder.close();
+      runs.splice(runs.indexOf(run), 1);
+    }
     this.#blocks.delete(key);
     // Clips read backwards at once share the bytes: the others' blocks are trimmed to their share first.
     const share = BACK_BLOCK_BYTES / (this.#blocks.size + 1);
@@ -346,7 +380,8 @@ export class FrameStore {
     for (const [key, block] of this.#blocks) {
       const keep = Math.max(1, Math.floor(bytes / block.frameBytes));
       const last = block.first + block.frames.length - 1;
-      const top = Math.max(block.first, Math.min(last, this.#asked.get(key) ?? last));
+      const asked = this.#asked.get(key);
+      const top = Math.max(block.first, Math.min(last, asked ? Math.max(...asked) : last));
       const from = Math.max(block.first, top - keep + 1);
       block.frames = block.frames.slice(from - block.first, top - block.first + 1);
       block.first = from;
@@ -383,7 +418,7 @@ export class FrameStore {
     const { spec, at } = await this.#spec(item, index);
     if (output === 'i420') spec.planar = item.media?.yuv?.pixelFormat === 'yuvj420p' ? 'yuvj420p' : 'yuv420p';
     const decoder = await VideoDecoder.start(spec, item.media!.pixelAspect === 1, output);
-    return { decoder, next: Math.max(0, at), last: null };
+    return { decoder, next: Math.max(0, at), last: null, used: 0 };
   }
 
   #open(item: FootageItem): Promise<string> {
@@ -418,7 +453,7 @@ export class FrameStore {
   close(): void {
     this.#closed = true;
     this.#scrub?.close();
-    for (const run of this.#running.values()) run.decoder.close();
+    for (const runs of this.#running.values()) for (const run of runs) run.decoder.close();
     this.#running.clear();
     this.#blocks.clear();
     this.#asked.clear();

@@ -8,8 +8,8 @@ import { expect } from 'vitest';
 import type { Engine } from '../../../src/engine/index.js';
 import { newEngine, run } from '../../helpers/engine.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
-import { frameOf, numberedClip } from '../../helpers/media.js';
-import { mediaRenderer, shownFrame } from '../../helpers/media-render.js';
+import { numberedClip } from '../../helpers/media.js';
+import { mediaRenderer, shownFrame, shownFramesAt } from '../../helpers/media-render.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const FRAMES = 100;
@@ -83,17 +83,10 @@ describeWithFfmpeg('footage read backwards', () => {
     }
     let started = 0;
     const renderer = await mediaRenderer((_pid, alive) => void (alive && started++));
-    const left: number[] = [];
-    const right: number[] = [];
-    for (let k = 0; k < 50; k++) {
-      const f = await renderer.renderFrame(engine.document, comp, k / 25, { missingFootage: 'fail' });
-      const at = (x: number) => {
-        const i = (180 * f.width + x) * 4;
-        return frameOf(f.rgba[i]!, f.rgba[i + 1]!, f.rgba[i + 2]!);
-      };
-      left.push(at(320));
-      right.push(at(960));
-    }
+    const [left, right] = await shownFramesAt(renderer, engine.document, comp, 25, 50, [
+      [320, 180],
+      [960, 180],
+    ]);
     expect(left).toEqual(Array.from({ length: 50 }, (_, k) => 59 - k));
     expect(right).toEqual(Array.from({ length: 50 }, (_, k) => 69 - k));
     // Each clip's blocks hold half the bytes once both read backwards (13 frames of 3.7 MB, the first block of
