@@ -46,7 +46,7 @@ const MAX_SPARE = 2;
 const MAX_BACK_STEP = 8;
 /**
  * The bytes the blocks of frames read backwards may hold together, shared by the clips read so (one clip at
- * 1080p: 11 RGBA frames, 31 I420 ones).
+ * 1080p: 12 RGBA frames, 32 I420 ones).
  */
 const BACK_BLOCK_BYTES = 96 * 1024 * 1024;
 const MAX_BACK_BLOCK_FRAMES = 48;

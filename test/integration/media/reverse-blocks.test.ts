@@ -44,7 +44,7 @@ async function reversedComp(
 describeWithFfmpeg('footage read backwards', () => {
   itWithFfmpeg.each([
     ['64x48', [64, 48]],
-    // 1280x720 RGBA frames are 3.7 MB: a block holds 26 of them, so the 100 frames take four blocks.
+    // 1280x720 RGBA frames are 3.7 MB: a block holds 27 of them, so the 100 frames take four blocks.
     ['1280x720', [1280, 720]],
   ] as const)('a reversed %s clip shows every frame it should, through a few decoders', async (_, size) => {
     const { engine, comp } = await reversedComp([size[0], size[1]]);
