@@ -19,6 +19,18 @@ interface Run {
   stderr: string;
 }
 
+/** A 1 s composition "Spot" whose one layer is a 440 Hz tone, in an engine to save as a project in `dir`. */
+async function spotWithSound(): Promise<{ dir: string; engine: ReturnType<typeof newEngine> }> {
+  const dir = await tempDir();
+  const engine = newEngine();
+  await run(engine, 'comp.new', { name: 'Spot', width: 32, height: 18, frameRate: 10, duration: 1 });
+  const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+    path: await tone(dir, { freq: 440, seconds: 1 }),
+  });
+  await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
+  return { dir, engine };
+}
+
 /** Runs the built CLI; `onStderr` may act on the output as it streams (e.g. send SIGINT). */
 function cli(
   args: string[],
@@ -330,13 +342,7 @@ describe('effectcraft-cli render', () => {
   itWithFfmpeg(
     'muxes the composition sound into MP4; --no-audio leaves it out (and is in --help)',
     async () => {
-      const dir = await tempDir();
-      const engine = newEngine();
-      await run(engine, 'comp.new', { name: 'Spot', width: 32, height: 18, frameRate: 10, duration: 1 });
-      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
-        path: await tone(dir, { freq: 440, seconds: 1 }),
-      });
-      await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
+      const { dir, engine } = await spotWithSound();
       await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
       const args = ['render', 's.ecproj', '--comp', 'Spot', '--output'];
       expect((await cli([...args, 'with.mp4'], dir)).code).toBe(0);
@@ -356,13 +362,7 @@ describe('effectcraft-cli render', () => {
   itWithFfmpeg(
     "--no-audio applies to the project's queue items; one that is the sound alone is refused first",
     async () => {
-      const dir = await tempDir();
-      const engine = newEngine();
-      await run(engine, 'comp.new', { name: 'Spot', width: 32, height: 18, frameRate: 10, duration: 1 });
-      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
-        path: await tone(dir, { freq: 440, seconds: 1 }),
-      });
-      await run(engine, 'layer.addFootage', { comp: 'Spot', footage });
+      const { dir, engine } = await spotWithSound();
       const { id: video } = await run<{ id: string }>(engine, 'renderQueue.add', {
         comp: 'Spot',
         output: join(dir, 'out', 'spot.mp4'),
