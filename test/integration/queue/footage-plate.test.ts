@@ -37,6 +37,36 @@ async function loggedSession(): Promise<{ s: Session; decoders: () => Promise<st
   return { s, decoders };
 }
 
+/** A 64x48, 24 fps, 1 s comp whose one layer is a 48-frame numbered 64x48 clip (`numberedClip`). */
+async function numberedPlateComp(s: Session, dir: string): Promise<{ comp: string; layer: string }> {
+  const clip = await numberedClip(dir, 'h264', '24', 48);
+  const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
+    width: 64,
+    height: 48,
+    frameRate: 24,
+    duration: 1,
+  });
+  const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: clip });
+  const { id: layer } = await run<{ id: string }>(s, 'layer.addFootage', { comp, footage });
+  return { comp, layer };
+}
+
+/** The centre patch of a 64x48 RGB frame, as the numbered clip's frame number it shows. */
+const centreFrame = (px: Buffer) => frameOf(...(patch(px, 64, 3, 32, 24).map(Math.round) as Rgb));
+
+/** The frame number each frame of a 64x48 MP4 shows at its centre. */
+async function mp4Frames(path: string): Promise<number[]> {
+  const { stdout } = await exec(
+    'ffmpeg',
+    ['-v', 'error', '-i', path, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const size = 64 * 48 * 3;
+  return Array.from({ length: stdout.length / size }, (_, k) =>
+    centreFrame(stdout.subarray(k * size, (k + 1) * size)),
+  );
+}
+
 /**
  * A 3-frame clip: #e94560 on the left, #3080c0 on the right, stored as `store` says. Untagged, it is converted
  * with the matrix its size implies (BT.709 for HD, ffmpeg's default BT.601 below), as HD video is made and as
@@ -247,32 +277,17 @@ describe('footage plates', () => {
   itWithFfmpeg('a plate shows the frames the time map picks, as the RGB path does', async () => {
     const dir = await tempDir();
     const { s, decoders } = await loggedSession();
-    const clip = await numberedClip(dir, 'h264', '24', 48);
-    const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
-      width: 64,
-      height: 48,
-      frameRate: 24,
-      duration: 1,
-    });
-    const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: clip });
-    const { id: layer } = await run<{ id: string }>(s, 'layer.addFootage', { comp, footage });
+    const { comp, layer } = await numberedPlateComp(s, dir);
     await run(s, 'layer.setTimeMap', { comp, layer, speed: -1 });
     await run(s, 'layer.setTiming', { comp, layer, startTime: 0.25 });
     expect((await renderTo(s, comp, join(dir, 'reversed.mp4'))).completed).toBe(1);
     expect(await decoders()).toContain('yuv420p');
     expect((await renderTo(s, comp, join(dir, 'png', 'f_[##].png'))).completed).toBe(1);
-    const { stdout } = await exec(
-      'ffmpeg',
-      ['-v', 'error', '-i', join(dir, 'reversed.mp4'), '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
-      { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
-    );
-    const size = 64 * 48 * 3;
-    expect(stdout.length / size).toBe(24);
-    const centre = (px: Buffer) => frameOf(...(patch(px, 64, 3, 32, 24).map(Math.round) as Rgb));
-    const fromMp4 = Array.from({ length: 24 }, (_, k) => centre(stdout.subarray(k * size, (k + 1) * size)));
+    const fromMp4 = await mp4Frames(join(dir, 'reversed.mp4'));
+    expect(fromMp4).toHaveLength(24);
     const fromPng = await Promise.all(
       Array.from({ length: 24 }, async (_, k) =>
-        centre(
+        centreFrame(
           await sharp(join(dir, 'png', `f_${String(k).padStart(2, '0')}.png`))
             .removeAlpha()
             .raw()
@@ -284,6 +299,21 @@ describe('footage plates', () => {
     // Before its start time the layer shows nothing (black), then the clip runs backwards from its end.
     expect(new Set(fromMp4.slice(6)).size).toBe(18);
   });
+
+  itWithFfmpeg('a plate in slow motion reads on in one decoder, each frame shown twice', async () => {
+    const dir = await tempDir();
+    const { s, decoders } = await loggedSession();
+    const { comp, layer } = await numberedPlateComp(s, dir);
+    await run(s, 'layer.setTimeMap', { comp, layer, speed: 0.5 });
+    expect((await renderTo(s, comp, join(dir, 'slow.mp4'))).completed).toBe(1);
+    // The frame just read is given again. A plate has no canvas cache: each repeat was a new seeking decoder
+    // (12 here), and without this a second decoder decoding every frame too.
+    expect(await decoders()).toEqual(['yuv420p']);
+    expect(await mp4Frames(join(dir, 'slow.mp4'))).toEqual(
+      Array.from({ length: 24 }, (_, k) => Math.floor(k / 2)),
+    );
+  });
+
   itWithFfmpeg('a stopped plate render leaves no ffmpeg running and no file behind', async () => {
     const dir = await tempDir();
     const s = soundSession();
