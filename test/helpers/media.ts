@@ -7,6 +7,8 @@ import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Session } from '../../src/session.js';
+import { run } from './queue.js';
 
 const exec = promisify(execFile);
 
@@ -92,4 +94,22 @@ export async function numberedSequence(dir: string, frames: number, first = 1): 
     pattern,
   ]);
   return pattern;
+}
+
+/** A 64x48, 24 fps, 1 s comp whose one layer shows `clip` (a 48-frame numbered clip) at `speed`. */
+export async function numberedClipComp(
+  s: Session,
+  clip: string,
+  speed = 1,
+): Promise<{ comp: string; layer: string }> {
+  const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
+    width: 64,
+    height: 48,
+    frameRate: 24,
+    duration: 1,
+  });
+  const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: clip });
+  const { id: layer } = await run<{ id: string }>(s, 'layer.addFootage', { comp, footage });
+  if (speed !== 1) await run(s, 'layer.setTimeMap', { comp, layer, speed });
+  return { comp, layer };
 }

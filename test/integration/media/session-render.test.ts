@@ -12,7 +12,7 @@ import type { JobResult } from '../../../src/render/queue/service.js';
 import { createSession, type Session } from '../../../src/session.js';
 import { describeWithFfmpeg, ffmpegChildren, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { untilTrue } from '../../helpers/poll.js';
-import { frameOf, numberedClip } from '../../helpers/media.js';
+import { frameOf, numberedClip, numberedClipComp } from '../../helpers/media.js';
 import { failCode, run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -34,18 +34,8 @@ function session(): Session {
 }
 
 /** A comp at 24 fps showing a 48-frame numbered clip at `speed`. */
-async function videoComp(s: Session, clip: string, speed = 1) {
-  const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
-    width: 64,
-    height: 48,
-    frameRate: 24,
-    duration: 1,
-  });
-  const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: clip });
-  const { id: layer } = await run<{ id: string }>(s, 'layer.addFootage', { footage });
-  if (speed !== 1) await run(s, 'layer.setTimeMap', { layer, speed });
-  return comp;
-}
+const videoComp = async (s: Session, clip: string, speed = 1) =>
+  (await numberedClipComp(s, clip, speed)).comp;
 
 const centre = (rgba: Buffer, width: number, height: number) => {
   const i = (Math.floor(height / 2) * width + Math.floor(width / 2)) * 4;

@@ -16,7 +16,7 @@ import type { Session } from '../../../src/session.js';
 import { ffmpegChildren, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { untilTrue } from '../../helpers/poll.js';
 import { loggingFfmpeg } from '../../helpers/ffmpeg-log.js';
-import { frameOf, numberedClip } from '../../helpers/media.js';
+import { frameOf, numberedClip, numberedClipComp } from '../../helpers/media.js';
 import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { renderTo, soundSession } from '../audio/sound-helpers.js';
@@ -39,16 +39,7 @@ async function loggedSession(): Promise<{ s: Session; decoders: () => Promise<st
 
 /** A 64x48, 24 fps, 1 s comp whose one layer is a 48-frame numbered 64x48 clip (`numberedClip`). */
 async function numberedPlateComp(s: Session, dir: string): Promise<{ comp: string; layer: string }> {
-  const clip = await numberedClip(dir, 'h264', '24', 48);
-  const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
-    width: 64,
-    height: 48,
-    frameRate: 24,
-    duration: 1,
-  });
-  const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: clip });
-  const { id: layer } = await run<{ id: string }>(s, 'layer.addFootage', { comp, footage });
-  return { comp, layer };
+  return numberedClipComp(s, await numberedClip(dir, 'h264', '24', 48));
 }
 
 /** The centre patch of a 64x48 RGB frame, as the numbered clip's frame number it shows. */
