@@ -15,11 +15,12 @@ export function isSequencePattern(path: string): boolean {
   return PRINTF.test(basename(path));
 }
 
-/** The file of frame `n` of `pattern`. */
+/** The file of frame `n` of `pattern` (the field is in the file's name; a folder's `%d` is a folder's name). */
 export function sequenceFrame(pattern: string, n: number): string {
-  return pattern.replace(PRINTF, (_m, _pad, width: string | undefined) =>
+  const name = basename(pattern).replace(PRINTF, (_m, _pad, width: string | undefined) =>
     String(n).padStart(width ? Number(width) : 0, '0'),
   );
+  return join(dirname(pattern), name);
 }
 
 /** The pattern and number of a numbered file (the last run of digits in its name), or null without digits. */

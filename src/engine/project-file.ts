@@ -2,7 +2,7 @@
  * The `.ecproj` format: JSON with `format` and `version`, validated fully on open so a bad file is reported
  * precisely and never half-loaded.
  */
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { EngineError, remedyText } from './errors.js';
 import { LIMITS, limitRemedy } from './limits.js';
 import { checkRenderItem } from './render-item-rules.js';
@@ -19,8 +19,31 @@ import { checkProps } from './template-inputs.js';
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
 
-export function serializeProject(doc: ProjectT): string {
-  return JSON.stringify(doc, null, 2) + '\n';
+/**
+ * The project's text as saved at `path` (without one, every path as held). Footage, sequence patterns, outputs and overflow folders inside the
+ * project's folder are written relative to it (as After Effects keeps relative paths beside absolute ones), so
+ * the folder can move, or be mounted elsewhere on a render node, with everything it holds; and relative outputs
+ * are what `render --output-dir` re-roots. Paths outside the folder stay absolute. Opening resolves them again.
+ */
+export function serializeProject(doc: ProjectT, path?: string): string {
+  if (path === undefined) return JSON.stringify(doc, null, 2) + '\n';
+  const base = dirname(path);
+  const near = (p: string): string => {
+    const rel = relative(base, p);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
+  };
+  const items = doc.items.map((item) => {
+    if (item.type !== 'footage') return item;
+    const seq = item.media?.kind === 'sequence' ? item.media.sequence : undefined;
+    const media = seq ? { ...item.media!, sequence: { ...seq, pattern: near(seq.pattern) } } : item.media;
+    return { ...item, path: near(item.path), ...(media ? { media } : {}) };
+  });
+  const renderQueue = doc.renderQueue.map((q) => ({
+    ...q,
+    output: near(q.output),
+    overflow: q.overflow.map((o) => ({ ...o, dir: near(o.dir) })),
+  }));
+  return JSON.stringify({ ...doc, items, renderQueue }, null, 2) + '\n';
 }
 
 function invalid(
@@ -97,8 +120,14 @@ export function parseProject(text: string, path: string, outputDir?: string): Pr
   const doc = parsed.data;
   checkReferences(doc, path);
   const base = dirname(path);
-  for (const item of doc.items)
-    if (item.type === 'footage' && !isAbsolute(item.path)) item.path = resolve(base, item.path);
+  for (const item of doc.items) {
+    if (item.type !== 'footage') continue;
+    if (!isAbsolute(item.path)) item.path = resolve(base, item.path);
+    // A sequence's frames are in its first frame's folder: the pattern follows `path`, so a project moved with
+    // its footage, or a path edited by hand, finds them (the pattern as stored may name the old folder).
+    const seq = item.media?.kind === 'sequence' ? item.media.sequence : undefined;
+    if (seq) seq.pattern = join(dirname(item.path), basename(seq.pattern));
+  }
   // Render outputs may be relative too (a bundled project renders next to itself), as may overflow folders.
   const outputBase = outputDir ?? base;
   for (const q of doc.renderQueue) {

@@ -111,7 +111,8 @@ export async function importMedia(
   path: string,
   options: { sequence: boolean; frameRate: number | undefined },
 ): Promise<Imported> {
-  if (options.sequence || isSequencePattern(path))
+  // A name with a printf field is a pattern, unless a file of that very name exists (clip%d.mp4 is a clip).
+  if (options.sequence || (isSequencePattern(path) && !(await ctx.ports.exists(path))))
     return importSequence(ctx, path, options.frameRate ?? DEFAULT_SEQUENCE_RATE);
   if (STILL_EXTENSIONS.has(extname(path).toLowerCase())) {
     const info = await probeStill(ctx, path);

@@ -59,7 +59,7 @@ export const projectOpen = defineCommand({
 });
 
 async function writeProject(ctx: Parameters<typeof projectOpen.run>[0], path: string) {
-  const text = serializeProject(ctx.doc);
+  const text = serializeProject(ctx.doc, path);
   try {
     await ctx.ports.writeFileAtomic(path, text);
   } catch (err) {
