@@ -13,6 +13,7 @@ import {
 import { formatSpec } from '../../engine/output-formats.js';
 import { remedyText } from '../../engine/errors.js';
 import { checkRenderItem } from '../../engine/render-item-rules.js';
+import { overwrittenFootage } from './output-overlap.js';
 
 /** Inclusive frame numbers. */
 export interface FrameSpan {
@@ -61,6 +62,13 @@ export function planItem(doc: Project, item: RenderQueueItem): ItemPlan {
       `Remove the item and add it again with renderQueue.add. ${remedyText(checked.remediation)}`,
     );
   const { start, end } = frameSpan(item, comp)!;
+  const overwritten = overwrittenFootage(doc, item, { start, end });
+  if (overwritten)
+    throw new EngineError(
+      'bad_argument',
+      `Queue item "${item.id}" would write over "${overwritten.file}", which footage "${overwritten.footage.name}" (${overwritten.footage.id}) of the composition reads.`,
+      (w) => `Render to another file or folder: ${w.newOutput}.`,
+    );
   // A plain loop: Array.from's callback took 1.4 s for the largest item the rules allow (a loop, 0.15 s).
   const frames = new Array<number>(end - start + 1);
   for (let i = 0; i < frames.length; i++) frames[i] = start + i;

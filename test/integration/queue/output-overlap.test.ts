@@ -1,0 +1,85 @@
+/**
+ * A render never writes over the footage its composition reads (the file would change under its decoder,
+ * and every later render would read its own output): the item fails with bad_argument naming the footage
+ * before anything is written, and the footage keeps its bytes. Frames of a sequence output that no footage
+ * file shares still render.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterEach, expect } from 'vitest';
+import type { JobResult } from '../../../src/render/queue/service.js';
+import { createSession, type Session } from '../../../src/session.js';
+import { numberedClip, numberedSequence } from '../../helpers/media.js';
+import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { run } from '../../helpers/queue.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const sessions: Session[] = [];
+afterEach(async () => {
+  for (const s of sessions.splice(0)) {
+    s.renderQueue.stop();
+    await s.renderQueue.idle();
+  }
+});
+
+/** A session with a 64x48, 30 fps comp in a precomp showing `footagePath`; returns both. */
+async function compShowing(footagePath: string): Promise<{ s: Session; comp: string }> {
+  const s = createSession({ renderQueue: { maxWorkers: 1 } });
+  sessions.push(s);
+  const size = { width: 64, height: 48, frameRate: 30, duration: 1 };
+  const { id: inner } = await run<{ id: string }>(s, 'comp.new', { name: 'Inner', ...size });
+  const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: footagePath, frameRate: 30 });
+  await run(s, 'layer.addFootage', { comp: inner, footage });
+  const { id: comp } = await run<{ id: string }>(s, 'comp.new', { name: 'Main', ...size });
+  await run(s, 'layer.addPrecomp', { comp, source: inner });
+  return { s, comp };
+}
+
+const sha = async (path: string) =>
+  createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
+
+describeWithFfmpeg('a render and the footage it reads', () => {
+  itWithFfmpeg('refuses to write a video over a clip its precomp shows, and the clip is kept', async () => {
+    const dir = await tempDir();
+    const clip = await numberedClip(dir, 'h264', '30', 30);
+    const before = await sha(clip);
+    const { s, comp } = await compShowing(clip);
+    await run(s, 'renderQueue.add', { comp, output: clip, format: 'mp4' });
+    const job = await run<JobResult>(s, 'renderQueue.render', {});
+    expect(job.completed).toBe(0);
+    const error = job.items[0]?.error;
+    expect(error?.code).toBe('bad_argument');
+    expect(error?.message).toContain(clip);
+    expect(error?.message).toMatch(/footage "clip-h264-30" \(footage_\d+\)/);
+    expect(error?.remediation).toMatch(/another file/);
+    expect(await sha(clip)).toBe(before);
+    // Nothing else was written beside it (no temporary file, no manifest).
+    expect((await readdir(dir)).sort()).toEqual(['clip-h264-30.mp4']);
+  });
+
+  itWithFfmpeg("refuses a sequence output whose frames are the sequence's own files", async () => {
+    const dir = await tempDir();
+    const pattern = await numberedSequence(dir, 12, 1);
+    const third = pattern.replace('%04d', '0003');
+    const before = await sha(third);
+    const { s, comp } = await compShowing(pattern);
+    const output = join(dirname(pattern), 'f_[####].png');
+    await run(s, 'renderQueue.add', { comp, output, frameRange: { start: 0, end: 5 } });
+    const job = await run<JobResult>(s, 'renderQueue.render', {});
+    expect(job.items[0]?.error?.code).toBe('bad_argument');
+    expect(job.items[0]?.error?.message).toContain(pattern.replace('%04d', '0001'));
+    expect(await sha(third)).toBe(before);
+    expect((await readdir(dirname(pattern))).length).toBe(12);
+
+    // Frames numbered past the sequence's last file share no file with it: they render.
+    await run(s, 'renderQueue.clear', {});
+    await run(s, 'renderQueue.add', { comp, output, frameRange: { start: 20, end: 22 } });
+    const later = await run<JobResult>(s, 'renderQueue.render', {});
+    expect(later.items[0]?.error).toBeUndefined();
+    expect(later.completed).toBe(1);
+    expect((await readdir(dirname(pattern))).filter((f) => /^f_002[0-2]\.png$/.test(f)).length).toBe(3);
+  });
+});
