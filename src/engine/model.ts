@@ -350,6 +350,11 @@ export const FootageMedia = z.strictObject({
       sampleRate: z.number().int().positive(),
       channels: z.number().int().positive(),
       duration: z.number().min(0),
+      /**
+       * Seconds from the first picture to the sound's first sample, as the file's timestamps say (negative:
+       * the sound starts first). Absent: 0 (audio files, and footage probed before it was recorded).
+       */
+      offset: z.number().min(-3600).max(3600).optional(),
     })
     .nullable(),
 });

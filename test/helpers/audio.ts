@@ -51,20 +51,15 @@ export async function ffmpegBytes(args: string[]): Promise<Buffer> {
   return stdout as unknown as Buffer;
 }
 
-/** The file's first audio stream decoded to 48 kHz mono float samples (channels averaged). */
-export async function decodeSound(path: string): Promise<Float32Array> {
+/**
+ * One channel (default the first, the left side) of the file's first audio stream, decoded to 48 kHz float
+ * samples. Not a downmix: ffmpeg's sums the sides at -3 dB each, which would hide a mix that lowers mono by 3 dB
+ * (its default upmix), as the two cancel.
+ */
+export async function decodeSound(path: string, channel = 0): Promise<Float32Array> {
   const bytes = await ffmpegBytes([
-    '-i',
-    path,
-    '-map',
-    '0:a:0',
-    '-ac',
-    '1',
-    '-ar',
-    String(RATE),
-    '-f',
-    'f32le',
-    '-',
+    ...['-i', path, '-map', '0:a:0', '-af', `pan=mono|c0=c${channel}`],
+    ...['-ar', String(RATE), '-f', 'f32le', '-'],
   ]);
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }

@@ -56,6 +56,10 @@ export interface LevelWindow {
 export interface AudioClip {
   /** The footage file (absolute), read by ffmpeg. */
   path: string;
+  /** Seconds of footage time before the sound's first sample (negative: the sound starts before the picture). */
+  offset: number;
+  /** The sound's channels as stored: mono is copied to both sides of the mix. */
+  channels: number;
   segments: AudioSegment[];
   /** Its level in dB is the sum of these: its own and those of the precomp layers it is inside. */
   levels: LevelTrack[];
@@ -68,9 +72,17 @@ export interface AudioMix {
   clips: AudioClip[];
 }
 
-/** The sound a footage item carries, as the probe recorded it (media.audio); null: none. */
-export function footageSound(item: FootageItem): { duration: number } | null {
-  return item.media?.audio ?? null;
+/**
+ * The sound a footage item carries, as the probe recorded it (media.audio); null: none. `duration` is in
+ * footage time: it ends `offset` later than the stream's own length.
+ */
+export function footageSound(
+  item: FootageItem,
+): { duration: number; offset: number; channels: number } | null {
+  const audio = item.media?.audio;
+  if (!audio) return null;
+  const offset = audio.offset ?? 0;
+  return { duration: Math.max(0, audio.duration + offset), offset, channels: audio.channels };
 }
 
 /**
@@ -154,7 +166,14 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
         );
         segments += found.length;
         if (segments > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId);
-        if (found.length) clips.push({ path: item.path, segments: found, levels });
+        if (found.length)
+          clips.push({
+            path: item.path,
+            offset: sound.offset,
+            channels: sound.channels,
+            segments: found,
+            levels,
+          });
       }
     }
   };

@@ -5,7 +5,7 @@
  * summed without normalisation (amix normalize=0: a layer at 0 dB plays at its own loudness, as in After
  * Effects) and cut or padded to exactly the item's length. Pure: mix.ts runs it.
  */
-import type { AudioMix, AudioSegment } from './clips.js';
+import type { AudioClip, AudioMix, AudioSegment } from './clips.js';
 import { gainFilter } from './envelope.js';
 
 export const MIX_RATE = 48_000;
@@ -38,6 +38,19 @@ function segmentChain(s: AudioSegment): string {
   return chain.join(',');
 }
 
+/**
+ * A file's sound as footage time sees it: mono on both sides at its own level (the default upmix would lower
+ * it 3 dB), then moved by its offset so that sample 0 is the first picture's time (silence before a sound that
+ * starts later; a sound that starts earlier loses what comes before the picture).
+ */
+function fileChain(clip: AudioClip): string {
+  const chain = clip.channels === 1 ? ['pan=stereo|c0=c0|c1=c0', CANON] : [CANON];
+  const shift = samples(Math.abs(clip.offset));
+  if (clip.offset > 0 && shift > 0) chain.push(`adelay=delays=${shift}S:all=1`);
+  if (clip.offset < 0 && shift > 0) chain.push(`atrim=start_sample=${shift}`, RESTAMP);
+  return chain.join(',');
+}
+
 /** The graph mixing `mix`; with no clips, silence of the item's length. */
 export function mixGraph(mix: AudioMix): MixGraph {
   const total = Math.max(1, samples(mix.duration));
@@ -52,9 +65,10 @@ export function mixGraph(mix: AudioMix): MixGraph {
     mix.clips.filter((c) => c.path === p).reduce((n, c) => n + c.segments.length, 0),
   );
   const next = paths.map(() => 0);
-  paths.forEach((_, i) => {
+  paths.forEach((path, i) => {
     const outs = Array.from({ length: uses[i]! }, (_, k) => `[f${i}s${k}]`).join('');
-    lines.push(`[${i}:a]${CANON},asplit=${uses[i]}${outs}`);
+    const clip = mix.clips.find((c) => c.path === path)!;
+    lines.push(`[${i}:a]${fileChain(clip)},asplit=${uses[i]}${outs}`);
   });
   mix.clips.forEach((clip, c) => {
     const file = paths.indexOf(clip.path);

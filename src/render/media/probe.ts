@@ -27,6 +27,7 @@ const Stream = z.looseObject({
   nb_frames: z.string().optional(),
   nb_read_packets: z.string().optional(),
   duration: z.string().optional(),
+  start_time: z.string().optional(),
   sample_rate: z.string().optional(),
   channels: z.number().optional(),
   tags: z.record(z.string(), z.string()).optional(),
@@ -53,6 +54,15 @@ const positive = (text: string | undefined): number | null => {
   return text !== undefined && Number.isFinite(n) && n > 0 ? n : null;
 };
 
+/** A stream's start in seconds (ffprobe's start_time), 0 when it does not say. */
+function startOf(s: Stream): number {
+  const n = Number(s.start_time);
+  return s.start_time !== undefined && Number.isFinite(n) ? n : 0;
+}
+
+/** Offsets beyond this are a broken file's timestamps, not an edit: they are not followed. */
+const MAX_SOUND_OFFSET = 3600;
+
 /** Pixel formats with an alpha channel (ffmpeg's names). */
 const ALPHA_PIX_FMT = /^(yuva|rgba|bgra|argb|abgr|gbrap|ya[0-9]|rgba64|bgra64|pal8)/;
 
@@ -72,12 +82,16 @@ export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   const sound = streams.find((s) => s.codec_type === 'audio');
   const container = format?.format_name?.split(',')[0] ?? 'unknown';
+  // Footage time 0 is the first picture; a sound stream that starts later (or earlier) plays that much later.
+  const offset = sound && video ? Math.round((startOf(sound) - startOf(video)) * 1e6) / 1e6 : 0;
   const audio = sound
     ? {
         codec: sound.codec_name ?? 'unknown',
         sampleRate: Math.round(positive(sound.sample_rate) ?? 48_000),
         channels: Math.max(1, sound.channels ?? 2),
         duration: positive(sound.duration) ?? positive(format?.duration) ?? 0,
+        // Under a tenth of a millisecond is no offset (and keeps the item as it was for most files).
+        ...(Math.abs(offset) >= 1e-4 && Math.abs(offset) <= MAX_SOUND_OFFSET ? { offset } : {}),
       }
     : null;
   if (!video?.width || !video.height) {
