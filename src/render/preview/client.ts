@@ -18,6 +18,7 @@ import { workerEntryUrl } from '../../node-io/worker-url.js';
 import { frameCancelled, throwIfCancelled } from '../cancel.js';
 import type { EncodedFrame, FrameRenderer, RenderedFrame, RenderOptions } from '../types.js';
 import { askToStop, killChild } from '../media/children.js';
+import { FootageStamps } from './footage-stamps.js';
 import type { FromWorker, PreviewWorkerData, ReadFailure, ToWorker } from './protocol.js';
 
 export interface PreviewWorkerOptions {
@@ -92,6 +93,7 @@ class PreviewWorker implements FrameRenderer {
   #idle: NodeJS.Timeout | undefined;
   #tools: Promise<PreviewWorkerData> | undefined;
   #nextId = 1;
+  readonly #footage = new FootageStamps();
 
   constructor(options: PreviewWorkerOptions) {
     this.#options = options;
@@ -160,6 +162,9 @@ class PreviewWorker implements FrameRenderer {
       () => ({ ffmpeg: null, ffprobe: null }),
     );
     const tools = await untilAborted(this.#tools, signal);
+    // A footage file changed on disk since the worker last drew it: its decoded frames, scrub cache and open
+    // descriptor are the old file's. A fresh worker holds none of them.
+    if (await this.#footage.changed(doc, compId)) await this.#stop();
     const thread = this.#thread ?? this.#start(tools);
     thread.worker.ref();
     try {

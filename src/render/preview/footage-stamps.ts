@@ -1,0 +1,40 @@
+/**
+ * Whether the footage files a frame draws changed on disk since the last frame looked: a file written over
+ * (same path, new content), replaced, or deleted. The preview worker keeps decoded frames, a scrub cache and
+ * open descriptors by path, so a changed file would go on showing its old pictures; the client then starts a
+ * fresh worker. One stat a file a frame (an image sequence: its first frame's file).
+ */
+import { stat } from 'node:fs/promises';
+import type { Project } from '../../engine/index.js';
+import { footagePaths } from '../reachable-footage.js';
+
+/** Files whose stamps are kept; past it the oldest is forgotten (and reads as unchanged when seen again). */
+const KEPT = 4096;
+
+/** inode, size and change times (to the nanosecond: two writes in one millisecond differ); "missing" when gone. */
+async function stampOf(path: string): Promise<string> {
+  try {
+    const s = await stat(path, { bigint: true });
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+export class FootageStamps {
+  readonly #seen = new Map<string, string>();
+
+  /** Records the stamps of the footage `compId` draws; true when one differs from the one seen before. */
+  async changed(doc: Project, compId: string): Promise<boolean> {
+    let changed = false;
+    for (const path of footagePaths(doc, [compId])) {
+      const stamp = await stampOf(path);
+      const before = this.#seen.get(path);
+      if (before !== undefined && before !== stamp) changed = true;
+      this.#seen.delete(path);
+      this.#seen.set(path, stamp);
+      if (this.#seen.size > KEPT) this.#seen.delete(this.#seen.keys().next().value!);
+    }
+    return changed;
+  }
+}

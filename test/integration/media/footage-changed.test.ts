@@ -1,0 +1,94 @@
+/**
+ * Previews show footage as it is on disk now: a clip or still written over after it was drawn shows its new
+ * pictures at times already previewed (the preview worker's decoded frames, scrub cache and open descriptor
+ * were the old file's), and a deleted clip is missing, not served from memory. Through a real session.
+ */
+import { execFile } from 'node:child_process';
+import { copyFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterEach, expect } from 'vitest';
+import { createSession, type Session } from '../../../src/session.js';
+import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { run } from '../../helpers/queue.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const exec = promisify(execFile);
+const sessions: Session[] = [];
+afterEach(async () => {
+  for (const s of sessions.splice(0)) (await s.renderer()).dispose();
+});
+
+/** A 1 s, 64x48 clip of one flat colour. */
+async function flatClip(dir: string, colour: string): Promise<string> {
+  const out = join(dir, `${colour}.mp4`);
+  const src = `color=c=${colour}:s=64x48:r=30:d=1`;
+  await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', src, out]);
+  return out;
+}
+
+/** The name of the strongest channel at the centre of `comp` at `time`, saved through frame.save. */
+async function shownColour(s: Session, comp: string, time: number, dir: string): Promise<string> {
+  const path = join(dir, `shown-${Math.random().toString(36).slice(2, 8)}.png`);
+  await run(s, 'frame.save', { comp, time, path });
+  const { data } = await sharp(path).raw().toBuffer({ resolveWithObject: true });
+  const i = (24 * 64 + 32) * 4;
+  const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+  return r > g && r > b ? 'red' : b > r && b > g ? 'blue' : g > r && g > b ? 'green' : 'grey';
+}
+
+async function compShowing(path: string): Promise<{ s: Session; comp: string }> {
+  const s = createSession();
+  sessions.push(s);
+  const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
+    width: 64,
+    height: 48,
+    frameRate: 30,
+    duration: 1,
+  });
+  const { id: footage } = await run<{ id: string }>(s, 'file.import', { path });
+  await run(s, 'layer.addFootage', { comp, footage });
+  return { s, comp };
+}
+
+describeWithFfmpeg('footage that changes on disk after a preview', () => {
+  itWithFfmpeg('a clip written over shows its new pictures at a time already shown', async () => {
+    const dir = await tempDir();
+    const clip = join(dir, 'gen.mp4');
+    await copyFile(await flatClip(dir, 'blue'), clip);
+    const { s, comp } = await compShowing(clip);
+    expect(await shownColour(s, comp, 0.5, dir)).toBe('blue');
+    expect(await shownColour(s, comp, 0.5, dir)).toBe('blue');
+    // Written over in place (the same inode), as cp does.
+    await copyFile(await flatClip(dir, 'red'), clip);
+    expect(await shownColour(s, comp, 0.5, dir)).toBe('red');
+    expect(await shownColour(s, comp, 0.2, dir)).toBe('red');
+  });
+
+  itWithFfmpeg('a still written over shows its new pixels', async () => {
+    const dir = await tempDir();
+    const still = join(dir, 'logo.png');
+    const flat = (r: number, g: number, b: number) =>
+      sharp({ create: { width: 64, height: 48, channels: 3, background: { r, g, b } } })
+        .png()
+        .toFile(still);
+    await flat(0, 200, 0);
+    const { s, comp } = await compShowing(still);
+    expect(await shownColour(s, comp, 0.5, dir)).toBe('green');
+    await flat(200, 0, 0);
+    expect(await shownColour(s, comp, 0.5, dir)).toBe('red');
+  });
+
+  itWithFfmpeg('a clip deleted after a preview is missing, not served from memory', async () => {
+    const dir = await tempDir();
+    const clip = join(dir, 'gone.mp4');
+    await copyFile(await flatClip(dir, 'blue'), clip);
+    const { s, comp } = await compShowing(clip);
+    expect(await shownColour(s, comp, 0.5, dir)).toBe('blue');
+    await rm(clip);
+    const saved = await s.engine.execute('frame.save', { comp, time: 0.5, path: join(dir, 'after.png') });
+    expect(saved.ok).toBe(false);
+    if (!saved.ok) expect(saved.error.code).toBe('no_such_file');
+  });
+});
