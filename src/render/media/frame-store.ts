@@ -58,6 +58,8 @@ interface Running {
   last: Buffer | null;
   /** When it was last read from (the store's count of reads): the least recent goes first. */
   used: number;
+  /** The frame it was started at: above 0, it sought there. */
+  from: number;
 }
 
 /** The run that reaches frame `index` by reading on (or holds it as its last frame), the nearest one. */
@@ -159,6 +161,11 @@ export class FrameStore {
    */
   readonly #blocks = new Map<string, BackBlock>();
   readonly #asked = new Map<string, number[]>();
+  /**
+   * Files whose seeks gave no frame: an MPEG-TS stream has no index, and ffmpeg's seek lands between key frames,
+   * where H.264 decodes nothing until the next one (none, in a clip of one GOP). They are read from their start.
+   */
+  readonly #unseekable = new Set<string>();
   // One decode at a time per file: a decoder is a stream and cannot serve two frames at once.
   readonly #turns = new Map<string, Promise<unknown>>();
   /** Closed stores start no decoder (a stopping worker must not leave a new one behind). */
@@ -286,6 +293,9 @@ export class FrameStore {
   }
 
   async #spawnScrub(item: FootageItem, index: number): Promise<ChildProcess> {
+    // Its frames would be numbered from `index` where they start at 0: the exact decoder reads such a file.
+    if (this.#unseekable.has(item.path) && index > 0)
+      throw new EngineError('unsupported_format', 'Seeking gives no frame in this file.', 'Read it in order.');
     const { spec } = await this.#spec(item, index);
     return spawnDecoder(spec, item.media!.pixelAspect === 1, 'mjpeg');
   }
@@ -327,6 +337,12 @@ export class FrameStore {
       if (run.next > index) frame = next;
     }
     frame ??= run.last;
+    if (!frame && run.from > 0 && !this.#unseekable.has(item.path)) {
+      this.#unseekable.add(item.path);
+      run.decoder.close();
+      runs.splice(runs.indexOf(run), 1);
+      return this.#videoFrame(item, index, output);
+    }
     if (!frame) throw run.decoder.failure(item.path);
     return frame;
   }
@@ -353,10 +369,19 @@ export class FrameStore {
     const frameBytes = item.width * item.height * (output === 'i420' ? 1.5 : 4);
     const count = Math.max(2, Math.min(MAX_BACK_BLOCK_FRAMES, Math.floor(share / frameBytes)));
     const top = Math.min(asked, index + count - 1);
-    const run = await this.#start(item, Math.max(0, top - count + 1), output);
-    const first = run.next;
+    const from = Math.max(0, top - count + 1);
+    const run = await this.#start(item, from, output);
     const frames: Buffer[] = [];
+    let first = run.next;
     try {
+      // A file read from its start (its seeks give nothing) reads through the frames before the block.
+      while (run.next < from) {
+        const next = await run.decoder.next();
+        if (!next) break;
+        run.decoder.recycle(next);
+        run.next++;
+      }
+      first = run.next;
       while (run.next <= top) {
         const next = await run.decoder.next();
         // Fewer frames than probed (a short last GOP, a damaged tail): the last one holds.
@@ -366,6 +391,10 @@ export class FrameStore {
       }
     } finally {
       run.decoder.close();
+    }
+    if (!frames.length && run.from > 0 && !this.#unseekable.has(item.path)) {
+      this.#unseekable.add(item.path);
+      return this.#readBack(item, index, asked, output);
     }
     if (!frames.length) throw run.decoder.failure(item.path);
     this.#blocks.set(key, { first, frames, frameBytes });
@@ -395,7 +424,7 @@ export class FrameStore {
     if (this.#closed) throw new EngineError('cancelled', 'The renderer was closed.', 'Render again.');
     const input = await this.#open(item);
     const ts = await this.timestamps(item);
-    const at = Math.min(index, ts.length - 1);
+    const at = this.#unseekable.has(item.path) ? 0 : Math.min(index, ts.length - 1);
     // Half a frame before the wanted one: accurate seeking drops what is before, and keeps exactly it.
     const seek = at <= 0 ? 0 : ts[at]! - (ts[at]! - ts[at - 1]!) / 2;
     const media = item.media!;
@@ -418,7 +447,7 @@ export class FrameStore {
     const { spec, at } = await this.#spec(item, index);
     if (output === 'i420') spec.planar = item.media?.yuv?.pixelFormat === 'yuvj420p' ? 'yuvj420p' : 'yuv420p';
     const decoder = await VideoDecoder.start(spec, item.media!.pixelAspect === 1, output);
-    return { decoder, next: Math.max(0, at), last: null, used: 0 };
+    return { decoder, next: Math.max(0, at), last: null, used: 0, from: Math.max(0, at) };
   }
 
   #open(item: FootageItem): Promise<string> {
