@@ -196,12 +196,14 @@ function printSummary(result: JobResult, json: boolean, seconds: number): void {
         : item.files.first
       : 'no files';
     const skipped = item.skipped_frames ? `, ${item.skipped_frames} skipped` : '';
-    const error = item.error ? `: ${item.error.message}` : '';
+    const error = item.error ? `: ${printable(item.error.message)}` : '';
     const alpha = item.alpha ? '  RGB+Alpha' : '';
     const manifest = item.manifest ? `  manifest ${item.manifest}` : '';
     process.stdout.write(
       `${item.id}  ${item.status}  ${item.frames} frames${skipped}  ${files}  ${item.bytes} bytes${alpha}${manifest}${error}\n`,
     );
+    // What to do about it, as the batch rows and the usage errors say (the JSON carries it as remediation).
+    if (item.error?.remediation) process.stdout.write(`  ${printable(item.error.remediation)}\n`);
   }
   process.stdout.write(
     `${result.completed} done, ${result.failed} failed, ${result.stopped} stopped, ${result.skipped_frames} frames skipped in ${seconds.toFixed(1)}s\n`,

@@ -144,6 +144,8 @@ describe('effectcraft-cli render', () => {
     );
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/0 done, 1 failed/);
+    // The failed item's line, then what to do about it (as --json's remediation), indented below it.
+    expect(r.stdout).toMatch(/ failed .*: .+\n {2}\S.+\n/);
   });
 
   it.each([
@@ -246,6 +248,12 @@ describe('effectcraft-cli render', () => {
     expect(r.stderr).toMatch(/keeping the frames written/);
     const kept = await hashFiles(dir);
     const keptFrames = frames(Object.keys(kept));
+    // The summary says what stays: those frames and their files, not "0 frames, no files".
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `stopped {2}${keptFrames.length} frames {2}\\S+ \\.\\. \\S+ \\(${keptFrames.length} files\\)`,
+      ),
+    );
     // Complete frames only, under their final names: no temporary (.part) and no earlier-file copy (.prev).
     expect(keptFrames.length).toBeGreaterThanOrEqual(3);
     expect(keptFrames.length).toBeLessThan(30);
@@ -351,8 +359,11 @@ describe('effectcraft-cli render', () => {
       expect(await kinds('with.mp4')).toEqual(['audio', 'video']);
       expect((await cli([...args, 'without.mp4', '--no-audio'], dir)).code).toBe(0);
       expect(await kinds('without.mp4')).toEqual(['video']);
-      expect((await cli([...args, 'sound.wav'], dir)).code).toBe(0);
+      const wav = await cli([...args, 'sound.wav'], dir);
+      expect(wav.code).toBe(0);
       expect(await kinds('sound.wav')).toEqual(['audio']);
+      // The progress (not a terminal: plain lines) reaches the sound's span once it is written.
+      expect(wav.stderr).toMatch(/render: \S+ \(1\/1\) 10\/10 frames/);
       expect((await cli(['render', '--help'], dir)).stdout).toMatch(
         /--no-audio +leave the composition's sound out/,
       );

@@ -95,7 +95,11 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   const tracker = new FileTracker(env.options.openWriteDir, env.keepAside);
   // Registered first, so it runs last: once the encoder is dead and no write is in flight. A removed item's
   // output is not wanted, resumable or not.
-  cleanup.onFailure(() => (env.resume && !stop.removed ? tracker.keepCompleted() : tracker.removeAll()));
+  let kept: OutputFile[] = [];
+  cleanup.onFailure(async () => {
+    if (env.resume && !stop.removed) kept = await tracker.keepCompleted();
+    else await tracker.removeAll();
+  });
   const stop = itemStop(env, cleanup);
   const counts = { skipped: 0 };
   let outcome: ItemOutcome | undefined;
@@ -113,9 +117,11 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   const cancelled = env.signal.aborted && !stop.removed;
   return {
     status: cancelled ? 'stopped' : 'failed',
-    frames: 0,
+    // A resumable render keeps the frame files it completed (a video is one file, complete only when done):
+    // they are the frames it rendered, which the next run skips.
+    frames: kept.length,
     skipped: counts.skipped,
-    files: [],
+    files: kept,
     error: stop.removed
       ? removedError(item.id)
       : cancelled
@@ -205,8 +211,10 @@ async function render(
   if (stop.checkRemoved()) throw stopped();
   // The files are the item's output now: cleanup of this or a later item no longer removes them.
   await tracker.release();
-  // An audio-only item renders no picture; its frames are the span its sound covers.
+  // An audio-only item renders no picture; its frames are the span its sound covers, done once it is written
+  // (progress said 0 of them until the end, and never reached them).
   const done = plan.picture ? todo.length : frames.length - counts.skipped;
+  if (!plan.picture) env.onFrames(frames.length, frames.length, tracker.committed);
   return { status: 'done', frames: done, skipped: counts.skipped, files };
 }
 

@@ -9,7 +9,7 @@
  * is preceded by a check that the directory is still where it was.
  */
 import { constants, promises as fs } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { WriteDir } from '../../confinement/types.js';
 import { openPlainDir, type OpenWriteDir } from './plain-dir.js';
@@ -26,6 +26,13 @@ export interface TrackedFile {
   readonly childPath: string;
   /** The final file as this process reads it back after commit (to hash it). */
   readonly readPath: string;
+}
+
+/** A complete file a stopped job keeps (resumable renders): its path, size and sha256. */
+export interface KeptOutput {
+  path: string;
+  bytes: number;
+  sha256: string;
 }
 
 /** A file the tracker owns: `name` inside `dir`, known to the world by its real path. */
@@ -206,11 +213,23 @@ export class FileTracker {
    * skip them; the rest goes as in removeAll (temporaries removed, an earlier file whose replacement never
    * completed put back). An earlier file that a complete one replaced is deleted, as on release.
    */
-  async keepCompleted(): Promise<void> {
+  async keepCompleted(): Promise<KeptOutput[]> {
     const unfinished = [...this.#owned].filter(([, o]) => !o.complete).map(([real]) => real);
     await Promise.all(unfinished.map((p) => this.#remove(p)));
+    // What stays, as a stopped item reports it: read back while its folders are still open (hashing only
+    // what this job wrote, on a stop, never on the way of a render).
+    const kept = await Promise.all(
+      [...this.#owned]
+        .filter(([, o]) => o.complete)
+        .map(async ([real, o]) => {
+          const bytes = await fs.readFile(join(o.dir.base, o.name));
+          const sha256 = createHash('sha256').update(bytes).digest('hex');
+          return { path: o.finalPath ?? real, bytes: bytes.length, sha256 };
+        }),
+    );
     await this.#forget();
     await this.#closeDirs();
+    return kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   /**

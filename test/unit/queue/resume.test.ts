@@ -32,6 +32,9 @@ describe('a resumable render', () => {
     expect(names.length).toBeGreaterThanOrEqual(10);
     expect(names.length).toBeLessThan(FRAMES);
     expect(names.every((n) => /^f_\d{3}\.png$/.test(n))).toBe(true);
+    // The result says what stays: those frames, their files and bytes (it said 0 frames and no files).
+    expect(stopped.items[0]).toMatchObject({ frames: names.length, files: { count: names.length } });
+    expect(stopped.items[0]!.bytes).toBeGreaterThan(0);
 
     const resumed = await run<JobResult>(s, 'renderQueue.render', { resume: true });
     expect(resumed.items[0]).toMatchObject({
