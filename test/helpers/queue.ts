@@ -74,10 +74,16 @@ export async function hashFiles(dir: string): Promise<Record<string, string>> {
 }
 
 /** Renders the whole queue (renderQueue.render `params`) and stops the job once `frames` frames of an item are done. */
-export async function renderStoppedAt(s: Session, frames: number, params: object = {}): Promise<JobResult> {
+export async function renderStoppedAt(
+  s: Session,
+  frames: number,
+  params: object = {},
+  /** Only in the item at this index of the job (an earlier one may report its frames too). */
+  item?: number,
+): Promise<JobResult> {
   const job = s.engine.execute<JobResult>('renderQueue.render', params);
   const off = s.renderQueue.onProgress((p) => {
-    if (p.framesDone >= frames) s.renderQueue.stop();
+    if ((item === undefined || p.itemsDone === item) && p.framesDone >= frames) s.renderQueue.stop();
   });
   const r = await job.finally(off);
   if (!r.ok) throw new Error(`renderQueue.render failed: ${r.error.code}: ${r.error.message}`);

@@ -56,6 +56,8 @@ export interface LevelWindow {
 export interface AudioClip {
   /** The footage file (absolute), read by ffmpeg. */
   path: string;
+  /** The footage file as the document names it, when `path` is the descriptor it was opened as (errors). */
+  shown?: string;
   /** Seconds of footage time before the sound's first sample (negative: the sound starts before the picture). */
   offset: number;
   /** The sound's channels as stored: mono is copied to both sides of the mix. */

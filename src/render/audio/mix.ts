@@ -3,6 +3,7 @@
  * goes in on stdin (`-filter_complex_script pipe:0`): a keyframed level makes it longer than one argument may
  * be (128 KiB on Linux). The child is killable at any time (cancellation), like the video encoder.
  */
+import { EngineError, isEngineError } from '../../engine/core.js';
 import type { AudioMix } from './clips.js';
 import { mixGraph } from './graph.js';
 import { FfmpegProcess } from '../queue/exporters/ffmpeg.js';
@@ -19,7 +20,12 @@ export class AudioMixRun {
       [...inputs, '-filter_complex_script', 'pipe:0', '-map', '[mix]', ...outputArgs, '-y', output],
       shownPath,
     );
-    this.#done = this.#child.write(Buffer.from(graph, 'utf8')).then(() => this.#child.end());
+    this.#done = this.#child
+      .write(Buffer.from(graph, 'utf8'))
+      .then(() => this.#child.end())
+      .catch((err: unknown) => {
+        throw changedSound(err, this.#child.stderrHead, mix) ?? err;
+      });
     // Whoever awaits finished() sees a failure; a run killed before anyone awaited it must not crash the process.
     this.#done.catch(() => undefined);
   }
@@ -33,4 +39,27 @@ export class AudioMixRun {
   async kill(): Promise<void> {
     await this.#child.kill();
   }
+}
+
+/**
+ * A mix that failed on one of its files: a file the document says has sound that no longer has any ("matches
+ * no streams" for its `[N:a]`), or that ffmpeg cannot read any more (it names the open file). Both mean the
+ * file changed since it was imported; the error names the footage file, not the descriptor ffmpeg was given.
+ * null when the failure is not one of these (a full disk, a killed run).
+ */
+function changedSound(err: unknown, head: string, mix: AudioMix): EngineError | null {
+  if (!isEngineError(err) || err.code !== 'render_failed') return null;
+  // The graph's inputs, in its order: one per file (graph.ts).
+  const files = [...new Map(mix.clips.map((c) => [c.path, c.shown ?? c.path])).entries()];
+  const noStream = /filtergraph description \[(\d+):a\]/.exec(head);
+  const byIndex = noStream ? files[Number(noStream[1])] : undefined;
+  const byPath = files.find(([opened]) => err.message.includes(`${opened}:`) || head.includes(`${opened}:`));
+  const file = byIndex ?? byPath;
+  if (!file) return null;
+  const what = byIndex ? 'has no sound stream any more' : 'can no longer be read as media';
+  return new EngineError(
+    'unsupported_format',
+    `The sound of "${file[1]}" cannot be mixed: the file ${what}; it has changed since it was imported.`,
+    'Put the file back as it was, or import the new one again (file.import) and use that footage item.',
+  );
 }

@@ -24,5 +24,5 @@ export async function soundInput(
     keep(() => file.close());
     opened.set(path, file.childPath);
   }
-  return { ...mix, clips: mix.clips.map((c) => ({ ...c, path: opened.get(c.path)! })) };
+  return { ...mix, clips: mix.clips.map((c) => ({ ...c, path: opened.get(c.path)!, shown: c.path })) };
 }

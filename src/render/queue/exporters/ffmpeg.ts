@@ -40,10 +40,14 @@ export function diskFull(path: string): EngineError {
   return fsError({ code: 'ENOSPC' }, path, 'write');
 }
 
+const STDERR_HEAD = 1024;
+
 export class FfmpegProcess {
   readonly #child: ChildProcess;
   readonly #exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   #stderr = '';
+  // The start of stderr: where ffmpeg names what it could not set up (a graph's input), before the tail drops it.
+  #head = '';
   // The first fatal stderr line seen (kept apart from the bounded tail, which may drop it).
   #fatal: string | null = null;
   readonly #output: string;
@@ -58,6 +62,7 @@ export class FfmpegProcess {
     this.#child.stderr!.setEncoding('utf8');
     // Keep only the end of stderr: it holds the reason when ffmpeg fails, and the buffer stays bounded.
     this.#child.stderr!.on('data', (s: string) => {
+      if (this.#head.length < STDERR_HEAD) this.#head = (this.#head + s).slice(0, STDERR_HEAD);
       const before = this.#stderr.length;
       this.#stderr = (this.#stderr + s).slice(-STDERR_TAIL);
       // Scan the new text with the end of the old (a line may arrive in two chunks).
@@ -72,6 +77,11 @@ export class FfmpegProcess {
       });
       this.#child.on('close', (code, signal) => resolve({ code, signal }));
     });
+  }
+
+  /** The first KiB ffmpeg wrote to stderr (a setup error's own words; the failure carries the tail). */
+  get stderrHead(): string {
+    return this.#head;
   }
 
   get pid(): number | undefined {

@@ -1,0 +1,38 @@
+// A footage file that changed after import so that its sound is gone, or is not media any more: the mix fails
+// with unsupported_format naming the footage file (not ffmpeg's filter graph or the descriptor it read) and a
+// remedy that helps, and nothing is written.
+import { copyFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { tone } from '../../helpers/audio.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { numberedClip } from '../../helpers/media.js';
+import { run } from '../../helpers/queue.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { renderTo, soundComp, soundSession } from './sound-helpers.js';
+
+describe('a sound file changed after import', () => {
+  itWithFfmpeg.each([
+    ['has no sound any more', 'no sound stream any more'],
+    ['is not media any more', 'can no longer be read as media'],
+  ])('one that %s fails the mix naming it', async (change, said) => {
+    const dir = await tempDir();
+    const sound = join(dir, 'voice.wav');
+    await copyFile(await tone(dir, { freq: 440, seconds: 1 }), sound);
+    const s = soundSession();
+    const comp = await soundComp(s, 10, 1, 32);
+    const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: sound });
+    await run(s, 'layer.addFootage', { comp, footage });
+    if (change === 'has no sound any more') await copyFile(await numberedClip(dir, 'h264', '10', 10), sound);
+    else await writeFile(sound, 'not a sound at all');
+    const out = join(dir, 'out', 'mix.wav');
+    const job = await renderTo(s, comp, out);
+    const error = job.items[0]?.error;
+    expect(error?.code).toBe('unsupported_format');
+    expect(error?.message).toContain(`"${sound}"`);
+    expect(error?.message).toContain(said);
+    expect(error?.message).not.toMatch(/\/proc\/|atrim|filter/);
+    expect(error?.remediation).toMatch(/import the new one again/);
+    expect(await readdir(dir)).not.toContain('out');
+  });
+});
