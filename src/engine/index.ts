@@ -7,6 +7,7 @@ import { compCommands } from './commands/comp.js';
 import { editCommands } from './commands/edit.js';
 import { effectCommands } from './commands/effect.js';
 import { fileCommands } from './commands/file.js';
+import { footageCommands } from './commands/footage.js';
 import { inputCommands } from './commands/input.js';
 import { layerAddCommands } from './commands/layer-add.js';
 import { layerAudioCommands } from './commands/layer-audio.js';
@@ -20,6 +21,7 @@ export function engineCommands(): AnyCommand[] {
   return [
     ...projectCommands,
     ...fileCommands,
+    ...footageCommands,
     ...compCommands,
     ...layerAddCommands,
     ...layerEditCommands,

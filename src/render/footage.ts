@@ -180,7 +180,7 @@ export class FootageCache {
       throw new EngineError(
         'no_such_file',
         `Footage "${item.name}" (${item.id}) cannot be read from "${item.path}".`,
-        'Put the file back at that path, or re-import it with file.import and relink the layer.',
+        'Put the file back at that path, or point the footage at where it is now (footage.relink; in a project file, its "path").',
       );
     }
   }

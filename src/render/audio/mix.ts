@@ -60,6 +60,6 @@ function changedSound(err: unknown, head: string, mix: AudioMix): EngineError | 
   return new EngineError(
     'unsupported_format',
     `The sound of "${file[1]}" cannot be mixed: the file ${what}; it has changed since it was imported.`,
-    'Put the file back as it was, or import the new one again (file.import) and use that footage item.',
+    'Put the file back as it was, or relink the footage to it (footage.relink) so that it is probed again.',
   );
 }

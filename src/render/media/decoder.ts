@@ -249,7 +249,7 @@ export class VideoDecoder {
     return new EngineError(
       'unsupported_format',
       `ffmpeg could not decode "${shownPath}"${said ? `: ${said.slice(0, 300)}` : ''}.`,
-      'Check the file plays (ffplay), or convert it (ffmpeg -i in -c:v libx264 out.mp4) and relink the footage.',
+      'Check the file plays (ffplay), or convert it (ffmpeg -i in -c:v libx264 out.mp4) and point the footage at the new file (footage.relink).',
     );
   }
 

@@ -92,7 +92,7 @@ export function unreadableFootage(item: FootageItem, path = item.path): EngineEr
   return new EngineError(
     'no_such_file',
     `Footage "${item.name}" (${item.id}) cannot be read from "${path}".`,
-    'Put the file back at that path, or re-import it with file.import and relink the layer.',
+    'Put the file back at that path, or point the footage at where it is now (footage.relink; in a project file, its "path").',
   );
 }
 
@@ -295,7 +295,11 @@ export class FrameStore {
   async #spawnScrub(item: FootageItem, index: number): Promise<ChildProcess> {
     // Its frames would be numbered from `index` where they start at 0: the exact decoder reads such a file.
     if (this.#unseekable.has(item.path) && index > 0)
-      throw new EngineError('unsupported_format', 'Seeking gives no frame in this file.', 'Read it in order.');
+      throw new EngineError(
+        'unsupported_format',
+        'Seeking gives no frame in this file.',
+        'Read it in order.',
+      );
     const { spec } = await this.#spec(item, index);
     return spawnDecoder(spec, item.media!.pixelAspect === 1, 'mjpeg');
   }

@@ -32,7 +32,7 @@ describe('a sound file changed after import', () => {
     expect(error?.message).toContain(`"${sound}"`);
     expect(error?.message).toContain(said);
     expect(error?.message).not.toMatch(/\/proc\/|atrim|filter/);
-    expect(error?.remediation).toMatch(/import the new one again/);
+    expect(error?.remediation).toMatch(/footage\.relink/);
     expect(await readdir(dir)).not.toContain('out');
   });
 });

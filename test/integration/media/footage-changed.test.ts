@@ -9,16 +9,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterEach, expect } from 'vitest';
-import { createSession, type Session } from '../../../src/session.js';
+import type { Session } from '../../../src/session.js';
+import { disposeAll, savedCentre, showing } from '../../helpers/footage-session.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
-import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const exec = promisify(execFile);
-const sessions: Session[] = [];
-afterEach(async () => {
-  for (const s of sessions.splice(0)) (await s.renderer()).dispose();
-});
+afterEach(disposeAll);
 
 /** A 1 s, 64x48 clip of one flat colour. */
 async function flatClip(dir: string, colour: string): Promise<string> {
@@ -28,29 +25,13 @@ async function flatClip(dir: string, colour: string): Promise<string> {
   return out;
 }
 
-/** The name of the strongest channel at the centre of `comp` at `time`, saved through frame.save. */
+/** The name of the strongest channel at the centre of `comp` at `time`. */
 async function shownColour(s: Session, comp: string, time: number, dir: string): Promise<string> {
-  const path = join(dir, `shown-${Math.random().toString(36).slice(2, 8)}.png`);
-  await run(s, 'frame.save', { comp, time, path });
-  const { data } = await sharp(path).raw().toBuffer({ resolveWithObject: true });
-  const i = (24 * 64 + 32) * 4;
-  const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+  const [r, g, b] = await savedCentre(s, comp, time, dir);
   return r > g && r > b ? 'red' : b > r && b > g ? 'blue' : g > r && g > b ? 'green' : 'grey';
 }
 
-async function compShowing(path: string): Promise<{ s: Session; comp: string }> {
-  const s = createSession();
-  sessions.push(s);
-  const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
-    width: 64,
-    height: 48,
-    frameRate: 30,
-    duration: 1,
-  });
-  const { id: footage } = await run<{ id: string }>(s, 'file.import', { path });
-  await run(s, 'layer.addFootage', { comp, footage });
-  return { s, comp };
-}
+const compShowing = (path: string) => showing(path);
 
 describeWithFfmpeg('footage that changes on disk after a preview', () => {
   itWithFfmpeg('a clip written over shows its new pictures at a time already shown', async () => {

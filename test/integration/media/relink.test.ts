@@ -1,0 +1,103 @@
+/**
+ * footage.relink points a footage item at a file again: its new place, or the same path once the file has
+ * changed. The item keeps its id and name, the layers showing it keep their keyframes and timing and show the
+ * new file; a file that cannot be read leaves the document as it was; one undo step takes it back.
+ */
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, expect } from 'vitest';
+import type { FootageItem, Layer } from '../../../src/engine/index.js';
+import type { Session } from '../../../src/session.js';
+import { disposeAll, savedCentre, showing } from '../../helpers/footage-session.js';
+import { tone } from '../../helpers/audio.js';
+import { frameOf, numberedClip } from '../../helpers/media.js';
+import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { run } from '../../helpers/queue.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+afterEach(disposeAll);
+
+async function setup(path: string) {
+  const shown = await showing(path, { name: 'Plate' });
+  const { s, comp, layer } = shown;
+  await run(s, 'property.setKeyframe', { comp, layer, property: 'opacity', time: 0.5, value: 100 });
+  return shown;
+}
+
+const item = (s: Session, id: string) => s.engine.document.items.find((i) => i.id === id) as FootageItem;
+const layerOf = (s: Session, comp: string, id: string) =>
+  (s.engine.document.items.find((i) => i.id === comp) as { layers: Layer[] }).layers.find(
+    (l) => l.id === id,
+  )!;
+
+const shownAt = async (s: Session, comp: string, frame: number, dir: string) =>
+  frameOf(...(await savedCentre(s, comp, frame / 30, dir)));
+
+describeWithFfmpeg('footage.relink', () => {
+  itWithFfmpeg(
+    'shows the new file in every layer, keeping the item and the layers as they were',
+    async () => {
+      const dir = await tempDir();
+      const first = await numberedClip(dir, 'h264', '30', 30);
+      const other = join(dir, 'v2');
+      await mkdir(other);
+      // Its frame k shows number k + 10.
+      const second = await numberedClip(other, 'vp9', '30', 40, {
+        extra: ['-vf', 'trim=start_frame=10,setpts=PTS-STARTPTS'],
+      });
+      const { s, comp, footage, layer } = await setup(first);
+      expect(await shownAt(s, comp, 5, dir)).toBe(5);
+      const layerBefore = layerOf(s, comp, layer);
+
+      const relinked = await run<{ id: string; path: string; media: { codec: string } }>(
+        s,
+        'footage.relink',
+        {
+          footage: 'Plate',
+          path: second,
+        },
+      );
+      expect(relinked).toMatchObject({ id: footage, path: second, media: { codec: 'vp9' } });
+      expect(item(s, footage)).toMatchObject({ id: footage, name: 'Plate', path: second });
+      expect(layerOf(s, comp, layer)).toEqual(layerBefore);
+      expect(await shownAt(s, comp, 5, dir)).toBe(15);
+
+      // One undo step: the first file again, as it was.
+      await run(s, 'edit.undo', {});
+      expect(item(s, footage).path).toBe(first);
+      expect(item(s, footage).media?.codec).toBe('h264');
+      expect(await shownAt(s, comp, 5, dir)).toBe(5);
+    },
+  );
+
+  itWithFfmpeg('the same path again reads a file that changed: its sound is gone from the mix', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'voice.wav');
+    await copyFile(await tone(dir, { freq: 440, seconds: 1 }), path);
+    const { s, comp, footage } = await setup(path);
+    expect(item(s, footage).media?.audio).not.toBeNull();
+    await copyFile(await numberedClip(dir, 'h264', '30', 30), path);
+    await run(s, 'footage.relink', { footage, path });
+    expect(item(s, footage).media).toMatchObject({ kind: 'video', audio: null });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'out.mp4') });
+    const job = await run<{ completed: number }>(s, 'renderQueue.render', {});
+    expect(job.completed).toBe(1);
+  });
+
+  itWithFfmpeg('a file that is not there changes nothing', async () => {
+    const dir = await tempDir();
+    const first = await numberedClip(dir, 'h264', '30', 30);
+    const { s, footage } = await setup(first);
+    const before = s.engine.document;
+    const r = await s.engine.execute('footage.relink', { footage, path: join(dir, 'gone.mp4') });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('no_such_file');
+      expect(r.error.remediation).toBeTruthy();
+    }
+    expect(s.engine.document).toBe(before);
+    const unknown = await s.engine.execute('footage.relink', { footage: 'Nope', path: first });
+    expect(unknown.ok).toBe(false);
+    if (!unknown.ok) expect(unknown.error.code).toBe('not_found');
+  });
+});
