@@ -77,6 +77,8 @@ export function inspectLayer(layer: Layer): Record<string, unknown> {
     startTime: layer.startTime,
     // Only retimed layers carry a time map; the others play at speed 1.
     ...(layer.time && { time: layer.time }),
+    // Only layers whose sound was set carry it; the others play at 0 dB, not muted.
+    ...(layer.audio && { audio: { level: prop(layer.audio.level), muted: layer.audio.muted } }),
     blendMode: layer.blendMode,
     parent: layer.parent,
     trackMatte: layer.trackMatte,

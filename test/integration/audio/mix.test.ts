@@ -78,6 +78,15 @@ describe('mixing a composition', () => {
       s.engine.document.items.flatMap((i) => (i.type === 'composition' ? i.layers : []))[0]!;
     await run(s, 'layer.setAudioMuted', { comp, layer, muted: true });
     expect(layerOf().audio?.muted).toBe(true);
+    // project.inspect (doc_inspect) shows it, with the level, so an agent can check without saving.
+    const inspected = await run<{ activeComposition: { layers: { id: string; audio?: object }[] } }>(
+      s,
+      'project.inspect',
+    );
+    expect(inspected.activeComposition.layers.find((l) => l.id === layer)?.audio).toMatchObject({
+      muted: true,
+      level: 0,
+    });
     await run(s, 'edit.undo');
     expect(layerOf().audio?.muted).toBe(false);
   });
