@@ -8,6 +8,7 @@ import { LIMITS, limitRemedy } from './limits.js';
 import { checkRenderItem } from './render-item-rules.js';
 import {
   isComposition,
+  type Composition,
   Project,
   PROJECT_FORMAT,
   PROJECT_VERSION,
@@ -96,7 +97,13 @@ export function parseProject(text: string, path: string, outputDir?: string): Pr
       path,
       `"format" is ${JSON.stringify(head.format)}, not "${PROJECT_FORMAT}"; this is not an EffectCraft project.`,
     );
-  if (typeof head.version !== 'number') throw invalid(path, '"version" is missing.');
+  if (typeof head.version !== 'number')
+    throw invalid(
+      path,
+      head.version === undefined
+        ? '"version" is missing.'
+        : `"version" is ${JSON.stringify(head.version).slice(0, 40)}, not a number.`,
+    );
   if (head.version > PROJECT_VERSION) {
     throw invalid(
       path,
@@ -145,6 +152,40 @@ export function parseProject(text: string, path: string, outputDir?: string): Pr
   return doc;
 }
 
+/**
+ * Neither nesting nor parenting may loop (layer.addPrecomp and layer.setParent refuse both; a hand-edited
+ * file may not): a composition inside itself would recurse without end, and every render of it would fail.
+ */
+function checkLoops(comps: ReadonlyMap<string, Composition>, path: string): void {
+  const done = new Set<string>();
+  const visit = (id: string, trail: string[]): void => {
+    if (done.has(id)) return;
+    const at = trail.indexOf(id);
+    if (at >= 0) {
+      const names = [...trail.slice(at), id].map((c) => `"${comps.get(c)!.name}"`).join(' > ');
+      throw invalid(path, `a composition contains itself through precomp layers (${names}).`);
+    }
+    for (const l of comps.get(id)!.layers)
+      if (l.source.kind === 'precomp') visit(l.source.comp, [...trail, id]);
+    done.add(id);
+  };
+  for (const id of comps.keys()) visit(id, []);
+  for (const comp of comps.values()) {
+    const parents = new Map(comp.layers.map((l) => [l.id, l.parent]));
+    for (const layer of comp.layers) {
+      let up = layer.parent;
+      for (let steps = 0; up && steps <= comp.layers.length; steps++) {
+        if (up === layer.id)
+          throw invalid(
+            path,
+            `layer "${layer.name}" of "${comp.name}" is its own parent, through its parents.`,
+          );
+        up = parents.get(up) ?? null;
+      }
+    }
+  }
+}
+
 /** Ids must be unique and every link (parent, matte, precomp, footage, active comp, queue) must resolve. */
 function checkReferences(doc: ProjectT, path: string): void {
   const ids = new Set<string>();
@@ -172,6 +213,7 @@ function checkReferences(doc: ProjectT, path: string): void {
         throw invalid(path, `${where} shows a footage item "${l.source.footage}" that does not exist.`);
     }
   }
+  checkLoops(comps, path);
   if (doc.activeComp !== null && !comps.has(doc.activeComp))
     throw invalid(path, `the active composition "${doc.activeComp}" does not exist.`);
   for (const [i, q] of doc.renderQueue.entries()) {

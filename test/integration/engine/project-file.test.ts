@@ -133,6 +133,7 @@ describe('project files', () => {
     const text = await readFile(good, 'utf8');
     const doc = JSON.parse(text);
     const layers = doc.items[1].layers;
+    const precomp = layers.find((l: { source: { kind: string } }) => l.source.kind === 'precomp');
     const cases: Record<string, string> = {
       empty: '',
       truncated: text.slice(0, Math.floor(text.length / 2)),
@@ -158,6 +159,33 @@ describe('project files', () => {
         items: [doc.items[0], { ...doc.items[1], id: doc.items[0].id }],
       }),
       badActive: JSON.stringify({ ...doc, activeComp: 'comp_404' }),
+      // Inner holds a precomp of Main, which holds Inner: a loop no command would make.
+      precompLoop: JSON.stringify({
+        ...doc,
+        items: [
+          {
+            ...doc.items[0],
+            layers: [{ ...precomp, id: 'layer_loop', source: { kind: 'precomp', comp: doc.items[1].id } }],
+          },
+          doc.items[1],
+        ],
+      }),
+      // Title's parent is Bg; Bg's parent made Title.
+      parentLoop: JSON.stringify({
+        ...doc,
+        items: [
+          doc.items[0],
+          {
+            ...doc.items[1],
+            layers: layers.map((l: { name: string }) =>
+              l.name === 'Bg'
+                ? { ...l, parent: layers.find((t: { name: string }) => t.name === 'Title').id }
+                : l,
+            ),
+          },
+        ],
+      }),
+      stringVersion: JSON.stringify({ ...doc, version: '1' }),
       binary: '\u0000\u0001\u0002ELF\u001b[31m',
       controlChars: '{"format": \u001b[2J',
     };
@@ -174,6 +202,17 @@ describe('project files', () => {
       if (!r.ok) expect(r.error.message, name).not.toMatch(/[\u0000-\u001f]/);
       expect(other.document, name).toBe(before);
       expect(other.projectPath).toBe(good);
+    }
+    // Each says what is wrong in its own words.
+    const said = {
+      precompLoop: 'contains itself through precomp layers ("Inner" > "Main" > "Inner")',
+      parentLoop: 'is its own parent',
+      stringVersion: '"version" is "1", not a number',
+      noVersion: '"version" is missing',
+    };
+    for (const [name, words] of Object.entries(said)) {
+      const r = await other.execute('project.open', { path: join(dir, `${name}.ecproj`) });
+      if (!r.ok) expect(r.error.message, name).toContain(words);
     }
     expect(await fails(other, 'project.open', { path: join(dir, 'nope.ecproj') })).toBe('no_such_file');
     const newer = await other.execute('project.open', { path: join(dir, 'newer.ecproj') });
