@@ -90,7 +90,14 @@ export function badArgument(message: string, remediation: Remedy): EngineError {
 /** Maps a Node fs error on `path` to a client-facing error; unknown errors become io_error. */
 export function fsError(err: unknown, path: string, action: string): EngineError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
+  if (code === 'ENOTDIR') {
+    return new EngineError(
+      'no_such_file',
+      `Cannot ${action} "${path}": a part of the path above it is a file, not a folder.`,
+      'Check the path: every part above the file must be a folder.',
+    );
+  }
+  if (code === 'ENOENT') {
     return new EngineError(
       'no_such_file',
       `Cannot ${action} "${path}": no such file or directory.`,

@@ -8,14 +8,20 @@ import { sha256File } from '../../hash.js';
 import type { TrackedFile } from '../tracker.js';
 import type { ExporterContext, OutputFile } from './types.js';
 
-/** One file: with skipExisting and the file present, the whole item is skipped. */
+/**
+ * One file: with skipExisting and the file present, the whole item is skipped. A folder where the file goes is
+ * refused now, before any frame: the rename at the end would fail (naming the temporary) after the whole render.
+ */
 export async function skipWhenPresent(ctx: ExporterContext): Promise<ReadonlySet<number> | 'all'> {
+  const found = await fs.lstat(ctx.item.output).catch(() => null);
+  if (found?.isDirectory())
+    throw new EngineError(
+      'bad_argument',
+      `Cannot write "${ctx.item.output}": it is a folder; a ${ctx.item.format} output is one file.`,
+      'Give the output a file name (inside that folder, say), or remove the folder.',
+    );
   if (!ctx.item.skipExisting) return new Set();
-  const exists = await fs.lstat(ctx.item.output).then(
-    () => true,
-    () => false,
-  );
-  return exists ? 'all' : new Set();
+  return found ? 'all' : new Set();
 }
 
 /**
