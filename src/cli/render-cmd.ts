@@ -4,6 +4,7 @@
  * are defined in specs/render.ts and checked in render-args.ts; every change to the opened document (the
  * --comp item, --output, the quality flags) goes through the queue's commands and is never saved.
  */
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { ErrorInfo, RenderQueueItem } from '../engine/index.js';
 import type { JobResult } from '../render/queue/service.js';
 import { createSession, type Session } from '../session.js';
@@ -52,6 +53,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const prepared = await prepareItems(session, args);
   if (!prepared.ok) return fail(prepared.error);
   const items = prepared.items;
+  if (args.outputDir) warnAbsoluteOutputs(engine.document.renderQueue, items, args.outputDir);
   const view = new ProgressView(process.stderr);
   const off = session.renderQueue.onProgress((p) => view.update(p));
   const controller = new AbortController();
@@ -113,6 +115,27 @@ export async function renderCommand(argv: string[]): Promise<number> {
   } finally {
     off();
     for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
+  }
+}
+
+/**
+ * --output-dir re-roots relative outputs only: an item whose output the project stores as an absolute path
+ * (outside the project's folder) still writes there. Said on stderr, so that a pipeline's log shows where the
+ * file went rather than a render that silently ignored the flag.
+ */
+function warnAbsoluteOutputs(
+  queue: readonly RenderQueueItem[],
+  items: readonly string[] | undefined,
+  outputDir: string,
+): void {
+  const dir = resolve(outputDir);
+  for (const q of queue) {
+    if (items && !items.includes(q.id)) continue;
+    const rel = relative(dir, q.output);
+    if (rel && !rel.startsWith('..') && !isAbsolute(rel)) continue;
+    process.stderr.write(
+      `effectcraft-cli render: item ${q.id} writes to ${printable(q.output)}: its output is an absolute path in the project, and --output-dir applies to relative outputs only.\n`,
+    );
   }
 }
 

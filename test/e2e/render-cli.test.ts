@@ -348,6 +348,30 @@ describe('effectcraft-cli render', () => {
   });
 
   itWithFfmpeg(
+    '--output-dir re-roots the outputs saved inside the project folder, and says which it cannot',
+    async () => {
+      const { dir, engine } = await spotWithSound();
+      const elsewhere = await tempDir();
+      await run(engine, 'renderQueue.add', { comp: 'Spot', output: join(dir, 'mix', 'near.wav') });
+      const far = await run<{ id: string }>(engine, 'renderQueue.add', {
+        comp: 'Spot',
+        output: join(elsewhere, 'far.wav'),
+      });
+      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      const renders = await tempDir();
+      const r = await cli(['render', 's.ecproj', '--output-dir', renders], dir);
+      expect(r.code).toBe(0);
+      // Saved as mix/near.wav beside the project: under --output-dir now, not beside the project.
+      expect(await readdir(join(renders, 'mix'))).toContain('near.wav');
+      expect(await readdir(dir)).not.toContain('mix');
+      // Saved absolute (outside the folder): written where it says, and the log says why.
+      expect(await readdir(elsewhere)).toContain('far.wav');
+      expect(r.stderr).toContain(`item ${far.id} writes to ${join(elsewhere, 'far.wav')}`);
+      expect(r.stderr.match(/--output-dir applies to relative outputs only/g)).toHaveLength(1);
+    },
+  );
+
+  itWithFfmpeg(
     'muxes the composition sound into MP4; --no-audio leaves it out (and is in --help)',
     async () => {
       const { dir, engine } = await spotWithSound();

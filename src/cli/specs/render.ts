@@ -71,7 +71,7 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
     'output-dir': {
       type: 'string',
       value: 'DIR',
-      help: "resolve relative outputs (the project's and --output) against DIR",
+      help: "resolve relative outputs (the project's and --output) against DIR; a project saves the outputs inside its folder as relative ones, and an item with an absolute output is written there, with a warning on stderr",
       default: "the project file's folder (stored outputs), the current directory (--output)",
     },
     concurrency: {
