@@ -21,7 +21,9 @@ function fail(error: ErrorInfo): number {
   process.stderr.write(
     `effectcraft-cli render: ${printable(error.message)}\n  ${printable(error.remediation)}\n`,
   );
-  return error.code === 'bad_argument' || error.code === 'not_found' ? EXIT.usage : EXIT.failed;
+  // An output whose format cannot be told (--output z.xyz) is the command line's mistake too.
+  const usage = ['bad_argument', 'not_found', 'unsupported_format'].includes(error.code);
+  return usage ? EXIT.usage : EXIT.failed;
 }
 
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

@@ -4,6 +4,7 @@
  */
 import { basename, extname } from 'node:path';
 import { EngineError } from './errors.js';
+import type { Remedy } from './surface-words.js';
 import type { OutputFormat } from './model.js';
 import {
   firstExtensions,
@@ -48,7 +49,7 @@ export interface OutputFormatProblem {
   field: 'output' | 'format';
   code: 'bad_argument' | 'unsupported_format';
   message: string;
-  remediation: string;
+  remediation: Remedy;
 }
 
 /**
@@ -62,7 +63,7 @@ export function checkOutputFormat(
   const problem = (
     field: OutputFormatProblem['field'],
     message: string,
-    remediation: string,
+    remediation: Remedy,
     code: OutputFormatProblem['code'] = 'bad_argument',
   ): OutputFormatProblem => ({ ok: false, field, code, message, remediation });
   const ext = extname(template).toLowerCase();
@@ -72,7 +73,7 @@ export function checkOutputFormat(
     return problem(
       'output',
       `Cannot tell the output format from "${ext || 'no extension'}".`,
-      `End the output in ${listWords(known)}, or pass "format".`,
+      (w) => `End the output in ${listWords(known)}, or pass ${w.param('format')}.`,
       'unsupported_format',
     );
   }

@@ -111,11 +111,14 @@ describe('effectcraft-cli render', () => {
     [['sample.ecproj', '--alpha']],
     [['sample.ecproj', '--comp', 'Sample', '--output', 'x_[##].jpg', '--alpha']],
     [['sample.ecproj', '--comp', 'Sample', '--output', 'x.mp4', '--alpha']],
+    [['sample.ecproj', '--comp', 'Sample', '--output', 'z.xyz']],
   ])('exits 2 on usage errors: %j', async (args) => {
     const dir = await sampleCopy();
     const r = await cli(['render', ...args], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+    // Remedies name the flags, not the engine's params.
+    if (args.includes('z.xyz')) expect(r.stderr).toMatch(/or pass --format\./);
   });
 
   it.each([
