@@ -72,11 +72,17 @@ export function outsideRoots(
         : `Write below ${roots.writeRoots.join(' or ')}, or restart ${who} with ${command}${WRITE_FLAG} ${dir}.`,
     };
   }
-  const all = [...roots.readRoots, ...roots.writeRoots];
+  // A directory that is both a read and a write root is named once.
+  const all = [...new Set([...roots.readRoots, ...roots.writeRoots])];
+  // Through a link, the folder the path names may well be a root already: restarting with it changes
+  // nothing, and where the link leads is not told (the agent may not look outside the roots).
+  const restartWith = viaLink
+    ? `${command}${READ_FLAG} set to the folder the link points to`
+    : `${command}${READ_FLAG} ${dir}`;
   return {
     code: 'path_outside_roots',
     message: `"${param}": ${shown(path)} is outside the read and write roots${where} (${all.join(', ') || 'none'}).`,
-    remediation: `Read files below ${all.join(' or ') || 'a root'}, or restart ${who} with ${command}${READ_FLAG} ${dir}.`,
+    remediation: `Read files below ${all.join(' or ') || 'a root'}${viaLink ? ' that are not links leading out of them' : ''}, or restart ${who} with ${restartWith}.`,
   };
 }
 

@@ -32,6 +32,14 @@ describe('checkPath', () => {
     expect(code(c.checkPath(join(l.outside, 'secret.txt'), 'read', 'path'))).toBe('path_outside_roots');
   });
 
+  it('names a folder that is both a read and a write root once', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.read] });
+    const r = c.checkPath(join(l.outside, 'secret.txt'), 'read', 'path');
+    expect(r?.message).toContain(`roots (${l.read}).`);
+    expect(r?.remediation).toContain(`Read files below ${l.read}, or`);
+  });
+
   it('names the parameter and the flag that would allow it', async () => {
     const l = await layout();
     const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
@@ -178,6 +186,11 @@ describe('checkTool', () => {
     }
     // Inside a root, the agent may be told what it can see: a link leading out says so.
     await symlink(join(l.outside, 'secret.txt'), join(l.read, 'out-link'));
-    expect(c.checkPath(join(l.read, 'out-link'), 'read', 'path')?.message).toContain('symbolic link');
+    const viaLink = c.checkPath(join(l.read, 'out-link'), 'read', 'path');
+    expect(viaLink?.message).toContain('symbolic link');
+    // Its remedy does not offer the link's own folder, a root already, nor tell where the link leads.
+    expect(viaLink?.remediation).toContain('the folder the link points to');
+    expect(viaLink?.remediation).not.toContain(`--automation-read-root ${l.read}`);
+    expect(viaLink?.remediation).not.toContain(l.outside);
   });
 });
