@@ -82,13 +82,19 @@ export function checkArguments(
   if (unknown.length) throw unknownArguments(spec.name, unknown, accepted);
   const parsed = spec.input.safeParse(given);
   if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
-  // Wrong types and missing values are tool errors (isError) so a model can read them and retry.
+  // Wrong types and missing values are tool errors (isError) so a model can read them and retry: the first
+  // problem, named by its argument, as the commands' own parameter errors read.
+  const issue = parsed.error.issues[0];
+  const name = issue?.path.length ? issue.path.join('.') : '(arguments)';
+  const missing = issue?.code === 'invalid_type' && issue.message.includes('undefined');
   return {
     ok: false,
     result: errorResult({
       code: 'bad_argument',
-      message: `${spec.name}: ${z.prettifyError(parsed.error).replace(/\n/g, ' ')}`,
-      remediation: `See the inputSchema of ${spec.name} in tools/list.`,
+      message: missing
+        ? `Missing required argument "${name}" for ${spec.name}.`
+        : `Invalid argument "${name}" for ${spec.name}: ${issue?.message ?? 'invalid value'}.`,
+      remediation: `Fix "${name}" to match the inputSchema of ${spec.name} in tools/list.`,
     }),
   };
 }

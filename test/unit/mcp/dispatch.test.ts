@@ -40,6 +40,23 @@ describe('checkArguments', () => {
       expect(r.result.structuredContent).toMatchObject({ code: 'bad_argument' });
     }
   });
+
+  it('names the argument and what is wrong with it, in a sentence, not a validation dump', () => {
+    const big = checkArguments(tool('render_preview'), { max_side: 5000 });
+    expect(big.ok).toBe(false);
+    if (!big.ok)
+      expect(big.result.structuredContent).toMatchObject({
+        code: 'bad_argument',
+        message: 'Invalid argument "max_side" for render_preview: Too big: expected number to be <=2048.',
+        remediation: 'Fix "max_side" to match the inputSchema of render_preview in tools/list.',
+      });
+    const missing = checkArguments(tool('command_run'), {});
+    if (!missing.ok)
+      expect((missing.result.structuredContent as { message: string }).message).toBe(
+        'Missing required argument "id" for command_run.',
+      );
+    expect(missing.ok).toBe(false);
+  });
 });
 
 describe('listTools', () => {
