@@ -117,7 +117,7 @@ export interface CommandDefinition<P = unknown, R = unknown> {
   /** Files this command will read that are not params (e.g. footage read by a render). */
   readsFiles?: (view: SessionView, params: P) => string[];
   /** null when the command can run; otherwise why not, phrased as a remedy. */
-  enabled?: (view: SessionView) => string | null;
+  enabled?: (view: SessionView) => string | { reason: string; remedy: string } | null;
   annotations: CommandAnnotations;
   /** True when it changes the document (one undo step) and must not interleave with other edits. */
   mutates: boolean;

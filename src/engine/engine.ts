@@ -233,7 +233,7 @@ export class Engine {
         pathParams: c.pathParams,
         traits: traitsOf(c),
       };
-      if (reason) entry.disabledReason = reason;
+      if (reason) entry.disabledReason = typeof reason === 'string' ? reason : reason.reason;
       // With the schema only: examples would push the plain catalog (command_list {}) past one 16 KB page.
       if (options.schemas) {
         entry.params = z.toJSONSchema(c.params, { unrepresentable: 'any' });
@@ -269,14 +269,17 @@ export class Engine {
         },
       };
     }
-    const reason = command.enabled?.(this.view) ?? null;
-    if (reason) {
+    const disabled = command.enabled?.(this.view) ?? null;
+    if (disabled) {
+      // A reason alone is also its remedy ("The render queue is empty: add an item with renderQueue.add.").
+      const { reason, remedy } =
+        typeof disabled === 'string' ? { reason: disabled, remedy: disabled } : disabled;
       return {
         ok: false,
         error: {
           code: 'command_disabled',
           message: `${id} is not available now: ${reason}`,
-          remediation: reason,
+          remediation: remedy,
         },
       };
     }

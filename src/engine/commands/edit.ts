@@ -10,7 +10,14 @@ export const editUndo = defineCommand({
   example: {},
   params: z.strictObject({}),
   pathParams: {},
-  enabled: (v) => (v.canUndo ? null : 'There is nothing to undo.'),
+  enabled: (v) =>
+    v.canUndo
+      ? null
+      : {
+          reason: 'There is nothing to undo.',
+          remedy:
+            'Nothing to take back: no edit was made since the project was opened or created, or every one was undone already.',
+        },
   annotations: EDIT,
   mutates: true,
   run(ctx) {
@@ -26,7 +33,14 @@ export const editRedo = defineCommand({
   example: {},
   params: z.strictObject({}),
   pathParams: {},
-  enabled: (v) => (v.canRedo ? null : 'There is nothing to redo.'),
+  enabled: (v) =>
+    v.canRedo
+      ? null
+      : {
+          reason: 'There is nothing to redo.',
+          remedy:
+            'Redo goes forward after edit.undo; an edit made after an undo clears what could be redone.',
+        },
   annotations: EDIT,
   mutates: true,
   run(ctx) {

@@ -112,6 +112,12 @@ describe('command catalog', () => {
     expect(await fails(engine, 'comp.nwe', {})).toBe('unknown_command');
     expect(await fails(engine, 'edit.undo', {})).toBe('command_disabled');
     expect(await fails(engine, 'layer.addNull', {})).toBe('command_disabled');
+    // A disabled command's remedy says what to do, not its reason again.
+    for (const id of ['edit.undo', 'edit.redo']) {
+      const r = await engine.execute(id, {});
+      if (!r.ok) expect(r.error.message).not.toContain(r.error.remediation);
+      expect(r.ok).toBe(false);
+    }
   });
 
   it('requires absolute file paths without NUL bytes', async () => {
