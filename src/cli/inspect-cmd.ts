@@ -48,11 +48,19 @@ export async function inspectCommand(argv: string[]): Promise<number> {
     return EXIT.failed;
   }
   const { project } = inspected.result;
+  const missing = new Set(
+    ((opened.ok && (opened.result as { missingFootage?: { id: string }[] }).missingFootage) || []).map(
+      (m) => m.id,
+    ),
+  );
   const summary = {
     name: project.name,
     path: project.path,
     compositions: project.compositions.map(({ layerList, ...c }) => ({ ...c, layers: layerList })),
-    footage: project.footage.map(footageSummary),
+    footage: project.footage.map((f) => ({
+      ...footageSummary(f),
+      ...(missing.has(f.id) && { missing: true }),
+    })),
     renderQueue: project.renderQueue.map((q) => queueSummary(q, project.compositions)),
   };
   process.stdout.write(
@@ -98,7 +106,7 @@ type Summary = {
   compositions: (Omit<Overview['project']['compositions'][number], 'layerList'> & {
     layers: { id: string; name: string; kind: string }[];
   })[];
-  footage: ReturnType<typeof footageSummary>[];
+  footage: (ReturnType<typeof footageSummary> & { missing?: boolean })[];
   renderQueue: ReturnType<typeof queueSummary>[];
 };
 
@@ -123,7 +131,8 @@ function text(s: Summary): string {
   lines.push('', `Footage (${s.footage.length})`);
   for (const f of s.footage) {
     const timing = 'frameRate' in f && f.frameRate ? `  ${f.frameRate} fps  ${f.duration} s` : '';
-    lines.push(`  ${f.id}  "${f.name}"  ${f.kind}  ${f.width}x${f.height}${timing}  ${f.path}`);
+    const gone = 'missing' in f && f.missing ? '  (missing: no file at that path)' : '';
+    lines.push(`  ${f.id}  "${f.name}"  ${f.kind}  ${f.width}x${f.height}${timing}  ${f.path}${gone}`);
   }
   lines.push('', `Render queue (${s.renderQueue.length})`);
   for (const q of s.renderQueue) {

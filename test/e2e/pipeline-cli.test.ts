@@ -108,6 +108,8 @@ describe('effectcraft-cli inspect', () => {
       },
     );
     await writeFile(join(dir, 'p.ecproj'), JSON.stringify(project));
+    // The clip is there (its bytes do not matter to inspect); the logo is not, and is marked missing.
+    await writeFile(join(dir, 'clip.mp4'), 'stand-in');
     const r = await runCli(['inspect', 'p.ecproj', '--json'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { footage: unknown[] }).footage).toEqual([
@@ -121,10 +123,23 @@ describe('effectcraft-cli inspect', () => {
         frameRate: 25,
         duration: 4,
       },
-      { id: 'footage_8', name: 'logo', path: '/abs/logo.png', kind: 'still', width: 64, height: 32 },
+      {
+        id: 'footage_8',
+        name: 'logo',
+        path: '/abs/logo.png',
+        kind: 'still',
+        width: 64,
+        height: 32,
+        missing: true,
+      },
     ]);
     const text = await runCli(['inspect', 'p.ecproj'], { cwd: dir });
-    expect(text.stdout).toContain(`footage_7  "clip"  video  320x240  25 fps  4 s  ${join(dir, 'clip.mp4')}`);
+    expect(text.stdout).toContain(
+      `footage_7  "clip"  video  320x240  25 fps  4 s  ${join(dir, 'clip.mp4')}\n`,
+    );
+    expect(text.stdout).toContain(
+      `footage_8  "logo"  still  64x32  /abs/logo.png  (missing: no file at that path)`,
+    );
   });
 
   it('a missing project exits 1 with the reason', async () => {

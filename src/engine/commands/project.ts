@@ -31,7 +31,7 @@ export const projectOpen = defineCommand({
   title: 'Open Project',
   category: 'Project',
   description:
-    'Opens an .ecproj file, replacing the open project. A malformed file is reported and the open project is left unchanged. Relative render outputs in the file resolve against its folder, or against outputDir when given.',
+    'Opens an .ecproj file, replacing the open project. A malformed file is reported and the open project is left unchanged. Relative render outputs in the file resolve against its folder, or against outputDir when given. Footage whose file is not there is listed in missingFootage (the project still opens; relink it with footage.relink).',
   example: { path: '/projects/promo.ecproj' },
   params: z.strictObject({
     path: AbsPath,
@@ -54,7 +54,19 @@ export const projectOpen = defineCommand({
     const doc = parseProject(text, p.path, p.outputDir);
     ctx.replaceProject(freeze(doc, true), p.path);
     const comps = doc.items.filter((i) => i.type === 'composition').length;
-    return { path: p.path, name: doc.name, compositions: comps, activeComp: doc.activeComp };
+    // The project opens anyway, as After Effects opens one with missing footage: say which, now, rather than
+    // at the first preview (a placeholder) or render (no_such_file). A path the roots do not allow is not told.
+    const missingFootage: { id: string; name: string; path: string }[] = [];
+    for (const item of doc.items)
+      if (item.type === 'footage' && !(await ctx.ports.exists(item.path).catch(() => true)))
+        missingFootage.push({ id: item.id, name: item.name, path: item.path });
+    return {
+      path: p.path,
+      name: doc.name,
+      compositions: comps,
+      activeComp: doc.activeComp,
+      ...(missingFootage.length && { missingFootage }),
+    };
   },
 });
 

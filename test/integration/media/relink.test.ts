@@ -3,7 +3,7 @@
  * changed. The item keeps its id and name, the layers showing it keep their keyframes and timing and show the
  * new file; a file that cannot be read leaves the document as it was; one undo step takes it back.
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import type { FootageItem, Layer } from '../../../src/engine/index.js';
@@ -83,6 +83,28 @@ describeWithFfmpeg('footage.relink', () => {
     const job = await run<{ completed: number }>(s, 'renderQueue.render', {});
     expect(job.completed).toBe(1);
   });
+
+  itWithFfmpeg(
+    'a project opened without its clip lists it as missing; relinked, it shows again',
+    async () => {
+      const dir = await tempDir();
+      const clip = await numberedClip(dir, 'h264', '30', 30);
+      const { s, comp, footage } = await setup(clip);
+      const project = join(dir, 'shot.ecproj');
+      await run(s, 'project.save', { path: project });
+      const moved = join(dir, 'moved.mp4');
+      await rename(clip, moved);
+      const opened = await run<{ missingFootage?: unknown[] }>(s, 'project.open', { path: project });
+      expect(opened.missingFootage).toEqual([{ id: footage, name: 'Plate', path: clip }]);
+      await run(s, 'footage.relink', { footage, path: moved });
+      expect(await shownAt(s, comp, 7, dir)).toBe(7);
+      // All there: nothing listed.
+      await run(s, 'project.save', {});
+      expect(
+        (await run<{ missingFootage?: unknown[] }>(s, 'project.open', { path: project })).missingFootage,
+      ).toBe(undefined);
+    },
+  );
 
   itWithFfmpeg('a file that is not there changes nothing', async () => {
     const dir = await tempDir();
