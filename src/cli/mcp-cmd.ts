@@ -20,6 +20,7 @@ import { httpToken } from './http-token.js';
 import { httpExposure, refuseWithoutHttp, remoteNodeFromFlags } from './remote-node-flags.js';
 import { WrittenFiles } from '../mcp/remote/written-files.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
+import { markStopping } from '../mcp/dispatch.js';
 import { createSession, type Session } from '../session.js';
 import { sessionEnv } from './host-env.js';
 import { confinementFromFlags } from './confinement-flags.js';
@@ -162,7 +163,10 @@ export async function mcpCommand(args: string[]): Promise<number> {
   }
 
   const serving = serveMcpStdio(factory, { log });
-  const stop = () => void serving.close();
+  const stop = (signal: NodeJS.Signals) => {
+    markStopping(signal);
+    void serving.close();
+  };
   for (const signal of STOP_SIGNALS) process.once(signal, stop);
   await serving.closed;
   await tasks.cancelAll();

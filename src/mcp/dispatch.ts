@@ -166,6 +166,14 @@ export async function callTool(
   }
 }
 
+/** Set once the server is stopping (a signal): calls cut short then were not cancelled by their client. */
+let stopping: string | null = null;
+
+/** Marks the server as stopping because of `why` ("SIGTERM"), for the log lines of the calls it cuts short. */
+export function markStopping(why: string): void {
+  stopping ??= why;
+}
+
 /**
  * The log line for a long call the client cancelled while it ran: often its own request timeout (60 s by
  * default in the official SDK) rather than a person, so it says how to run a long render without one.
@@ -173,6 +181,8 @@ export async function callTool(
 function abandoned(tool: string, args: unknown, seconds: number): string {
   const id = (args as { id?: unknown } | null)?.id;
   const what = typeof id === 'string' ? `${tool} ${id}` : tool;
+  if (stopping)
+    return `${what} was stopped after ${seconds.toFixed(1)} s: the server is stopping (${stopping}); a render stops and removes the files it had not finished.`;
   return (
     `${what} was cancelled by the client after ${seconds.toFixed(1)} s (notifications/cancelled; a client's request ` +
     'timeout sends one too): a render stops and removes the files it had not finished. For long renders send ' +

@@ -107,4 +107,16 @@ describe.each(['legacy', 'modern'] as const)('mcp render progress (%s era)', (er
     const afterIndex = s.messages.indexOf(after);
     expect(progressOf(s, 'tok3').every((m) => s.messages.indexOf(m) < afterIndex)).toBe(true);
   });
+
+  it('a render cut short by SIGTERM is logged as the server stopping, not as the client cancelling', async () => {
+    const { s, render } = await setUp(era, 600, 256);
+    render('r4', 'tok4');
+    await s.waitFor((m) => m.method === 'notifications/progress');
+    s.child.kill('SIGTERM');
+    await s.exited;
+    expect(s.stderr).toMatch(
+      /command_run renderQueue\.render was stopped after [\d.]+ s: the server is stopping \(SIGTERM\)/,
+    );
+    expect(s.stderr).not.toContain('cancelled by the client');
+  });
 });
