@@ -59,7 +59,10 @@ export function outsideRoots(
 ): ErrorInfo {
   const { who, command } = restart;
   const where = viaLink ? ' (through a symbolic link)' : '';
-  const dir = dirname(path) === path ? path : dirname(path);
+  // A param that names a folder (outputDir, an overflow folder's dir) needs that folder, not its parent: the
+  // flag suggested grants no more than the call asked for.
+  const namesFolder = /dir$/i.test(param);
+  const dir = namesFolder || dirname(path) === path ? path : dirname(path);
   if (access === 'write') {
     const none = roots.writeRoots.length === 0;
     return {

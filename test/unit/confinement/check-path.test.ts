@@ -40,6 +40,16 @@ describe('checkPath', () => {
     expect(r?.remediation).toContain(`Read files below ${l.read}, or`);
   });
 
+  it('suggests a folder param its own folder, not the folder above it', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
+    const spill = join(l.outside, 'spill');
+    const w = c.checkPath(spill, 'write', 'overflow[0].dir');
+    expect(w?.remediation).toContain(`--automation-write-root ${spill}.`);
+    const o = c.checkPath(spill, 'write', 'outputDir');
+    expect(o?.remediation).toContain(`--automation-write-root ${spill}.`);
+  });
+
   it('names the parameter and the flag that would allow it', async () => {
     const l = await layout();
     const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
