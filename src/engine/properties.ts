@@ -19,6 +19,7 @@ import {
   type Layer,
   type LayerKind,
 } from './model.js';
+import { listWords } from './output-formats.js';
 import { own } from './own.js';
 import { rangeWords } from './value-words.js';
 
@@ -224,8 +225,9 @@ export function resolveProperty(layer: Layer, path: string): PropertyRef {
     if (!spec.kinds.includes(layer.source.kind)) {
       throw new EngineError(
         'bad_argument',
-        `Property "${path}" belongs to ${spec.kinds.length > 1 ? 'all' : spec.kinds[0]} layers; "${layer.name}" is a ${layer.source.kind} layer.`,
-        (w) => `Pick a property of that layer kind (${w.inspect} lists them).`,
+        `Property "${path}" belongs to ${listWords(spec.kinds, 'and')} layers; "${layer.name}" is a ${layer.source.kind} layer.`,
+        (w) =>
+          `Pick a property ${layer.source.kind} layers have (${w.schemas} shows property.set's paths by layer kind).`,
       );
     }
     const why = spec.absent?.(layer);

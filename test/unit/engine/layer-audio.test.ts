@@ -47,6 +47,21 @@ describe('layer audio', () => {
     expect(layerOf(pre).audio).toBeUndefined();
   });
 
+  it('audio.level on a solid is refused naming the layer kinds that have it', async () => {
+    const { engine, solid } = await withLayers();
+    const r = await engine.execute('property.set', {
+      comp: 'Main',
+      layer: solid,
+      property: 'audio.level',
+      value: -6,
+    });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.message).toMatch(/belongs to footage and precomp layers; ".+" is a solid layer\./);
+      expect(r.error.remediation).toContain('property.set');
+    }
+  });
+
   it('layer.setAudioMuted mutes footage and precomp layers, in one undo step, and refuses a solid', async () => {
     const { engine, pre, solid, layerOf } = await withLayers();
     await run(engine, 'layer.setAudioMuted', { comp: 'Main', layer: pre, muted: true });
