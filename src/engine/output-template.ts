@@ -84,6 +84,13 @@ export function checkOutputFormat(
       `Format ${chosen} writes ${extensions.join(' or ')} files, but the output ends in "${ext}".`,
       `Change the output's extension to ${extensions[0]}.`,
     );
+  // Only the first field is numbered: a second would stay in every name as it is typed.
+  if ((basename(template).match(/\[#+\]/g) ?? []).length > 1)
+    return problem(
+      'output',
+      `The file name of "output" has more than one frame-number field; only one is numbered.`,
+      'Keep one [###] field in the file name, e.g. shots/shot_[#####].png.',
+    );
   // A field in a folder name would put every frame in its own folder under one file name.
   if (hasFrameField(template) && !hasFrameField(basename(template)))
     return problem(

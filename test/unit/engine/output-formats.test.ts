@@ -108,6 +108,13 @@ describe('output format table', () => {
     expect(ALPHA_FORMATS).toEqual(OUTPUT_FORMATS.filter((f) => formatSpec(f).alpha));
   });
 
+  it('refuses a file name with two frame fields (only the first would be numbered)', async () => {
+    const engine = await withComp();
+    const r = await engine.execute('renderQueue.add', { comp: 'Main', output: '/out/a_[###]_b_[##].png' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toContain('more than one frame-number field');
+  });
+
   it('docs/exporters.md lists every format in its format table and its RGB + Alpha table', () => {
     const doc = readFileSync(join(repoRoot, 'docs/exporters.md'), 'utf8');
     /** The format ids in the first column of the table under `heading`. */
