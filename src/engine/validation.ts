@@ -33,6 +33,7 @@ export function paramsError(error: z.ZodError, schema: z.ZodType, where: string)
     missing
       ? `Missing required parameter "${path}" for ${where}. Accepted parameters: ${acceptedText}.`
       : `Invalid parameter "${path}" for ${where}: ${issue?.message ?? 'invalid value'}.`,
-    (w) => `Fix "${path}" to match the command's schema (${w.schemas} shows it).`,
+    // At the CLI, the flag that sets the param (--scale), not the param itself.
+    (w) => `Fix ${w.param(path)} to match the command's schema (${w.schemas} shows it).`,
   );
 }

@@ -112,6 +112,7 @@ describe('effectcraft-cli render', () => {
     [['sample.ecproj', '--comp', 'Sample', '--output', 'x_[##].jpg', '--alpha']],
     [['sample.ecproj', '--comp', 'Sample', '--output', 'x.mp4', '--alpha']],
     [['sample.ecproj', '--comp', 'Sample', '--output', 'z.xyz']],
+    [['sample.ecproj', '--comp', 'Sample', '--output', 'x_[##].png', '--scale', '5']],
   ])('exits 2 on usage errors: %j', async (args) => {
     const dir = await sampleCopy();
     const r = await cli(['render', ...args], dir);
@@ -119,6 +120,7 @@ describe('effectcraft-cli render', () => {
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
     // Remedies name the flags, not the engine's params.
     if (args.includes('z.xyz')) expect(r.stderr).toMatch(/or pass --format\./);
+    if (args.includes('5')) expect(r.stderr).toContain('Fix --scale to match');
   });
 
   it.each([
