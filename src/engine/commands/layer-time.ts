@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
-import { MAX_SPEED, MIN_SPEED } from '../model.js';
+import { MAX_SPEED, MIN_SPEED, type Layer, type Project } from '../model.js';
 import { draftLayer } from '../resolve.js';
 import { DEFAULT_TIME_MAP, hasSourceTime } from '../time-map.js';
 import { needsComp } from './layer-add.js';
@@ -56,6 +56,13 @@ export const layerSetTimeMap = defineCommand({
       );
     }
     const before = layer.time ?? DEFAULT_TIME_MAP;
+    const length = sourceLength(ctx.doc, layer);
+    if (p.freezeAt != null && length !== null && p.freezeAt >= length)
+      throw new EngineError(
+        'bad_argument',
+        `freezeAt ${p.freezeAt} s is past the end of the source of "${layer.name}" (${length} s long).`,
+        `Pass a time from 0 to under ${length} s: seconds into the source, not a frame number.`,
+      );
     const speed = p.speed ?? before.speed;
     if (!(Math.abs(speed) >= MIN_SPEED && Math.abs(speed) <= MAX_SPEED)) throw badSpeed(speed);
     const time = {
@@ -71,3 +78,16 @@ export const layerSetTimeMap = defineCommand({
     return { id: layer.id, time };
   },
 });
+
+/** Seconds of source a layer can show: a clip's, sequence's or sound's duration, a precomp's; null for a still. */
+function sourceLength(doc: Project, layer: Layer): number | null {
+  const src = layer.source;
+  if (src.kind === 'precomp') {
+    const comp = doc.items.find((i) => i.id === src.comp);
+    return comp?.type === 'composition' ? comp.duration : null;
+  }
+  if (src.kind !== 'footage') return null;
+  const item = doc.items.find((i) => i.id === src.footage);
+  const duration = item?.type === 'footage' ? item.media?.duration : null;
+  return duration ? duration : null;
+}

@@ -112,6 +112,13 @@ describeWithFfmpeg('time mapping of video footage', () => {
     expect(await at([0, 47, 48, 50, 100])).toEqual([0, 47, 0, 2, 4]);
     await run(engine, 'layer.setTimeMap', { layer, loop: false, freezeAt: 0.5 });
     expect(await at([0, 30, 100])).toEqual([12, 12, 12]);
+    // A freeze past the clip's 2 s (a frame number given for seconds, say) is refused, and changes nothing.
+    const before = engine.document;
+    const late = await engine.execute('layer.setTimeMap', { layer, freezeAt: 48 });
+    expect(late.ok).toBe(false);
+    if (!late.ok)
+      expect(late.error.message).toMatch(/freezeAt 48 s is past the end of the source .* \(2 s long\)/);
+    expect(engine.document).toBe(before);
   });
 
   itWithFfmpeg('a 24 fps source in a 30 fps comp shows the nearest source frame', async () => {
