@@ -249,7 +249,7 @@ export const addFootage = defineCommand({
   id: 'layer.addFootage',
   title: 'New Footage Layer',
   description:
-    'Adds a layer showing an imported footage item (import it first with file.import). A video, image sequence or audio layer lasts as long as its footage (outPoint = startTime + duration); retime it with layer.setTimeMap.',
+    'Adds a layer showing an imported footage item (import it first with file.import), named after the item unless name is given. A video, image sequence or audio layer lasts as long as its footage (outPoint = startTime + duration); retime it with layer.setTimeMap.',
   category: 'Layer',
   example: { footage: 'Interview' },
   params: z.strictObject({
@@ -263,7 +263,8 @@ export const addFootage = defineCommand({
   run(ctx, p) {
     const comp = findComp(ctx.doc, p.comp);
     const item = findFootage(ctx.doc, p.footage);
-    const id = insertLayer(ctx, comp, { kind: 'footage', footage: item.id }, 'Footage', p.name);
+    // Named after its footage item, as After Effects names a layer after its source ("Interview", "Interview 2").
+    const id = insertLayer(ctx, comp, { kind: 'footage', footage: item.id }, item.name, p.name);
     const duration = item.media?.kind === 'still' ? null : item.media?.duration;
     if (duration)
       ctx.update((d) => {

@@ -48,6 +48,8 @@ describeWithFfmpeg('footage.relink', () => {
       const { s, comp, footage, layer } = await setup(first);
       expect(await shownAt(s, comp, 5, dir)).toBe(5);
       const layerBefore = layerOf(s, comp, layer);
+      // The layer is named after its footage item.
+      expect(layerBefore.name).toBe('Plate');
 
       const relinked = await run<{ id: string; path: string; media: { codec: string } }>(
         s,
