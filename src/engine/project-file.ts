@@ -172,16 +172,18 @@ function checkLoops(comps: ReadonlyMap<string, Composition>, path: string): void
   for (const id of comps.keys()) visit(id, []);
   for (const comp of comps.values()) {
     const parents = new Map(comp.layers.map((l) => [l.id, l.parent]));
+    // Each layer's chain is walked once: up to a layer already known to reach the top, or back to itself.
+    const reachesTop = new Set<string>();
     for (const layer of comp.layers) {
-      let up = layer.parent;
-      for (let steps = 0; up && steps <= comp.layers.length; steps++) {
-        if (up === layer.id)
-          throw invalid(
-            path,
-            `layer "${layer.name}" of "${comp.name}" is its own parent, through its parents.`,
-          );
-        up = parents.get(up) ?? null;
+      const chain = new Set<string>();
+      for (let up: string | null = layer.id; up && !reachesTop.has(up); up = parents.get(up) ?? null) {
+        if (chain.has(up)) {
+          const name = comp.layers.find((l) => l.id === up)?.name ?? up;
+          throw invalid(path, `layer "${name}" of "${comp.name}" is its own parent, through its parents.`);
+        }
+        chain.add(up);
       }
+      for (const id of chain) reachesTop.add(id);
     }
   }
 }
