@@ -9,9 +9,10 @@
  * is preceded by a check that the directory is still where it was.
  */
 import { constants, promises as fs } from 'node:fs';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { WriteDir } from '../../confinement/types.js';
+import { sha256File } from '../hash.js';
 import { openPlainDir, type OpenWriteDir } from './plain-dir.js';
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -217,16 +218,15 @@ export class FileTracker {
     const unfinished = [...this.#owned].filter(([, o]) => !o.complete).map(([real]) => real);
     await Promise.all(unfinished.map((p) => this.#remove(p)));
     // What stays, as a stopped item reports it: read back while its folders are still open (hashing only
-    // what this job wrote, on a stop, never on the way of a render).
-    const kept = await Promise.all(
-      [...this.#owned]
-        .filter(([, o]) => o.complete)
-        .map(async ([real, o]) => {
-          const bytes = await fs.readFile(join(o.dir.base, o.name));
-          const sha256 = createHash('sha256').update(bytes).digest('hex');
-          return { path: o.finalPath ?? real, bytes: bytes.length, sha256 };
-        }),
-    );
+    // what this job wrote, on a stop, never on the way of a render), one file at a time, streamed: hundreds
+    // of 4K frames read at once would hold gigabytes.
+    const kept: KeptOutput[] = [];
+    for (const [real, o] of this.#owned) {
+      if (!o.complete) continue;
+      const file = join(o.dir.base, o.name);
+      const { size } = await fs.stat(file);
+      kept.push({ path: o.finalPath ?? real, bytes: size, sha256: await sha256File(file) });
+    }
     await this.#forget();
     await this.#closeDirs();
     return kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
