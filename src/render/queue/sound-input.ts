@@ -19,6 +19,15 @@ export async function soundInput(
   const opened = new Map<string, string>();
   for (const path of new Set(mix.clips.map((c) => c.path))) {
     const file = await ports.openMedia(path).catch((err: unknown) => {
+      if (err instanceof EngineError && err.code !== 'no_such_file') throw err;
+      // Named as the footage it is, as a missing picture is (the person knows the item, not only the path).
+      const item = doc.items.find((i) => i.type === 'footage' && i.path === path);
+      if (item?.type === 'footage')
+        throw new EngineError(
+          'no_such_file',
+          `Footage "${item.name}" (${item.id}) cannot be read from "${path}".`,
+          'Put the file back at that path, or point the footage at where it is now (footage.relink; in a project file, its "path").',
+        );
       throw err instanceof EngineError ? err : fsError(err, path, 'read sound from');
     });
     keep(() => file.close());

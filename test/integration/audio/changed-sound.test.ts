@@ -1,7 +1,7 @@
 // A footage file that changed after import so that its sound is gone, or is not media any more: the mix fails
 // with unsupported_format naming the footage file (not ffmpeg's filter graph or the descriptor it read) and a
 // remedy that helps, and nothing is written.
-import { copyFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { tone } from '../../helpers/audio.js';
@@ -34,5 +34,20 @@ describe('a sound file changed after import', () => {
     expect(error?.message).not.toMatch(/\/proc\/|atrim|filter/);
     expect(error?.remediation).toMatch(/footage\.relink/);
     expect(await readdir(dir)).not.toContain('out');
+  });
+
+  itWithFfmpeg('one that is gone fails naming the footage item, as a missing picture does', async () => {
+    const dir = await tempDir();
+    const sound = join(dir, 'voice.wav');
+    await copyFile(await tone(dir, { freq: 440, seconds: 1 }), sound);
+    const s = soundSession();
+    const comp = await soundComp(s, 10, 1, 32);
+    const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: sound });
+    await run(s, 'layer.addFootage', { comp, footage });
+    await rm(sound);
+    const job = await renderTo(s, comp, join(dir, 'mix.wav'));
+    expect(job.items[0]?.error).toMatchObject({ code: 'no_such_file' });
+    expect(job.items[0]?.error?.message).toBe(`Footage "voice" (${footage}) cannot be read from "${sound}".`);
+    expect(job.items[0]?.error?.remediation).toMatch(/footage\.relink/);
   });
 });
