@@ -46,7 +46,8 @@ function addCommand<S extends z.ZodObject>(
   description: string,
   example: z.input<S>,
   params: S,
-  base: string,
+  /** The name a new layer takes (numbered when taken): fixed, or from its source (a precomp's composition). */
+  base: string | ((source: LayerSource, view: CommandContext) => string),
   build: (p: z.infer<S>, view: CommandContext, comp: ReturnType<typeof findComp>) => LayerSource,
 ) {
   return defineCommand({
@@ -64,7 +65,8 @@ function addCommand<S extends z.ZodObject>(
       const typed = p as z.infer<S> & { comp?: string; name?: string };
       const comp = findComp(ctx.doc, typed.comp);
       const source = build(typed, ctx, comp);
-      return { id: insertLayer(ctx, comp, source, base, typed.name) };
+      const name = typeof base === 'string' ? base : base(source, ctx);
+      return { id: insertLayer(ctx, comp, source, name, typed.name) };
     },
   });
 }
@@ -298,10 +300,11 @@ export const addAdjustment = addCommand(
 export const addPrecomp = addCommand(
   'layer.addPrecomp',
   'New Precomp Layer',
-  'Adds a layer that shows another composition (nested). Refused when it would nest a composition in itself.',
+  'Adds a layer that shows another composition (nested), named after it unless name is given. Refused when it would nest a composition in itself.',
   { source: 'Lower third' },
   z.strictObject({ ...common, source: CompRef.describe('The composition to nest') }),
-  'Precomp',
+  // Named after the composition it shows, as After Effects names a precomp layer.
+  (source, view) => (source.kind === 'precomp' && findComp(view.doc, source.comp).name) || 'Precomp',
   (p, view, comp) => {
     const source = findComp(view.doc, p.source);
     if (nests(view, source.id, comp.id)) {

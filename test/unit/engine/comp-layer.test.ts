@@ -76,6 +76,11 @@ describe('composition commands', () => {
     const { engine, id } = await withComp();
     const outer = await run<{ id: string }>(engine, 'comp.new', { name: 'Outer', width: 10, height: 10 });
     await run(engine, 'layer.addPrecomp', { comp: outer.id, source: id });
+    // Named after the composition it shows; a second one is numbered.
+    await run(engine, 'layer.addPrecomp', { comp: outer.id, source: id });
+    const inner = engine.document.items.find((i) => i.id === id)!.name;
+    const outerComp = engine.document.items.find((i) => i.id === outer.id) as { layers: { name: string }[] };
+    expect(outerComp.layers.map((l) => l.name).sort()).toEqual([inner, `${inner} 2`].sort());
     expect(await fails(engine, 'comp.delete', { comp: id })).toBe('bad_argument');
     expect(await fails(engine, 'layer.addPrecomp', { comp: id, source: outer.id })).toBe('bad_argument');
     expect(await fails(engine, 'layer.addPrecomp', { comp: id, source: id })).toBe('bad_argument');
