@@ -11,18 +11,24 @@ import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { renderTo, soundComp, soundSession } from './sound-helpers.js';
 
+/** A 1 s composition whose one layer is the tone `voice.wav`, imported from a temporary folder. */
+async function voiceComp() {
+  const dir = await tempDir();
+  const sound = join(dir, 'voice.wav');
+  await copyFile(await tone(dir, { freq: 440, seconds: 1 }), sound);
+  const s = soundSession();
+  const comp = await soundComp(s, 10, 1, 32);
+  const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: sound });
+  await run(s, 'layer.addFootage', { comp, footage });
+  return { dir, sound, s, comp, footage };
+}
+
 describe('a sound file changed after import', () => {
   itWithFfmpeg.each([
     ['has no sound any more', 'no sound stream any more'],
     ['is not media any more', 'can no longer be read as media'],
   ])('one that %s fails the mix naming it', async (change, said) => {
-    const dir = await tempDir();
-    const sound = join(dir, 'voice.wav');
-    await copyFile(await tone(dir, { freq: 440, seconds: 1 }), sound);
-    const s = soundSession();
-    const comp = await soundComp(s, 10, 1, 32);
-    const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: sound });
-    await run(s, 'layer.addFootage', { comp, footage });
+    const { dir, sound, s, comp } = await voiceComp();
     if (change === 'has no sound any more') await copyFile(await numberedClip(dir, 'h264', '10', 10), sound);
     else await writeFile(sound, 'not a sound at all');
     const out = join(dir, 'out', 'mix.wav');
@@ -37,13 +43,7 @@ describe('a sound file changed after import', () => {
   });
 
   itWithFfmpeg('one that is gone fails naming the footage item, as a missing picture does', async () => {
-    const dir = await tempDir();
-    const sound = join(dir, 'voice.wav');
-    await copyFile(await tone(dir, { freq: 440, seconds: 1 }), sound);
-    const s = soundSession();
-    const comp = await soundComp(s, 10, 1, 32);
-    const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: sound });
-    await run(s, 'layer.addFootage', { comp, footage });
+    const { dir, sound, s, comp, footage } = await voiceComp();
     await rm(sound);
     const job = await renderTo(s, comp, join(dir, 'mix.wav'));
     expect(job.items[0]?.error).toMatchObject({ code: 'no_such_file' });
