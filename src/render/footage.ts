@@ -19,6 +19,7 @@ import { fsError } from '../engine/errors.js';
 import { reachableFootage } from './reachable-footage.js';
 import { footageSourceTime, isMoving, visitFootageLayers } from './media/frame-plan.js';
 import type { FrameStore } from './media/frame-store.js';
+import { missingFootage } from './media/missing-footage.js';
 import { sharpModule } from './sharp-module.js';
 
 const FAILURE_TTL_MS = 1000;
@@ -177,11 +178,7 @@ export class FootageCache {
       // Confinement refusals keep their own code; anything else reads as a missing file.
       if (isEngineError(err) && (err.code === 'path_outside_roots' || err.code === 'refused_while_confined'))
         throw err;
-      throw new EngineError(
-        'no_such_file',
-        `Footage "${item.name}" (${item.id}) cannot be read from "${item.path}".`,
-        'Put the file back at that path, or point the footage at where it is now (footage.relink; in a project file, its "path").',
-      );
+      throw missingFootage(item);
     }
   }
 

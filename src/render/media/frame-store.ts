@@ -11,6 +11,7 @@ import { createCanvas, Image, ImageData, type Canvas } from '@napi-rs/canvas';
 import { EngineError, sequenceFrame, type FootageItem } from '../../engine/core.js';
 import { untaggedMatrix } from './clip-colour.js';
 import { spawnDecoder, VideoDecoder, type DecoderSpec } from './decoder.js';
+import { missingFootage } from './missing-footage.js';
 import { ScrubCache } from './scrub-cache.js';
 import { TimestampCache } from './timestamps.js';
 
@@ -85,14 +86,6 @@ export function missingFfmpegForFootage(item: FootageItem): EngineError {
     'missing_dependency',
     `Footage "${item.name}" is video, and decoding it needs ffmpeg, which was not found on PATH.`,
     'Install it: apt-get install ffmpeg (image sequences and stills need nothing else).',
-  );
-}
-
-export function unreadableFootage(item: FootageItem, path = item.path): EngineError {
-  return new EngineError(
-    'no_such_file',
-    `Footage "${item.name}" (${item.id}) cannot be read from "${path}".`,
-    'Put the file back at that path, or point the footage at where it is now (footage.relink; in a project file, its "path").',
   );
 }
 
@@ -242,7 +235,7 @@ export class FrameStore {
       const path = sequenceFrame(seq.pattern, seq.first + index);
       const data = await this.#access.readFile(path).catch((err: unknown) => {
         if (err instanceof EngineError && err.code !== 'io_error' && err.code !== 'no_such_file') throw err;
-        throw unreadableFootage(item, path);
+        throw missingFootage(item, path);
       });
       return this.#decodeStill(item, data);
     }
@@ -461,7 +454,7 @@ export class FrameStore {
         (err.code === 'path_outside_roots' || err.code === 'refused_while_confined')
       )
         throw err;
-      throw unreadableFootage(item);
+      throw missingFootage(item);
     });
   }
 

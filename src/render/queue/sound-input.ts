@@ -5,6 +5,7 @@
  */
 import { EngineError, fsError, type EnginePorts, type Project } from '../../engine/index.js';
 import { collectAudio, type AudioMix } from '../audio/clips.js';
+import { missingFootage } from '../media/missing-footage.js';
 import type { ItemPlan } from './plan.js';
 
 /** The item's mix with every clip's path replaced by its opened file; `keep` gets each file's close. */
@@ -22,12 +23,7 @@ export async function soundInput(
       if (err instanceof EngineError && err.code !== 'no_such_file') throw err;
       // Named as the footage it is, as a missing picture is (the person knows the item, not only the path).
       const item = doc.items.find((i) => i.type === 'footage' && i.path === path);
-      if (item?.type === 'footage')
-        throw new EngineError(
-          'no_such_file',
-          `Footage "${item.name}" (${item.id}) cannot be read from "${path}".`,
-          'Put the file back at that path, or point the footage at where it is now (footage.relink; in a project file, its "path").',
-        );
+      if (item?.type === 'footage') throw missingFootage(item, path);
       throw err instanceof EngineError ? err : fsError(err, path, 'read sound from');
     });
     keep(() => file.close());
