@@ -37,7 +37,7 @@ const ItemSettings = {
   frameRange: z
     .strictObject({ start: z.number().int().min(0), end: z.number().int().min(0) })
     .optional()
-    .describe('Frames, inclusive (default: the whole composition)'),
+    .describe('Frames, inclusive, as {start, end}: {"start": 0, "end": 29} (default: the whole composition)'),
   scale: z
     .number()
     .positive()
@@ -142,7 +142,7 @@ const renderQueueUpdate = defineCommand({
       .unwrap()
       .nullable()
       .optional()
-      .describe('Frames, inclusive; null: the whole composition'),
+      .describe('Frames, inclusive, as {start, end}; null: the whole composition'),
   }),
   pathParams: { output: 'write' },
   annotations: EDIT,
