@@ -7,25 +7,15 @@ import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, expect } from 'vitest';
-import { createSession, type Session } from '../../../src/session.js';
+import { disposeAll, trackedSession } from '../../helpers/footage-session.js';
 import { frameOf, numberedSequence } from '../../helpers/media.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 
-const sessions: Session[] = [];
-afterEach(async () => {
-  for (const s of sessions.splice(0)) {
-    s.renderQueue.stop();
-    await s.renderQueue.idle();
-  }
-});
+afterEach(disposeAll);
 
-function session(): Session {
-  const s = createSession({ renderQueue: { maxWorkers: 1 } });
-  sessions.push(s);
-  return s;
-}
+const session = () => trackedSession();
 
 /** Saves, in `dir`, a project whose 64x48 comp shows the sequence at `pattern`; returns the project's path. */
 async function sequenceProject(dir: string, pattern: string): Promise<string> {

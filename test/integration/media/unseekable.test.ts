@@ -8,17 +8,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterEach, expect } from 'vitest';
-import { createSession, type Session } from '../../../src/session.js';
+import { disposeAll, trackedSession } from '../../helpers/footage-session.js';
 import { frameOf, numberedClip } from '../../helpers/media.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const exec = promisify(execFile);
-const sessions: Session[] = [];
-afterEach(async () => {
-  for (const s of sessions.splice(0)) (await s.renderer()).dispose();
-});
+afterEach(disposeAll);
 
 describeWithFfmpeg('footage whose seeks give no frame', () => {
   itWithFfmpeg('an MPEG-TS clip of one GOP shows the frame asked at any time', async () => {
@@ -39,8 +36,7 @@ describeWithFfmpeg('footage whose seeks give no frame', () => {
       'mpegts',
       ts,
     ]);
-    const s = createSession();
-    sessions.push(s);
+    const s = trackedSession({});
     const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
       width: 64,
       height: 48,

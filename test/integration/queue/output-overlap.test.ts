@@ -9,24 +9,18 @@ import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import type { JobResult } from '../../../src/render/queue/service.js';
-import { createSession, type Session } from '../../../src/session.js';
+import type { Session } from '../../../src/session.js';
+import { disposeAll, trackedSession } from '../../helpers/footage-session.js';
 import { numberedClip, numberedSequence } from '../../helpers/media.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 
-const sessions: Session[] = [];
-afterEach(async () => {
-  for (const s of sessions.splice(0)) {
-    s.renderQueue.stop();
-    await s.renderQueue.idle();
-  }
-});
+afterEach(disposeAll);
 
 /** A session with a 64x48, 30 fps comp in a precomp showing `footagePath`; returns both. */
 async function compShowing(footagePath: string): Promise<{ s: Session; comp: string }> {
-  const s = createSession({ renderQueue: { maxWorkers: 1 } });
-  sessions.push(s);
+  const s = trackedSession();
   const size = { width: 64, height: 48, frameRate: 30, duration: 1 };
   const { id: inner } = await run<{ id: string }>(s, 'comp.new', { name: 'Inner', ...size });
   const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: footagePath, frameRate: 30 });

@@ -7,22 +7,15 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import type { JobResult } from '../../../src/render/queue/service.js';
-import { createSession, type Session } from '../../../src/session.js';
+import { disposeAll, trackedSession } from '../../helpers/footage-session.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 
-const sessions: Session[] = [];
-afterEach(async () => {
-  for (const s of sessions.splice(0)) {
-    s.renderQueue.stop();
-    await s.renderQueue.idle();
-  }
-});
+afterEach(disposeAll);
 
 async function renderTo(output: string): Promise<{ job: JobResult; frames: number }> {
-  const s = createSession({ renderQueue: { maxWorkers: 1 } });
-  sessions.push(s);
+  const s = trackedSession();
   const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
     width: 32,
     height: 32,
