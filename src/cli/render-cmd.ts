@@ -17,13 +17,13 @@ import { ProgressView } from './render-progress.js';
 import { EXIT, printable } from './usage.js';
 import { packageVersion } from './version.js';
 
-function fail(error: ErrorInfo): number {
+function fail(error: ErrorInfo, exitCode?: number): number {
   process.stderr.write(
     `effectcraft-cli render: ${printable(error.message)}\n  ${printable(error.remediation)}\n`,
   );
   // An output whose format cannot be told (--output z.xyz) is the command line's mistake too.
   const usage = ['bad_argument', 'not_found', 'unsupported_format'].includes(error.code);
-  return usage ? EXIT.usage : EXIT.failed;
+  return exitCode ?? (usage ? EXIT.usage : EXIT.failed);
 }
 
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -44,7 +44,9 @@ export async function renderCommand(argv: string[]): Promise<number> {
     path: args.project,
     ...(args.outputDir && { outputDir: args.outputDir }),
   });
-  if (!opened.ok) return fail(opened.error);
+  // A project that cannot be opened (missing, a folder, not JSON) is exit 1, as inspect and the docs say,
+  // whatever code the reader gave it: the command line itself was well formed.
+  if (!opened.ok) return fail(opened.error, EXIT.failed);
   // The engine's reason names renderQueue.add, which is not a CLI verb: say what to do here instead.
   if (!args.comp && engine.document.renderQueue.length === 0)
     return fail({

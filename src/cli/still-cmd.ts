@@ -69,11 +69,11 @@ function parse(argv: string[]): StillArgs | null {
   };
 }
 
-function fail(error: ErrorInfo): number {
+function fail(error: ErrorInfo, exitCode?: number): number {
   process.stderr.write(
     `effectcraft-cli still: ${printable(error.message)}\n  ${printable(error.remediation)}\n`,
   );
-  return error.code === 'bad_argument' || error.code === 'not_found' ? EXIT.usage : EXIT.failed;
+  return exitCode ?? (error.code === 'bad_argument' || error.code === 'not_found' ? EXIT.usage : EXIT.failed);
 }
 
 export async function stillCommand(argv: string[]): Promise<number> {
@@ -87,7 +87,9 @@ export async function stillCommand(argv: string[]): Promise<number> {
   // The encoder loads sharp on first use (render workers drawing video never need it); this one will.
   sharpModule().catch(() => undefined);
   const opened = await engine.execute('project.open', { path: args.project });
-  if (!opened.ok) return fail(opened.error);
+  // A project that cannot be opened is exit 1 whatever the reader's code (a folder is bad_argument), as render
+  // and inspect: the command line was well formed.
+  if (!opened.ok) return fail(opened.error, EXIT.failed);
   let comp;
   try {
     comp = findComp(engine.document, args.comp);

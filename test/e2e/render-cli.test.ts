@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliPath, repoRoot } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -137,6 +137,28 @@ describe('effectcraft-cli render', () => {
       expect(r.stderr).toContain(`renderQueue[0].${field}`);
       expect(r.stderr).not.toMatch(/at .*\.js:\d+|heap/i);
       expect(await readdir(dir)).toEqual(['bad.ecproj']);
+    },
+  );
+
+  it.each([
+    ['a folder', 'folder.ecproj'],
+    ['missing', 'missing.ecproj'],
+  ])(
+    'a project that cannot be opened (%s) exits 1 for render and still as for inspect',
+    async (_what, name) => {
+      const dir = await tempDir();
+      await mkdir(join(dir, 'folder.ecproj'));
+      const still = ['--comp', 'Main', '--frame', '0', '-o', 'f.png'];
+      for (const args of [
+        ['render', name],
+        ['inspect', name],
+        ['still', name, ...still],
+      ]) {
+        const r = await cli(args, dir);
+        const verb = args[0];
+        expect(r.code, `${verb}: ${r.stderr}`).toBe(1);
+        expect(r.stderr).toContain(name);
+      }
     },
   );
 

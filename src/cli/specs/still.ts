@@ -23,5 +23,6 @@ export const stillSpec = defineSubcommand({
     alpha: { param: 'transparent', type: 'boolean', help: `keep the background transparent (${ALPHA} only)` },
     ...JSON_FLAG,
   },
-  notes: 'Exit codes: 0 written, 1 the frame failed, 2 usage error (a bad flag, composition or frame).',
+  notes:
+    'Exit codes: 0 written, 1 the frame failed or the project cannot be opened, 2 usage error (a bad flag, composition or frame).',
 });
