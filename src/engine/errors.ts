@@ -59,12 +59,15 @@ export function remedyText(remedy: Remedy, words: SurfaceWords = MCP_WORDS): str
 export class EngineError extends Error {
   readonly code: ErrorCode;
   readonly #remedy: Remedy;
+  readonly #worded: Remedy;
 
-  constructor(code: ErrorCode, message: string, remediation: Remedy) {
-    super(message);
+  /** `message` may be worded for the surface too (a param named by its CLI flag); `.message` is MCP's words. */
+  constructor(code: ErrorCode, message: Remedy, remediation: Remedy) {
+    super(remedyText(message));
     this.name = 'EngineError';
     this.code = code;
     this.#remedy = remediation;
+    this.#worded = message;
   }
 
   /** The remedy in MCP's words (what crosses threads and the bridge). */
@@ -74,7 +77,11 @@ export class EngineError extends Error {
 
   /** The wire shape, the remedy worded for the surface that shows it (default: MCP). */
   toInfo(words: SurfaceWords = MCP_WORDS): ErrorInfo {
-    return { code: this.code, message: this.message, remediation: remedyText(this.#remedy, words) };
+    return {
+      code: this.code,
+      message: remedyText(this.#worded, words),
+      remediation: remedyText(this.#remedy, words),
+    };
   }
 }
 

@@ -18,6 +18,8 @@ export interface SurfaceWords {
   newOutput: string;
   /** How a command param (`frameRange`, `encoding.crf`) is named: a quoted param, or the CLI flag that sets it. */
   param(name: string): string;
+  /** A command's param in a sentence: `parameter "scale" for renderQueue.add`, or at the CLI its flag `--scale`. */
+  paramOf(name: string, command: string): string;
 }
 
 /** MCP tools: the words every remedy used before surfaces had their own. */
@@ -28,6 +30,7 @@ export const MCP_WORDS: SurfaceWords = {
   commands: 'command_list',
   newOutput: 'renderQueue.update {id, output}',
   param: (name) => `"${name}"`,
+  paramOf: (name, command) => `parameter "${name}" for ${command}`,
 };
 
 /**

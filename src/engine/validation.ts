@@ -32,7 +32,7 @@ export function paramsError(error: z.ZodError, schema: z.ZodType, where: string)
     'bad_argument',
     missing
       ? `Missing required parameter "${path}" for ${where}. Accepted parameters: ${acceptedText}.`
-      : `Invalid parameter "${path}" for ${where}: ${issue?.message ?? 'invalid value'}.`,
+      : (w) => `Invalid ${w.paramOf(path, where)}: ${issue?.message ?? 'invalid value'}.`,
     // At the CLI, the flag that sets the param (--scale), not the param itself.
     (w) => `Fix ${w.param(path)} to match the command's schema (${w.schemas} shows it).`,
   );

@@ -118,9 +118,10 @@ describe('effectcraft-cli render', () => {
     const r = await cli(['render', ...args], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
-    // Remedies name the flags, not the engine's params.
+    // Messages and remedies name the flags, not the engine's params or commands.
+    expect(r.stderr).not.toContain('renderQueue.add');
     if (args.includes('z.xyz')) expect(r.stderr).toMatch(/or pass --format\./);
-    if (args.includes('5')) expect(r.stderr).toContain('Fix --scale to match');
+    if (args.includes('5')) expect(r.stderr).toMatch(/Invalid --scale: .*\n.*Fix --scale to match/);
   });
 
   it.each([

@@ -18,6 +18,7 @@ const CLI_LIKE: SurfaceWords = {
   commands: 'COMMANDS-VERB',
   newOutput: 'NEW-OUTPUT-VERB',
   param: (name) => `--flag-for-${name}`,
+  paramOf: (name, command) => `--flag-for-${name} (not ${command})`,
 };
 
 describe('render queue item encoding', () => {
@@ -129,6 +130,12 @@ describe('remedies worded for the surface', () => {
     const d = await cli.execute('renderQueue.add', badCodec);
     expect(!c.ok && c.error.remediation).toContain('"encoding.codec"');
     expect(!d.ok && d.error.remediation).toContain('--flag-for-encoding.codec');
+    // A param the schema refuses is named in the message too: by its flag at the CLI.
+    const tooBig = { comp: 'Main', output: '/out/a_[#].png', scale: 9 };
+    const f = await mcp.execute('renderQueue.add', tooBig);
+    const g = await cli.execute('renderQueue.add', tooBig);
+    expect(!f.ok && f.error.message).toMatch(/^Invalid parameter "scale" for renderQueue.add: /);
+    expect(!g.ok && g.error.message).toMatch(/^Invalid --flag-for-scale \(not renderQueue.add\): /);
     const e = await cli.execute('renderQueue.remove', { id: 'rq_9' });
     expect(!e.ok && e.error.remediation).toContain('QUEUE-VERB');
   });
