@@ -69,14 +69,16 @@ export async function numberedClip(
 export async function variableRateClip(
   dir: string,
   frames: number,
+  codec: Codec = 'h264',
+  ext: string = CODECS[codec].ext,
 ): Promise<{ path: string; times: number[] }> {
   const times = Array.from({ length: frames }, (_, n) => (n < 10 ? n / 24 : 10 / 24 + (n - 10) / 12));
-  const out = join(dir, 'vfr.mp4');
+  const out = join(dir, `vfr.${ext}`);
   await exec('ffmpeg', [
     ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i'],
     `${numberedSource('24', frames, '64x48')},setpts='if(lt(N\\,10)\\,N/24\\,10/24+(N-10)/12)/TB'`,
-    ...['-fps_mode', 'vfr', '-video_track_timescale', '24000'],
-    ...CODECS.h264.args,
+    ...['-fps_mode', 'vfr', ...(ext === 'mp4' ? ['-video_track_timescale', '24000'] : [])],
+    ...CODECS[codec].args,
     out,
   ]);
   return { path: out, times };

@@ -60,6 +60,30 @@ function startOf(s: Stream): number {
   return s.start_time !== undefined && Number.isFinite(n) ? n : 0;
 }
 
+/** Matroska's per-stream DURATION tag (`00:00:02.042000000`) in seconds: WebM and MKV give no stream duration. */
+function durationTag(s: Stream): number | null {
+  const m = /^(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/.exec(s.tags?.DURATION ?? '');
+  return m ? positive(String(Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]))) : null;
+}
+
+/**
+ * Whether a clip's frames are unevenly spaced. ffprobe's r_frame_rate is the lowest rate all timestamps fit and
+ * differs from the average when they are not (a 1/1000 relative slack keeps 29.97 from reading as variable);
+ * Matroska, WebM and GIF report the two equal whatever the spacing, so there a frame count that does not fill
+ * the stream's duration at that rate (a screen recording holding a still) tells it too.
+ */
+function unevenlySpaced(
+  avg: number | null,
+  real: number | null,
+  frames: number | null,
+  duration: number,
+  rate: number,
+): boolean {
+  if (avg !== null && real !== null && Math.abs(avg - real) / real > 1e-3) return true;
+  if (frames === null || !duration) return false;
+  return Math.abs(duration * rate - frames) > Math.max(1.5, frames * 2e-3);
+}
+
 /** Offsets beyond this are a broken file's timestamps, not an edit: they are not followed. */
 const MAX_SOUND_OFFSET = 3600;
 
@@ -118,11 +142,9 @@ export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
   const avg = rational(video.avg_frame_rate);
   const real = rational(video.r_frame_rate);
   const frameRate = avg ?? real ?? 25;
-  // ffprobe's r_frame_rate is the lowest rate all timestamps fit; it differs from the average when frames are
-  // not evenly spaced. A 1/1000 relative slack keeps 29.97 (30000/1001) from reading as variable.
-  const variableFrameRate = avg !== null && real !== null && Math.abs(avg - real) / real > 1e-3;
-  const duration = positive(video.duration) ?? positive(format?.duration) ?? 0;
+  const duration = positive(video.duration) ?? durationTag(video) ?? positive(format?.duration) ?? 0;
   const counted = positive(video.nb_frames) ?? positive(video.nb_read_packets);
+  const variableFrameRate = unevenlySpaced(avg, real, counted, duration, frameRate);
   const frameCount = Math.max(1, Math.round(counted ?? duration * frameRate));
   const pixelAspect = rational(video.sample_aspect_ratio) ?? 1;
   const rotation = rotationOf(video);

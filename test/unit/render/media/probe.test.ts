@@ -42,6 +42,32 @@ describe('mediaFromProbe', () => {
     ).toBe(true);
   });
 
+  it('marks variable frame rate in WebM/MKV (equal rates) when the frames do not fill the stream duration', () => {
+    // As ffprobe reports Matroska: no stream duration, its DURATION tag, the two rates equal, packets counted.
+    const matroska = (frames: string, tag: string) =>
+      mediaFromProbe(
+        {
+          streams: [
+            {
+              ...video().streams[0],
+              r_frame_rate: '24/1',
+              avg_frame_rate: '24/1',
+              duration: undefined,
+              nb_frames: undefined,
+              nb_read_packets: frames,
+              tags: { DURATION: tag },
+            },
+          ],
+          format: { format_name: 'matroska,webm', duration: '4.000000' },
+        },
+        'v.webm',
+      ).media;
+    // 30 frames at 24 fps would last 1.25 s; the stream lasts 2.042 s: frames are held somewhere.
+    expect(matroska('30', '00:00:02.042000000')).toMatchObject({ variableFrameRate: true, duration: 2.042 });
+    // 49 frames fill 2.042 s at 24 fps: constant, and the stream's duration, not the (longer) file's.
+    expect(matroska('49', '00:00:02.042000000')).toMatchObject({ variableFrameRate: false, duration: 2.042 });
+  });
+
   it('turns the size for a quarter rotation and widens anamorphic pixels', () => {
     const turned = mediaFromProbe(video({ side_data_list: [{ rotation: -90 }] }), 'p.mp4');
     expect(turned).toMatchObject({ width: 1080, height: 1920, media: { rotation: 90 } });
