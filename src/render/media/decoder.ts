@@ -144,6 +144,8 @@ export class VideoDecoder {
   #stderr = '';
   #waiter: (() => void) | null = null;
   #closed = false;
+  /** The path ffmpeg was given (a descriptor's /proc path), which its messages name in place of the file. */
+  #input = '';
 
   /** A decoder of `spec` reading its frames from the first on. */
   static async start(
@@ -167,6 +169,7 @@ export class VideoDecoder {
   #spawn(spec: DecoderSpec, squarePixels: boolean, output: 'rgba' | 'i420', pair: SocketPair | null): void {
     const child = spawnDecoder(spec, squarePixels, output, pair?.childEnd ?? 'pipe');
     this.#child = child;
+    this.#input = spec.input;
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (s: string) => (this.#stderr = (this.#stderr + s).slice(-STDERR_TAIL)));
     child.on('error', (err) => (this.#stderr += err.message));
@@ -245,7 +248,11 @@ export class VideoDecoder {
 
   /** Why the decoder produced nothing, from its stderr. */
   failure(shownPath: string): EngineError {
-    const said = this.#stderr.trim().split('\n').at(-1) ?? '';
+    const last = this.#stderr.trim().split('\n').at(-1) ?? '';
+    // "/proc/1/fd/23: Invalid data..." says what of the file already named: the prefix goes.
+    const said = this.#input
+      ? last.replaceAll(`${this.#input}: `, '').replaceAll(this.#input, shownPath)
+      : last;
     return new EngineError(
       'unsupported_format',
       `ffmpeg could not decode "${shownPath}"${said ? `: ${said.slice(0, 300)}` : ''}.`,

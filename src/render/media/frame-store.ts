@@ -11,6 +11,7 @@ import { createCanvas, Image, ImageData, type Canvas } from '@napi-rs/canvas';
 import { EngineError, sequenceFrame, type FootageItem } from '../../engine/core.js';
 import { untaggedMatrix } from './clip-colour.js';
 import { spawnDecoder, VideoDecoder, type DecoderSpec } from './decoder.js';
+import { checkUnchanged } from './footage-unchanged.js';
 import { missingFootage } from './missing-footage.js';
 import { ScrubCache } from './scrub-cache.js';
 import { TimestampCache } from './timestamps.js';
@@ -159,6 +160,8 @@ export class FrameStore {
    * where H.264 decodes nothing until the next one (none, in a clip of one GOP). They are read from their start.
    */
   readonly #unseekable = new Set<string>();
+  /** Files checked against their items (footage-unchanged.ts), by path: once per file and store. */
+  readonly #checked = new Map<string, Promise<void>>();
   // One decode at a time per file: a decoder is a stream and cannot serve two frames at once.
   readonly #turns = new Map<string, Promise<unknown>>();
   /** Closed stores start no decoder (a stopping worker must not leave a new one behind). */
@@ -420,6 +423,7 @@ export class FrameStore {
     if (!ffmpeg) throw missingFfmpegForFootage(item);
     if (this.#closed) throw new EngineError('cancelled', 'The renderer was closed.', 'Render again.');
     const input = await this.#open(item);
+    await this.#unchanged(item, input);
     const ts = await this.timestamps(item);
     const at = this.#unseekable.has(item.path) ? 0 : Math.min(index, ts.length - 1);
     // Half a frame before the wanted one: accurate seeking drops what is before, and keeps exactly it.
@@ -445,6 +449,19 @@ export class FrameStore {
     if (output === 'i420') spec.planar = item.media?.yuv?.pixelFormat === 'yuvj420p' ? 'yuvj420p' : 'yuv420p';
     const decoder = await VideoDecoder.start(spec, item.media!.pixelAspect === 1, output);
     return { decoder, next: Math.max(0, at), last: null, used: 0, from: Math.max(0, at) };
+  }
+
+  /** Rejects when the file is no longer what the item recorded; asked once per file (a failure is asked again). */
+  #unchanged(item: FootageItem, input: string): Promise<void> {
+    const ffprobe = this.#access.ffprobe;
+    if (!ffprobe || item.media?.kind !== 'video') return Promise.resolve();
+    let check = this.#checked.get(item.path);
+    if (!check) {
+      check = checkUnchanged(ffprobe, input, item);
+      check.catch(() => this.#checked.delete(item.path));
+      this.#checked.set(item.path, check);
+    }
+    return check;
   }
 
   #open(item: FootageItem): Promise<string> {
@@ -483,6 +500,7 @@ export class FrameStore {
     this.#running.clear();
     this.#blocks.clear();
     this.#asked.clear();
+    this.#checked.clear();
     this.#cache.clear();
     this.#spare.length = 0;
     this.#bytes = 0;

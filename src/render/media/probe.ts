@@ -4,7 +4,8 @@
  * another process is never cast unchecked) and turned into the footage item's media facts.
  */
 import { z } from 'zod';
-import { EngineError, type FootageMedia, type MediaProbe } from '../../engine/index.js';
+import { EngineError, type FootageMedia } from '../../engine/core.js';
+import type { MediaProbe } from '../../engine/ports.js';
 import { runBounded } from './child-output.js';
 
 /** A probe that takes longer is stopped (a network mount, a pathological file). */
@@ -196,8 +197,16 @@ function notMedia(shownPath: string, said: string): EngineError {
   );
 }
 
-/** Runs ffprobe on `childPath` (the opened file) and returns its media facts. */
-export async function probeMedia(ffprobe: string, childPath: string, shownPath: string): Promise<MediaProbe> {
+/**
+ * Runs ffprobe on `childPath` (the opened file) and returns its media facts. `countPackets: false` reads only
+ * the headers (a long file's packets are not demuxed): the frame count of WebM and GIF is then estimated.
+ */
+export async function probeMedia(
+  ffprobe: string,
+  childPath: string,
+  shownPath: string,
+  { countPackets = true }: { countPackets?: boolean } = {},
+): Promise<MediaProbe> {
   const result = await runBounded(
     ffprobe,
     [
@@ -208,7 +217,7 @@ export async function probeMedia(ffprobe: string, childPath: string, shownPath: 
       '-show_format',
       '-show_streams',
       // Containers without a frame count in their header (WebM, GIF): counting packets only demuxes.
-      '-count_packets',
+      ...(countPackets ? ['-count_packets'] : []),
       childPath,
     ],
     { timeoutMs: PROBE_TIMEOUT_MS, maxBytes: PROBE_MAX_BYTES, what: `Probing "${shownPath}"` },

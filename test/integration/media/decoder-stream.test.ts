@@ -4,7 +4,7 @@
 // way taken where it can be made, and no socket directory may be left behind.
 import { execFile } from 'node:child_process';
 import { watch } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect } from 'vitest';
@@ -90,4 +90,33 @@ describe('decoder streams', () => {
         });
         expect(await readdir(tmp)).toEqual([]);
       });
+
+  itWithFfmpeg(
+    'a file ffmpeg cannot decode is named as the user knows it, not by the path ffmpeg was given',
+    async () => {
+      const dir = await tempDir();
+      // The renderers hand ffmpeg a descriptor's /proc path; here a plain one stands for it.
+      const input = join(dir, 'opened-as-fd-23');
+      await writeFile(input, 'not a video at all\n'.repeat(100));
+      const spec: DecoderSpec = {
+        ffmpeg: 'ffmpeg',
+        input,
+        width: W,
+        height: H,
+        seek: 0,
+        codec: 'h264',
+        alpha: false,
+      };
+      const decoder = await VideoDecoder.start(spec, true, 'rgba');
+      try {
+        expect(await decoder.next()).toBeNull();
+        const error = decoder.failure('/media/interview.mp4');
+        expect(error.code).toBe('unsupported_format');
+        expect(error.message).toMatch(/^ffmpeg could not decode "\/media\/interview\.mp4": \S/);
+        expect(error.message).not.toContain(input);
+      } finally {
+        decoder.close();
+      }
+    },
+  );
 });

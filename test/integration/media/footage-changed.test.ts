@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { afterEach, expect } from 'vitest';
 import type { Session } from '../../../src/session.js';
 import { disposeAll, savedCentre, showing } from '../../helpers/footage-session.js';
+import { run } from '../../helpers/queue.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -71,5 +72,61 @@ describeWithFfmpeg('footage that changes on disk after a preview', () => {
     const saved = await s.engine.execute('frame.save', { comp, time: 0.5, path: join(dir, 'after.png') });
     expect(saved.ok).toBe(false);
     if (!saved.ok) expect(saved.error.code).toBe('no_such_file');
+  });
+});
+
+/** A 64x48 clip at 30 fps of `seconds`, or of another `size`: what a re-export under the same name may be. */
+async function clipOf(dir: string, name: string, size: string, seconds: number): Promise<string> {
+  const out = join(dir, name);
+  const src = `color=c=red:s=${size}:r=30:d=${seconds}`;
+  await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', src, out]);
+  return out;
+}
+
+describeWithFfmpeg('footage replaced by another clip after import', () => {
+  itWithFfmpeg.each([
+    ['another size', '32x24', 1, /it was 64x48, 1\.00 s; it is now 32x24, 1\.00 s/],
+    ['a shorter clip', '64x48', 0.4, /it was 64x48, 1\.00 s; it is now 64x48, 0\.40 s/],
+  ])(
+    'a clip replaced by %s fails the frame and the render naming the change, and previews warn',
+    async (_what, size, seconds, change) => {
+      const dir = await tempDir();
+      const clip = join(dir, 'interview.mp4');
+      await copyFile(await clipOf(dir, 'first.mp4', '64x48', 1), clip);
+      const { s, comp } = await compShowing(clip);
+      await copyFile(await clipOf(dir, 'second.mp4', size, seconds), clip);
+      const saved = await s.engine.execute('frame.save', { comp, time: 0.2, path: join(dir, 'f.png') });
+      expect(saved.ok).toBe(false);
+      if (!saved.ok) {
+        expect(saved.error).toMatchObject({ code: 'unsupported_format' });
+        expect(saved.error.message).toContain(`"${clip}" has changed since it was imported`);
+        expect(saved.error.message).toMatch(change);
+        expect(saved.error.remediation).toContain('footage.relink');
+      }
+      const preview = await s.engine.execute<{ warnings?: string[] }>('frame.preview', { comp, time: 0.2 });
+      expect(preview.ok).toBe(true);
+      if (preview.ok) expect(preview.result.warnings?.join(' ')).toMatch(/has changed since it was imported/);
+      const out = join(dir, 'out', 'f_[##].png');
+      const { id } = await run<{ id: string }>(s, 'renderQueue.add', { comp, output: out });
+      const rendered = await run<{ items: { id: string; status: string; error?: { code: string } }[] }>(
+        s,
+        'renderQueue.render',
+        { items: [id] },
+      );
+      expect(rendered.items[0]).toMatchObject({ status: 'failed', error: { code: 'unsupported_format' } });
+    },
+  );
+
+  itWithFfmpeg('relinked to the new clip, it renders again', async () => {
+    const dir = await tempDir();
+    const clip = join(dir, 'interview.mp4');
+    await copyFile(await clipOf(dir, 'first.mp4', '64x48', 1), clip);
+    const { s, comp, footage } = await compShowing(clip);
+    await copyFile(await clipOf(dir, 'second.mp4', '32x24', 1), clip);
+    expect((await s.engine.execute('frame.save', { comp, time: 0.2, path: join(dir, 'a.png') })).ok).toBe(
+      false,
+    );
+    await run(s, 'footage.relink', { footage, path: clip });
+    expect(await shownColour(s, comp, 0.2, dir)).toBe('red');
   });
 });

@@ -1,0 +1,39 @@
+/**
+ * Whether a video file is still the one its footage item describes. The decoders trust the item's size (a
+ * frame is width x height x 4 bytes of the pipe): a clip re-exported under the same name at another size, turned
+ * or cut shorter would be read as garbage and rendered as if nothing were wrong. So the first decoder of a file
+ * in a renderer reads its headers again (ffprobe without counting packets: tens of milliseconds) and compares.
+ */
+import { EngineError, type FootageItem } from '../../engine/core.js';
+import { probeMedia } from './probe.js';
+
+/** Durations may differ this much (two frames, or 1%) between ffprobe versions and containers' rounding. */
+function durationSlack(item: FootageItem): number {
+  const media = item.media!;
+  return Math.max(2 / (media.frameRate ?? 25), 0.01 * (media.duration ?? 0));
+}
+
+const described = (width: number, height: number, duration: number | null, rotation: number): string =>
+  `${width}x${height}${rotation ? ` turned ${rotation}°` : ''}, ${(duration ?? 0).toFixed(2)} s`;
+
+/** Throws unsupported_format naming what changed when the file at `input` is not what `item` recorded. */
+export async function checkUnchanged(ffprobe: string, input: string, item: FootageItem): Promise<void> {
+  const was = item.media!;
+  const now = await probeMedia(ffprobe, input, item.path, { countPackets: false });
+  const same =
+    now.media.kind === 'video' &&
+    now.width === item.width &&
+    now.height === item.height &&
+    now.media.rotation === was.rotation &&
+    Math.abs((now.media.duration ?? 0) - (was.duration ?? 0)) <= durationSlack(item);
+  if (same) return;
+  const nowText =
+    now.media.kind === 'video'
+      ? described(now.width, now.height, now.media.duration, now.media.rotation)
+      : `${now.media.kind === 'audio' ? 'sound only' : 'a still image'}`;
+  throw new EngineError(
+    'unsupported_format',
+    `"${item.path}" has changed since it was imported: it was ${described(item.width, item.height, was.duration, was.rotation)}; it is now ${nowText}.`,
+    'Put the file back as it was, or relink the footage to it (footage.relink) so that it is probed again.',
+  );
+}
