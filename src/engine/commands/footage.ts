@@ -4,6 +4,7 @@
  * keyframes, timing and effects, shows the new file. The remedy for footage that moved, or changed on disk.
  */
 import { z } from 'zod';
+import type { FootageMedia, Layer, Project } from '../model.js';
 import { defineCommand, EDIT } from '../catalog.js';
 import { findFootage } from '../resolve.js';
 import { DEFAULT_SEQUENCE_RATE, importMedia } from './media-import.js';
@@ -14,7 +15,7 @@ export const footageRelink = defineCommand({
   title: 'Relink Footage',
   category: 'File',
   description:
-    'Points a footage item at a file (its new place, or the same path to read a file that changed on disk again): the file is probed as file.import does, and the item keeps its id and name, so every layer showing it shows the new file with its keyframes, timing and effects. One undo step.',
+    'Points a footage item at a file (its new place, or the same path to read a file that changed on disk again): the file is probed as file.import does, and the item keeps its id and name, so every layer showing it shows the new file with its keyframes, timing and effects. A file of another size keeps a centred anchor point centred (an anchor set by hand stays); the result warns of that, of a freeze past the new end and of a file with sound only. One undo step.',
   example: { footage: 'Interview', path: '/media/interview-v2.mp4' },
   params: z.strictObject({
     footage: z.string().min(1).describe('Footage item id or unique name'),
@@ -42,6 +43,10 @@ export const footageRelink = defineCommand({
       sequence: p.sequence ?? false,
       frameRate: p.frameRate ?? ownRate,
     });
+    const oldCentre = [item.width / 2, item.height / 2];
+    const newCentre: [number, number] = [found.width / 2, found.height / 2];
+    const resized = found.width !== item.width || found.height !== item.height;
+    const recentred: string[] = [];
     ctx.update((d) => {
       const draft = d.items.find((i) => i.id === item.id);
       if (draft?.type !== 'footage') return;
@@ -51,7 +56,20 @@ export const footageRelink = defineCommand({
       draft.format = found.format;
       if (found.media) draft.media = found.media;
       else delete draft.media;
+      // A layer turns about its footage's centre unless someone moved the anchor: a new size keeps it centred
+      // (the clip stays where it was on screen). An anchor set or animated by hand is theirs and stays.
+      for (const layer of showingLayers(d, item.id)) {
+        const anchor = layer.transform.anchorPoint;
+        if (!resized || anchor.keyframes.length || !sameXY(anchor.value, oldCentre)) continue;
+        anchor.value = [newCentre[0], newCentre[1]];
+        recentred.push(layer.name);
+      }
     });
+    if (recentred.length)
+      ctx.warn(
+        `The new file is ${found.width}x${found.height} (was ${item.width}x${item.height}): the anchor point of ${quoted(recentred)} moved to its centre.`,
+      );
+    warnFits(ctx, item.id, found.media ?? null);
     return {
       id: item.id,
       path: found.path,
@@ -62,5 +80,42 @@ export const footageRelink = defineCommand({
     };
   },
 });
+
+/** Every layer, in every composition, whose source is footage item `id`. */
+function showingLayers(doc: Project, id: string): Layer[] {
+  return doc.items.flatMap((i) =>
+    i.type === 'composition'
+      ? i.layers.filter((l) => l.source.kind === 'footage' && l.source.footage === id)
+      : [],
+  );
+}
+
+const sameXY = (v: unknown, xy: number[]): boolean =>
+  Array.isArray(v) && v.length === 2 && Math.abs(v[0] - xy[0]!) < 1e-9 && Math.abs(v[1] - xy[1]!) < 1e-9;
+
+const quoted = (names: string[]): string => names.map((n) => `"${n}"`).join(', ');
+
+/**
+ * Warns of what the layers showing the item ask of it that the new file cannot give: a freeze past its end
+ * (the last frame is held), or a picture when it has only sound. The layers are left as they were: what
+ * to do about it is the user's choice, and the warning says how.
+ */
+function warnFits(
+  ctx: { doc: Project; warn(message: string): void },
+  id: string,
+  media: FootageMedia | null,
+): void {
+  const layers = showingLayers(ctx.doc, id);
+  const duration = media?.duration ?? null;
+  const frozen = layers.filter((l) => duration !== null && (l.time?.freezeAt ?? -1) >= duration);
+  if (frozen.length)
+    ctx.warn(
+      `${quoted(frozen.map((l) => l.name))} freeze${frozen.length > 1 ? '' : 's'} at a time past the end of the new file (${duration} s long): the last frame is shown. Set another with layer.setTimeMap {freezeAt}.`,
+    );
+  if (media?.kind === 'audio' && layers.length)
+    ctx.warn(
+      `The new file has sound only: ${quoted(layers.map((l) => l.name))} show${layers.length > 1 ? '' : 's'} no picture.`,
+    );
+}
 
 export const footageCommands = [footageRelink];

@@ -124,4 +124,50 @@ describeWithFfmpeg('footage.relink', () => {
     expect(unknown.ok).toBe(false);
     if (!unknown.ok) expect(unknown.error.code).toBe('not_found');
   });
+
+  itWithFfmpeg(
+    'a file of another size keeps a centred anchor centred, leaves one set by hand, and says so',
+    async () => {
+      const dir = await tempDir();
+      const first = await numberedClip(dir, 'h264', '30', 30);
+      const small = join(dir, 'small');
+      await mkdir(small);
+      const second = await numberedClip(small, 'h264', '30', 30, { size: '32x24' });
+      const { s, comp, footage, layer } = await setup(first);
+      const { id: moved } = await run<{ id: string }>(s, 'layer.addFootage', { comp, footage });
+      await run(s, 'property.set', { comp, layer: moved, property: 'anchorPoint', value: [0, 0] });
+      const r = await s.engine.execute('footage.relink', { footage, path: second });
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(r.warnings?.join(' ')).toMatch(/32x24 \(was 64x48\).*"Plate".*moved to its centre/);
+      expect(layerOf(s, comp, layer).transform.anchorPoint.value).toEqual([16, 12]);
+      expect(layerOf(s, comp, moved).transform.anchorPoint.value).toEqual([0, 0]);
+      // The smaller clip sits centred where the first was: its centre pixel at the comp's centre.
+      await run(s, 'layer.setEnabled', { comp, layer: moved, enabled: false });
+      expect(await shownAt(s, comp, 5, dir)).toBe(5);
+      // The relink and its anchors are one undo step (the hide is the step after it).
+      await run(s, 'edit.undo', {});
+      await run(s, 'edit.undo', {});
+      expect(layerOf(s, comp, layer).transform.anchorPoint.value).toEqual([32, 24]);
+      expect(item(s, footage).width).toBe(64);
+    },
+  );
+
+  itWithFfmpeg('a freeze past the end of the new file, or a file with sound only, is warned of', async () => {
+    const dir = await tempDir();
+    const first = await numberedClip(dir, 'h264', '30', 30);
+    const short = join(dir, 'short');
+    await mkdir(short);
+    const second = await numberedClip(short, 'h264', '30', 9);
+    const { s, footage, layer } = await setup(first);
+    await run(s, 'layer.setTimeMap', { layer, freezeAt: 0.8 });
+    const r = await s.engine.execute('footage.relink', { footage, path: second });
+    expect(r.ok && r.warnings?.join(' ')).toMatch(
+      /"Plate" freezes at a time past the end of the new file \(0\.3 s long\)/,
+    );
+    const sound = await s.engine.execute('footage.relink', {
+      footage,
+      path: await tone(dir, { freq: 440, seconds: 1 }),
+    });
+    expect(sound.ok && sound.warnings?.join(' ')).toMatch(/sound only: "Plate" shows no picture/);
+  });
 });
