@@ -33,6 +33,17 @@ async function clip(dir: string): Promise<string> {
   return out;
 }
 
+/** A W x H H.264 decoder of `input` from its first frame. */
+const h264Spec = (input: string): DecoderSpec => ({
+  ffmpeg: 'ffmpeg',
+  input,
+  width: W,
+  height: H,
+  seek: 0,
+  codec: 'h264',
+  alpha: false,
+});
+
 /** What ffmpeg writes to a file with exactly the decoder's arguments. */
 async function reference(spec: DecoderSpec, output: 'rgba' | 'i420', dir: string): Promise<Buffer> {
   const file = join(dir, `ref-${output}.raw`);
@@ -62,13 +73,7 @@ describe('decoder streams', () => {
         const dir = await tempDir();
         const input = await clip(dir);
         const spec: DecoderSpec = {
-          ffmpeg: 'ffmpeg',
-          input,
-          width: W,
-          height: H,
-          seek: 0,
-          codec: 'h264',
-          alpha: false,
+          ...h264Spec(input),
           ...(output === 'i420' ? { planar: 'yuv420p' as const } : {}),
         };
         const ref = await reference(spec, output, dir);
@@ -98,16 +103,7 @@ describe('decoder streams', () => {
       // The renderers hand ffmpeg a descriptor's /proc path; here a plain one stands for it.
       const input = join(dir, 'opened-as-fd-23');
       await writeFile(input, 'not a video at all\n'.repeat(100));
-      const spec: DecoderSpec = {
-        ffmpeg: 'ffmpeg',
-        input,
-        width: W,
-        height: H,
-        seek: 0,
-        codec: 'h264',
-        alpha: false,
-      };
-      const decoder = await VideoDecoder.start(spec, true, 'rgba');
+      const decoder = await VideoDecoder.start(h264Spec(input), true, 'rgba');
       try {
         expect(await decoder.next()).toBeNull();
         const error = decoder.failure('/media/interview.mp4');
