@@ -279,7 +279,7 @@ export const layerSetTiming = defineCommand({
   title: 'Set Layer Timing',
   category: 'Layer',
   description:
-    "Sets in point, out point (comp seconds) and start time (the comp time of the layer's time 0).",
+    "Sets in point, out point (comp seconds) and start time (the comp time of the layer's time 0). A start time given alone slides the layer: its in and out points move with it, as dragging it along After Effects' timeline (or setting a layer's startTime in its scripting) does; given with them, each is taken as given.",
   example: { layer: 'Hello', inPoint: 1, outPoint: 4 },
   params: z.strictObject({
     ...target,
@@ -293,8 +293,13 @@ export const layerSetTiming = defineCommand({
   mutates: true,
   run(ctx, p) {
     const { comp, layer } = locate(ctx.doc, p);
-    const inPoint = p.inPoint ?? layer.inPoint;
-    const outPoint = p.outPoint ?? layer.outPoint;
+    // A start time alone moves the whole layer; otherwise a later start would cut off its end.
+    const slide =
+      p.startTime !== undefined && p.inPoint === undefined && p.outPoint === undefined
+        ? p.startTime - layer.startTime
+        : 0;
+    const inPoint = p.inPoint ?? layer.inPoint + slide;
+    const outPoint = p.outPoint ?? layer.outPoint + slide;
     if (outPoint <= inPoint)
       throw new EngineError(
         'bad_argument',

@@ -203,6 +203,11 @@ describe('layer commands', () => {
     expect(await fails(engine, 'layer.setTiming', { layer: 'S', inPoint: 3, outPoint: 2 })).toBe(
       'bad_argument',
     );
+    // A start time alone slides the layer, in and out points with it (its end is not cut off).
+    await run(engine, 'layer.setTiming', { layer: 'S', startTime: 1.5 });
+    expect(comp().layers[0]).toMatchObject({ inPoint: 2, outPoint: 4, startTime: 1.5 });
+    await run(engine, 'layer.setTiming', { layer: 'S', startTime: 1, outPoint: 5 });
+    expect(comp().layers[0]).toMatchObject({ inPoint: 2, outPoint: 5, startTime: 1 });
   });
 
   it('footage layers need an imported item', async () => {
