@@ -103,7 +103,7 @@ export async function runScriptCode(
           });
           return;
         case 'failed':
-          finish(() => reject(scriptError(m, logs.length)));
+          finish(() => reject(scriptError(m, logs)));
           return;
       }
     };
@@ -116,7 +116,7 @@ export async function runScriptCode(
               new EngineError(
                 'tool_failed',
                 `The script failed: ${err.message}`,
-                `Fix the script (an unawaited app.run that fails counts too). Lines logged before it failed: ${logs.length}.`,
+                `Fix the script (an unawaited app.run that fails counts too). ${loggedBefore(logs)}`,
               ),
             ),
           ),
@@ -167,7 +167,10 @@ export async function runScriptCode(
   return ended;
 }
 
-function scriptError(m: Extract<ScriptWorkerMessage, { type: 'failed' }>, logged: number): EngineError {
+function scriptError(
+  m: Extract<ScriptWorkerMessage, { type: 'failed' }>,
+  logged: readonly string[],
+): EngineError {
   if (m.kind === 'engine' && m.error) return new EngineError(m.error.code, m.message, m.error.remediation);
   if (m.kind === 'compile') {
     return new EngineError(
@@ -186,8 +189,17 @@ function scriptError(m: Extract<ScriptWorkerMessage, { type: 'failed' }>, logged
   return new EngineError(
     'tool_failed',
     `The script threw: ${m.message}`,
-    `Fix the script. Lines logged before it failed: ${logged}.`,
+    `Fix the script. ${loggedBefore(logged)}`,
   );
+}
+
+/** The last lines a failed script logged, for its remedy: what it got to is the first clue to what went wrong. */
+const SHOWN_LOG_LINES = 10;
+function loggedBefore(logs: readonly string[]): string {
+  if (!logs.length) return 'It logged nothing before it failed.';
+  const shown = logs.slice(-SHOWN_LOG_LINES).map((l) => (l.length > 200 ? `${l.slice(0, 200)}...` : l));
+  const skipped = logs.length - shown.length;
+  return `Lines logged before it failed (${logs.length}${skipped ? `, the last ${shown.length}` : ''}): ${shown.join(' | ')}`;
 }
 
 function timedOut(ms: number, commands: number): EngineError {

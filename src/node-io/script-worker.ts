@@ -77,6 +77,19 @@ const app = Object.freeze({
   },
 });
 
+/**
+ * The console a script sees: every method a script from a browser or Node may call writes a logged line
+ * (warn and error marked so), none to this process's stdout, which is the MCP protocol's.
+ */
+const scriptConsole = Object.freeze({
+  log: app.log,
+  info: app.log,
+  debug: app.log,
+  trace: app.log,
+  warn: (...args: unknown[]) => app.log('warning:', ...args),
+  error: (...args: unknown[]) => app.log('error:', ...args),
+});
+
 function sendResult(result: unknown): void {
   try {
     post({ type: 'done', result: result ?? null });
@@ -96,7 +109,7 @@ async function main(): Promise<void> {
   let fn: () => Promise<unknown>;
   try {
     const script = new vm.Script(`(async () => {\n${data.code}\n})`, { filename: data.filename });
-    fn = script.runInNewContext({ app, console: Object.freeze({ log: app.log }) }) as () => Promise<unknown>;
+    fn = script.runInNewContext({ app, console: scriptConsole }) as () => Promise<unknown>;
   } catch (err) {
     post({ type: 'failed', kind: 'compile', message: (err as Error)?.message ?? String(err) });
     return;

@@ -97,6 +97,24 @@ describe('script.run API in the worker', () => {
     );
   });
 
+  it("console's other methods log too, and a script that throws names what it logged in the remedy", async () => {
+    const engine = newEngine();
+    const code = `console.info('i'); console.warn('w', 2); console.error('e'); console.debug('d');
+      return 1;`;
+    const r = await run<ScriptOut>(engine, 'script.run', { code });
+    expect(r.logs).toEqual(['i', 'warning: w 2', 'error: e', 'd']);
+    const thrown = await engine.execute('script.run', {
+      code: "console.log('loaded 3 layers'); console.log('step 2'); throw new Error('boom');",
+    });
+    expect(thrown.ok).toBe(false);
+    if (!thrown.ok) {
+      expect(thrown.error.message).toContain('boom');
+      expect(thrown.error.remediation).toContain(
+        'Lines logged before it failed (2): loaded 3 layers | step 2',
+      );
+    }
+  });
+
   it('returns structured-cloneable results, and the JSON form of others', async () => {
     const engine = newEngine();
     const dated = await run<ScriptOut>(engine, 'script.run', {
