@@ -99,26 +99,38 @@ export async function renderCommand(argv: string[]): Promise<number> {
           { items: ids, ...(args.resume && { resume: true }), ...(args.json && { detail: 'files' }) },
           { signal: controller.signal },
         );
+  // A signal that came when nothing was left to stop (the last frame written, the files kept) is not an
+  // interruption: the exit code says what the render did, as the files on disk do.
+  const outcome = (counts: { failed: number; stopped: number }): number => {
+    if (received && counts.stopped) return SIGNAL_EXIT[received];
+    if (received) process.stderr.write('The render had already finished: every file it wrote is kept.\n');
+    return counts.failed || counts.stopped ? EXIT.failed : EXIT.ok;
+  };
+  let code: number = EXIT.failed;
   try {
     if (args.data) {
       const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
       const templates = items ? queue.filter((q) => items.includes(q.id)) : queue;
       const b = await renderBatch(session, templates, args.data, args.props ?? {}, render);
       view.done();
-      if (!b.ok) return fail(b.error);
+      if (!b.ok) return (code = fail(b.error));
       printBatch(b.result, args.json, view.elapsedSeconds);
-      if (received) return SIGNAL_EXIT[received];
-      return b.result.failed || b.result.stopped ? EXIT.failed : EXIT.ok;
+      return (code = outcome(b.result));
     }
     const r = await render(items ?? engine.document.renderQueue.map((q) => q.id));
     view.done();
-    if (!r.ok) return fail(r.error);
+    if (!r.ok) return (code = fail(r.error));
     printSummary(r.result, args.json, view.elapsedSeconds);
-    if (received) return SIGNAL_EXIT[received];
-    return r.result.failed || r.result.stopped ? EXIT.failed : EXIT.ok;
+    return (code = outcome(r.result));
   } finally {
     off();
-    for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
+    // From here the process only winds down (workers end, streams flush): a signal now exits at once with the
+    // render's own code, where Node's default would report it killed by the signal after a finished render.
+    const late = () => process.exit(code);
+    for (const signal of CANCEL_SIGNALS) {
+      process.off(signal, onSignal);
+      process.on(signal, late);
+    }
   }
 }
 

@@ -222,6 +222,31 @@ describe('effectcraft-cli render', () => {
     },
   );
 
+  it('a SIGTERM once every frame is written exits as the files on disk say: 0 with them kept, or 143 with them gone', async () => {
+    const dir = await sampleCopy();
+    let sent = false;
+    const r = await cli(
+      ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'f_[###].png', '--frames', '0-9'],
+      dir,
+      (text, kill) => {
+        // The last progress line: 10 of 10 frames written.
+        if (sent || !/10\/10 frames/.test(text)) return;
+        sent = true;
+        kill();
+      },
+      'SIGTERM',
+    );
+    expect(sent).toBe(true);
+    const frames = (await readdir(dir)).filter((n) => /^f_\d+\.png$/.test(n));
+    if (r.code === 0) {
+      expect(frames).toHaveLength(10);
+      expect(r.stdout).toMatch(/1 done, 0 failed, 0 stopped/);
+    } else {
+      expect(r.code).toBe(143);
+      expect(frames).toEqual([]);
+    }
+  });
+
   it('SIGINT during a re-render puts back every frame of the earlier run it replaced, byte for byte', async () => {
     const dir = await sampleCopy();
     const args = ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'f_[###].png'];
