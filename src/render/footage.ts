@@ -220,8 +220,8 @@ function movingTimes(
   return out;
 }
 
-/** Decodes an image file (a still, or one file of an image sequence) into a canvas. */
-export async function decode(item: FootageItem, data: Buffer): Promise<Canvas> {
+/** Decodes an image file (a still, or one file of an image sequence: `path`, which errors name) into a canvas. */
+export async function decode(item: FootageItem, data: Buffer, path = item.path): Promise<Canvas> {
   const sharp = await sharpModule();
   let raw: { data: Buffer; info: { width: number; height: number } };
   try {
@@ -235,7 +235,9 @@ export async function decode(item: FootageItem, data: Buffer): Promise<Canvas> {
   } catch {
     throw new EngineError(
       'no_such_file',
-      `Footage "${item.name}" (${item.id}) at "${item.path}" is not a readable image.`,
+      path === item.path
+        ? `Footage "${item.name}" (${item.id}) at "${item.path}" is not a readable image.`
+        : `Frame "${path}" of the image sequence "${item.name}" (${item.id}) is not a readable image.`,
       'Replace the file with a valid PNG, JPEG, WebP, GIF or SVG, or re-import it.',
     );
   }

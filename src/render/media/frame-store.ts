@@ -135,7 +135,7 @@ const runKey = (item: FootageItem, output: 'rgba' | 'i420') =>
 export class FrameStore {
   readonly #access: MediaAccess;
   readonly #budget: number;
-  readonly #decodeStill: (item: FootageItem, data: Buffer) => Promise<Canvas>;
+  readonly #decodeStill: (item: FootageItem, data: Buffer, path: string) => Promise<Canvas>;
   readonly #timestamps = new TimestampCache();
   readonly #cache = new Map<string, { canvas: Canvas; generation: number }>();
   /**
@@ -172,7 +172,7 @@ export class FrameStore {
   constructor(
     access: MediaAccess,
     budgetBytes: number,
-    decodeStill: (item: FootageItem, data: Buffer) => Promise<Canvas>,
+    decodeStill: (item: FootageItem, data: Buffer, path: string) => Promise<Canvas>,
     scrubBytes = 0,
   ) {
     this.#access = access;
@@ -240,7 +240,7 @@ export class FrameStore {
         if (err instanceof EngineError && err.code !== 'io_error' && err.code !== 'no_such_file') throw err;
         throw missingFootage(item, path);
       });
-      return this.#decodeStill(item, data);
+      return this.#decodeStill(item, data, path);
     }
     if (scrub && this.#scrub && !item.media?.alpha && this.#seeks(item, index)) {
       const kept = await this.#scrubFrame(this.#scrub, item, index);

@@ -4,7 +4,7 @@
  * counting the reads a render makes, by the pixels each output frame shows, and by a missing file failing the
  * render only when a frame needs it, with no_such_file naming it.
  */
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, expect } from 'vitest';
@@ -102,6 +102,27 @@ describeWithFfmpeg('image sequences in final renders', () => {
       expect(job.completed).toBe(0);
       expect(job.items[0]!.error).toMatchObject({ code: 'no_such_file' });
       expect(job.items[0]!.error!.message).toContain(gone);
+    },
+  );
+
+  itWithFfmpeg(
+    'a frame file that is not an image fails the render naming that file, not the first',
+    async () => {
+      const dir = await tempDir();
+      const pattern = await numberedSequence(dir, 30, 1);
+      const s = countingSession([]);
+      const comp = await sequenceComp(s, pattern);
+      const bad = sequenceFrame(pattern, 12);
+      await writeFile(bad, 'not a png');
+      await run(s, 'renderQueue.add', {
+        comp,
+        output: join(dir, 'c', 'f_[##].png'),
+        frameRange: { start: 5, end: 15 },
+      });
+      const job = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(job.completed).toBe(0);
+      expect(job.items[0]!.error!.message).toContain(`Frame "${bad}" of the image sequence`);
+      expect(job.items[0]!.error!.message).not.toContain(sequenceFrame(pattern, 1));
     },
   );
 });
