@@ -160,6 +160,12 @@ export class FrameStore {
    * where H.264 decodes nothing until the next one (none, in a clip of one GOP). They are read from their start.
    */
   readonly #unseekable = new Set<string>();
+  /**
+   * Files whose decoding ended before the frame count probed (a damaged or cut tail): their last frame that
+   * decodes, by path. A frame after it is that frame (held, as it would be anyway), found without a decoder:
+   * otherwise each one past reach of a running decoder started one that sought past the end and found nothing.
+   */
+  readonly #ends = new Map<string, number>();
   /** Files checked against their items (footage-unchanged.ts), by path: once per file and store. */
   readonly #checked = new Map<string, Promise<void>>();
   // One decode at a time per file: a decoder is a stream and cannot serve two frames at once.
@@ -300,7 +306,9 @@ export class FrameStore {
     return spawnDecoder(spec, item.media!.pixelAspect === 1, 'mjpeg');
   }
 
-  async #videoFrame(item: FootageItem, index: number, output: 'rgba' | 'i420' = 'rgba'): Promise<Buffer> {
+  async #videoFrame(item: FootageItem, wanted: number, output: 'rgba' | 'i420' = 'rgba'): Promise<Buffer> {
+    const end = this.#ends.get(item.path);
+    const index = end !== undefined ? Math.min(wanted, end) : wanted;
     const key = runKey(item, output);
     const asked = this.#asked.get(key) ?? [];
     this.#asked.set(key, [asked.at(-1) ?? index, index]);
@@ -329,7 +337,10 @@ export class FrameStore {
     while (run.next <= index) {
       const next = await run.decoder.next();
       // Fewer frames than probed (a short last GOP, a damaged tail): the last one holds.
-      if (!next) break;
+      if (!next) {
+        if (run.last) this.#ends.set(item.path, run.next - 1);
+        break;
+      }
       // Frames read through on the way to the wanted one go back to the decoder at once.
       if (run.last) run.decoder.recycle(run.last);
       run.last = next;
@@ -341,7 +352,12 @@ export class FrameStore {
       this.#unseekable.add(item.path);
       run.decoder.close();
       runs.splice(runs.indexOf(run), 1);
-      return this.#videoFrame(item, index, output);
+      const found = await this.#videoFrame(item, index, output);
+      // Read from the start, the file ended before the frame: the seek found nothing because nothing is there,
+      // not because the file cannot seek.
+      const ended = this.#ends.get(item.path);
+      if (ended !== undefined && ended < index) this.#unseekable.delete(item.path);
+      return found;
     }
     if (!frame) throw run.decoder.failure(item.path);
     return frame;
@@ -501,6 +517,7 @@ export class FrameStore {
     this.#blocks.clear();
     this.#asked.clear();
     this.#checked.clear();
+    this.#ends.clear();
     this.#cache.clear();
     this.#spare.length = 0;
     this.#bytes = 0;
