@@ -221,7 +221,9 @@ export class Engine {
         continue;
       if (category && c.category.toLowerCase() !== category) continue;
       if (ids && !ids.has(c.id)) continue;
-      const reason = c.enabled?.(view) ?? null;
+      // A command the guard refuses whatever its params (a script while confined) is listed as disabled.
+      const refused = c.unconfinable ? (this.#options.guard?.(c, {}, view) ?? null) : null;
+      const reason = c.enabled?.(view) ?? (refused && `${refused.message} ${refused.remediation}`);
       if (options.enabledOnly && reason) continue;
       const entry: CatalogEntry = {
         id: c.id,

@@ -154,6 +154,20 @@ describe('effectcraft-cli mcp while confined', () => {
     const server = await confinedServer(d);
     const caps = await call(server, 'capabilities', {});
     expect(JSON.stringify(caps.result?.structuredContent)).toContain(JSON.stringify([d.root]));
+    // Scripts are refused whatever their code while confined: capabilities and command_list say so first.
+    const tools = (caps.result?.structuredContent as { tools: { name: string; available: boolean }[] }).tools;
+    expect(tools.find((t) => t.name === 'run_script')).toMatchObject({ available: false });
+    expect(tools.find((t) => t.name === 'command_run')).toMatchObject({ available: true });
+    const listed = await call(server, 'command_list', { filter: 'script' });
+    const commands = (
+      listed.result?.structuredContent as {
+        commands: { id: string; enabled: boolean; disabledReason?: string }[];
+      }
+    ).commands;
+    const run = commands.find((c) => c.id === 'script.run');
+    expect(run).toMatchObject({ enabled: false });
+    expect(run?.disabledReason).toMatch(/refused while/);
+    expect(commands.find((c) => c.id === 'file.runScript')).toMatchObject({ enabled: false });
   });
 
   it('refuses to start with a root that does not exist, naming the flag', async () => {

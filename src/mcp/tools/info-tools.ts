@@ -1,5 +1,6 @@
 /** Read-only views: doc_inspect (the project and active composition) and capabilities (this host). */
 import { z } from 'zod';
+import { checkToolName } from '../../confinement/tools.js';
 import type { ConfinementInfo } from '../../confinement/types.js';
 import { UI_METHODS } from '../../bridge/ui-methods.js';
 import type { UiStatus } from '../backend.js';
@@ -48,20 +49,37 @@ export function capabilitiesTool(toolNames: () => string[], version: string, rem
     async run(_args, ctx) {
       const facts = await ctx.capabilities.facts();
       const studio = await ctx.backend.uiStatus?.().catch(() => null);
+      const confinement = await confinementReport(ctx);
+      const tools = withStudio(describeTools(toolNames(), facts), studio ?? null);
       return {
         kind: 'json',
         value: {
           server: SERVER_NAME,
           version,
           backend: ctx.backend.kind,
-          confinement: await confinementReport(ctx),
-          tools: withRemote(withStudio(describeTools(toolNames(), facts), studio ?? null), remote),
+          confinement,
+          tools: withRemote(withConfinement(tools, confinement.confined, ctx.confinement), remote),
           ...(studio && { studio }),
           // Over HTTP: the put_sample convention and this node's limits (docs/remote.md).
           ...(remote && { remote: remoteReport(remote) }),
         },
       };
     },
+  });
+}
+
+/** Tools refused whatever their arguments while confined (scripts, UI driving): said up front, with why. */
+function withConfinement(
+  tools: ToolCapability[],
+  confined: boolean,
+  local: ToolContext['confinement'],
+): ToolCapability[] {
+  return tools.map((t) => {
+    // This server's own check (its restart hint), else the app's confinement in bridge mode.
+    const refused = local?.checkTool(t.name) ?? checkToolName(t.name, confined);
+    return refused
+      ? { ...t, available: false, reason: refused.message, remediation: refused.remediation }
+      : t;
   });
 }
 
