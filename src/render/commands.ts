@@ -93,7 +93,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     id: 'frame.preview',
     title: 'Preview Frame',
     category: 'Render',
-    description: `Renders one frame of a composition as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information; with "output" it also writes the PNG there (atomically).`,
+    description: `Renders one frame of a composition as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information (over MCP's command_run, the PNG comes back as an image, as render_preview's); with "output" it also writes the PNG there (atomically).`,
     example: { comp: 'Main', time: 2.5, max_side: 512 },
     params: z.strictObject({
       comp: CompRef.optional(),

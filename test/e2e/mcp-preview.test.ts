@@ -50,3 +50,31 @@ describe('render_preview of a heavy frame (built CLI, raw stdio)', () => {
     expect(await s.exited).toBe(0);
   });
 });
+
+describe('frame.preview through command_run (built CLI, raw stdio)', () => {
+  it('comes back as an image, not base64 in the JSON text', async () => {
+    const s = new RawServer();
+    await s.initialize();
+    const steps = [
+      { id: 'comp.new', params: { name: 'Main', width: 320, height: 180, frameRate: 25, duration: 1 } },
+      { id: 'layer.addSolid', params: { comp: 'Main', color: '#ff0000' } },
+    ];
+    const built = await s.request('build', 'tools/call', { name: 'command_batch', arguments: { steps } });
+    expect(built.result?.isError).toBeUndefined();
+    const r = await s.request('p', 'tools/call', {
+      name: 'command_run',
+      arguments: { id: 'frame.preview', params: { comp: 'Main', time: 0 } },
+    });
+    const content = r.result?.content as { type: string; data?: string; text?: string; mimeType?: string }[];
+    const image = content.find((c) => c.type === 'image');
+    expect(image?.mimeType).toBe('image/png');
+    expect(Buffer.from(image!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    // The frame's facts stay as JSON; the picture is not in them a second time.
+    const text = content.find((c) => c.type === 'text')!.text!;
+    expect(text).not.toContain('"png"');
+    expect(text.length).toBeLessThan(2000);
+    expect(JSON.stringify(r.result?.structuredContent)).not.toContain('"png"');
+    s.endInput();
+    expect(await s.exited).toBe(0);
+  });
+});

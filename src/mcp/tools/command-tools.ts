@@ -1,7 +1,15 @@
 /** Listing and running engine commands: command_list, command_run, and their older names. */
 import { z } from 'zod';
 import { catalogPage } from './catalog-page.js';
-import { COMMAND_TOOL, READ_ONLY_TOOL, defineTool, fromExecute, type ToolSpec } from './types.js';
+import {
+  COMMAND_TOOL,
+  READ_ONLY_TOOL,
+  defineTool,
+  fromExecute,
+  isPlainObject,
+  type ToolOutcome,
+  type ToolSpec,
+} from './types.js';
 
 const listInput = z.strictObject({
   filter: z
@@ -71,6 +79,16 @@ function listTool(name: string, title: string, description: string): ToolSpec {
   });
 }
 
+/**
+ * A result carrying a PNG (frame.preview) goes back as an image, as render_preview's does: a model sees the
+ * picture, where base64 in JSON text was tens of kilobytes of its context it cannot look at.
+ */
+function asImage(outcome: ToolOutcome): ToolOutcome {
+  if (outcome.kind !== 'json' || !isPlainObject(outcome.value)) return outcome;
+  const { png, ...info } = outcome.value;
+  return typeof png === 'string' && png.length > 0 ? { kind: 'image', png, info } : outcome;
+}
+
 function runTool(name: string, title: string, description: string): ToolSpec {
   return defineTool({
     name,
@@ -86,7 +104,7 @@ function runTool(name: string, title: string, description: string): ToolSpec {
       });
       // A render takes its snapshot as it starts: later calls (edits, inspection) may go on meanwhile.
       if (ctx.backend.traits(args.id).detachesFromCallOrder) ctx.release?.();
-      return fromExecute(await running);
+      return asImage(fromExecute(await running));
     },
     asTask(args, backend) {
       // Bridge calls stay polling (the app renders); a wait:false call already answers at once.
