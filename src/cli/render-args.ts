@@ -127,10 +127,12 @@ function encodingFlags(values: Values): Encoding {
 function singleItemParams(values: Values): Record<string, unknown> {
   let frameRange: { start: number; end: number } | undefined;
   if (values.frames !== undefined) {
-    const m = /^(\d+)-(\d+)$/.exec(values.frames);
-    if (!m || Number(m[1]) > Number(m[2]))
-      throw new UsageError(`--frames wants A-B with A <= B, got "${values.frames}".`);
-    frameRange = { start: Number(m[1]), end: Number(m[2]) };
+    // A-B, or one frame N (N-N), as aerender's -s/-e and ffmpeg users write a single frame.
+    const m = /^(\d+)(?:-(\d+))?$/.exec(values.frames);
+    const [start, end] = m ? [Number(m[1]), Number(m[2] ?? m[1])] : [NaN, NaN];
+    if (!m || start > end)
+      throw new UsageError(`--frames wants A-B with A <= B, or one frame N; got "${values.frames}".`);
+    frameRange = { start, end };
   }
   const scale = values.scale === undefined ? undefined : Number(values.scale);
   if (scale !== undefined && !(scale > 0))

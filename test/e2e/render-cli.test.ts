@@ -163,6 +163,16 @@ describe('effectcraft-cli render', () => {
     },
   );
 
+  it('--frames N renders that one frame', async () => {
+    const dir = await sampleCopy();
+    const r = await cli(
+      ['render', 'sample.ecproj', '--comp', 'Sample', '--output', 'f_[##].png', '--frames', '7'],
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect((await readdir(dir)).filter((n) => n.endsWith('.png'))).toEqual(['f_07.png']);
+  });
+
   it('exits 1 when an item fails', async () => {
     const dir = await sampleCopy();
     await writeFile(join(dir, 'blocker'), 'a file where a folder should be');

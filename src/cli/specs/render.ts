@@ -91,7 +91,7 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
       param: 'frameRange',
       type: 'string',
       value: 'A-B',
-      help: 'inclusive frame range (with --comp)',
+      help: 'inclusive frame range, or one frame N (with --comp)',
     },
     scale: {
       param: 'scale',
