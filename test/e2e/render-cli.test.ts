@@ -173,6 +173,43 @@ describe('effectcraft-cli render', () => {
     expect((await readdir(dir)).filter((n) => n.endsWith('.png'))).toEqual(['f_07.png']);
   });
 
+  it('--concurrency above the cores renders, with a warning that says what it costs', async () => {
+    const dir = await sampleCopy();
+    const r = await cli(
+      [
+        'render',
+        'sample.ecproj',
+        '--comp',
+        'Sample',
+        '--output',
+        'f_[##].png',
+        '--frames',
+        '0',
+        '--concurrency',
+        '256',
+      ],
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/--concurrency 256 is more workers than this machine's \d+ cores/);
+    const ok = await cli(
+      [
+        'render',
+        'sample.ecproj',
+        '--comp',
+        'Sample',
+        '--output',
+        'g_[##].png',
+        '--frames',
+        '0',
+        '--concurrency',
+        '1',
+      ],
+      dir,
+    );
+    expect(ok.stderr).not.toContain('more workers');
+  });
+
   it('exits 1 when an item fails', async () => {
     const dir = await sampleCopy();
     await writeFile(join(dir, 'blocker'), 'a file where a folder should be');

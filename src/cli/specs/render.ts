@@ -77,7 +77,7 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
     concurrency: {
       type: 'string',
       value: 'N',
-      help: 'render with at most N worker threads',
+      help: 'render with at most N worker threads (more than the cores is warned of: slower, more memory)',
       default: 'the number of cores',
     },
     format: {
