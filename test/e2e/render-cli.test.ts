@@ -221,6 +221,8 @@ describe('effectcraft-cli render', () => {
     expect(r.stdout).toMatch(/0 done, 1 failed/);
     // The failed item's line, then what to do about it (as --json's remediation), indented below it.
     expect(r.stdout).toMatch(/ failed .*: .+\n {2}\S.+\n/);
+    // And on stderr, the diagnostics stream, with its remedy.
+    expect(r.stderr).toMatch(/effectcraft-cli render: \S+ failed: .+\n {2}\S.+\n/);
   });
 
   it.each([
