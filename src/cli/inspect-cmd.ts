@@ -81,8 +81,31 @@ function footageSummary(f: FootageItem) {
     ...(m?.kind === 'video' || m?.kind === 'sequence'
       ? { frameRate: m.frameRate, duration: m.duration }
       : {}),
+    ...(m?.kind === 'video' && m.variableFrameRate ? { variableFrameRate: true } : {}),
+    ...(m?.kind === 'sequence' && m.sequence ? { pattern: m.sequence.pattern } : {}),
     ...(m?.kind === 'audio' ? { duration: m.duration } : {}),
+    ...(m?.audio
+      ? { audio: { codec: m.audio.codec, sampleRate: m.audio.sampleRate, channels: m.audio.channels } }
+      : {}),
   };
+}
+
+/** `aac 48 kHz stereo`: a sound stream as a person reads it. */
+function soundText(a: { codec: string; sampleRate: number; channels: number }): string {
+  const channels = a.channels === 1 ? 'mono' : a.channels === 2 ? 'stereo' : `${a.channels} channels`;
+  return `${a.codec} ${Number((a.sampleRate / 1000).toFixed(3))} kHz ${channels}`;
+}
+
+/** One footage item's line: its picture (size, rate) unless it is sound only, its sound, where it is. */
+function footageLine(f: Summary['footage'][number]): string {
+  const fps = 'frameRate' in f && f.frameRate ? `  ${Number(f.frameRate.toFixed(3))} fps` : '';
+  const variable = 'variableFrameRate' in f && f.variableFrameRate ? ' (variable)' : '';
+  const duration = 'duration' in f && f.duration ? `  ${Number(f.duration.toFixed(3))} s` : '';
+  const picture = f.kind === 'audio' ? '' : `  ${f.width}x${f.height}${fps}${variable}`;
+  const sound = f.audio ? `  sound ${soundText(f.audio)}` : '';
+  const gone = 'missing' in f && f.missing ? '  (missing: no file at that path)' : '';
+  const where = 'pattern' in f && f.pattern ? f.pattern : f.path;
+  return `  ${f.id}  "${f.name}"  ${f.kind}${picture}${duration}${sound}  ${where}${gone}`;
 }
 
 function queueSummary(q: RenderQueueItem, comps: Overview['project']['compositions']) {
@@ -129,11 +152,7 @@ function text(s: Summary): string {
     }
   }
   lines.push('', `Footage (${s.footage.length})`);
-  for (const f of s.footage) {
-    const timing = 'frameRate' in f && f.frameRate ? `  ${f.frameRate} fps  ${f.duration} s` : '';
-    const gone = 'missing' in f && f.missing ? '  (missing: no file at that path)' : '';
-    lines.push(`  ${f.id}  "${f.name}"  ${f.kind}  ${f.width}x${f.height}${timing}  ${f.path}${gone}`);
-  }
+  for (const f of s.footage) lines.push(footageLine(f));
   lines.push('', `Render queue (${s.renderQueue.length})`);
   for (const q of s.renderQueue) {
     const extra = [

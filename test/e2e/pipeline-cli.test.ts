@@ -142,6 +142,70 @@ describe('effectcraft-cli inspect', () => {
     );
   });
 
+  it('lists a variable NTSC rate, the sound of video and audio, and a sequence by its pattern', async () => {
+    const dir = await tempDir();
+    const project = JSON.parse(projectWith({})) as { items: object[] };
+    const still = { pixelAspect: 1, alpha: false, rotation: 0, sequence: null };
+    const sound = (codec: string, sampleRate: number, channels: number, duration: number) => ({
+      codec,
+      sampleRate,
+      channels,
+      duration,
+    });
+    const footage = (id: string, name: string, path: string, w: number, h: number, media: object) => ({
+      type: 'footage',
+      id,
+      name,
+      path,
+      width: w,
+      height: h,
+      format: 'x',
+      media: { ...still, ...media },
+    });
+    project.items.push(
+      footage('footage_7', 'phone', '/abs/phone.mp4', 1080, 1920, {
+        kind: 'video',
+        duration: 10.01,
+        frameRate: 30000 / 1001,
+        frameCount: 300,
+        variableFrameRate: true,
+        codec: 'h264',
+        audio: sound('aac', 48000, 2, 10.01),
+      }),
+      footage('footage_8', 'music', '/abs/music.mp3', 1, 1, {
+        kind: 'audio',
+        duration: 3.5,
+        frameRate: null,
+        frameCount: null,
+        variableFrameRate: false,
+        codec: null,
+        audio: sound('mp3', 44100, 1, 3.5),
+      }),
+      footage('footage_9', 'f_0001', '/abs/seq/f_0001.png', 64, 48, {
+        kind: 'sequence',
+        duration: 1,
+        frameRate: 24,
+        frameCount: 24,
+        variableFrameRate: false,
+        codec: null,
+        sequence: { pattern: '/abs/seq/f_%04d.png', first: 1, last: 24 },
+        audio: null,
+      }),
+    );
+    await writeFile(join(dir, 'p.ecproj'), JSON.stringify(project));
+    const text = (await runCli(['inspect', 'p.ecproj'], { cwd: dir })).stdout;
+    expect(text).toContain(
+      `footage_7  "phone"  video  1080x1920  29.97 fps (variable)  10.01 s  sound aac 48 kHz stereo  /abs/phone.mp4`,
+    );
+    expect(text).toContain(`footage_8  "music"  audio  3.5 s  sound mp3 44.1 kHz mono  /abs/music.mp3`);
+    expect(text).toContain(`footage_9  "f_0001"  sequence  64x48  24 fps  1 s  /abs/seq/f_%04d.png`);
+    const json = JSON.parse((await runCli(['inspect', 'p.ecproj', '--json'], { cwd: dir })).stdout) as {
+      footage: object[];
+    };
+    expect(json.footage[0]).toMatchObject({ variableFrameRate: true, audio: { codec: 'aac', channels: 2 } });
+    expect(json.footage[2]).toMatchObject({ pattern: '/abs/seq/f_%04d.png' });
+  });
+
   it('a missing project exits 1 with the reason', async () => {
     const r = await runCli(['inspect', '/nonexistent/x.ecproj']);
     expect(r.code).toBe(1);
