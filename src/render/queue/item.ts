@@ -15,7 +15,7 @@ import {
 } from '../../engine/index.js';
 import { isRawPayload } from '../payload.js';
 import { CleanupStack } from './cleanup.js';
-import { removedError, stopped, toInfo } from './item-errors.js';
+import { removedError, stopped, stoppedKeeping, toInfo } from './item-errors.js';
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
 import { footageInput } from './footage-input.js';
 import { soundInput } from './sound-input.js';
@@ -125,7 +125,7 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
     error: stop.removed
       ? removedError(item.id)
       : cancelled
-        ? stopped().toInfo()
+        ? (env.resume ? stoppedKeeping(kept.length) : stopped()).toInfo()
         : toInfo(failure, item.output),
   };
 }

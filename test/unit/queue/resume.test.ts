@@ -34,6 +34,9 @@ describe('a resumable render', () => {
     expect(names.every((n) => /^f_\d{3}\.png$/.test(n))).toBe(true);
     // The result says what stays: those frames, their files and bytes (it said 0 frames and no files).
     expect(stopped.items[0]).toMatchObject({ frames: names.length, files: { count: names.length } });
+    // Its error says what it kept and how to go on from it.
+    expect(stopped.items[0]!.error!.message).toContain(`the ${names.length} frames it completed are kept`);
+    expect(stopped.items[0]!.error!.remediation).toMatch(/resume: true.*--resume/);
     expect(stopped.items[0]!.bytes).toBeGreaterThan(0);
 
     const resumed = await run<JobResult>(s, 'renderQueue.render', { resume: true });
