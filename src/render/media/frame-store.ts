@@ -302,7 +302,8 @@ export class FrameStore {
         'Seeking gives no frame in this file.',
         'Read it in order.',
       );
-    const { spec } = await this.#spec(item, index);
+    const { spec, unchanged } = await this.#spec(item, index);
+    await unchanged;
     return spawnDecoder(spec, item.media!.pixelAspect === 1, 'mjpeg');
   }
 
@@ -434,12 +435,17 @@ export class FrameStore {
   }
 
   /** What a decoder starting at frame `index` is told, and the frame it yields first. */
-  async #spec(item: FootageItem, index: number): Promise<{ spec: DecoderSpec; at: number }> {
+  async #spec(
+    item: FootageItem,
+    index: number,
+  ): Promise<{ spec: DecoderSpec; at: number; unchanged: Promise<void> }> {
     const ffmpeg = this.#access.ffmpeg;
     if (!ffmpeg) throw missingFfmpegForFootage(item);
     if (this.#closed) throw new EngineError('cancelled', 'The renderer was closed.', 'Render again.');
     const input = await this.#open(item);
-    await this.#unchanged(item, input);
+    // Checked while the decoder starts (its ffprobe takes tens of milliseconds); awaited before a frame is read.
+    const unchanged = this.#unchanged(item, input);
+    unchanged.catch(() => undefined);
     const ts = await this.timestamps(item);
     const at = this.#unseekable.has(item.path) ? 0 : Math.min(index, ts.length - 1);
     // Half a frame before the wanted one: accurate seeking drops what is before, and keeps exactly it.
@@ -457,13 +463,19 @@ export class FrameStore {
       ...(untagged ? { untaggedMatrix: untagged } : {}),
       onChild: this.#access.onChild,
     };
-    return { spec, at };
+    return { spec, at, unchanged };
   }
 
   async #start(item: FootageItem, index: number, output: 'rgba' | 'i420'): Promise<Running> {
-    const { spec, at } = await this.#spec(item, index);
+    const { spec, at, unchanged } = await this.#spec(item, index);
     if (output === 'i420') spec.planar = item.media?.yuv?.pixelFormat === 'yuvj420p' ? 'yuvj420p' : 'yuv420p';
     const decoder = await VideoDecoder.start(spec, item.media!.pixelAspect === 1, output);
+    try {
+      await unchanged;
+    } catch (err) {
+      decoder.close();
+      throw err;
+    }
     return { decoder, next: Math.max(0, at), last: null, used: 0, from: Math.max(0, at) };
   }
 
