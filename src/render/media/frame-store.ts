@@ -30,6 +30,9 @@ export interface MediaAccess {
   onChild?(pid: number, alive: boolean): void;
 }
 
+const closedError = (): EngineError =>
+  new EngineError('cancelled', 'The renderer was closed.', 'Render again.');
+
 /** Reading on through this many frames is cheaper than a new seeking decoder (about 2 s of video). */
 const MAX_FORWARD_FRAMES = 60;
 /**
@@ -304,6 +307,7 @@ export class FrameStore {
       );
     const { spec, unchanged } = await this.#spec(item, index);
     await unchanged;
+    if (this.#closed) throw closedError();
     return spawnDecoder(spec, item.media!.pixelAspect === 1, 'mjpeg');
   }
 
@@ -441,7 +445,7 @@ export class FrameStore {
   ): Promise<{ spec: DecoderSpec; at: number; unchanged: Promise<void> }> {
     const ffmpeg = this.#access.ffmpeg;
     if (!ffmpeg) throw missingFfmpegForFootage(item);
-    if (this.#closed) throw new EngineError('cancelled', 'The renderer was closed.', 'Render again.');
+    if (this.#closed) throw closedError();
     const input = await this.#open(item);
     // Checked while the decoder starts (its ffprobe takes tens of milliseconds); awaited before a frame is read.
     const unchanged = this.#unchanged(item, input);
@@ -472,6 +476,8 @@ export class FrameStore {
     const decoder = await VideoDecoder.start(spec, item.media!.pixelAspect === 1, output);
     try {
       await unchanged;
+      // Closed while it started (a stopped job): the store no longer ends its decoders, so this one ends here.
+      if (this.#closed) throw closedError();
     } catch (err) {
       decoder.close();
       throw err;
