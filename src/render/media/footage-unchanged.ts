@@ -5,6 +5,7 @@
  * in a renderer reads its headers again (ffprobe without counting packets: tens of milliseconds) and compares.
  */
 import { EngineError, type FootageItem } from '../../engine/core.js';
+import type { MediaProbe } from '../../engine/ports.js';
 import { probeMedia } from './probe.js';
 
 /** Durations may differ this much (two frames, or 1%) between ffprobe versions and containers' rounding. */
@@ -16,17 +17,27 @@ function durationSlack(item: FootageItem): number {
 const described = (width: number, height: number, duration: number | null, rotation: number): string =>
   `${width}x${height}${rotation ? ` turned ${rotation}°` : ''}, ${(duration ?? 0).toFixed(2)} s`;
 
-/** Throws unsupported_format naming what changed when the file at `input` is not what `item` recorded. */
-export async function checkUnchanged(ffprobe: string, input: string, item: FootageItem): Promise<void> {
+/** Whether probed facts `now` are those `item` recorded. */
+function matches(item: FootageItem, now: MediaProbe): boolean {
   const was = item.media!;
-  const now = await probeMedia(ffprobe, input, item.path, { countPackets: false });
-  const same =
+  return (
     now.media.kind === 'video' &&
     now.width === item.width &&
     now.height === item.height &&
     now.media.rotation === was.rotation &&
-    Math.abs((now.media.duration ?? 0) - (was.duration ?? 0)) <= durationSlack(item);
-  if (same) return;
+    Math.abs((now.media.duration ?? 0) - (was.duration ?? 0)) <= durationSlack(item)
+  );
+}
+
+/** Throws unsupported_format naming what changed when the file at `input` is not what `item` recorded. */
+export async function checkUnchanged(ffprobe: string, input: string, item: FootageItem): Promise<void> {
+  const was = item.media!;
+  let now = await probeMedia(ffprobe, input, item.path, { countPackets: false });
+  if (matches(item, now)) return;
+  // A file whose headers give no duration (a browser's MediaRecorder WebM) was timed at import by counting its
+  // packets: count them too before calling it changed.
+  now = await probeMedia(ffprobe, input, item.path);
+  if (matches(item, now)) return;
   const nowText =
     now.media.kind === 'video'
       ? described(now.width, now.height, now.media.duration, now.media.rotation)

@@ -4,7 +4,7 @@
  * were the old file's), and a deleted clip is missing, not served from memory. Through a real session.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
@@ -114,6 +114,38 @@ describeWithFfmpeg('footage replaced by another clip after import', () => {
         { items: [id] },
       );
       expect(rendered.items[0]).toMatchObject({ status: 'failed', error: { code: 'unsupported_format' } });
+    },
+  );
+
+  itWithFfmpeg(
+    'a WebM whose headers give no duration (written to a pipe, as browsers record) is not taken for changed',
+    async () => {
+      const dir = await tempDir();
+      const clip = join(dir, 'recorded.webm');
+      const src = 'color=c=red:s=64x48:r=30:d=1';
+      const { stdout } = await exec(
+        'ffmpeg',
+        [
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-f',
+          'lavfi',
+          '-i',
+          src,
+          '-c:v',
+          'libvpx-vp9',
+          '-deadline',
+          'realtime',
+          '-f',
+          'webm',
+          'pipe:1',
+        ],
+        { encoding: 'buffer', maxBuffer: 1 << 24 },
+      );
+      await writeFile(clip, stdout);
+      const { s, comp } = await compShowing(clip);
+      expect(await shownColour(s, comp, 0.5, dir)).toBe('red');
     },
   );
 
