@@ -559,9 +559,14 @@ function undoInGroup(direction: 'undo' | 'redo', group: EditGroup): EngineError 
   );
 }
 
-function unknownCommand(id: string, known: string[], words: SurfaceWords = MCP_WORDS): ErrorInfo {
+/** Up to 8 of `known` an unknown command id may have meant: those of its namespace, or containing it. */
+export function similarCommands(id: string, known: readonly string[]): string[] {
   const prefix = id.split('.')[0] ?? '';
-  const near = known.filter((k) => k.startsWith(prefix + '.') || k.includes(id)).slice(0, 8);
+  return known.filter((k) => k.startsWith(prefix + '.') || k.includes(id)).slice(0, 8);
+}
+
+function unknownCommand(id: string, known: string[], words: SurfaceWords = MCP_WORDS): ErrorInfo {
+  const near = similarCommands(id, known);
   return {
     code: 'unknown_command',
     message: `Unknown command "${id}".${near.length ? ` Similar: ${near.join(', ')}.` : ''}`,

@@ -19,6 +19,8 @@ export interface CatalogPage {
   /** Where the next page starts; absent on the last page. */
   next_offset?: number;
   note?: string;
+  /** Ids asked for (`ids`) that no command has: a typo, or a command of a later version. */
+  unknown_ids?: string[];
 }
 
 /**

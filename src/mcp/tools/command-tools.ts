@@ -1,6 +1,8 @@
 /** Listing and running engine commands: command_list, command_run, and their older names. */
 import { z } from 'zod';
-import { catalogPage } from './catalog-page.js';
+import { similarCommands } from '../../engine/index.js';
+import type { Backend } from '../backend.js';
+import { catalogPage, type CatalogPage } from './catalog-page.js';
 import {
   COMMAND_TOOL,
   READ_ONLY_TOOL,
@@ -74,9 +76,28 @@ function listTool(name: string, title: string, description: string): ToolSpec {
             },
           };
       }
-      return { kind: 'json', value: catalogPage(matching, args.offset ?? 0) };
+      const page = catalogPage(matching, args.offset ?? 0);
+      if (args.ids?.length) await noteUnknownIds(page, args.ids, ctx.backend);
+      return { kind: 'json', value: page };
     },
   });
+}
+
+/**
+ * Names the asked ids that no command has, with what each may have meant: an empty list alone reads as "no such
+ * commands are enabled" or "the filter matched nothing", and the caller cannot tell its typo from those.
+ */
+async function noteUnknownIds(page: CatalogPage, ids: string[], backend: Backend) {
+  const known = (await backend.list({})).map((c) => c.id);
+  const unknown = [...new Set(ids)].filter((id) => !known.includes(id));
+  if (!unknown.length) return;
+  page.unknown_ids = unknown;
+  const hints = unknown.map((id) => {
+    const near = similarCommands(id, known);
+    return `"${id}"${near.length ? ` (similar: ${near.join(', ')})` : ''}`;
+  });
+  const note = `No command has the id ${hints.join('; ')}. Call command_list without ids, or with filter, to find the id.`;
+  page.note = page.note ? `${note} ${page.note}` : note;
 }
 
 /**

@@ -11,6 +11,7 @@ interface Page {
   commands: Array<{ id: string; category: string; params?: unknown }>;
   next_offset?: number;
   note?: string;
+  unknown_ids?: string[];
 }
 
 let h: Harness | undefined;
@@ -92,5 +93,17 @@ describe('command_list pages', () => {
     const picked = await list({ ids: ['property.set', 'layer.addText'], schemas: true });
     expect(picked.page.commands.map((c) => c.id).sort()).toEqual(['layer.addText', 'property.set']);
     expect(picked.page.commands.every((c) => typeof c.params === 'object')).toBe(true);
+    expect(picked.page).not.toHaveProperty('unknown_ids');
+  });
+
+  it('ids that no command has are named, with the commands they may have meant', async () => {
+    h = await harness();
+    const { page } = await list({ ids: ['property.set', 'layer.addTxt', 'nosuch.thing'] });
+    expect(page.commands.map((c) => c.id)).toEqual(['property.set']);
+    expect(page.unknown_ids).toEqual(['layer.addTxt', 'nosuch.thing']);
+    // A typo gets its namespace's commands as suggestions; the note says how to find the id.
+    expect(page.note).toMatch(/"layer\.addTxt" \(similar: [^)]*layer\.addText/);
+    expect(page.note).toContain('"nosuch.thing"');
+    expect(page.note).toContain('without ids');
   });
 });
