@@ -11,9 +11,10 @@ export const dist = join(root, process.env.EFFECTCRAFT_DIST ?? 'dist');
 
 export async function benchSession() {
   const { createSession } = await import(pathToFileURL(join(dist, 'session.js')).href);
-  const session = createSession(
-    process.env.BENCH_WORKERS ? { renderQueue: { maxWorkers: Number(process.env.BENCH_WORKERS) } } : {},
-  );
+  const session = createSession({
+    searchPath: process.env.PATH,
+    ...(process.env.BENCH_WORKERS ? { renderQueue: { maxWorkers: Number(process.env.BENCH_WORKERS) } } : {}),
+  });
   const ok = async (id, params, options) => {
     const r = await session.engine.execute(id, params, options);
     if (!r.ok) throw new Error(`${id}: ${r.error.message}`);

@@ -190,6 +190,7 @@ async function render(
             footage: input.footage,
             media: input.media,
             rendererModule: env.options.rendererModule,
+            niceness: workerNiceness(exporter),
           },
           readSequenceFrame: input.readSequenceFrame,
         }),
@@ -259,6 +260,19 @@ function workerCount(exporter: Exporter, maxWorkers: number, frames: number): nu
     ? Math.max(1, Math.floor(availableParallelism() / 2))
     : maxWorkers;
   return Math.max(1, Math.min(maxWorkers, cap, frames));
+}
+
+/**
+ * How far below the encoder child the render workers (and the decoders they start) run, when they feed one:
+ * the encoder is the bottleneck of such a render, and every moment it waits behind frames that are already
+ * ahead of it is lost; at a lower priority the workers take the CPU the encoder leaves idle (x264's threads
+ * wait on each other) and still get all of it whenever the encoder waits for them. 1080p footage to MP4 on
+ * 2 cores: docs/rendering.md, "Footage plates". Other outputs are encoded by the workers themselves.
+ */
+const FEEDER_NICENESS = 10;
+
+function workerNiceness(exporter: Exporter): number {
+  return isRawPayload(exporter.payload) ? FEEDER_NICENESS : 0;
 }
 
 async function dispatch(

@@ -13,6 +13,11 @@ export interface WorkerInit {
   rendererModule: string;
   /** Video footage: ffmpeg and ffprobe, and each file's childPath (a descriptor the main thread opened). */
   media: { ffmpeg: string | null; ffprobe: string | null; files: Array<[string, string]> };
+  /**
+   * How much to lower the worker thread's priority (its nice value, raised by this; the decoders it starts
+   * inherit it): above 0 while it feeds an encoder child, which then comes first (item.ts, workerNiceness).
+   */
+  niceness: number;
 }
 
 export interface BatchRequest {

@@ -13,6 +13,7 @@ import { frameToI420, i420Size, type YuvMatrix } from '../yuv/i420.js';
 import { videoColour } from './exporters/video-colour.js';
 import { collectYoungGarbage } from '../young-gc.js';
 import { DecoderChildren, GRACEFUL_STOP_MS } from '../media/children.js';
+import { lowerThisThread } from '../../node-io/thread-priority.js';
 import type {
   BatchRequest,
   BytesReply,
@@ -33,6 +34,8 @@ oneEncoderThread();
 const RENDER_FRAME_CACHE = 8 * 1024 * 1024;
 const init = workerData as WorkerInit;
 const port = parentPort!;
+// Before any decoder starts: they take this thread's priority.
+lowerThisThread(init.niceness);
 const footage = new Map(init.footage.map(([path, bytes]) => [path, Buffer.from(bytes)]));
 const mediaFiles = new Map(init.media.files);
 const children = new DecoderChildren((pid, alive) => post({ type: 'child', pid, alive }));
