@@ -43,6 +43,8 @@ export interface ItemEnv {
    * distributed chunk's render may still be stopped after the chunk completes (then they are put back).
    */
   keepAside?: KeptAside;
+  /** The files earlier items of the same render wrote: the item may not write over them (output-overlap.ts). */
+  written?: ReadonlySet<string>;
 }
 
 export interface ItemOutcome {
@@ -107,7 +109,7 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   try {
     // Props apply to this item's copy of the snapshot: the job's document and the live one never change.
     const doc = await templateDoc(env.doc, item, env.ports);
-    outcome = await render(planItem(doc, item), { ...env, doc }, tracker, cleanup, stop, counts);
+    outcome = await render(planItem(doc, item, env.written), { ...env, doc }, tracker, cleanup, stop, counts);
   } catch (err) {
     failure = err;
   } finally {

@@ -72,6 +72,7 @@ export function reportItem(o: JobItemOutcome, detail: ReportDetail): ItemReport 
 
 export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
   const outcomes: JobItemOutcome[] = [];
+  const written = new Set<string>();
   for (const [index, item] of env.items.entries()) {
     if (env.signal.aborted) {
       const error = {
@@ -113,6 +114,7 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
     const outcome = await renderItem(item, {
       ...env,
       exporters: withManifests(env.exporters, (path) => (manifest = path)),
+      written,
       removed: () => !env.isQueued(item.id),
       onFrames(done, framesTotal, files) {
         total = framesTotal;
@@ -129,6 +131,7 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
     // A manifest written before the item stopped short was removed with its files.
     if (outcome.status !== 'done') manifest = null;
     const done: JobItemOutcome = { id: item.id, alpha: item.alpha, ...outcome, manifest };
+    for (const file of outcome.status === 'done' ? outcome.files : []) written.add(file.path);
     env.setStatus(item.id, finalStatus(done, total));
     outcomes.push(done);
   }

@@ -1,10 +1,11 @@
 /**
  * A render must never write over the footage it reads: the file would be replaced while its decoder reads
- * it, and every later render would read its own output. After Effects refuses the same. Pure: paths only
- * (both sides are absolute and resolved, as stored), no file system.
+ * it, and every later render would read its own output. After Effects refuses the same. Nor may an item write
+ * over a file an earlier item of the same render wrote: both would be reported done, the first one's file gone.
+ * Pure: paths only (both sides are absolute and resolved, as stored), no file system.
  */
 import { basename, dirname, resolve } from 'node:path';
-import type { FootageItem, Project, RenderQueueItem } from '../../engine/index.js';
+import { EngineError, type FootageItem, type Project, type RenderQueueItem } from '../../engine/index.js';
 import { frameOfName, hasFrameField } from '../../engine/output-template.js';
 import { sequenceFrame } from '../../engine/image-sequence.js';
 import { reachableFootage } from '../reachable-footage.js';
@@ -36,6 +37,47 @@ export function overwrittenFootage(
       const file = sequenceFrame(seq.pattern, n);
       if (writes(file)) return { footage, file };
     }
+  }
+  return null;
+}
+
+/**
+ * Throws bad_argument when rendering `item` (frames `span`) would write over footage it reads; `subject` names
+ * it in the message ("Queue item \"rq_1\"", "This output"). Checked when an item is queued or changed, and again
+ * when it renders (footage may have been added to its composition since).
+ */
+export function refuseFootageOverwrite(
+  doc: Project,
+  item: Pick<RenderQueueItem, 'comp' | 'output' | 'overflow'>,
+  span: FrameSpan,
+  subject: string,
+): void {
+  const overwritten = overwrittenFootage(doc, item, span);
+  if (overwritten)
+    throw new EngineError(
+      'bad_argument',
+      `${subject} would write over "${overwritten.file}", which footage "${overwritten.footage.name}" (${overwritten.footage.id}) of the composition reads.`,
+      (w) => `Render to another file or folder: ${w.newOutput}.`,
+    );
+}
+
+/**
+ * The first file that rendering `item` (frames `span`) would write over among `written`, the files earlier
+ * items of the same render wrote; null when none. An item that skips existing files (`skipExisting`) leaves
+ * them as they are.
+ */
+export function rewrittenFile(
+  item: Pick<RenderQueueItem, 'output' | 'skipExisting'>,
+  span: FrameSpan,
+  written: ReadonlySet<string>,
+): string | null {
+  if (item.skipExisting || !written.size) return null;
+  if (!hasFrameField(item.output)) return written.has(item.output) ? item.output : null;
+  const dir = dirname(item.output);
+  for (const file of written) {
+    if (dirname(file) !== dir) continue;
+    const frame = frameOfName(item.output, basename(file));
+    if (frame !== null && frame >= span.start && frame <= span.end) return file;
   }
   return null;
 }

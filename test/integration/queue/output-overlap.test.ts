@@ -1,8 +1,9 @@
 /**
  * A render never writes over the footage its composition reads (the file would change under its decoder,
- * and every later render would read its own output): the item fails with bad_argument naming the footage
- * before anything is written, and the footage keeps its bytes. Frames of a sequence output that no footage
- * file shares still render.
+ * and every later render would read its own output): renderQueue.add and renderQueue.update refuse such an
+ * output with bad_argument naming the footage, and an item queued before the footage came into its composition
+ * fails the same way when it renders, before anything is written; the footage keeps its bytes. Frames of a
+ * sequence output that no footage file shares still render.
  */
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
@@ -18,16 +19,30 @@ import { tempDir } from '../../helpers/tmp.js';
 
 afterEach(disposeAll);
 
-/** A session with a 64x48, 30 fps comp in a precomp showing `footagePath`; returns both. */
-async function compShowing(footagePath: string): Promise<{ s: Session; comp: string }> {
+/**
+ * A session with a 64x48, 30 fps comp in a precomp showing `footagePath`; returns both, and `showFootage` to
+ * add the precomp to the comp later (`later`: for an item queued before its composition read the footage).
+ */
+async function compShowing(
+  footagePath: string,
+  later = false,
+): Promise<{ s: Session; comp: string; showFootage: () => Promise<unknown> }> {
   const s = trackedSession();
   const size = { width: 64, height: 48, frameRate: 30, duration: 1 };
   const { id: inner } = await run<{ id: string }>(s, 'comp.new', { name: 'Inner', ...size });
   const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: footagePath, frameRate: 30 });
   await run(s, 'layer.addFootage', { comp: inner, footage });
   const { id: comp } = await run<{ id: string }>(s, 'comp.new', { name: 'Main', ...size });
-  await run(s, 'layer.addPrecomp', { comp, source: inner });
-  return { s, comp };
+  const showFootage = () => run(s, 'layer.addPrecomp', { comp, source: inner });
+  if (!later) await showFootage();
+  return { s, comp, showFootage };
+}
+
+/** The error of a command expected to fail. */
+async function refusal(s: Session, id: string, params: unknown) {
+  const r = await s.engine.execute(id, params);
+  expect(r.ok).toBe(false);
+  return r.ok ? undefined : r.error;
 }
 
 const sha = async (path: string) =>
@@ -36,40 +51,69 @@ const sha = async (path: string) =>
     .digest('hex');
 
 describeWithFfmpeg('a render and the footage it reads', () => {
-  itWithFfmpeg('refuses to write a video over a clip its precomp shows, and the clip is kept', async () => {
-    const dir = await tempDir();
-    const clip = await numberedClip(dir, 'h264', '30', 30);
-    const before = await sha(clip);
-    const { s, comp } = await compShowing(clip);
-    await run(s, 'renderQueue.add', { comp, output: clip, format: 'mp4' });
-    const job = await run<JobResult>(s, 'renderQueue.render', {});
-    expect(job.completed).toBe(0);
-    const error = job.items[0]?.error;
-    expect(error?.code).toBe('bad_argument');
-    expect(error?.message).toContain(clip);
-    expect(error?.message).toMatch(/footage "clip-h264-30" \(footage_\d+\)/);
-    expect(error?.remediation).toMatch(/another file/);
-    expect(await sha(clip)).toBe(before);
-    // Nothing else was written beside it (no temporary file, no manifest).
-    expect((await readdir(dir)).sort()).toEqual(['clip-h264-30.mp4']);
-  });
+  itWithFfmpeg(
+    'refuses to queue a video over a clip its precomp shows, or to point an item at it',
+    async () => {
+      const dir = await tempDir();
+      const clip = await numberedClip(dir, 'h264', '30', 30);
+      const { s, comp } = await compShowing(clip);
+      const error = await refusal(s, 'renderQueue.add', { comp, output: clip, format: 'mp4' });
+      expect(error?.code).toBe('bad_argument');
+      expect(error?.message).toContain(clip);
+      expect(error?.message).toMatch(/footage "clip-h264-30" \(footage_\d+\)/);
+      expect(error?.remediation).toMatch(/another file/);
+      expect(await run<{ items: unknown[] }>(s, 'renderQueue.list')).toMatchObject({ items: [] });
+
+      // An item elsewhere cannot be pointed at the clip either; it keeps its output.
+      const output = join(dir, 'out.mp4');
+      const { id } = await run<{ id: string }>(s, 'renderQueue.add', { comp, output, format: 'mp4' });
+      expect((await refusal(s, 'renderQueue.update', { id, output: clip }))?.code).toBe('bad_argument');
+      const { items } = await run<{ items: Array<{ output: string }> }>(s, 'renderQueue.list');
+      expect(items.map((i) => i.output)).toEqual([output]);
+    },
+  );
+
+  itWithFfmpeg(
+    'fails an item queued before its composition read the clip, and the clip is kept',
+    async () => {
+      const dir = await tempDir();
+      const clip = await numberedClip(dir, 'h264', '30', 30);
+      const before = await sha(clip);
+      const { s, comp, showFootage } = await compShowing(clip, true);
+      await run(s, 'renderQueue.add', { comp, output: clip, format: 'mp4' });
+      await showFootage();
+      const job = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(job.completed).toBe(0);
+      const error = job.items[0]?.error;
+      expect(error?.code).toBe('bad_argument');
+      expect(error?.message).toContain(clip);
+      expect(error?.message).toMatch(/footage "clip-h264-30" \(footage_\d+\)/);
+      expect(await sha(clip)).toBe(before);
+      // Nothing else was written beside it (no temporary file, no manifest).
+      expect((await readdir(dir)).sort()).toEqual(['clip-h264-30.mp4']);
+    },
+  );
 
   itWithFfmpeg("refuses a sequence output whose frames are the sequence's own files", async () => {
     const dir = await tempDir();
     const pattern = await numberedSequence(dir, 12, 1);
     const third = pattern.replace('%04d', '0003');
     const before = await sha(third);
-    const { s, comp } = await compShowing(pattern);
+    const { s, comp, showFootage } = await compShowing(pattern, true);
     const output = join(dirname(pattern), 'f_[####].png');
     await run(s, 'renderQueue.add', { comp, output, frameRange: { start: 0, end: 5 } });
+    await showFootage();
     const job = await run<JobResult>(s, 'renderQueue.render', {});
     expect(job.items[0]?.error?.code).toBe('bad_argument');
     expect(job.items[0]?.error?.message).toContain(pattern.replace('%04d', '0001'));
     expect(await sha(third)).toBe(before);
     expect((await readdir(dirname(pattern))).length).toBe(12);
+    // Queued now, the same item is refused at once.
+    await run(s, 'renderQueue.clear', {});
+    const error = await refusal(s, 'renderQueue.add', { comp, output, frameRange: { start: 0, end: 5 } });
+    expect(error?.code).toBe('bad_argument');
 
     // Frames numbered past the sequence's last file share no file with it: they render.
-    await run(s, 'renderQueue.clear', {});
     await run(s, 'renderQueue.add', { comp, output, frameRange: { start: 20, end: 22 } });
     const later = await run<JobResult>(s, 'renderQueue.render', {});
     expect(later.items[0]?.error).toBeUndefined();

@@ -27,6 +27,7 @@ import { checkRenderItem, type RenderItemFields } from '../../../engine/render-i
 import { findComp, newId } from '../../../engine/resolve.js';
 import { requireProps } from '../../../engine/template-inputs.js';
 import { frameSpan } from '../plan.js';
+import { refuseFootageOverwrite } from '../output-overlap.js';
 import type { StatusSource } from '../status.js';
 
 const NO_ALPHA = OUTPUT_FORMATS.filter((f) => !formatSpec(f).alpha);
@@ -104,6 +105,9 @@ const renderQueueAdd = defineCommand({
     const comp = findComp(ctx.doc, p.comp);
     const format = checked(p, comp);
     const props = p.props && requireProps(comp, p.props);
+    const overflow = (p.overflow ?? []).map((o) => ({ dir: o.dir, minFreeBytes: o.minFreeBytes ?? 0 }));
+    const span = frameSpan({ frameRange: p.frameRange ?? null }, comp)!;
+    refuseFootageOverwrite(ctx.doc, { comp: comp.id, output: p.output, overflow }, span, 'This output');
     let id = '';
     ctx.update((d) => {
       id = newId(d, 'rq');
@@ -115,7 +119,7 @@ const renderQueueAdd = defineCommand({
         frameRange: p.frameRange ?? null,
         scale: p.scale ?? 1,
         skipExisting: p.skipExisting ?? false,
-        overflow: (p.overflow ?? []).map((o) => ({ dir: o.dir, minFreeBytes: o.minFreeBytes ?? 0 })),
+        overflow,
         alpha: p.alpha ?? false,
         audio: p.audio ?? true,
         ...(p.encoding && { encoding: p.encoding }),
@@ -157,6 +161,7 @@ const renderQueueUpdate = defineCommand({
     const props = given && requireProps(comp, given);
     const next = { ...item, ...rest, format, ...(props && { props }) };
     const resolved = checked(next, comp);
+    refuseFootageOverwrite(ctx.doc, next, frameSpan(next, comp)!, `Queue item "${id}"`);
     ctx.update((d) => {
       const i = d.renderQueue.findIndex((q) => q.id === id);
       d.renderQueue[i] = { ...next, format: resolved };
