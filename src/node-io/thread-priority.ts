@@ -10,20 +10,18 @@ import { getPriority, setPriority } from 'node:os';
 const LOWEST = 19;
 
 /**
- * Raises the calling thread's nice value by `by` (at most to 19): the nice value it ends with, or null where it
- * is left as it is (not Linux, `by` not positive, or not permitted). Lowering one's own priority needs no
+ * Raises the calling thread's nice value by `by` (at most to 19). Left as it is where that cannot be done (not
+ * Linux, `by` not positive, not permitted): the thread then runs as before. Lowering one's own priority needs no
  * privilege.
  */
-export function lowerThisThread(by: number): number | null {
-  if (process.platform !== 'linux' || !(by > 0)) return null;
+export function lowerThisThread(by: number): void {
+  if (process.platform !== 'linux' || !(by > 0)) return;
   try {
     // "/proc/thread-self" links to "<pid>/task/<tid>"; setpriority(2) with a thread id acts on that thread.
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (!Number.isInteger(tid) || tid <= 0) return null;
-    const nice = Math.min(LOWEST, getPriority(tid) + by);
-    setPriority(tid, nice);
-    return nice;
+    if (!Number.isInteger(tid) || tid <= 0) return;
+    setPriority(tid, Math.min(LOWEST, getPriority(tid) + by));
   } catch {
-    return null;
+    // Not permitted: the thread keeps its priority.
   }
 }

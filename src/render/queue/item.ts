@@ -268,8 +268,8 @@ function workerCount(exporter: Exporter, maxWorkers: number, frames: number): nu
  * How far below the encoder child the render workers (and the decoders they start) run, when they feed one:
  * the encoder is the bottleneck of such a render, and every moment it waits behind frames that are already
  * ahead of it is lost; at a lower priority the workers take the CPU the encoder leaves idle (x264's threads
- * wait on each other) and still get all of it whenever the encoder waits for them. 1080p footage to MP4 on
- * 2 cores: docs/rendering.md, "Footage plates". Other outputs are encoded by the workers themselves.
+ * wait on each other) and still get all of it whenever the encoder waits for them (docs/exporters.md, "The
+ * job"; measured in docs/rendering.md, "Benchmark"). Other outputs are encoded by the workers themselves.
  */
 const FEEDER_NICENESS = 10;
 

@@ -126,7 +126,7 @@ export function overPlate(
 /**
  * A plate already in the output's colour: copied to `out` once, and only the rows each rectangle covers go
  * through the kernel's memory (a band of whole rows is one contiguous run of each plane). Moving the whole frame
- * in and out of the kernel was two more 3 MB copies a 1080p frame, for graphics that cover a tenth of it.
+ * in and out of the kernel was two more 3 MB copies a 1080p frame, for graphics that cover a fifth of it or less.
  * Rectangles are disjoint but may share rows, so each band is read from `out` after the one before was written.
  */
 function overInBands(
@@ -156,9 +156,10 @@ function overInBands(
     const mem = new Uint8Array(k.memory.buffer);
     let to = FRAME_BASE;
     const placed = bands.map((b) => {
-      mem.set(out.subarray(b.from, b.from + b.bytes), to);
+      const at = to;
+      mem.set(out.subarray(b.from, b.from + b.bytes), at);
       to += b.bytes;
-      return to - b.bytes;
+      return at;
     });
     const gfx = to;
     mem.set(r.rgba, gfx);
