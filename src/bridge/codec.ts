@@ -2,7 +2,8 @@
  * The pure part of the control channel: turns frames into checked JSON-RPC messages and back.
  * No sockets, no timers; both the host and the client use it, and unit tests push strings through it.
  */
-import { ErrorInfoSchema, type ErrorCode, type ErrorInfo } from '../engine/errors.js';
+import type { ErrorCode, ErrorInfo } from '../engine/errors.js';
+import { ErrorInfoSchema } from '../engine/error-info-schema.js';
 import {
   MAX_PAYLOAD,
   RpcCodes,

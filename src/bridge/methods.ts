@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { Project } from '../engine/model.js';
-import { ErrorInfoSchema } from '../engine/errors.js';
+import { ErrorInfoSchema } from '../engine/error-info-schema.js';
 import { UI_METHODS } from './ui-methods.js';
 
 export interface MethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {

@@ -1,10 +1,11 @@
 /**
- * The engine's model and pure functions, without its command catalog: what the render workers load. The
- * catalog's schemas (and immer) took a worker ~25 ms to load before its first frame and are never used there.
- * engine/index.ts re-exports all of this.
+ * The engine's model types and pure functions, without its command catalog or any zod schema: what the render
+ * workers load. The catalog's schemas (and immer) took a worker ~25 ms to load before its first frame, and zod
+ * with the model's schemas ~60 ms more; a worker uses neither. engine/index.ts re-exports all of this and the
+ * model's schemas.
  */
 export * from './errors.js';
-export * from './model.js';
+export type * from './model.js';
 export * from './output-formats.js';
 export * from './encoding.js';
 export * from './surface-words.js';

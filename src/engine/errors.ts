@@ -2,7 +2,6 @@
  * The closed set of error codes every EffectCraft surface speaks (engine, MCP, bridge, CLI).
  * Clients branch on `code`; `message` says what happened and `remediation` what to do next.
  */
-import { z } from 'zod';
 import { MCP_WORDS, type Remedy, type SurfaceWords } from './surface-words.js';
 
 export type { Remedy } from './surface-words.js';
@@ -42,13 +41,6 @@ export interface ErrorInfo {
   message: string;
   remediation: string;
 }
-
-/** The same shape as a zod schema, for data from another process (the bridge parses errors with it). */
-export const ErrorInfoSchema = z.object({
-  code: z.enum(Object.values(ErrorCodes) as [ErrorCode, ...ErrorCode[]]),
-  message: z.string(),
-  remediation: z.string(),
-});
 
 /** A remedy's text for `words` (default: MCP's). */
 export function remedyText(remedy: Remedy, words: SurfaceWords = MCP_WORDS): string {

@@ -37,6 +37,8 @@ export function engineCommands(): AnyCommand[] {
 export * from './catalog.js';
 export * from './engine.js';
 export * from './core.js';
+export * from './model.js';
+export { ErrorInfoSchema } from './error-info-schema.js';
 export { inspectDocument, frameCount, type CompSummary } from './inspect.js';
 export { framePath, hasFrameField, resolveOutputFormat } from './output-template.js';
 export type { EnginePorts, ImageInfo, MediaFile, MediaProbe } from './ports.js';

@@ -4,7 +4,8 @@
  * refused with a reason instead of rendering something half understood.
  */
 import { z } from 'zod';
-import { ErrorInfoSchema, type ErrorInfo } from '../../engine/errors.js';
+import type { ErrorInfo } from '../../engine/errors.js';
+import { ErrorInfoSchema } from '../../engine/error-info-schema.js';
 import { RenderQueueItem } from '../../engine/model.js';
 
 /** The BullMQ queue every chunk and assembly job goes through. */

@@ -6,7 +6,6 @@
  */
 import { EngineError, type FootageItem } from '../../engine/core.js';
 import type { MediaProbe } from '../../engine/ports.js';
-import { probeMedia } from './probe.js';
 
 /** Durations may differ this much (two frames, or 1%) between ffprobe versions and containers' rounding. */
 function durationSlack(item: FootageItem): number {
@@ -32,6 +31,9 @@ function matches(item: FootageItem, now: MediaProbe): boolean {
 /** Throws unsupported_format naming what changed when the file at `input` is not what `item` recorded. */
 export async function checkUnchanged(ffprobe: string, input: string, item: FootageItem): Promise<void> {
   const was = item.media!;
+  // Loaded here, not with this module: probe.ts parses with zod, which a render worker otherwise never loads
+  // (a render's files are checked by the main thread, footage-input.ts).
+  const { probeMedia } = await import('./probe.js');
   let now = await probeMedia(ffprobe, input, item.path, { countPackets: false });
   if (matches(item, now)) return;
   // A file whose headers give no duration (a browser's MediaRecorder WebM) was timed at import by counting its
