@@ -9,7 +9,8 @@ import { encodeFrame } from './encode.js';
 import { decode, FootageCache } from './footage.js';
 import { FrameStore, type MediaAccess } from './media/frame-store.js';
 import { scaling, translate } from '../engine/affine.js';
-import { MAX_SURFACE_SIDE, SurfacePool } from './surfaces.js';
+import { SurfacePool } from './surfaces.js';
+import { outputSize } from './output-size.js';
 import { NestedFrames } from './nesting.js';
 import { LayerSurfaceCache } from './layer-cache.js';
 import { throwIfCancelled } from './cancel.js';
@@ -60,27 +61,6 @@ function findComposition(doc: Project, compId: string): Composition {
     );
   }
   return comp;
-}
-
-/** Output size for `scale`, at least 1 × 1 and at most the largest surface Skia is asked for. */
-export function outputSize(comp: Composition, scale: number): { width: number; height: number } {
-  if (!(scale > 0) || !Number.isFinite(scale)) {
-    throw new EngineError(
-      'bad_argument',
-      `Render scale ${scale} is not a positive number.`,
-      'Pass a scale such as 0.5, 1 or 2.',
-    );
-  }
-  const width = Math.max(1, Math.round(comp.width * scale));
-  const height = Math.max(1, Math.round(comp.height * scale));
-  if (width > MAX_SURFACE_SIDE || height > MAX_SURFACE_SIDE) {
-    throw new EngineError(
-      'bad_argument',
-      `A ${width}x${height} frame is larger than the renderer's limit of ${MAX_SURFACE_SIDE} pixels a side.`,
-      'Lower the scale.',
-    );
-  }
-  return { width, height };
 }
 
 /**

@@ -5,12 +5,11 @@
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { resetState } from './paint.js';
+import { MAX_SURFACE_SIDE } from './output-size.js';
 
 const MAX_FREE = 8;
 /** Bytes of free canvases kept for reuse; beyond it the oldest are dropped (memory stays bounded). */
 const MAX_FREE_BYTES = 192 * 1024 * 1024;
-/** Largest side of any surface; beyond this Skia allocations get unreasonable. */
-export const MAX_SURFACE_SIDE = 16384;
 
 export interface Surface {
   canvas: Canvas;

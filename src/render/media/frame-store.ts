@@ -24,6 +24,11 @@ export interface MediaAccess {
   ffprobe: string | null;
   /** The path a child process opens for footage file `path`: a descriptor opened and checked by the owner. */
   open(path: string): Promise<string>;
+  /**
+   * true when the owner has already checked every file it opens against its footage item (a render's main
+   * thread does, footage-input.ts): decoders then start without that check. Otherwise each file is checked once.
+   */
+  checked?: boolean;
   /** Bytes of a sequence frame (the engine's ports). */
   readFile(path: string): Promise<Buffer>;
   /** Told each decoder's pid as it starts and ends, so whoever owns this thread can end leftovers. */
@@ -488,7 +493,7 @@ export class FrameStore {
   /** Rejects when the file is no longer what the item recorded; asked once per file (a failure is asked again). */
   #unchanged(item: FootageItem, input: string): Promise<void> {
     const ffprobe = this.#access.ffprobe;
-    if (!ffprobe || item.media?.kind !== 'video') return Promise.resolve();
+    if (!ffprobe || item.media?.kind !== 'video' || this.#access.checked) return Promise.resolve();
     let check = this.#checked.get(item.path);
     if (!check) {
       check = checkUnchanged(ffprobe, input, item);

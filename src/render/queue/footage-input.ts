@@ -15,6 +15,7 @@ import {
   type Project,
 } from '../../engine/index.js';
 import { findExecutable } from '../../node-io/search-path.js';
+import { checkUnchanged } from '../media/footage-unchanged.js';
 import { reachableFootage } from '../reachable-footage.js';
 import { throwIfStopped } from './item-errors.js';
 import type { WorkerInit } from './protocol.js';
@@ -22,6 +23,11 @@ import type { WorkerInit } from './protocol.js';
 export interface FootageInput {
   footage: WorkerInit['footage'];
   media: WorkerInit['media'];
+  /**
+   * Settles once every video file is known to be the one its footage item describes (footage-unchanged.ts);
+   * rejects with unsupported_format otherwise. The job awaits it with the workers' start, before any frame.
+   */
+  checked: Promise<void>;
   /** Reads one frame file of a sequence the composition shows, for a worker that asks; other paths are refused. */
   readSequenceFrame(path: string): Promise<Uint8Array>;
 }
@@ -55,6 +61,8 @@ export async function footageInput(
   const footage: WorkerInit['footage'] = [];
   const files: Array<[string, string]> = [];
   const frames = new Set<string>();
+  const ffprobe = ffmpeg ? await findExecutable('ffprobe', dirname(ffmpeg)) : null;
+  const checks: Promise<void>[] = [];
   for (const item of reachableFootage(doc, [compId])) {
     if (item.media?.kind === 'audio') continue;
     if (item.media?.kind === 'video') {
@@ -64,6 +72,9 @@ export async function footageInput(
       });
       keep(() => file.close());
       files.push([item.path, file.childPath]);
+      // Checked here, once, while the workers start: each worker's first decoder waited for its own ffprobe
+      // (~60 ms before a render's first frame).
+      if (ffprobe) checks.push(checkUnchanged(ffprobe, file.childPath, item));
       continue;
     }
     if (item.media?.kind === 'sequence') {
@@ -73,10 +84,13 @@ export async function footageInput(
     throwIfStopped(signal);
     footage.push([item.path, await readFootage(ports, item.path)]);
   }
-  const ffprobe = ffmpeg ? await findExecutable('ffprobe', dirname(ffmpeg)) : null;
+  const checked = Promise.all(checks).then(() => undefined);
+  // Awaited by the job; a failure before then is not an unhandled rejection.
+  checked.catch(() => undefined);
   return {
     footage,
-    media: { ffmpeg, ffprobe, files },
+    media: { ffmpeg, ffprobe, files, checked: ffprobe !== null },
+    checked,
     async readSequenceFrame(path) {
       // A worker names only files of the sequences it draws: anything else is not its to read.
       if (!frames.has(path))

@@ -148,6 +148,7 @@ async function render(
     item,
     frames,
     frameRate: plan.frameRate,
+    frameSize: plan.frameSize,
     tracker,
     ffmpeg: env.options.ffmpeg,
     signal: stop.signal,
@@ -199,6 +200,7 @@ async function render(
       exporter,
       stop,
       cleanup,
+      input.checked,
     );
     // Stopping terminates the workers at once; the batch they held rejects with `cancelled`.
     const onAbort = () => void pool.destroy();
@@ -222,31 +224,34 @@ async function render(
 }
 
 /**
- * Starts the render workers while the exporter's own preparation (`begin`: a video's sound mix) runs, and waits
- * for both: a failure of either is then cleaned up with nothing of the other still starting. A stop meanwhile
- * aborts the exporter at once (the mix of a long composition takes seconds), which ends its `begin`.
+ * Starts the render workers while the exporter's own preparation (`begin`: a video's sound mix, its encoder)
+ * runs and the footage is checked (`checked`), and waits for all three: a failure of any is then cleaned up with
+ * nothing of the others still starting. A stop meanwhile aborts the exporter at once (the mix of a long
+ * composition takes seconds), which ends its `begin`.
  */
 async function startAlongside(
   startPool: () => Promise<RenderPool>,
   exporter: Exporter,
   stop: ItemStop,
   cleanup: CleanupStack,
+  checked: Promise<void>,
 ): Promise<RenderPool> {
   // A stop before this point (while the footage was opened) has no listener to hear it.
   if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
   const onStop = () => void exporter.abort().catch(() => undefined);
   stop.signal.addEventListener('abort', onStop);
-  let settled: [PromiseSettledResult<RenderPool>, PromiseSettledResult<void>];
+  let settled: [PromiseSettledResult<RenderPool>, PromiseSettledResult<void>, PromiseSettledResult<void>];
   try {
-    settled = await Promise.allSettled([startPool(), exporter.begin?.()]);
+    settled = await Promise.allSettled([startPool(), exporter.begin?.(), checked]);
   } finally {
     stop.signal.removeEventListener('abort', onStop);
   }
-  const [started, begun] = settled;
+  const [started, begun, footage] = settled;
   if (started.status === 'rejected') throw started.reason;
   const pool = started.value;
   cleanup.always(() => pool.destroy());
   if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
+  if (footage.status === 'rejected') throw footage.reason;
   if (begun.status === 'rejected') throw begun.reason;
   return pool;
 }

@@ -14,6 +14,7 @@ import { formatSpec } from '../../engine/output-formats.js';
 import { remedyText } from '../../engine/errors.js';
 import { checkRenderItem } from '../../engine/render-item-rules.js';
 import { refuseFootageOverwrite, rewrittenFile } from './output-overlap.js';
+import { outputSize } from '../output-size.js';
 
 /** Inclusive frame numbers. */
 export interface FrameSpan {
@@ -29,6 +30,8 @@ export interface ItemPlan {
   frames: number[];
   /** What the workers render every frame with: RGB + Alpha items on a transparent background. */
   render: { scale: number; transparent: boolean };
+  /** The size of every rendered frame (the composition at the item's scale), known before any is drawn. */
+  frameSize: { width: number; height: number };
   /** Whether frames are rendered at all: an audio-only format (WAV, MP3) is the sound alone. */
   picture: boolean;
   /** Whether the output carries the composition's sound: the format has sound and the item did not turn it off. */
@@ -85,6 +88,7 @@ export function planItem(
     frameRate: comp.frameRate,
     frames,
     render: { scale: item.scale, transparent: item.alpha },
+    frameSize: outputSize(comp, item.scale),
     picture: formatSpec(item.format).sound !== 'only',
     // An audio-only format is nothing but sound; `audio: false` is refused for it (render-item-rules.ts).
     sound:

@@ -11,8 +11,12 @@ export interface WorkerInit {
   footage: Array<[string, Uint8Array]>;
   /** Module exporting createFrameRenderer (default: the compositor, src/render/index.ts). */
   rendererModule: string;
-  /** Video footage: ffmpeg and ffprobe, and each file's childPath (a descriptor the main thread opened). */
-  media: { ffmpeg: string | null; ffprobe: string | null; files: Array<[string, string]> };
+  /**
+   * Video footage: ffmpeg and ffprobe, and each file's childPath (a descriptor the main thread opened).
+   * `checked`: the main thread has checked every file against its footage item (footage-unchanged.ts), so no
+   * decoder waits for that ffprobe before its first frame.
+   */
+  media: { ffmpeg: string | null; ffprobe: string | null; files: Array<[string, string]>; checked: boolean };
   /**
    * How much to lower the worker thread's priority (its nice value, raised by this; the decoders it starts
    * inherit it): above 0 while it feeds an encoder child, which then comes first (item.ts, workerNiceness).

@@ -125,6 +125,7 @@ async function main(): Promise<void> {
     media: {
       ffmpeg: init.media.ffmpeg,
       ffprobe: init.media.ffprobe,
+      checked: init.media.checked,
       readFile,
       async open(path) {
         const child = mediaFiles.get(path);

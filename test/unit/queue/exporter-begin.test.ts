@@ -85,10 +85,13 @@ describe('Exporter.begin', () => {
     const s = queueSession();
     const log: string[] = [];
     let aborted: () => void = () => undefined;
+    // Made up front: an abort that comes between the file's creation and the wait below still ends the wait.
+    const killed = new Promise<void>((_, reject) => (aborted = () => reject(new Error('mix killed'))));
+    killed.catch(() => undefined);
     // A begin that only ends when the exporter is aborted (a long sound mix, killed).
     const factory = loggingExporter(dir, log, async (ctx) => {
       await ctx.tracker.create(join(dir, 'sound.wav'));
-      await new Promise<void>((_, reject) => (aborted = () => reject(new Error('mix killed'))));
+      await killed;
     });
     s.renderQueue.registerExporter('png', (ctx) => {
       const exporter = factory(ctx);

@@ -31,11 +31,12 @@ function context(format: OutputFormatId): ExporterContext {
     alpha: false,
     audio: true,
   };
-  // Constructing an exporter starts nothing: ffmpeg is only spawned on the first frame.
+  // Constructing an exporter starts nothing: ffmpeg is only spawned by `begin` or the first frame.
   return {
     item,
     frames: [0, 1],
     frameRate: 10,
+    frameSize: { width: 64, height: 36 },
     tracker: new FileTracker(),
     ffmpeg: '/usr/bin/ffmpeg',
     signal: new AbortController().signal,

@@ -22,7 +22,16 @@ function exporter(out: string, spill: string, frames: number[], signal = new Abo
     alpha: false,
     audio: true,
   };
-  const ctx = { item, frames, frameRate: 10, tracker: new FileTracker(), ffmpeg: null, signal, audio: null };
+  const ctx = {
+    item,
+    frames,
+    frameRate: 10,
+    frameSize: { width: 64, height: 36 },
+    tracker: new FileTracker(),
+    ffmpeg: null,
+    signal,
+    audio: null,
+  };
   return new SequenceExporter(ctx, { kind: 'png', level: 1 });
 }
 

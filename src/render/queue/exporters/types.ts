@@ -22,6 +22,11 @@ export interface ExporterContext {
   frames: readonly number[];
   frameRate: number;
   /**
+   * The size every frame will have (the composition at the item's scale), known before the first is drawn: an
+   * encoder can be started with it while the workers load. writeFrame's `size` is the same.
+   */
+  frameSize: FrameSize;
+  /**
    * Every file the exporter creates must go through this tracker (temporary beside the final name, O_EXCL |
    * O_NOFOLLOW, renamed on completion): on cancellation or failure exactly the tracked paths are removed.
    * Reach tracked files only through it (`TrackedFile.childPath` for a child process, `readPath` to read one

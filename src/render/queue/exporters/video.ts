@@ -7,7 +7,7 @@
  * frame and last exactly its frames, so they stay in sync.
  */
 import { dirname } from 'node:path';
-import type { FfmpegFormat } from '../../../engine/index.js';
+import { EngineError, type FfmpegFormat } from '../../../engine/index.js';
 import type { FramePayload } from '../../encode.js';
 import type { TrackedFile } from '../tracker.js';
 import { FfmpegProcess, missingFfmpeg } from './ffmpeg.js';
@@ -42,6 +42,7 @@ export class VideoExporter implements Exporter {
   #mixFile: TrackedFile | null = null;
   /** The sound's encoder arguments, once its mix is done (begun by `begin`, or by the first frame). */
   #sound: Promise<SoundArgs> | null = null;
+  #started: Promise<FfmpegProcess> | null = null;
   #aborted = false;
 
   constructor(ctx: ExporterContext, format: FfmpegFormat) {
@@ -60,54 +61,76 @@ export class VideoExporter implements Exporter {
     return skipWhenPresent(this.#ctx);
   }
 
-  /** Mixes the sound while the workers start (the mix took ~75 ms before the first frame could be written). */
+  /**
+   * Mixes the sound, then starts the encoder, while the workers start: the mix took ~75 ms, and ffmpeg ~60 ms to
+   * start, before the first frame could be written.
+   */
   async begin(): Promise<void> {
-    await (this.#sound ??= this.#mixSound());
+    await this.#encoder();
   }
 
   async writeFrame(_frame: number, data: Uint8Array, size: FrameSize): Promise<void> {
-    // ffmpeg needs the frame size up front; the first frame tells it (it depends on the renderer's rounding).
-    if (!this.#child) {
-      await this.#ctx.tracker.ensureDir(dirname(this.#ctx.item.output));
-      this.#file = await this.#ctx.tracker.create(this.#ctx.item.output);
-      // I420 frames are the RGBA frame padded to even sizes (yuv/i420.ts).
-      const picture = this.#input === 'i420' ? i420Size(size.width, size.height) : size;
-      const input = [
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        this.#input === 'i420' ? 'yuv420p' : 'rgba',
-        '-s',
-        `${picture.width}x${picture.height}`,
-        '-r',
-        String(this.#ctx.frameRate),
-        // No reader thread: ffmpeg 5 gives each input one when a second input (the sound) is named or a queue
-        // size is set, and with it held ~75 MB more at a 1080p render's peak (its queued 8 MB packets, and the
-        // glibc heap they were allocated in), at the same speed: our own pipe already queues ahead of it.
-        // 0 means "no thread" in ffmpeg 5 and "the default queue" in later versions (which always use one).
-        ...NO_READER_THREAD,
-        '-i',
-        'pipe:0',
-      ];
-      const { item, frames } = this.#ctx;
-      const output = ffmpegOutputArgs(
-        this.#format,
-        item.alpha,
-        size,
-        frames.length,
-        item.encoding,
-        this.#input,
+    const { width, height } = this.#ctx.frameSize;
+    // ffmpeg was told the size up front: a frame of another size would be read as garbage.
+    if (size.width !== width || size.height !== height)
+      throw new EngineError(
+        'render_failed',
+        `A frame came out ${size.width}x${size.height} where the encoder expects ${width}x${height}.`,
+        'Render again; if it repeats, report it with the project.',
       );
-      const sound = await (this.#sound ??= this.#mixSound());
-      // childPath reaches the temporary through our handle on the checked folder, so ffmpeg cannot be
-      // redirected by a folder swapped for a symlink after the check (see FileTracker).
-      this.#child = new FfmpegProcess(
-        this.#ffmpeg,
-        [...input, ...sound.input, ...sound.map, ...output, ...sound.codec, '-y', this.#file.childPath],
-        this.#ctx.item.output,
-      );
-    }
-    await this.#child.write(data);
+    const child = await this.#encoder();
+    await child.write(data);
+  }
+
+  /** The encoder, started once (by `begin`, or by the first frame when there was none). */
+  #encoder(): Promise<FfmpegProcess> {
+    this.#started ??= this.#startEncoder();
+    return this.#started;
+  }
+
+  async #startEncoder(): Promise<FfmpegProcess> {
+    const sound = await (this.#sound ??= this.#mixSound());
+    const size = this.#ctx.frameSize;
+    await this.#ctx.tracker.ensureDir(dirname(this.#ctx.item.output));
+    this.#file = await this.#ctx.tracker.create(this.#ctx.item.output);
+    // I420 frames are the RGBA frame padded to even sizes (yuv/i420.ts).
+    const picture = this.#input === 'i420' ? i420Size(size.width, size.height) : size;
+    const input = [
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      this.#input === 'i420' ? 'yuv420p' : 'rgba',
+      '-s',
+      `${picture.width}x${picture.height}`,
+      '-r',
+      String(this.#ctx.frameRate),
+      // No reader thread: ffmpeg 5 gives each input one when a second input (the sound) is named or a queue
+      // size is set, and with it held ~75 MB more at a 1080p render's peak (its queued 8 MB packets, and the
+      // glibc heap they were allocated in), at the same speed: our own pipe already queues ahead of it.
+      // 0 means "no thread" in ffmpeg 5 and "the default queue" in later versions (which always use one).
+      ...NO_READER_THREAD,
+      '-i',
+      'pipe:0',
+    ];
+    const { item, frames } = this.#ctx;
+    const output = ffmpegOutputArgs(
+      this.#format,
+      item.alpha,
+      size,
+      frames.length,
+      item.encoding,
+      this.#input,
+    );
+    // Aborted while the temporary was being made: no encoder is started that nothing would stop.
+    if (this.#aborted) throw stopped();
+    // childPath reaches the temporary through our handle on the checked folder, so ffmpeg cannot be
+    // redirected by a folder swapped for a symlink after the check (see FileTracker).
+    this.#child = new FfmpegProcess(
+      this.#ffmpeg,
+      [...input, ...sound.input, ...sound.map, ...output, ...sound.codec, '-y', this.#file.childPath],
+      this.#ctx.item.output,
+    );
+    return this.#child;
   }
 
   /**
