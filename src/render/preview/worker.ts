@@ -5,7 +5,7 @@
  * them through the session's (confined) ports.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { EngineError, isEngineError, type Project } from '../../engine/index.js';
+import { EngineError, isEngineError, type Project } from '../../engine/core.js';
 import { createFrameRenderer } from '../renderer.js';
 import { DecoderChildren, GRACEFUL_STOP_MS } from '../media/children.js';
 import { collectYoungGarbage } from '../young-gc.js';
