@@ -40,8 +40,7 @@ export class VideoExporter implements Exporter {
   #child: FfmpegProcess | null = null;
   #mix: AudioMixRun | null = null;
   #mixFile: TrackedFile | null = null;
-  /** The sound's encoder arguments, once its mix is done (begun by `begin`, or by the first frame). */
-  #sound: Promise<SoundArgs> | null = null;
+  /** The encoder, once started (after the sound's mix): by `begin`, or by the first frame. */
   #started: Promise<FfmpegProcess> | null = null;
   #aborted = false;
 
@@ -82,14 +81,13 @@ export class VideoExporter implements Exporter {
     await child.write(data);
   }
 
-  /** The encoder, started once (by `begin`, or by the first frame when there was none). */
   #encoder(): Promise<FfmpegProcess> {
     this.#started ??= this.#startEncoder();
     return this.#started;
   }
 
   async #startEncoder(): Promise<FfmpegProcess> {
-    const sound = await (this.#sound ??= this.#mixSound());
+    const sound = await this.#mixSound();
     const size = this.#ctx.frameSize;
     await this.#ctx.tracker.ensureDir(dirname(this.#ctx.item.output));
     this.#file = await this.#ctx.tracker.create(this.#ctx.item.output);
