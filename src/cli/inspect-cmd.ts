@@ -87,6 +87,8 @@ function footageSummary(f: FootageItem) {
     ...(m?.audio
       ? { audio: { codec: m.audio.codec, sampleRate: m.audio.sampleRate, channels: m.audio.channels } }
       : {}),
+    // Files with several audio streams (languages, commentary): how many; a layer plays the first unless told.
+    ...(m?.audioStreams ? { audioStreams: m.audioStreams.length } : {}),
   };
 }
 
@@ -102,7 +104,8 @@ function footageLine(f: Summary['footage'][number]): string {
   const variable = 'variableFrameRate' in f && f.variableFrameRate ? ' (variable)' : '';
   const duration = 'duration' in f && f.duration ? `  ${Number(f.duration.toFixed(3))} s` : '';
   const picture = f.kind === 'audio' ? '' : `  ${f.width}x${f.height}${fps}${variable}`;
-  const sound = f.audio ? `  sound ${soundText(f.audio)}` : '';
+  const more = 'audioStreams' in f && f.audioStreams ? ` (1 of ${f.audioStreams} audio streams)` : '';
+  const sound = f.audio ? `  sound ${soundText(f.audio)}${more}` : '';
   const gone = 'missing' in f && f.missing ? '  (missing: no file at that path)' : '';
   const where = 'pattern' in f && f.pattern ? f.pattern : f.path;
   return `  ${f.id}  "${f.name}"  ${f.kind}${picture}${duration}${sound}  ${where}${gone}`;

@@ -78,7 +78,14 @@ export function inspectLayer(layer: Layer): Record<string, unknown> {
     // Only retimed layers carry a time map; the others play at speed 1.
     ...(layer.time && { time: layer.time }),
     // Only layers whose sound was set carry it; the others play at 0 dB, not muted.
-    ...(layer.audio && { audio: { level: prop(layer.audio.level), muted: layer.audio.muted } }),
+    ...(layer.audio && {
+      audio: {
+        level: prop(layer.audio.level),
+        muted: layer.audio.muted,
+        // The file's first audio stream unless another was chosen.
+        ...(layer.audio.stream !== undefined && { stream: layer.audio.stream }),
+      },
+    }),
     blendMode: layer.blendMode,
     parent: layer.parent,
     trackMatte: layer.trackMatte,

@@ -194,12 +194,23 @@ export type LayerSource = z.infer<typeof LayerSource>;
 export type LayerKind = LayerSource['kind'];
 export const LAYER_KINDS = ['solid', 'text', 'shape', 'footage', 'null', 'adjustment', 'precomp'] as const;
 
+/** The highest audio stream index a layer may name (files hold a handful; this only bounds the document). */
+export const MAX_AUDIO_STREAM = 63;
+
 /**
  * A layer's sound (footage with audio, or a precomp whose layers have some): level in dB, keyframeable for
  * fades (-96..+24; property `audio.level`), and mute (`layer.setAudioMuted`). Absent: 0 dB, not muted.
  * `enabled` is the picture switch, as After Effects' eye; a hidden layer is still heard unless muted.
  */
-export const LayerAudio = z.strictObject({ level: NumberProp, muted: z.boolean() });
+export const LayerAudio = z.strictObject({
+  level: NumberProp,
+  muted: z.boolean(),
+  /**
+   * Which of its footage's audio streams a footage layer plays (0: the first; `layer.setAudioStream`), for files
+   * with several (a second language, a commentary). Absent: the first.
+   */
+  stream: z.number().int().min(0).max(MAX_AUDIO_STREAM).optional(),
+});
 export type LayerAudio = z.infer<typeof LayerAudio>;
 
 /** Playback speeds a layer may have: slower than 1/100 or faster than 100x is not a useful retime. */
@@ -302,6 +313,23 @@ export type Composition = z.infer<typeof Composition>;
 
 export const MEDIA_KINDS = ['still', 'video', 'sequence', 'audio'] as const;
 
+/** One audio stream of a footage file, as the probe found it. */
+export const AudioStreamInfo = z.strictObject({
+  codec: Name,
+  sampleRate: z.number().int().positive(),
+  channels: z.number().int().positive(),
+  duration: z.number().min(0),
+  /**
+   * Seconds from the first picture to the sound's first sample, as the file's timestamps say (negative:
+   * the sound starts first). Absent: 0 (audio files, and footage probed before it was recorded).
+   */
+  offset: z.number().min(-3600).max(3600).optional(),
+  /** The stream's language and title tags, where the file has them ("eng", "Commentary"). */
+  language: Name.optional(),
+  title: Name.optional(),
+});
+export type AudioStreamInfo = z.infer<typeof AudioStreamInfo>;
+
 /**
  * What the probe found in a footage file at import (ffprobe for video and audio, sharp for stills and image
  * sequences). Per-frame timestamps of variable-rate video are not stored here (documents stay small): the
@@ -343,20 +371,17 @@ export const FootageMedia = z.strictObject({
     })
     .nullable()
     .optional(),
-  /** The first audio stream, when there is one. */
-  audio: z
-    .strictObject({
-      codec: Name,
-      sampleRate: z.number().int().positive(),
-      channels: z.number().int().positive(),
-      duration: z.number().min(0),
-      /**
-       * Seconds from the first picture to the sound's first sample, as the file's timestamps say (negative:
-       * the sound starts first). Absent: 0 (audio files, and footage probed before it was recorded).
-       */
-      offset: z.number().min(-3600).max(3600).optional(),
-    })
-    .nullable(),
+  /** The first audio stream, when there is one: what a footage layer plays unless told another. */
+  audio: AudioStreamInfo.nullable(),
+  /**
+   * Every audio stream, in the file's order (a layer's `audio.stream` indexes this), when there are two or more
+   * (a second language, a commentary); absent with one or none.
+   */
+  audioStreams: z
+    .array(AudioStreamInfo)
+    .min(2)
+    .max(MAX_AUDIO_STREAM + 1)
+    .optional(),
 });
 export type FootageMedia = z.infer<typeof FootageMedia>;
 

@@ -2,9 +2,11 @@
 import { z } from 'zod';
 import { defineCommand, EDIT, type CommandContext, type SessionView } from '../catalog.js';
 import { EngineError } from '../errors.js';
+import { checkAudioStream, setStream } from '../audio-streams.js';
 import { insertLayer } from '../layer-factory.js';
 import { missingGlyphsMessage } from '../missing-glyphs.js';
 import {
+  MAX_AUDIO_STREAM,
   MAX_SIDE,
   staticProp,
   TEXT_ALIGNS,
@@ -257,6 +259,13 @@ export const addFootage = defineCommand({
   params: z.strictObject({
     ...common,
     footage: z.string().min(1).describe('Footage item id or unique name'),
+    audioStream: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_AUDIO_STREAM)
+      .optional()
+      .describe("Which of the file's audio streams the layer plays (default 0, the first)"),
   }),
   pathParams: {},
   enabled: needsComp,
@@ -265,13 +274,15 @@ export const addFootage = defineCommand({
   run(ctx, p) {
     const comp = findComp(ctx.doc, p.comp);
     const item = findFootage(ctx.doc, p.footage);
+    if (p.audioStream !== undefined) checkAudioStream(item, p.audioStream);
     // Named after its footage item, as After Effects names a layer after its source ("Interview", "Interview 2").
     const id = insertLayer(ctx, comp, { kind: 'footage', footage: item.id }, item.name, p.name);
     const duration = item.media?.kind === 'still' ? null : item.media?.duration;
-    if (duration)
+    if (duration || p.audioStream)
       ctx.update((d) => {
         const layer = draftLayer(d, comp.id, id);
-        layer.outPoint = layer.startTime + duration;
+        if (duration) layer.outPoint = layer.startTime + duration;
+        if (p.audioStream) setStream(layer, p.audioStream);
       });
     return { id };
   },

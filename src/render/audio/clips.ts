@@ -18,6 +18,7 @@ import {
   type NumberProp,
   type Project,
 } from '../../engine/index.js';
+import { audioStreamsOf } from '../../engine/audio-streams.js';
 import { DEFAULT_TIME_MAP, footageTime, type TimeMap } from '../../engine/time-map.js';
 
 /** One stretch of footage on the item's timeline. Times in seconds. */
@@ -58,6 +59,8 @@ export interface AudioClip {
   path: string;
   /** The footage file as the document names it, when `path` is the descriptor it was opened as (errors). */
   shown?: string;
+  /** Which of the file's audio streams (0: the first). */
+  stream: number;
   /** Seconds of footage time before the sound's first sample (negative: the sound starts before the picture). */
   offset: number;
   /** The sound's channels as stored: mono is copied to both sides of the mix. */
@@ -75,16 +78,26 @@ export interface AudioMix {
 }
 
 /**
- * The sound a footage item carries, as the probe recorded it (media.audio); null: none. `duration` is in
- * footage time: it ends `offset` later than the stream's own length.
+ * The sound a footage item carries in its audio stream `stream` (0: the first), as the probe recorded it
+ * (media.audio, media.audioStreams); null: none at all. `duration` is in footage time: it ends `offset` later
+ * than the stream's own length. A stream the file does not have (relinked to a file with fewer) is an error
+ * naming the remedy, not silence.
  */
 export function footageSound(
   item: FootageItem,
-): { duration: number; offset: number; channels: number } | null {
-  const audio = item.media?.audio;
-  if (!audio) return null;
+  stream = 0,
+): { duration: number; offset: number; channels: number; stream: number } | null {
+  const streams = audioStreamsOf(item);
+  if (!streams.length) return null;
+  const audio = streams[stream];
+  if (!audio)
+    throw new EngineError(
+      'unsupported_format',
+      `Footage "${item.name}" has ${streams.length} audio stream${streams.length === 1 ? '' : 's'}; a layer plays its stream ${stream}, which it does not have.`,
+      `Choose one from 0 to ${streams.length - 1} with layer.setAudioStream.`,
+    );
   const offset = audio.offset ?? 0;
-  return { duration: Math.max(0, audio.duration + offset), offset, channels: audio.channels };
+  return { duration: Math.max(0, audio.duration + offset), offset, channels: audio.channels, stream };
 }
 
 /**
@@ -161,7 +174,7 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
         if (nested.length) visit(inner, { windows: nested, levels, depth: ctx.depth + 1 });
       } else if (layer.source.kind === 'footage') {
         const item = byId.get(layer.source.footage);
-        const sound = item?.type === 'footage' ? footageSound(item) : null;
+        const sound = item?.type === 'footage' ? footageSound(item, layer.audio?.stream) : null;
         if (!item || item.type !== 'footage' || !sound || !(sound.duration > 0)) continue;
         const found = windows.flatMap((w) =>
           sourcePieces(layer, w, sound.duration).map((piece) => topSegment(w, piece, start)),
@@ -171,6 +184,7 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
         if (found.length)
           clips.push({
             path: item.path,
+            stream: sound.stream,
             offset: sound.offset,
             channels: sound.channels,
             segments: found,

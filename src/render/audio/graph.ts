@@ -51,6 +51,9 @@ function fileChain(clip: AudioClip): string {
   return chain.join(',');
 }
 
+/** One audio stream of one file: what is decoded once. */
+const sourceKey = (clip: AudioClip) => `${clip.stream}:${clip.path}`;
+
 /** The graph mixing `mix`; with no clips, silence of the item's length. */
 export function mixGraph(mix: AudioMix): MixGraph {
   const total = Math.max(1, samples(mix.duration));
@@ -60,18 +63,19 @@ export function mixGraph(mix: AudioMix): MixGraph {
   const paths = [...new Set(mix.clips.map((c) => c.path))];
   const inputs = paths.flatMap((p) => ['-i', p]);
   const lines: string[] = [];
-  // Each file is decoded once and split into as many branches as it has segments.
-  const uses = paths.map((p) =>
-    mix.clips.filter((c) => c.path === p).reduce((n, c) => n + c.segments.length, 0),
+  // Each file is an input once; each of its streams that is heard is decoded once and split into as many
+  // branches as it has segments.
+  const sources = [...new Map(mix.clips.map((c) => [sourceKey(c), c])).values()];
+  const uses = sources.map((src) =>
+    mix.clips.filter((c) => sourceKey(c) === sourceKey(src)).reduce((n, c) => n + c.segments.length, 0),
   );
-  const next = paths.map(() => 0);
-  paths.forEach((path, i) => {
+  const next = sources.map(() => 0);
+  sources.forEach((clip, i) => {
     const outs = Array.from({ length: uses[i]! }, (_, k) => `[f${i}s${k}]`).join('');
-    const clip = mix.clips.find((c) => c.path === path)!;
-    lines.push(`[${i}:a]${fileChain(clip)},asplit=${uses[i]}${outs}`);
+    lines.push(`[${paths.indexOf(clip.path)}:a:${clip.stream}]${fileChain(clip)},asplit=${uses[i]}${outs}`);
   });
   mix.clips.forEach((clip, c) => {
-    const file = paths.indexOf(clip.path);
+    const file = sources.findIndex((src) => sourceKey(src) === sourceKey(clip));
     const parts = clip.segments.map((s, k) => {
       lines.push(`[f${file}s${next[file]!++}]${segmentChain(s)}[c${c}p${k}]`);
       return `[c${c}p${k}]`;

@@ -4,7 +4,8 @@
  * another process is never cast unchecked) and turned into the footage item's media facts.
  */
 import { z } from 'zod';
-import { EngineError, type FootageMedia } from '../../engine/core.js';
+import { EngineError, type AudioStreamInfo, type FootageMedia } from '../../engine/core.js';
+import { MAX_AUDIO_STREAM } from '../../engine/model.js';
 import type { MediaProbe } from '../../engine/ports.js';
 import { runBounded } from './child-output.js';
 
@@ -99,26 +100,51 @@ function rotationOf(s: Stream): FootageMedia['rotation'] {
   return turned as FootageMedia['rotation'];
 }
 
+/** A stream tag as a document may hold it: trimmed, at most 100 characters, absent when empty. */
+function tag(value: string | undefined): string | undefined {
+  const text = value
+    ?.replace(/\p{Cc}/gu, '')
+    .trim()
+    .slice(0, 100);
+  return text ? text : undefined;
+}
+
+/** One audio stream's facts; its offset is from the first picture's time (0 without a picture). */
+function soundOf(
+  sound: Stream,
+  video: Stream | undefined,
+  fileDuration: string | undefined,
+): AudioStreamInfo {
+  // Footage time 0 is the first picture; a sound stream that starts later (or earlier) plays that much later.
+  const offset = video ? Math.round((startOf(sound) - startOf(video)) * 1e6) / 1e6 : 0;
+  const language = tag(sound.tags?.language ?? sound.tags?.LANGUAGE);
+  const title = tag(sound.tags?.title ?? sound.tags?.TITLE);
+  return {
+    codec: sound.codec_name ?? 'unknown',
+    sampleRate: Math.round(positive(sound.sample_rate) ?? 48_000),
+    channels: Math.max(1, sound.channels ?? 2),
+    duration: positive(sound.duration) ?? durationTag(sound) ?? positive(fileDuration) ?? 0,
+    // Under a tenth of a millisecond is no offset (and keeps the item as it was for most files).
+    ...(Math.abs(offset) >= 1e-4 && Math.abs(offset) <= MAX_SOUND_OFFSET ? { offset } : {}),
+    // "und" is ffmpeg's "undetermined": no language.
+    ...(language && language !== 'und' ? { language } : {}),
+    ...(title ? { title } : {}),
+  };
+}
+
 /** The media facts of ffprobe's JSON output; throws unsupported_format when it holds no picture or sound. */
 export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
   const parsed = ProbeOutput.safeParse(json);
   if (!parsed.success) throw notMedia(shownPath, 'ffprobe gave output that could not be read');
   const { streams, format } = parsed.data;
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
-  const sound = streams.find((s) => s.codec_type === 'audio');
   const container = format?.format_name?.split(',')[0] ?? 'unknown';
-  // Footage time 0 is the first picture; a sound stream that starts later (or earlier) plays that much later.
-  const offset = sound && video ? Math.round((startOf(sound) - startOf(video)) * 1e6) / 1e6 : 0;
-  const audio = sound
-    ? {
-        codec: sound.codec_name ?? 'unknown',
-        sampleRate: Math.round(positive(sound.sample_rate) ?? 48_000),
-        channels: Math.max(1, sound.channels ?? 2),
-        duration: positive(sound.duration) ?? positive(format?.duration) ?? 0,
-        // Under a tenth of a millisecond is no offset (and keeps the item as it was for most files).
-        ...(Math.abs(offset) >= 1e-4 && Math.abs(offset) <= MAX_SOUND_OFFSET ? { offset } : {}),
-      }
-    : null;
+  const sounds = streams
+    .filter((s) => s.codec_type === 'audio')
+    .slice(0, MAX_AUDIO_STREAM + 1)
+    .map((s) => soundOf(s, video, format?.duration));
+  const audio = sounds[0] ?? null;
+  const audioStreams = sounds.length > 1 ? { audioStreams: sounds } : {};
   if (!video?.width || !video.height) {
     if (!audio) throw notMedia(shownPath, `ffprobe found no video or audio stream in it (${container})`);
     return {
@@ -137,6 +163,7 @@ export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
         codec: null,
         sequence: null,
         audio,
+        ...audioStreams,
       },
     };
   }
@@ -170,6 +197,7 @@ export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
       sequence: null,
       yuv: yuvOf(video),
       audio,
+      ...audioStreams,
     },
   };
 }

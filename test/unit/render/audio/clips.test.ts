@@ -243,6 +243,32 @@ describe('collectAudio', () => {
   });
 });
 
+describe('audio streams', () => {
+  it("plays the layer's stream, at that stream's offset, and refuses one the file no longer has", () => {
+    const item = footage('f', 2);
+    const first = item.media!.audio!;
+    item.media!.audioStreams = [first, { ...first, channels: 2, offset: 0.25 }];
+    const heard = (stream?: number) =>
+      collectAudio(
+        project([item, comp('c', 10, [sound({ audio: { level: staticProp(0), muted: false, stream } })])]),
+        'c',
+        0,
+        10,
+      ).clips[0]!;
+    expect(heard()).toMatchObject({ stream: 0, channels: 1, offset: 0 });
+    expect(heard(1)).toMatchObject({ stream: 1, channels: 2, offset: 0.25 });
+    expect(mixGraph({ start: 0, duration: 1, clips: [heard(1)] }).graph).toContain('[0:a:1]');
+    // Relinked to a file with one stream: an error naming the remedy, not silence.
+    delete item.media!.audioStreams;
+    expect(() => heard(1)).toThrow(
+      expect.objectContaining({
+        code: 'unsupported_format',
+        remediation: expect.stringContaining('layer.setAudioStream'),
+      }),
+    );
+  });
+});
+
 describe('level envelope and graph', () => {
   it('writes keyframed dB as a flat sum of ramps and steps', () => {
     const level = {

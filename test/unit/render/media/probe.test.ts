@@ -113,6 +113,47 @@ describe('mediaFromProbe', () => {
     });
   });
 
+  it('records every audio stream of a file with several, with language and title, each at its own offset', () => {
+    const two = video({ start_time: '0.000000' });
+    two.streams.push(
+      {
+        codec_type: 'audio',
+        codec_name: 'aac',
+        sample_rate: '48000',
+        channels: 2,
+        duration: '10',
+        start_time: '0.000000',
+        tags: { language: 'und', handler_name: 'SoundHandler' },
+      } as never,
+      {
+        codec_type: 'audio',
+        codec_name: 'ac3',
+        sample_rate: '44100',
+        channels: 6,
+        duration: '9',
+        start_time: '0.500000',
+        tags: { language: 'fra', title: '  Commentary\u0007 ' },
+      } as never,
+    );
+    const { media } = mediaFromProbe(two, 'two.mkv');
+    // The first is the layer's default, as before; the list holds them all, in the file's order.
+    expect(media.audio).toEqual({ codec: 'aac', sampleRate: 48000, channels: 2, duration: 10 });
+    expect(media.audioStreams).toEqual([
+      { codec: 'aac', sampleRate: 48000, channels: 2, duration: 10 },
+      {
+        codec: 'ac3',
+        sampleRate: 44100,
+        channels: 6,
+        duration: 9,
+        offset: 0.5,
+        language: 'fra',
+        title: 'Commentary',
+      },
+    ]);
+    // One stream: no list (the item stays as it always was).
+    expect(mediaFromProbe(video(), 'one.mp4').media.audioStreams).toBeUndefined();
+  });
+
   it('takes audio-only files as audio and refuses files with neither', () => {
     const audio = {
       streams: [

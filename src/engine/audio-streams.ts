@@ -1,0 +1,48 @@
+/**
+ * The audio streams of a footage file, as a layer chooses among them (`audio.stream`, layer.setAudioStream and
+ * layer.addFootage's audioStream): the probe records every stream when a file has several, the first alone as
+ * `media.audio` otherwise.
+ */
+import { EngineError } from './errors.js';
+import { staticProp, type AudioStreamInfo, type FootageItem, type Layer } from './model.js';
+
+/** A stream as an error lists it: `1 (ac3, 6 channels, eng, "Commentary")`. */
+function describeStream(index: number, s: AudioStreamInfo): string {
+  const words = [
+    s.codec,
+    `${s.channels} channel${s.channels === 1 ? '' : 's'}`,
+    s.language,
+    s.title && `"${s.title}"`,
+  ];
+  return `${index} (${words.filter(Boolean).join(', ')})`;
+}
+
+/** The audio streams of `item` (the first alone for a file with one; none without sound). */
+export function audioStreamsOf(item: FootageItem): AudioStreamInfo[] {
+  const first = item.media?.audio;
+  return item.media?.audioStreams ?? (first ? [first] : []);
+}
+
+/** Throws bad_argument naming the streams there are when `item` has no audio stream `stream`. */
+export function checkAudioStream(item: FootageItem, stream: number): void {
+  const streams = audioStreamsOf(item);
+  if (stream < streams.length) return;
+  if (!streams.length)
+    throw new EngineError(
+      'bad_argument',
+      `Footage "${item.name}" has no sound.`,
+      "Choose a footage layer whose file has an audio stream (project.inspect lists each item's audio).",
+    );
+  throw new EngineError(
+    'bad_argument',
+    `Footage "${item.name}" has no audio stream ${stream}; it has ${streams.map((s, i) => describeStream(i, s)).join(', ')}.`,
+    `Pass a stream from 0 to ${streams.length - 1}.`,
+  );
+}
+
+/** Sets a (draft) layer's audio stream; the first is recorded as no field at all, as layers have always been. */
+export function setStream(layer: Layer, stream: number): void {
+  if (!layer.audio) layer.audio = { level: staticProp(0), muted: false };
+  if (stream === 0) delete layer.audio.stream;
+  else layer.audio.stream = stream;
+}
