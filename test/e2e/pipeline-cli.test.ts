@@ -142,7 +142,7 @@ describe('effectcraft-cli inspect', () => {
     );
   });
 
-  it('lists a variable NTSC rate, the sound of video and audio, and a sequence by its pattern', async () => {
+  it('lists a variable NTSC rate, the sound of video and audio (and how many streams), and a sequence by its pattern', async () => {
     const dir = await tempDir();
     const project = JSON.parse(projectWith({})) as { items: object[] };
     const still = { pixelAspect: 1, alpha: false, rotation: 0, sequence: null };
@@ -171,6 +171,8 @@ describe('effectcraft-cli inspect', () => {
         variableFrameRate: true,
         codec: 'h264',
         audio: sound('aac', 48000, 2, 10.01),
+        // A second language: the layer plays the first unless told.
+        audioStreams: [sound('aac', 48000, 2, 10.01), sound('ac3', 48000, 6, 10.01)],
       }),
       footage('footage_8', 'music', '/abs/music.mp3', 1, 1, {
         kind: 'audio',
@@ -195,14 +197,19 @@ describe('effectcraft-cli inspect', () => {
     await writeFile(join(dir, 'p.ecproj'), JSON.stringify(project));
     const text = (await runCli(['inspect', 'p.ecproj'], { cwd: dir })).stdout;
     expect(text).toContain(
-      `footage_7  "phone"  video  1080x1920  29.97 fps (variable)  10.01 s  sound aac 48 kHz stereo  /abs/phone.mp4`,
+      `footage_7  "phone"  video  1080x1920  29.97 fps (variable)  10.01 s  sound aac 48 kHz stereo (1 of 2 audio streams)  /abs/phone.mp4`,
     );
     expect(text).toContain(`footage_8  "music"  audio  3.5 s  sound mp3 44.1 kHz mono  /abs/music.mp3`);
     expect(text).toContain(`footage_9  "f_0001"  sequence  64x48  24 fps  1 s  /abs/seq/f_%04d.png`);
     const json = JSON.parse((await runCli(['inspect', 'p.ecproj', '--json'], { cwd: dir })).stdout) as {
       footage: object[];
     };
-    expect(json.footage[0]).toMatchObject({ variableFrameRate: true, audio: { codec: 'aac', channels: 2 } });
+    expect(json.footage[0]).toMatchObject({
+      variableFrameRate: true,
+      audio: { codec: 'aac', channels: 2 },
+      audioStreams: 2,
+    });
+    expect(json.footage[1]).not.toHaveProperty('audioStreams');
     expect(json.footage[2]).toMatchObject({ pattern: '/abs/seq/f_%04d.png' });
   });
 
