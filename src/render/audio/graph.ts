@@ -65,17 +65,25 @@ export function mixGraph(mix: AudioMix): MixGraph {
   const lines: string[] = [];
   // Each file is an input once; each of its streams that is heard is decoded once and split into as many
   // branches as it has segments.
-  const sources = [...new Map(mix.clips.map((c) => [sourceKey(c), c])).values()];
-  const uses = sources.map((src) =>
-    mix.clips.filter((c) => sourceKey(c) === sourceKey(src)).reduce((n, c) => n + c.segments.length, 0),
-  );
-  const next = sources.map(() => 0);
+  const sourceOf = new Map<string, number>();
+  const sources: AudioClip[] = [];
+  const uses: number[] = [];
+  for (const clip of mix.clips) {
+    let i = sourceOf.get(sourceKey(clip));
+    if (i === undefined) {
+      i = sources.push(clip) - 1;
+      sourceOf.set(sourceKey(clip), i);
+      uses.push(0);
+    }
+    uses[i]! += clip.segments.length;
+  }
   sources.forEach((clip, i) => {
     const outs = Array.from({ length: uses[i]! }, (_, k) => `[f${i}s${k}]`).join('');
     lines.push(`[${paths.indexOf(clip.path)}:a:${clip.stream}]${fileChain(clip)},asplit=${uses[i]}${outs}`);
   });
+  const next = sources.map(() => 0);
   mix.clips.forEach((clip, c) => {
-    const file = sources.findIndex((src) => sourceKey(src) === sourceKey(clip));
+    const file = sourceOf.get(sourceKey(clip))!;
     const parts = clip.segments.map((s, k) => {
       lines.push(`[f${file}s${next[file]!++}]${segmentChain(s)}[c${c}p${k}]`);
       return `[c${c}p${k}]`;
