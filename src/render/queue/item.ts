@@ -201,13 +201,19 @@ async function render(
       stop,
       cleanup,
       input.checked,
+      w,
     );
     // Stopping terminates the workers at once; the batch they held rejects with `cancelled`.
     const onAbort = () => void pool.destroy();
     stop.signal.addEventListener('abort', onAbort);
     cleanup.always(() => stop.signal.removeEventListener('abort', onAbort));
     if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
-    await dispatch(pool, w, todo, plan, exporter, stop);
+    // A file that changed since its import fails the check; its frames may have failed to decode meanwhile,
+    // and the check's error is the one that names the cause.
+    await dispatch(pool, w, todo, plan, exporter, stop).catch(async (err: unknown) => {
+      await input.checked;
+      throw err;
+    });
   }
   await w.flush();
   if (stop.checkRemoved()) throw stopped();
@@ -224,10 +230,13 @@ async function render(
 }
 
 /**
- * Starts the render workers while the exporter's own preparation (`begin`: a video's sound mix, its encoder)
- * runs and the footage is checked (`checked`), and waits for all three: a failure of any is then cleaned up with
- * nothing of the others still starting. A stop meanwhile aborts the exporter at once (the mix of a long
- * composition takes seconds), which ends its `begin`.
+ * Starts the render workers while the exporter prepares (`begin`: a video's sound mix and its encoder) and the
+ * footage is checked (`checked`), and returns as soon as the workers are ready: the first frames are rendered
+ * while the other two finish, and the writer holds them until both have (a render's first frame came ~200 ms
+ * later when it waited for all three). A failure of either is the item's error before anything is written;
+ * the footage check's names what changed, so it wins over the encoder's. A stop aborts the exporter at once,
+ * which ends its `begin`; a failure waits for `begin` to end (the writer's flush) before the item's files are
+ * removed, so none it creates is left behind.
  */
 async function startAlongside(
   startPool: () => Promise<RenderPool>,
@@ -235,24 +244,20 @@ async function startAlongside(
   stop: ItemStop,
   cleanup: CleanupStack,
   checked: Promise<void>,
+  writer: FrameWriter,
 ): Promise<RenderPool> {
   // A stop before this point (while the footage was opened) has no listener to hear it.
   if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
   const onStop = () => void exporter.abort().catch(() => undefined);
   stop.signal.addEventListener('abort', onStop);
-  let settled: [PromiseSettledResult<RenderPool>, PromiseSettledResult<void>, PromiseSettledResult<void>];
-  try {
-    settled = await Promise.allSettled([startPool(), exporter.begin?.(), checked]);
-  } finally {
-    stop.signal.removeEventListener('abort', onStop);
-  }
-  const [started, begun, footage] = settled;
-  if (started.status === 'rejected') throw started.reason;
-  const pool = started.value;
+  cleanup.always(() => stop.signal.removeEventListener('abort', onStop));
+  const begun = exporter.begin?.() ?? Promise.resolve();
+  begun.catch(() => undefined);
+  // The writer's flush, which the item's failure awaits after aborting the exporter, waits for this too.
+  writer.holdUntil(checked.then(() => begun));
+  const pool = await startPool();
   cleanup.always(() => pool.destroy());
   if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
-  if (footage.status === 'rejected') throw footage.reason;
-  if (begun.status === 'rejected') throw begun.reason;
   return pool;
 }
 

@@ -65,11 +65,31 @@ export class FrameWriter {
         this.#onWritten(this.#written);
         p.release?.();
       } catch (err) {
-        this.#error = err;
-        this.#pending.clear();
+        this.#fail(err);
       }
       this.#waiters.splice(0).forEach((w) => w());
     });
+  }
+
+  /**
+   * Holds every write until `ready` settles (the encoder started, the footage checked) while frames are rendered
+   * meanwhile. A rejection is the writer's error: nothing is written, and the job stops dispatching.
+   */
+  holdUntil(ready: Promise<unknown>): void {
+    this.#chain = this.#chain
+      .then(() => ready)
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          this.#fail(err);
+          this.#waiters.splice(0).forEach((w) => w());
+        },
+      );
+  }
+
+  #fail(err: unknown): void {
+    this.#error ??= err;
+    this.#pending.clear();
   }
 
   /** Resolves once `count` frames are written or a write failed. */

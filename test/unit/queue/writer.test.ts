@@ -85,4 +85,32 @@ describe('FrameWriter', () => {
     await o.flush();
     expect(ordered.written).toEqual([]);
   });
+  it('holds every write until what it was told to wait for has settled, taking frames meanwhile', async () => {
+    const { exporter, written } = recorder(true);
+    const w = new FrameWriter(exporter, [0, 1], () => undefined);
+    let ready: () => void = () => undefined;
+    w.holdUntil(new Promise<void>((r) => (ready = r)));
+    w.push(0, data, size);
+    w.push(1, data, size);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(written).toEqual([]);
+    ready();
+    await w.flush();
+    expect(written).toEqual([0, 1]);
+  });
+
+  it('fails with what it waited for when that fails: nothing is written, and a waiting dispatch wakes', async () => {
+    const { exporter, written } = recorder(true);
+    const w = new FrameWriter(exporter, [0, 1, 2], () => undefined);
+    let fail: (e: Error) => void = () => undefined;
+    w.holdUntil(new Promise<void>((_, reject) => (fail = reject)));
+    w.push(0, data, size);
+    const waiting = w.waitUntilWritten(1);
+    fail(new Error('the encoder did not start'));
+    await waiting;
+    expect(w.error).toEqual(new Error('the encoder did not start'));
+    await expect(w.flush()).rejects.toThrow('the encoder did not start');
+    w.push(1, data, size);
+    expect(written).toEqual([]);
+  });
 });
