@@ -54,8 +54,11 @@ function fileChain(clip: AudioClip): string {
 /** One audio stream of one file: what is decoded once. */
 const sourceKey = (clip: AudioClip) => `${clip.stream}:${clip.path}`;
 
-/** The graph mixing `mix`; with no clips, silence of the item's length. */
-export function mixGraph(mix: AudioMix): MixGraph {
+/**
+ * The graph mixing `mix`; with no clips, silence of the item's length. `firstInput`: the ffmpeg input index of
+ * its first file (1 in a video's encoder, whose input 0 is the picture).
+ */
+export function mixGraph(mix: AudioMix, firstInput = 0): MixGraph {
   const total = Math.max(1, samples(mix.duration));
   const fit = `apad=whole_len=${total},atrim=end_sample=${total}`;
   if (!mix.clips.length)
@@ -79,7 +82,9 @@ export function mixGraph(mix: AudioMix): MixGraph {
   }
   sources.forEach((clip, i) => {
     const outs = Array.from({ length: uses[i]! }, (_, k) => `[f${i}s${k}]`).join('');
-    lines.push(`[${paths.indexOf(clip.path)}:a:${clip.stream}]${fileChain(clip)},asplit=${uses[i]}${outs}`);
+    lines.push(
+      `[${firstInput + paths.indexOf(clip.path)}:a:${clip.stream}]${fileChain(clip)},asplit=${uses[i]}${outs}`,
+    );
   });
   const next = sources.map(() => 0);
   mix.clips.forEach((clip, c) => {

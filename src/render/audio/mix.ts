@@ -42,17 +42,17 @@ export class AudioMixRun {
 }
 
 /**
- * A mix that failed on one of its files: a file the document says has sound that no longer has any ("matches
+ * A mix (its graph's inputs from `firstInput` on) that failed on one of its files: a file the document says has sound that no longer has any ("matches
  * no streams" for its `[N:a:S]`), or that ffmpeg cannot read any more (it names the open file). Both mean the
  * file changed since it was imported; the error names the footage file, not the descriptor ffmpeg was given.
  * null when the failure is not one of these (a full disk, a killed run).
  */
-function changedSound(err: unknown, head: string, mix: AudioMix): EngineError | null {
+export function changedSound(err: unknown, head: string, mix: AudioMix, firstInput = 0): EngineError | null {
   if (!isEngineError(err) || err.code !== 'render_failed') return null;
   // The graph's inputs, in its order: one per file (graph.ts).
   const files = [...new Map(mix.clips.map((c) => [c.path, c.shown ?? c.path])).entries()];
   const noStream = /filtergraph description \[(\d+):a(?::\d+)?\]/.exec(head);
-  const byIndex = noStream ? files[Number(noStream[1])] : undefined;
+  const byIndex = noStream ? files[Number(noStream[1]) - firstInput] : undefined;
   const byPath = files.find(([opened]) => err.message.includes(`${opened}:`) || head.includes(`${opened}:`));
   const file = byIndex ?? byPath;
   if (!file) return null;

@@ -1,7 +1,7 @@
 /**
- * The sound of a video item rendered in segments: mixed once, for the whole item, as a local render mixes it
- * (the same clips from the item's props-applied document, the same intermediate WAV), then muxed while the
- * segments are joined. Never per chunk: each AAC segment would start with its own priming and leave a gap at
+ * The sound of a video item rendered in segments: mixed once, for the whole item, with a local render's graph
+ * (the same clips from the item's props-applied document) into a temporary WAV, then muxed while the segments
+ * are joined. Never per chunk: each AAC segment would start with its own priming and leave a gap at
  * every seam.
  */
 import type { EnginePorts, Project, RenderQueueItem } from '../../engine/index.js';

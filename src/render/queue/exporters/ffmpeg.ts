@@ -3,6 +3,7 @@
  * with backpressure (a write waits for `drain`), killed before its files are deleted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { EngineError, fsError } from '../../../engine/index.js';
 import { findExecutable } from '../../../node-io/search-path.js';
 
@@ -53,12 +54,21 @@ export class FfmpegProcess {
   readonly #output: string;
   #spawnError: Error | null = null;
 
-  /** `output`: the final path, named in a disk-full error. */
-  constructor(ffmpeg: string, args: string[], output = args.at(-1) ?? '') {
+  /**
+   * `output`: the final path, named in a disk-full error. `script`: text ffmpeg reads from `pipe:3` (a filter
+   * graph, which may be longer than one argument may be: 128 KiB on Linux), written and closed at once.
+   */
+  constructor(ffmpeg: string, args: string[], output = args.at(-1) ?? '', script?: string) {
     this.#output = output;
     this.#child = spawn(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-nostdin', ...args], {
-      stdio: ['pipe', 'ignore', 'pipe'],
+      stdio: script === undefined ? ['pipe', 'ignore', 'pipe'] : ['pipe', 'ignore', 'pipe', 'pipe'],
     });
+    if (script !== undefined) {
+      const fd3 = this.#child.stdio[3] as Writable;
+      // ffmpeg gone before it read the script: its exit code reports why.
+      fd3.on('error', () => undefined);
+      fd3.end(script, 'utf8');
+    }
     this.#child.stderr!.setEncoding('utf8');
     // Keep only the end of stderr: it holds the reason when ffmpeg fails, and the buffer stays bounded.
     this.#child.stderr!.on('data', (s: string) => {

@@ -2,9 +2,10 @@
  * Single-file outputs encoded by ffmpeg (the formats the format table gives `encoder: 'ffmpeg'`; their
  * arguments are in ffmpeg-formats.ts), fed raw frames on stdin: I420 for opaque MP4 and WebM, RGBA otherwise.
  * ffmpeg writes to a tracked temporary that is renamed when it exits cleanly. With sound (MP4, MOV, WebM of a
- * composition that has some), the sound is mixed first, once, into a tracked temporary WAV beside the output (a
- * second ffmpeg, audio/mix.ts), which the encoder muxes as its second input: both start at the item's first
- * frame and last exactly its frames, so they stay in sync.
+ * composition that has some), the same ffmpeg mixes it (audio/graph.ts: the sound files are its inputs from 1
+ * on, the graph comes on pipe:3) and encodes it beside the picture: both start at the item's first frame and
+ * last exactly its frames, so they stay in sync. One process, started at once: the sound was mixed first into a
+ * temporary WAV by a second ffmpeg, and the first frame waited for it (~100 ms of ffmpeg's start-up alone).
  */
 import { dirname } from 'node:path';
 import { EngineError, type FfmpegFormat } from '../../../engine/index.js';
@@ -14,19 +15,22 @@ import { FfmpegProcess, missingFfmpeg } from './ffmpeg.js';
 import { completeFile, skipWhenPresent } from './single-file.js';
 import { FFMPEG_FORMATS, ffmpegOutputArgs, pictureInput, type PictureInput } from './ffmpeg-formats.js';
 import { i420Size } from '../../yuv/i420.js';
-import { AudioMixRun } from '../../audio/mix.js';
+import { mixGraph } from '../../audio/graph.js';
+import { changedSound } from '../../audio/mix.js';
 import { stopped } from '../item-errors.js';
-import { MIX_INTERMEDIATE_ARGS, MUXED_AUDIO_ARGS } from './audio-formats.js';
+import { MUXED_AUDIO_ARGS } from './audio-formats.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
 
 /** Before an input: ffmpeg reads it on its main thread (see writeFrame). */
 const NO_READER_THREAD = ['-thread_queue_size', '0'];
 
-/** What the encoder adds for the sound: its input, the streams it maps, and the codec. */
+/** What the encoder adds for the sound: its inputs and graph, the streams it maps, the codec. */
 interface SoundArgs {
   input: string[];
   map: string[];
   codec: string[];
+  /** The mix's filter graph, on pipe:3. */
+  script?: string;
 }
 
 export class VideoExporter implements Exporter {
@@ -38,9 +42,7 @@ export class VideoExporter implements Exporter {
   readonly #ffmpeg: string;
   #file: TrackedFile | null = null;
   #child: FfmpegProcess | null = null;
-  #mix: AudioMixRun | null = null;
-  #mixFile: TrackedFile | null = null;
-  /** The encoder, once started (after the sound's mix): by `begin`, or by the first frame. */
+  /** The encoder, once started: by `begin`, or by the first frame. */
   #started: Promise<FfmpegProcess> | null = null;
   #aborted = false;
 
@@ -60,10 +62,7 @@ export class VideoExporter implements Exporter {
     return skipWhenPresent(this.#ctx);
   }
 
-  /**
-   * Mixes the sound, then starts the encoder, while the workers start: the mix took ~75 ms, and ffmpeg ~60 ms to
-   * start, before the first frame could be written.
-   */
+  /** Starts the encoder while the workers start: ffmpeg takes ~100 ms to start on a 2-core machine. */
   async begin(): Promise<void> {
     await this.#encoder();
   }
@@ -78,7 +77,15 @@ export class VideoExporter implements Exporter {
         'Render again; if it repeats, report it with the project.',
       );
     const child = await this.#encoder();
-    await child.write(data);
+    await child.write(data).catch((err: unknown) => {
+      throw this.#explained(err, child);
+    });
+  }
+
+  /** An encoder failure on one of the sound's files names that file (audio/mix.ts), not ffmpeg's graph. */
+  #explained(err: unknown, child: FfmpegProcess): unknown {
+    const audio = this.#ctx.audio;
+    return (audio && changedSound(err, child.stderrHead, audio, 1)) ?? err;
   }
 
   #encoder(): Promise<FfmpegProcess> {
@@ -87,7 +94,7 @@ export class VideoExporter implements Exporter {
   }
 
   async #startEncoder(): Promise<FfmpegProcess> {
-    const sound = await this.#mixSound();
+    const sound = this.#soundArgs();
     const size = this.#ctx.frameSize;
     await this.#ctx.tracker.ensureDir(dirname(this.#ctx.item.output));
     this.#file = await this.#ctx.tracker.create(this.#ctx.item.output);
@@ -127,48 +134,43 @@ export class VideoExporter implements Exporter {
       this.#ffmpeg,
       [...input, ...sound.input, ...sound.map, ...output, ...sound.codec, '-y', this.#file.childPath],
       this.#ctx.item.output,
+      sound.script,
     );
     return this.#child;
   }
 
   /**
-   * Mixes the item's sound into a tracked temporary, when the format carries sound and the composition has
-   * any; the encoder's extra arguments for it (none without sound: no audio stream is written).
+   * The encoder's arguments for the item's sound, when the format carries sound and the composition has any
+   * (none without: no audio stream is written).
    */
-  async #mixSound(): Promise<SoundArgs> {
-    const { audio, item, tracker } = this.#ctx;
+  #soundArgs(): SoundArgs {
+    const { audio } = this.#ctx;
     const codec = (MUXED_AUDIO_ARGS as Partial<Record<FfmpegFormat, string[]>>)[this.#format];
     if (!audio?.clips.length || !codec) return { input: [], map: [], codec: [] };
-    this.#mixFile = await tracker.create(`${item.output}.mix.wav`);
-    // Aborted while the temporary was being made: no mix is started that nothing would stop.
-    if (this.#aborted) throw stopped();
-    this.#mix = new AudioMixRun(
-      this.#ffmpeg,
-      audio,
-      MIX_INTERMEDIATE_ARGS,
-      this.#mixFile.childPath,
-      item.output,
-    );
-    await this.#mix.finished();
+    const { inputs, graph } = mixGraph(audio, 1);
+    // Each sound file read on ffmpeg's main thread too, as the picture is: a reader thread per input is what
+    // ffmpeg 5 starts for every input once there are two, unless told otherwise (see NO_READER_THREAD).
+    const files = inputs.flatMap((arg) => (arg === '-i' ? [...NO_READER_THREAD, arg] : [arg]));
     return {
-      input: [...NO_READER_THREAD, '-i', this.#mixFile.childPath],
-      map: ['-map', '0:v', '-map', '1:a'],
+      input: [...files, '-filter_complex_script', 'pipe:3'],
+      map: ['-map', '0:v', '-map', '[mix]'],
       codec,
+      script: graph,
     };
   }
 
   async finish(): Promise<OutputFile[]> {
     if (!this.#child || !this.#file) return [];
-    await this.#child.end();
-    // The mix has been muxed: its temporary goes whether or not the rest succeeds (a failure removes it too).
-    if (this.#mixFile) await this.#ctx.tracker.discard(this.#mixFile);
+    const child = this.#child;
+    await child.end().catch((err: unknown) => {
+      throw this.#explained(err, child);
+    });
     return completeFile(this.#ctx, this.#file, FFMPEG_FORMATS[this.#format].finish);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */
   async abort(): Promise<void> {
     this.#aborted = true;
-    await this.#mix?.kill();
     await this.#child?.kill();
   }
 
