@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { encoderLimitSeconds, mp4Encoder, withoutVf } from './_encoder.mjs';
-import { fmt, median } from './stats.mjs';
+import { descendantCommands, fmt, median } from './stats.mjs';
 import { benchSession, dist, renderWithPeak, root } from './_session.mjs';
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 240);
@@ -166,7 +166,7 @@ row('peak RSS, process tree incl. ffmpeg', `${(peak / 2 ** 20).toFixed(0)} MB (t
 
 // 3. Scrubbing: random times, each far from the last, so every frame is a seek. The first passes run while the
 //    preview worker's scrub cache is filling (one background ffmpeg keeping the clip's frames as JPEGs); the last,
-//    with other random times, once it has filled (after the background decoder has had a few seconds).
+//    with other random times, once it has filled (its background decoder has ended).
 async function scrub(maxSide, n, seed = 7) {
   const samples = [];
   const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
@@ -181,13 +181,22 @@ async function scrub(maxSide, n, seed = 7) {
 }
 const scrub768 = await scrub(768, 15);
 const scrub1080 = await scrub(1920, 15);
-await new Promise((resolve) => setTimeout(resolve, 6000));
+// Filled when its background decoder (the one ffmpeg writing JPEGs, -f mpjpeg) has ended: waited for, up to a
+// minute. A fixed 6 s wait was too short on a slow day (the machine at half speed), and the "filled" median
+// then held seeks the cache could not serve yet (115 ms where a filled cache gave 48-78 ms).
+const fillStart = performance.now();
+while (descendantCommands().some((c) => c.includes('mpjpeg')) && performance.now() - fillStart < 60_000)
+  await new Promise((resolve) => setTimeout(resolve, 100));
+const fillSeconds = (performance.now() - fillStart) / 1000;
 const scrubWarm = await scrub(1920, 15, 11);
 console.log(
   `  ${'scrub: frame.preview, random time, max_side 768'.padEnd(44)} ${fmt(scrub768).padStart(10)}`,
 );
 console.log(`  ${'scrub: frame.preview, random time, 1080p'.padEnd(44)} ${fmt(scrub1080).padStart(10)}`);
 console.log(`  ${'scrub: 1080p, once the scrub cache has filled'.padEnd(44)} ${fmt(scrubWarm).padStart(10)}`);
+console.log(
+  `  ${'(waited for the cache to fill after those)'.padEnd(44)} ${`${fillSeconds.toFixed(1)} s`.padStart(10)}`,
+);
 
 (await session.renderer()).dispose();
 rmSync(dir, { recursive: true, force: true });

@@ -34,12 +34,25 @@ export const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toF
  */
 export function treeRss(root = process.pid) {
   let total = 0;
-  const pending = [root];
-  while (pending.length) {
-    const pid = pending.pop();
+  for (const pid of processTree(root)) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       total += Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[21]) * 4096;
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return total;
+}
+
+/** `root` and every process below it (pids), through /proc/<pid>/task/<tid>/children. */
+export function processTree(root = process.pid) {
+  const all = [];
+  const pending = [root];
+  while (pending.length) {
+    const pid = pending.pop();
+    all.push(pid);
+    try {
       for (const tid of readdirSync(`/proc/${pid}/task`)) {
         const children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
         if (children) pending.push(...children.split(' ').map(Number));
@@ -48,5 +61,18 @@ export function treeRss(root = process.pid) {
       /* gone meanwhile */
     }
   }
-  return total;
+  return all;
+}
+
+/** The command lines (arguments joined by spaces) of this process's descendants. */
+export function descendantCommands(root = process.pid) {
+  return processTree(root)
+    .filter((pid) => pid !== root)
+    .flatMap((pid) => {
+      try {
+        return [readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim()];
+      } catch {
+        return [];
+      }
+    });
 }
