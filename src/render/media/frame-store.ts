@@ -41,6 +41,14 @@ const closedError = (): EngineError =>
 /** Reading on through this many frames is cheaper than a new seeking decoder (about 2 s of video). */
 const MAX_FORWARD_FRAMES = 60;
 /**
+ * A kept scrub-cache JPEG (decoded in ~10-12 ms at 1080p) is cheaper than reading on through more frames than
+ * this (~8 ms each at 1080p, with the conversion to RGBA).
+ */
+const SCRUB_READ_ON = 2;
+
+/** A clip's key in the scrub cache; the item's id too: a re-import of a changed file is a new item. */
+const scrubKey = (item: FootageItem) => `${item.id}:${item.path}:${item.width}x${item.height}`;
+/**
  * Decoders kept per file and output: a clip shown twice at different times (a copy offset in time, a precomp
  * used twice) reads on in each, where one decoder sought back for every other frame.
  */
@@ -256,7 +264,7 @@ export class FrameStore {
       });
       return this.#decodeStill(item, data, path);
     }
-    if (scrub && this.#scrub && !item.media?.alpha && this.#seeks(item, index)) {
+    if (scrub && this.#scrub && !item.media?.alpha && this.#scrubs(this.#scrub, item, index)) {
       const kept = await this.#scrubFrame(this.#scrub, item, index);
       if (kept) return kept;
     }
@@ -274,11 +282,27 @@ export class FrameStore {
     return this.#inTurn(runKey(item, 'i420'), () => this.#videoFrame(item, index, 'i420'));
   }
 
-  /** Whether frame `index` needs a new (seeking) decoder rather than reading on. */
-  #seeks(item: FootageItem, index: number, output: 'rgba' | 'i420' = 'rgba'): boolean {
-    const block = this.#blocks.get(runKey(item, output));
-    if (block && index >= block.first && index < block.first + block.frames.length) return false;
-    return !reaching(this.#running.get(runKey(item, output)) ?? [], index);
+  /**
+   * Frames a decoder must decode to give frame `index`: 0 when one holds it already (a back block, or a run's
+   * last frame), the frames up to it when a run reaches it by reading on, Infinity when it needs a new (seeking)
+   * decoder.
+   */
+  #readOnCost(item: FootageItem, index: number): number {
+    const block = this.#blocks.get(runKey(item, 'rgba'));
+    if (block && index >= block.first && index < block.first + block.frames.length) return 0;
+    const run = reaching(this.#running.get(runKey(item, 'rgba')) ?? [], index);
+    if (!run) return Infinity;
+    return run.last !== null && run.next - 1 === index ? 0 : index - run.next + 1;
+  }
+
+  /**
+   * Whether a preview takes frame `index` from the scrub cache: always where a decoder would have to seek, and
+   * where reading on would decode more frames than a kept JPEG costs (a decoder left a few frames behind by a
+   * jump forward read on through up to MAX_FORWARD_FRAMES of them, 100-300 ms, with the frame kept as a JPEG).
+   */
+  #scrubs(cache: ScrubCache, item: FootageItem, index: number): boolean {
+    const cost = this.#readOnCost(item, index);
+    return cost === Infinity || (cost > SCRUB_READ_ON && cache.keeps(scrubKey(item), index));
   }
 
   /**
@@ -286,8 +310,7 @@ export class FrameStore {
    * decodes it, and reports why). JPEG has no alpha: footage with alpha never comes here.
    */
   async #scrubFrame(cache: ScrubCache, item: FootageItem, index: number): Promise<Canvas | null> {
-    // The item's id too: a re-import of a changed file is a new item, and must not show the old frames.
-    const key = `${item.id}:${item.path}:${item.width}x${item.height}`;
+    const key = scrubKey(item);
     const count = (await this.timestamps(item)).length;
     const jpeg = await cache.frame(key, Math.min(index, count - 1), count, (at) =>
       this.#spawnScrub(item, at),

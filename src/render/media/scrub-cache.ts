@@ -62,6 +62,11 @@ export class ScrubCache {
     this.#budget = budgetBytes;
   }
 
+  /** Whether frame `index` of clip `key` is kept (a `frame` that returns at once). */
+  keeps(key: string, index: number): boolean {
+    return this.#clips.get(key)?.frames.has(index) ?? false;
+  }
+
   /**
    * The JPEG of frame `index` of clip `key` (`count` frames): kept, or from a run that delivers it (one started
    * there when no run is going). Undefined when the caller is to decode the frame itself: the run is busy

@@ -96,6 +96,27 @@ describeWithFfmpeg('the scrub cache', () => {
     expect(children.started).toBe(started + 1);
   });
 
+  itWithFfmpeg(
+    'a preview takes a kept frame rather than reading a live decoder on through the frames before it',
+    async () => {
+      const engine = newEngine();
+      const comp = await clipComp(engine, 150);
+      const children = childWatch();
+      const renderer = await mediaRenderer(children.onChild, { scrubCacheBytes: 64 * 1024 * 1024 });
+      expect(frameOf(...(await pixelAt(renderer, engine, comp, 100, true)))).toBe(100);
+      await children.settle(0);
+      // A final render's frame 40: a decoder of its own, which reads on to 41 next.
+      expect(frameOf(...(await pixelAt(renderer, engine, comp, 40, false)))).toBe(40);
+      const started = children.started;
+      // A preview 30 frames on is kept: it comes from its JPEG, and the decoder stays where it was (reading on
+      // to it decoded the 29 frames between, 100-300 ms at 1080p)...
+      expect(frameOf(...(await pixelAt(renderer, engine, comp, 70, true)))).toBe(70);
+      // ...so the final render's next frame is read on, with no new decoder.
+      expect(frameOf(...(await pixelAt(renderer, engine, comp, 41, false)))).toBe(41);
+      expect(children.started).toBe(started);
+    },
+  );
+
   itWithFfmpeg('a budget smaller than the clip keeps a part of it; seeks outside it decode', async () => {
     const engine = newEngine();
     // 320x240 frames are a few kB each as JPEG: 40 kB keeps a handful.
