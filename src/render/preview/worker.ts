@@ -84,13 +84,29 @@ function onFootage(reply: FootageReply): void {
   else pending.reject(readFailure(reply.failure ?? { errno: undefined, message: 'no bytes' }));
 }
 
+/**
+ * A preview's native pixel buffers are garbage once it is sent (young-gc.ts), and are freed when the worker has
+ * had no preview for IDLE_COLLECT_MS. Not after every preview: a minor collection forced after each one set off
+ * a full one about as often (V8 started marking the old generation again and again), which the next preview then
+ * waited on; previews of a filled scrub cache at 1080p took 65-73 ms with it and 38-44 ms without (medians of 15,
+ * bench/footage.mjs's scrub), for ~50 MB more held while previews come back to back.
+ */
+const IDLE_COLLECT_MS = 250;
+let idleCollect: ReturnType<typeof setTimeout> | undefined;
+
+function collectWhenIdle(): void {
+  clearTimeout(idleCollect);
+  idleCollect = setTimeout(collectYoungGarbage, IDLE_COLLECT_MS);
+  // The thread ends when told to, not held open by this.
+  idleCollect.unref();
+}
+
 async function render(req: RenderRequest): Promise<void> {
   if (req.doc) doc = req.doc;
   try {
     await answer(req);
   } finally {
-    // The frame's native pixel buffers are garbage once it is sent (young-gc.ts).
-    collectYoungGarbage();
+    collectWhenIdle();
   }
 }
 
