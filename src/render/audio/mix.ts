@@ -1,7 +1,7 @@
 /**
- * Runs an item's mix (graph.ts) through one ffmpeg child into `output`, encoded with `outputArgs`. The graph
- * goes in on stdin (`-filter_complex_script pipe:0`): a keyframed level makes it longer than one argument may
- * be (128 KiB on Linux). The child is killable at any time (cancellation), like the video encoder.
+ * Runs an item's mix (graph.ts) through one ffmpeg child into `output`, encoded with `outputArgs` (a WAV or MP3,
+ * or a distributed render's intermediate WAV; a video's encoder mixes its own sound). The graph goes in through a
+ * pipe (FfmpegProcess's `filterGraph`). The child is killable at any time (cancellation), like the video encoder.
  */
 import { EngineError, isEngineError } from '../../engine/core.js';
 import type { AudioMix } from './clips.js';
@@ -17,15 +17,13 @@ export class AudioMixRun {
     const { inputs, graph } = mixGraph(mix);
     this.#child = new FfmpegProcess(
       ffmpeg,
-      [...inputs, '-filter_complex_script', 'pipe:0', '-map', '[mix]', ...outputArgs, '-y', output],
+      [...inputs, '-map', '[mix]', ...outputArgs, '-y', output],
       shownPath,
+      graph,
     );
-    this.#done = this.#child
-      .write(Buffer.from(graph, 'utf8'))
-      .then(() => this.#child.end())
-      .catch((err: unknown) => {
-        throw changedSound(err, this.#child.stderrHead, mix) ?? err;
-      });
+    this.#done = this.#child.end().catch((err: unknown) => {
+      throw changedSound(err, this.#child.stderrHead, mix) ?? err;
+    });
     // Whoever awaits finished() sees a failure; a run killed before anyone awaited it must not crash the process.
     this.#done.catch(() => undefined);
   }
@@ -42,10 +40,10 @@ export class AudioMixRun {
 }
 
 /**
- * A mix (its graph's inputs from `firstInput` on) that failed on one of its files: a file the document says has sound that no longer has any ("matches
- * no streams" for its `[N:a:S]`), or that ffmpeg cannot read any more (it names the open file). Both mean the
- * file changed since it was imported; the error names the footage file, not the descriptor ffmpeg was given.
- * null when the failure is not one of these (a full disk, a killed run).
+ * A mix (its graph's inputs from `firstInput` on) that failed on one of its files: a file the document says has
+ * sound that no longer has any ("matches no streams" for its `[N:a:S]`), or that ffmpeg cannot read any more (it
+ * names the open file). Both mean the file changed since it was imported; the error names the footage file, not
+ * the descriptor ffmpeg was given. null when the failure is not one of these (a full disk, a killed run).
  */
 export function changedSound(err: unknown, head: string, mix: AudioMix, firstInput = 0): EngineError | null {
   if (!isEngineError(err) || err.code !== 'render_failed') return null;

@@ -230,13 +230,12 @@ async function render(
 }
 
 /**
- * Starts the render workers while the exporter prepares (`begin`: a video's sound mix and its encoder) and the
- * footage is checked (`checked`), and returns as soon as the workers are ready: the first frames are rendered
- * while the other two finish, and the writer holds them until both have (a render's first frame came ~200 ms
- * later when it waited for all three). A failure of either is the item's error before anything is written;
- * the footage check's names what changed, so it wins over the encoder's. A stop aborts the exporter at once,
- * which ends its `begin`; a failure waits for `begin` to end (the writer's flush) before the item's files are
- * removed, so none it creates is left behind.
+ * Starts the render workers while the exporter prepares (`begin`: a video's encoder) and the footage is
+ * checked (`checked`), and returns as soon as the workers are ready: the first frames are rendered while the
+ * other two finish, and the writer holds them until both have (the first frame no longer waits for all three).
+ * A failure of either is the item's error before anything is written; the footage check's names what changed,
+ * so it wins over the encoder's. A stop aborts the exporter at once, which ends its `begin`; a failure waits
+ * for `begin` to end (the writer's flush) before the item's files are removed, so none it creates is left.
  */
 async function startAlongside(
   startPool: () => Promise<RenderPool>,

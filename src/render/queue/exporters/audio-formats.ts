@@ -22,5 +22,8 @@ export const AUDIO_ONLY_ARGS: { [F in AudioOnlyFormat]: string[] } = {
   mp3: ['-c:a', 'libmp3lame', '-b:a', '192k', '-f', 'mp3'],
 };
 
-/** The mix a segmented (distributed) video is muxed from: float, so no sum of layers clips before the final encoder. */
+/**
+ * The mix a distributed (segmented) video is muxed from: float, so no sum of layers clips before the final
+ * encoder.
+ */
 export const MIX_INTERMEDIATE_ARGS = ['-c:a', 'pcm_f32le', '-rf64', 'auto', '-f', 'wav'];

@@ -55,19 +55,21 @@ export class FfmpegProcess {
   #spawnError: Error | null = null;
 
   /**
-   * `output`: the final path, named in a disk-full error. `script`: text ffmpeg reads from `pipe:3` (a filter
-   * graph, which may be longer than one argument may be: 128 KiB on Linux), written and closed at once.
+   * `output`: the final path, named in a disk-full error. `filterGraph`: a `-filter_complex` graph, handed over on
+   * a pipe of its own (`-filter_complex_script pipe:3`, written and closed at once): a keyframed sound level makes
+   * it longer than one argument may be (128 KiB on Linux), and stdin carries the frames.
    */
-  constructor(ffmpeg: string, args: string[], output = args.at(-1) ?? '', script?: string) {
+  constructor(ffmpeg: string, args: string[], output = args.at(-1) ?? '', filterGraph?: string) {
     this.#output = output;
-    this.#child = spawn(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-nostdin', ...args], {
-      stdio: script === undefined ? ['pipe', 'ignore', 'pipe'] : ['pipe', 'ignore', 'pipe', 'pipe'],
+    const graph = filterGraph === undefined ? [] : ['-filter_complex_script', 'pipe:3'];
+    this.#child = spawn(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-nostdin', ...graph, ...args], {
+      stdio: filterGraph === undefined ? ['pipe', 'ignore', 'pipe'] : ['pipe', 'ignore', 'pipe', 'pipe'],
     });
-    if (script !== undefined) {
+    if (filterGraph !== undefined) {
       const fd3 = this.#child.stdio[3] as Writable;
-      // ffmpeg gone before it read the script: its exit code reports why.
+      // ffmpeg gone before it read the graph: its exit code reports why.
       fd3.on('error', () => undefined);
-      fd3.end(script, 'utf8');
+      fd3.end(filterGraph, 'utf8');
     }
     this.#child.stderr!.setEncoding('utf8');
     // Keep only the end of stderr: it holds the reason when ffmpeg fails, and the buffer stays bounded.

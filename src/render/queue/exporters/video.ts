@@ -29,8 +29,8 @@ interface SoundArgs {
   input: string[];
   map: string[];
   codec: string[];
-  /** The mix's filter graph, on pipe:3. */
-  script?: string;
+  /** The mix's filter graph (FfmpegProcess's `filterGraph`). */
+  graph?: string;
 }
 
 export class VideoExporter implements Exporter {
@@ -134,7 +134,7 @@ export class VideoExporter implements Exporter {
       this.#ffmpeg,
       [...input, ...sound.input, ...sound.map, ...output, ...sound.codec, '-y', this.#file.childPath],
       this.#ctx.item.output,
-      sound.script,
+      sound.graph,
     );
     return this.#child;
   }
@@ -152,10 +152,10 @@ export class VideoExporter implements Exporter {
     // ffmpeg 5 starts for every input once there are two, unless told otherwise (see NO_READER_THREAD).
     const files = inputs.flatMap((arg) => (arg === '-i' ? [...NO_READER_THREAD, arg] : [arg]));
     return {
-      input: [...files, '-filter_complex_script', 'pipe:3'],
+      input: files,
       map: ['-map', '0:v', '-map', '[mix]'],
       codec,
-      script: graph,
+      graph,
     };
   }
 
