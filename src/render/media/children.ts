@@ -56,6 +56,8 @@ export function askToStop(worker: Worker, listen: (answered: () => void) => void
   return new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
+      // A worker kept for another render is asked again: no listener of this stop may stay on it.
+      worker.off('exit', done);
       resolve();
     };
     const timer = setTimeout(done, GRACEFUL_STOP_MS + 200);

@@ -214,6 +214,9 @@ async function render(
       await input.checked;
       throw err;
     });
+    // Every frame is drawn: the workers end their job while the encoder finishes, and wait for the next
+    // render (warm-workers.ts). The cleanup's `destroy` then waits for this same end.
+    void pool.release();
   }
   await w.flush();
   if (stop.checkRemoved()) throw stopped();

@@ -1,11 +1,22 @@
 /**
  * The worker threads of one render: each holds its own FrameRenderer and renders one contiguous batch at a
- * time. A crashed worker fails the batch it held with `render_failed`; `destroy()` terminates all of them.
+ * time. A crashed worker fails the batch it held with `render_failed`. `destroy()` terminates all of them (a
+ * stopped or failed render); `release()`, after a render that went well, keeps those that stop cleanly for the
+ * next render (warm-workers.ts), which then starts without waiting for threads and Skia to load.
  */
 import { Worker } from 'node:worker_threads';
 import { EngineError, type ErrorInfo } from '../../engine/index.js';
 import { askToStop, killChild } from '../media/children.js';
-import type { BatchRequest, BytesReply, ReturnRequest, WorkerInit, WorkerMessage } from './protocol.js';
+import type {
+  BatchRequest,
+  BytesReply,
+  JobRequest,
+  ReturnRequest,
+  WorkerBoot,
+  WorkerInit,
+  WorkerMessage,
+} from './protocol.js';
+import { keepWarm, takeWarm, warmKey } from './warm-workers.js';
 
 /** `release` hands the frame's buffer back to the worker that rendered it, once the frame is written. */
 export type FrameSink = (
@@ -18,6 +29,8 @@ export type FrameSink = (
 
 interface Slot {
   worker: Worker;
+  /** The pool's listeners on the worker, taken off when it is kept for another render. */
+  listeners: Array<[event: 'message' | 'error' | 'exit', listener: Parameters<Worker['off']>[1]]>;
   /** Settles when the worker answers `stop` (its decoders ended and reaped). */
   stopped?: () => void;
   onMessage?: (m: WorkerMessage) => void;
@@ -40,10 +53,13 @@ export class RenderPool {
   #destroyed = false;
   /** Decoder children (ffmpeg) the workers reported alive: killed when the pool is destroyed. */
   readonly #children: Set<number>;
+  /** Which kept workers these can stand in for (warm-workers.ts). */
+  readonly #key: string;
   #terminated: Promise<void> | undefined;
 
-  private constructor(slots: Slot[], children: Set<number>) {
+  private constructor(slots: Slot[], children: Set<number>, key: string) {
     this.#children = children;
+    this.#key = key;
     this.#slots = slots;
     this.#idle = [...slots];
   }
@@ -52,14 +68,19 @@ export class RenderPool {
     return this.#slots.length;
   }
 
-  /** Starts the workers and waits until each has loaded its renderer (or one fails). */
+  /**
+   * Takes kept workers or starts new ones, hands each the render's job, and waits until each has made its
+   * renderer (or one fails).
+   */
   static async start(options: PoolOptions): Promise<RenderPool> {
     const slots: Slot[] = [];
     const ready: Promise<void>[] = [];
     const children = new Set<number>();
+    const boot: WorkerBoot = { rendererModule: options.init.rendererModule, niceness: options.init.niceness };
+    const key = warmKey(options.workerUrl, boot);
     for (let i = 0; i < options.workers; i++) {
-      const worker = new Worker(options.workerUrl, { workerData: options.init });
-      const slot: Slot = { worker };
+      const worker = takeWarm(key) ?? new Worker(options.workerUrl, { workerData: boot });
+      const slot: Slot = { worker, listeners: [] };
       slots.push(slot);
       ready.push(
         new Promise<void>((resolve, reject) => {
@@ -71,17 +92,24 @@ export class RenderPool {
           slot.onExit = (reason) => reject(workerDied(reason));
         }),
       );
-      worker.on('message', (m: WorkerMessage) => {
+      const onMessage = (m: WorkerMessage) => {
         if (m.type === 'stopped') return slot.stopped?.();
         if (m.type === 'read') return void answerRead(worker, m, options.readSequenceFrame);
         if (m.type !== 'child') return slot.onMessage?.(m);
         if (m.alive) children.add(m.pid);
         else children.delete(m.pid);
-      });
-      worker.on('error', (err) => slot.onExit?.(err.message));
-      worker.on('exit', (code) => slot.onExit?.(`it exited with code ${code}`));
+      };
+      const onError = (err: Error) => slot.onExit?.(err.message);
+      const onExit = (code: number) => slot.onExit?.(`it exited with code ${code}`);
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+      slot.listeners = [
+        ['message', onMessage],
+        ['error', onError],
+        ['exit', onExit],
+      ];
+      worker.postMessage({ type: 'job', init: options.init } satisfies JobRequest);
     }
-    const pool = new RenderPool(slots, children);
+    const pool = new RenderPool(slots, children, key);
     try {
       await Promise.all(ready);
     } catch (err) {
@@ -131,6 +159,35 @@ export class RenderPool {
     if (this.#destroyed || data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength) return;
     const buffer = data.buffer as ArrayBuffer;
     slot.worker.postMessage({ type: 'return', buffers: [buffer] } satisfies ReturnRequest, [buffer]);
+  }
+
+  /**
+   * After a render that went well: each worker ends its job (its renderer freed, its decoders reaped) and is kept
+   * for the next render; one that does not answer in time is terminated. Like `destroy`, it takes no more
+   * batches; calling either afterwards waits for the same end.
+   */
+  release(): Promise<void> {
+    this.#terminated ??= (async () => {
+      this.#destroyed = true;
+      await Promise.all(
+        this.#slots.map(async (slot) => {
+          let answered = false;
+          await askToStop(slot.worker, (done) => {
+            slot.stopped = () => {
+              answered = true;
+              done();
+            };
+          });
+          for (const [event, listener] of slot.listeners) slot.worker.off(event, listener);
+          if (answered) keepWarm(this.#key, slot.worker);
+          else await slot.worker.terminate().catch(() => undefined);
+        }),
+      );
+      // Reaped by their workers before they answered; any the workers could not end go here.
+      for (const pid of this.#children) killChild(pid);
+      this.#children.clear();
+    })();
+    return this.#terminated;
   }
 
   /** Terminates every worker; a batch still running rejects with `cancelled`. Safe to call twice. */

@@ -2,6 +2,10 @@
 import type { ErrorInfo, Project } from '../../engine/index.js';
 import type { FramePayload } from '../encode.js';
 
+/** What a render worker is started with (workerData): what it loads once, and keeps for every job it takes. */
+export type WorkerBoot = Pick<WorkerInit, 'rendererModule' | 'niceness'>;
+
+/** One render's data for a worker (its `job` message); a kept worker takes one job after another. */
 export interface WorkerInit {
   doc: Project;
   /**
@@ -50,9 +54,18 @@ export interface ReturnRequest {
   buffers: ArrayBuffer[];
 }
 
-/** Ends the worker's decoders (and reaps them) before the pool terminates it; answered with `stopped`. */
+/**
+ * Ends the worker's job: its renderer, and its decoders (reaped), answered with `stopped`; then the pool
+ * terminates it or keeps it for the next render (warm-workers.ts).
+ */
 export interface StopRequest {
   type: 'stop';
+}
+
+/** Starts a render's job on a worker with none; answered with `ready` once its renderer is made. */
+export interface JobRequest {
+  type: 'job';
+  init: WorkerInit;
 }
 
 export type WorkerMessage =

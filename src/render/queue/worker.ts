@@ -1,8 +1,10 @@
 /**
- * A render worker thread: owns one FrameRenderer (its own Skia surface), renders the contiguous frame batches
- * the job hands it, encodes them and posts the bytes back (transferred, not copied). It never touches the
- * filesystem: stills arrive as bytes with the init data, image-sequence frames are asked of the main thread as
- * they are drawn, and video decoders read descriptors the main thread opened.
+ * A render worker thread: loads the renderer once, then takes one render's job at a time (`job` ... `stop`; a
+ * worker kept between renders takes the next: warm-workers.ts). For a job it owns one FrameRenderer (its own
+ * Skia surface), renders the contiguous frame batches the job hands it, encodes them and posts the bytes back
+ * (transferred, not copied). It never touches the filesystem: stills arrive as bytes with the job's data,
+ * image-sequence frames are asked of the main thread as they are drawn, and video decoders read descriptors the
+ * main thread opened.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { EngineError, type ErrorInfo } from '../../engine/core.js';
@@ -17,8 +19,10 @@ import { lowerThisThread } from '../../node-io/thread-priority.js';
 import type {
   BatchRequest,
   BytesReply,
+  JobRequest,
   ReturnRequest,
   StopRequest,
+  WorkerBoot,
   WorkerInit,
   WorkerMessage,
 } from './protocol.js';
@@ -32,24 +36,24 @@ oneEncoderThread();
  * from the frame just drawn. Four frames here held 50 MB more at the peak of a 1080p footage render.
  */
 const RENDER_FRAME_CACHE = 8 * 1024 * 1024;
-const init = workerData as WorkerInit;
+const boot = workerData as WorkerBoot;
 const port = parentPort!;
 // Before any decoder starts: they take this thread's priority.
-lowerThisThread(init.niceness);
-const footage = new Map(init.footage.map(([path, bytes]) => [path, Buffer.from(bytes)]));
-const mediaFiles = new Map(init.media.files);
-const children = new DecoderChildren((pid, alive) => post({ type: 'child', pid, alive }));
+lowerThisThread(boot.niceness);
+// Loaded once, for every job this worker takes (warm-workers.ts).
+const rendererModule = import(boot.rendererModule) as Promise<RendererModule>;
+
 /** Sequence frames asked of the main thread, by request id. */
-const reads = {
-  next: 1,
-  pending: new Map<number, { resolve: (b: Buffer) => void; reject: (e: unknown) => void }>(),
+class SequenceReads {
+  next = 1;
+  readonly pending = new Map<number, { resolve: (b: Buffer) => void; reject: (e: unknown) => void }>();
   ask(path: string): Promise<Buffer> {
     const id = this.next++;
     return new Promise<Buffer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       post({ type: 'read', id, path });
     });
-  },
+  }
   settle(reply: BytesReply): void {
     const p = this.pending.get(reply.id);
     this.pending.delete(reply.id);
@@ -60,10 +64,20 @@ const reads = {
       const e = reply.error!;
       p.reject(new EngineError(e.code, e.message, e.remediation));
     }
-  },
-};
-/** Set by the pool's `stop`: no further frame starts. */
-let stopping = false;
+  }
+}
+
+/** One render's state in this worker: from its `job` message to its `stop`. */
+interface Job {
+  init: WorkerInit;
+  renderer: FrameRenderer;
+  children: DecoderChildren;
+  reads: SequenceReads;
+  /** Set by the pool's `stop`: no further frame starts. */
+  stopping: boolean;
+  /** The batches, one after another. */
+  queue: Promise<void>;
+}
 
 function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
   port.postMessage(message, transfer);
@@ -114,9 +128,15 @@ function i420Target(width: number, height: number): { buffer: Uint8Array; matrix
   return { buffer: spareFrame(i420Size(width, height).bytes), matrix: videoColour({ width, height }).matrix };
 }
 
-async function main(): Promise<void> {
-  const mod = (await import(init.rendererModule)) as RendererModule;
-  // Stills came with the init data; sequence frames are asked of the main thread as they are drawn.
+let job: Job | null = null;
+
+/** Makes the job's renderer: stills came with its data, sequence frames are asked of the main thread. */
+async function startJob(init: WorkerInit): Promise<void> {
+  const mod = await rendererModule;
+  const footage = new Map(init.footage.map(([path, bytes]) => [path, Buffer.from(bytes)]));
+  const mediaFiles = new Map(init.media.files);
+  const reads = new SequenceReads();
+  const children = new DecoderChildren((pid, alive) => post({ type: 'child', pid, alive }));
   const readFile = async (path: string) => footage.get(path) ?? reads.ask(path);
   const renderer = mod.createFrameRenderer({
     readFile,
@@ -135,23 +155,43 @@ async function main(): Promise<void> {
       onChild: children.onChild,
     },
   });
-  let queue: Promise<void> = Promise.resolve();
-  port.on('message', (req: BatchRequest | BytesReply | ReturnRequest | StopRequest) => {
-    if (req.type === 'bytes') return reads.settle(req);
-    if (req.type === 'return') {
-      for (const b of req.buffers) if (spareFrames.length < MAX_SPARE_FRAMES) spareFrames.push(b);
-      return;
-    }
-    if (req.type === 'stop') {
-      stopping = true;
-      renderer.dispose();
-      void children.gone(GRACEFUL_STOP_MS).then(() => post({ type: 'stopped' }));
-      return;
-    }
-    queue = queue.then(() => runBatch(renderer, req));
-  });
+  job = { init, renderer, children, reads, stopping: false, queue: Promise.resolve() };
   post({ type: 'ready' });
 }
+
+/**
+ * Ends the job: no further frame starts, the renderer is freed, the decoders end and are reaped, the batch that
+ * was running settles. Then `stopped`, and the worker holds nothing of the render (its frame buffers included)
+ * should it be kept for the next one.
+ */
+async function stopJob(): Promise<void> {
+  const current = job;
+  if (current) {
+    current.stopping = true;
+    current.renderer.dispose();
+    await current.children.gone(GRACEFUL_STOP_MS);
+    await current.queue;
+    job = null;
+  }
+  spareFrames.length = 0;
+  post({ type: 'stopped' });
+}
+
+port.on('message', (req: JobRequest | BatchRequest | BytesReply | ReturnRequest | StopRequest) => {
+  if (req.type === 'job') {
+    startJob(req.init).catch((err: unknown) => post({ type: 'error', batch: -1, error: toErrorInfo(err) }));
+    return;
+  }
+  if (req.type === 'stop') return void stopJob();
+  if (req.type === 'return') {
+    for (const b of req.buffers) if (spareFrames.length < MAX_SPARE_FRAMES) spareFrames.push(b);
+    return;
+  }
+  const current = job;
+  if (!current) return;
+  if (req.type === 'bytes') return current.reads.settle(req);
+  current.queue = current.queue.then(() => runBatch(current, req));
+});
 
 /** The rendered frame in the form the exporter asked for, in a buffer that can be transferred. */
 async function framePayload(
@@ -167,7 +207,7 @@ async function framePayload(
  * composed in YUV (plate.ts), anything else rendered and converted here.
  */
 async function renderOne(
-  renderer: FrameRenderer,
+  { renderer, init }: Job,
   req: BatchRequest,
   frame: number,
 ): Promise<{ width: number; height: number; data: Uint8Array }> {
@@ -191,11 +231,11 @@ async function renderOne(
   return { width: out.width, height: out.height, data: await framePayload(out, payload) };
 }
 
-async function runBatch(renderer: FrameRenderer, req: BatchRequest): Promise<void> {
+async function runBatch(current: Job, req: BatchRequest): Promise<void> {
   try {
     for (const frame of req.frames) {
-      if (stopping) return;
-      const { width, height, data } = await renderOne(renderer, req, frame);
+      if (current.stopping) return;
+      const { width, height, data } = await renderOne(current, req, frame);
       post({ type: 'frame', batch: req.batch, frame, width, height, data }, [data.buffer as ArrayBuffer]);
       // The frame's native pixel buffers are garbage now: freed at once rather than frames later.
       collectYoungGarbage();
@@ -207,5 +247,3 @@ async function runBatch(renderer: FrameRenderer, req: BatchRequest): Promise<voi
     post({ type: 'error', batch: req.batch, error: toErrorInfo(err) });
   }
 }
-
-main().catch((err: unknown) => post({ type: 'error', batch: -1, error: toErrorInfo(err) }));
