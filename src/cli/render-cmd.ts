@@ -41,6 +41,9 @@ export async function renderCommand(argv: string[]): Promise<number> {
     words: CLI_WORDS,
     ...(args.concurrency && { renderQueue: { maxWorkers: args.concurrency } }),
   });
+  // The render workers load (a thread, its modules, Skia: 150-250 ms) while the project opens and the items are
+  // prepared; a local render then takes them ready (warm-workers.ts). --redis renders elsewhere.
+  if (!args.distributed) session.renderQueue.prestartWorkers();
   const { engine } = session;
   const opened = await engine.execute('project.open', {
     path: args.project,

@@ -69,8 +69,7 @@ export interface JobOptions {
  * so it runs per job, never when a session is created.
  */
 export async function resolveJobOptions(options: RenderQueueServiceOptions): Promise<JobOptions> {
-  const workerUrl = workerEntryUrl('./worker.js', import.meta.url);
-  const rendererModule = options.rendererModule ?? siblingModuleUrl('../index.js', import.meta.url).href;
+  const { workerUrl, rendererModule } = workerModules(options);
   const ffmpeg = await (options.findFfmpeg ?? findFfmpeg)();
   return {
     workerUrl,
@@ -78,5 +77,15 @@ export async function resolveJobOptions(options: RenderQueueServiceOptions): Pro
     ffmpeg,
     maxWorkers: options.maxWorkers ?? availableParallelism(),
     openWriteDir: options.openWriteDir ?? openPlainDir,
+  };
+}
+
+/** The render worker's entry and the renderer module its workers load. */
+export function workerModules(
+  options: RenderQueueServiceOptions,
+): Pick<JobOptions, 'workerUrl' | 'rendererModule'> {
+  return {
+    workerUrl: workerEntryUrl('./worker.js', import.meta.url),
+    rendererModule: options.rendererModule ?? siblingModuleUrl('../index.js', import.meta.url).href,
   };
 }

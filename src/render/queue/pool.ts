@@ -55,11 +55,14 @@ export class RenderPool {
   readonly #children: Set<number>;
   /** Which kept workers these can stand in for (warm-workers.ts). */
   readonly #key: string;
+  /** The job's priority, which every worker runs at once it has the job (worker.ts). */
+  readonly #niceness: number;
   #terminated: Promise<void> | undefined;
 
-  private constructor(slots: Slot[], children: Set<number>, key: string) {
+  private constructor(slots: Slot[], children: Set<number>, key: string, niceness: number) {
     this.#children = children;
     this.#key = key;
+    this.#niceness = niceness;
     this.#slots = slots;
     this.#idle = [...slots];
   }
@@ -77,9 +80,9 @@ export class RenderPool {
     const ready: Promise<void>[] = [];
     const children = new Set<number>();
     const boot: WorkerBoot = { rendererModule: options.init.rendererModule, niceness: options.init.niceness };
-    const key = warmKey(options.workerUrl, boot);
+    const key = warmKey(options.workerUrl, boot.rendererModule);
     for (let i = 0; i < options.workers; i++) {
-      const worker = takeWarm(key) ?? new Worker(options.workerUrl, { workerData: boot });
+      const worker = takeWarm(key, boot.niceness) ?? new Worker(options.workerUrl, { workerData: boot });
       const slot: Slot = { worker, listeners: [] };
       slots.push(slot);
       ready.push(
@@ -109,7 +112,7 @@ export class RenderPool {
       ];
       worker.postMessage({ type: 'job', init: options.init } satisfies JobRequest);
     }
-    const pool = new RenderPool(slots, children, key);
+    const pool = new RenderPool(slots, children, key, boot.niceness);
     try {
       await Promise.all(ready);
     } catch (err) {
@@ -179,7 +182,7 @@ export class RenderPool {
             };
           });
           for (const [event, listener] of slot.listeners) slot.worker.off(event, listener);
-          if (answered) keepWarm(this.#key, slot.worker);
+          if (answered) keepWarm(this.#key, slot.worker, this.#niceness);
           else await slot.worker.terminate().catch(() => undefined);
         }),
       );

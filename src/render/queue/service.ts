@@ -5,12 +5,15 @@
 import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
 import type { ItemReport, JobItemOutcome, JobProgress, ReportDetail } from './job.js';
+import { availableParallelism } from 'node:os';
 import {
   resolveJobOptions,
+  workerModules,
   type DistributedQueueOptions,
   type RenderQueueServiceOptions,
 } from './options.js';
 import type { ItemStatus } from './status.js';
+import { prestartWorkers } from './warm-workers.js';
 
 export interface JobResult {
   completed: number;
@@ -67,6 +70,21 @@ export class RenderQueueService {
 
   get running(): boolean {
     return this.#job !== null;
+  }
+
+  /**
+   * Starts render workers now, for a render that is about to come (the CLI starts them while it opens the
+   * project: warm-workers.ts): as many as a video render takes (one per two cores), at the process's priority,
+   * which a job may lower. Nothing where jobs render elsewhere (`distributed`).
+   */
+  prestartWorkers(): void {
+    if (this.#options.distributed) return;
+    const { workerUrl, rendererModule } = workerModules(this.#options);
+    const count = Math.min(
+      this.#options.maxWorkers ?? availableParallelism(),
+      Math.max(1, Math.floor(availableParallelism() / 2)),
+    );
+    prestartWorkers(workerUrl, { rendererModule, niceness: 0 }, count);
   }
 
   /** Registers (or replaces) the exporter for an output format. */

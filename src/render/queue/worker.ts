@@ -40,8 +40,12 @@ const boot = workerData as WorkerBoot;
 const port = parentPort!;
 // Before any decoder starts: they take this thread's priority.
 lowerThisThread(boot.niceness);
-// Loaded once, for every job this worker takes (warm-workers.ts).
+/** How far this thread's priority is lowered: a job may lower it further (warm-workers.ts), never raise it. */
+let niceness = boot.niceness;
+// Loaded once, for every job this worker takes (warm-workers.ts). A worker started ahead of a render has no job
+// to report a failed load to yet: the job that comes reports it.
 const rendererModule = import(boot.rendererModule) as Promise<RendererModule>;
+rendererModule.catch(() => undefined);
 
 /** Sequence frames asked of the main thread, by request id. */
 class SequenceReads {
@@ -132,6 +136,10 @@ let job: Job | null = null;
 
 /** Makes the job's renderer: stills came with its data, sequence frames are asked of the main thread. */
 async function startJob(init: WorkerInit): Promise<void> {
+  if (init.niceness > niceness) {
+    lowerThisThread(init.niceness - niceness);
+    niceness = init.niceness;
+  }
   const mod = await rendererModule;
   const footage = new Map(init.footage.map(([path, bytes]) => [path, Buffer.from(bytes)]));
   const mediaFiles = new Map(init.media.files);

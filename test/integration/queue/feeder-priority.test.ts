@@ -2,39 +2,15 @@
 // lower priority than the encoder, which then comes first on a busy machine (item.ts, workerNiceness); a render
 // whose workers encode their own frames (a PNG sequence) keeps its priority. A wrapper ffmpeg logs the nice
 // value each real ffmpeg ran at: a decoder is started by a render worker thread and so shows that thread's.
-import { execFileSync } from 'node:child_process';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasFfmpeg } from '../../helpers/ffmpeg.js';
 import { numberedClip, numberedClipComp } from '../../helpers/media.js';
+import { niceLoggingFfmpeg } from '../../helpers/nice-ffmpeg.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { renderTo, soundSession } from '../audio/sound-helpers.js';
-
-/** A wrapper ffmpeg logging "<nice> decoder|encoder|other" a run, and the runs it logged. */
-async function niceLoggingFfmpeg(dir: string) {
-  const real = execFileSync('which', ['ffmpeg'], { encoding: 'utf8' }).trim();
-  const log = join(dir, 'nice.log');
-  const path = join(dir, 'ffmpeg');
-  await writeFile(
-    path,
-    [
-      '#!/bin/sh',
-      'role=other',
-      'for a in "$@"; do [ "$a" = pipe:1 ] && role=decoder; [ "$a" = pipe:0 ] && role=encoder; done',
-      `echo "$(nice) $role" >> '${log}'`,
-      `exec '${real}' "$@"`,
-    ].join('\n') + '\n',
-  );
-  await chmod(path, 0o755);
-  const runs = async () =>
-    (await readFile(log, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => ({ nice: Number(line.split(' ')[0]), role: line.split(' ')[1]! }));
-  return { path, runs };
-}
 
 // Thread priorities are Linux's (elsewhere the workers keep theirs).
 const itOnLinuxWithFfmpeg = it.skipIf(!hasFfmpeg || process.platform !== 'linux');

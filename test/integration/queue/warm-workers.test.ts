@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { availableParallelism, getPriority } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type * as WorkerThreads from 'node:worker_threads';
@@ -14,8 +15,9 @@ import { endWarmWorkers, keepWarm, warmCount } from '../../../src/render/queue/w
 import type { JobResult } from '../../../src/render/queue/service.js';
 import { createSession } from '../../../src/session.js';
 import { repoRoot } from '../../helpers/cli.js';
-import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { hasFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { numberedClip, numberedClipComp } from '../../helpers/media.js';
+import { niceLoggingFfmpeg } from '../../helpers/nice-ffmpeg.js';
 import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { renderTo } from '../audio/sound-helpers.js';
@@ -35,6 +37,9 @@ vi.mock('node:worker_threads', async (importOriginal) => {
 });
 
 afterEach(() => endWarmWorkers());
+
+// Thread priorities are Linux's (elsewhere the workers keep theirs).
+const itOnLinuxWithFfmpeg = it.skipIf(!hasFfmpeg || process.platform !== 'linux');
 
 /** The pids of this process's children (every thread's: a decoder is started by a worker thread). */
 function childPids(): number[] {
@@ -107,6 +112,35 @@ describe('render workers kept between renders', () => {
     },
   );
 
+  itOnLinuxWithFfmpeg(
+    "workers started ahead serve a video at its lower priority; lowered, they do not serve a render at the session's",
+    async () => {
+      const dir = await tempDir();
+      const ffmpeg = await niceLoggingFfmpeg(dir);
+      const s = createSession({ renderQueue: { findFfmpeg: async () => ffmpeg.path } });
+      const { comp } = await numberedClipComp(s, await numberedClip(dir, 'h264', '24', 24));
+      const base = getPriority();
+      started.renderWorkers = 0;
+      s.renderQueue.prestartWorkers();
+      const ahead = started.renderWorkers;
+      expect(ahead).toBe(Math.max(1, Math.floor(availableParallelism() / 2)));
+      expect(warmCount()).toBe(ahead);
+
+      expect((await renderTo(s, comp, join(dir, 'out.mp4'))).completed).toBe(1);
+      expect(started.renderWorkers).toBe(ahead);
+      const decoders = (await ffmpeg.runs()).filter((r) => r.role === 'decoder');
+      expect(decoders.length).toBeGreaterThan(0);
+      expect(decoders.every((r) => r.nice === Math.min(19, base + 10))).toBe(true);
+
+      await writeFile(join(dir, 'nice.log'), '');
+      expect((await renderTo(s, comp, join(dir, 'png', 'f_[#].png'))).completed).toBe(1);
+      expect(started.renderWorkers).toBeGreaterThan(ahead);
+      const stills = (await ffmpeg.runs()).filter((r) => r.role === 'decoder');
+      expect(stills.length).toBeGreaterThan(0);
+      expect(stills.every((r) => r.nice === base)).toBe(true);
+    },
+  );
+
   it('a stopped render keeps none of its workers', async () => {
     const dir = await tempDir();
     const s = createSession({ renderQueue: { maxWorkers: 1 } });
@@ -142,7 +176,7 @@ describe('render workers kept between renders', () => {
     const worker = idleWorker();
     await new Promise((resolve) => worker.once('online', resolve));
     const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-    keepWarm('test-key', worker, 100);
+    keepWarm('test-key', worker, 0, 100);
     expect(warmCount()).toBe(1);
     await exited;
     expect(warmCount()).toBe(0);
@@ -154,7 +188,7 @@ describe('render workers kept between renders', () => {
       "import { Worker } from 'node:worker_threads';",
       `import { keepWarm } from ${JSON.stringify(join(repoRoot, 'src/render/queue/warm-workers.ts'))};`,
       `const worker = new Worker(${JSON.stringify(IDLE_WORKER)}, { eval: true });`,
-      "worker.once('online', () => { keepWarm('k', worker, 600000); console.log('kept'); });",
+      "worker.once('online', () => { keepWarm('k', worker, 0, 600000); console.log('kept'); });",
     ].join('\n');
     const file = join(await tempDir(), 'probe.mts');
     await writeFile(file, probe);
