@@ -16,8 +16,11 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { WorkerBoot } from './protocol.js';
 
-/** How long an idle worker waits for another render before it ends. */
-export const WARM_IDLE_MS = 30_000;
+/**
+ * How long an idle worker waits for another render before it ends: two minutes, as an agent's or a person's next
+ * render often comes more than a few seconds later (a model's turn, a look at the result), for ~40 MB a worker.
+ */
+export const WARM_IDLE_MS = 120_000;
 
 interface Idle {
   worker: Worker;
