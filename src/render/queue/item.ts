@@ -4,7 +4,6 @@
  * exporter. Everything it acquires registers its release on one CleanupStack, drained in `finally`: on
  * failure or cancellation the encoder is killed and exactly the files it tracked are removed.
  */
-import { availableParallelism } from 'node:os';
 import PQueue from 'p-queue';
 import {
   EngineError,
@@ -19,7 +18,7 @@ import { removedError, stopped, stoppedKeeping, toInfo } from './item-errors.js'
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
 import { footageInput } from './footage-input.js';
 import { soundInput } from './sound-input.js';
-import type { JobOptions } from './options.js';
+import { feederWorkers, type JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
 import { templateDoc } from './template-doc.js';
 import { RenderPool } from './pool.js';
@@ -270,9 +269,7 @@ async function startAlongside(
  * decoder of every clip (each worker reads its own frames in order) and the memory of both.
  */
 function workerCount(exporter: Exporter, maxWorkers: number, frames: number): number {
-  const cap = isRawPayload(exporter.payload)
-    ? Math.max(1, Math.floor(availableParallelism() / 2))
-    : maxWorkers;
+  const cap = isRawPayload(exporter.payload) ? feederWorkers() : maxWorkers;
   return Math.max(1, Math.min(maxWorkers, cap, frames));
 }
 

@@ -89,3 +89,9 @@ export function workerModules(
     rendererModule: options.rendererModule ?? siblingModuleUrl('../index.js', import.meta.url).href,
   };
 }
+
+/**
+ * Render workers for an item whose frames go to an encoder child (raw frames: video, GIF, animated WebP): one per
+ * two cores, as the encoder keeps more than a core busy itself (docs/exporters.md, "The job").
+ */
+export const feederWorkers = (): number => Math.max(1, Math.floor(availableParallelism() / 2));

@@ -170,6 +170,21 @@ export class RenderPool {
    * batches; calling either afterwards waits for the same end.
    */
   release(): Promise<void> {
+    return this.#end(true);
+  }
+
+  /** Terminates every worker; a batch still running rejects with `cancelled`. Safe to call twice. */
+  destroy(): Promise<void> {
+    return this.#end(false);
+  }
+
+  /**
+   * Asks every worker to end its decoders (a terminated thread cannot reap them: they would stay zombies) and
+   * waits for its answer a bounded time (a frame being drawn delays it); then keeps it (`keep`, when it
+   * answered) or terminates it. Every caller waits for the same end, so cleanup never starts while a worker
+   * still runs.
+   */
+  #end(keep: boolean): Promise<void> {
     this.#terminated ??= (async () => {
       this.#destroyed = true;
       await Promise.all(
@@ -181,39 +196,18 @@ export class RenderPool {
               done();
             };
           });
-          for (const [event, listener] of slot.listeners) slot.worker.off(event, listener);
-          if (answered) keepWarm(this.#key, slot.worker, this.#niceness);
-          else await slot.worker.terminate().catch(() => undefined);
+          if (keep && answered) {
+            for (const [event, listener] of slot.listeners) slot.worker.off(event, listener);
+            keepWarm(this.#key, slot.worker, this.#niceness);
+          } else await slot.worker.terminate().catch(() => undefined);
         }),
       );
-      // Reaped by their workers before they answered; any the workers could not end go here.
+      // Ended and reaped by their workers when they answered; any left (a terminated worker's) end here.
       for (const pid of this.#children) killChild(pid);
       this.#children.clear();
     })();
     return this.#terminated;
   }
-
-  /** Terminates every worker; a batch still running rejects with `cancelled`. Safe to call twice. */
-  destroy(): Promise<void> {
-    // Every caller waits for the same termination, so cleanup never starts while a worker still runs.
-    this.#terminated ??= (async () => {
-      this.#destroyed = true;
-      await Promise.all(this.#slots.map((s) => stopGracefully(s)));
-      // A terminated worker cannot end its decoders; they are ended here, with the job.
-      for (const pid of this.#children) killChild(pid);
-      this.#children.clear();
-    })();
-    return this.#terminated;
-  }
-}
-
-/**
- * Asks the worker to end its decoders (a terminated thread cannot reap them: they would stay zombies), waits
- * for its answer a bounded time (a frame being drawn delays it), then terminates it.
- */
-async function stopGracefully(slot: Slot): Promise<void> {
-  await askToStop(slot.worker, (answered) => (slot.stopped = answered));
-  await slot.worker.terminate().catch(() => undefined);
 }
 
 /** Reads what a worker asked for and posts the bytes (transferred) or the error back to it. */

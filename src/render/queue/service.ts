@@ -5,8 +5,8 @@
 import { EngineError, type EnginePorts, type Project, type RenderQueueItem } from '../../engine/index.js';
 import type { ExporterFactory, ExporterRegistry } from './exporters/types.js';
 import type { ItemReport, JobItemOutcome, JobProgress, ReportDetail } from './job.js';
-import { availableParallelism } from 'node:os';
 import {
+  feederWorkers,
   resolveJobOptions,
   workerModules,
   type DistributedQueueOptions,
@@ -80,10 +80,7 @@ export class RenderQueueService {
   prestartWorkers(): void {
     if (this.#options.distributed) return;
     const { workerUrl, rendererModule } = workerModules(this.#options);
-    const count = Math.min(
-      this.#options.maxWorkers ?? availableParallelism(),
-      Math.max(1, Math.floor(availableParallelism() / 2)),
-    );
+    const count = Math.min(this.#options.maxWorkers ?? Infinity, feederWorkers());
     prestartWorkers(workerUrl, { rendererModule, niceness: 0 }, count);
   }
 

@@ -133,6 +133,8 @@ function i420Target(width: number, height: number): { buffer: Uint8Array; matrix
 }
 
 let job: Job | null = null;
+/** The job being started: a stop that comes meanwhile waits for it, so no renderer is left behind. */
+let starting: Promise<void> = Promise.resolve();
 
 /** Makes the job's renderer: stills came with its data, sequence frames are asked of the main thread. */
 async function startJob(init: WorkerInit): Promise<void> {
@@ -173,6 +175,7 @@ async function startJob(init: WorkerInit): Promise<void> {
  * should it be kept for the next one.
  */
 async function stopJob(): Promise<void> {
+  await starting;
   const current = job;
   if (current) {
     current.stopping = true;
@@ -187,7 +190,9 @@ async function stopJob(): Promise<void> {
 
 port.on('message', (req: JobRequest | BatchRequest | BytesReply | ReturnRequest | StopRequest) => {
   if (req.type === 'job') {
-    startJob(req.init).catch((err: unknown) => post({ type: 'error', batch: -1, error: toErrorInfo(err) }));
+    starting = startJob(req.init).catch((err: unknown) => {
+      post({ type: 'error', batch: -1, error: toErrorInfo(err) });
+    });
     return;
   }
   if (req.type === 'stop') return void stopJob();
