@@ -14,6 +14,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION } from '../bridge/protocol
 import { parseOrHelp } from './flag-spec.js';
 import { appSpec } from './specs/app.js';
 import { createSession } from '../session.js';
+import { findFfmpeg } from '../render/queue/exporters/ffmpeg.js';
 import { sessionEnv } from './host-env.js';
 import { confinementFromFlags } from './confinement-flags.js';
 import { EXIT, parseMs, parsePort, printable } from './usage.js';
@@ -58,6 +59,7 @@ export async function appCommand(args: string[]): Promise<number> {
   const studio = createStudio({
     engine,
     renderer: session.renderer,
+    findFfmpeg: () => findFfmpeg(searchPath),
     identity,
     onRenderProgress: (listener) => session.renderQueue.onProgress(listener),
     log,

@@ -6,13 +6,21 @@
  * (docs/control-channel.md): the page sends `hello {protocol: 1, client: 'studio'}` first, then any control
  * channel method (engine.execute, engine.list, engine.batch, engine.beginGroup/endGroup, session.view) plus the
  * PAGE_TO_APP methods below. The app sends the events below, and PAGE_REQUESTS to the page the UI tools drive.
- * Frames come over plain HTTP (FRAME_PATH), as raw pixels.
+ * Frames come over plain HTTP (FRAME_PATH), as raw pixels; the transport's sound too (SOUND_PATH), as a WAV.
  */
 
 /** Where the page's live channel is served (same origin as the page). */
 export const LIVE_PATH = '/studio/live';
 /** GET FRAME_PATH?comp=ID&frame=N&scale=S[&transparent=1] -> raw RGBA, see FrameHeaders. */
 export const FRAME_PATH = '/studio/frame';
+/**
+ * GET SOUND_PATH?comp=ID -> the composition's whole sound (every audible layer, as a render mixes it) as a
+ * 48 kHz 16-bit stereo WAV, with an ETag naming what it is mixed from: asked with If-None-Match, 304 while the
+ * sound is unchanged. 204 when nothing in the composition is heard. Warnings (a missing file whose sound is left
+ * out) in SOUND_WARNINGS_HEADER, as FrameHeaders.warnings.
+ */
+export const SOUND_PATH = '/studio/sound';
+export const SOUND_WARNINGS_HEADER = 'x-sound-warnings';
 /** GET SCRIPT_PATH/<id>.js: a UI script the app staged for the page (served once). */
 export const SCRIPT_PATH = '/studio/script';
 /** The global a staged UI script calls: `window[SCRIPT_GLOBAL](id, async (studio) => { ...code })`. */

@@ -6,11 +6,12 @@
  * is previewing: a video frame that needs a seek may come from the scrub cache (a few levels off, as JPEG).
  */
 import type { ServerResponse } from 'node:http';
-import { EngineError, frameCount, isEngineError, type Engine } from '../../engine/index.js';
+import { EngineError, frameCount, type Engine } from '../../engine/index.js';
 import { findComp } from '../../engine/resolve.js';
 import { straightRgba } from '../../render/encode.js';
 import type { FrameRenderer } from '../../render/types.js';
-import { FrameHeaders, type ErrorBody } from '../protocol.js';
+import { FrameHeaders } from '../protocol.js';
+import { sendError } from './errors.js';
 
 /** Largest side of a viewer frame: 200 % of the largest composition the engine allows would be too much. */
 export const MAX_VIEWER_SIDE = 8192;
@@ -76,24 +77,7 @@ export async function serveFrame(
     });
     res.end(body);
   } catch (err) {
-    if (res.headersSent || res.destroyed) return;
-    const info: ErrorBody = isEngineError(err)
-      ? err.toInfo()
-      : {
-          code: 'render_failed',
-          message: `The frame could not be drawn: ${String(err)}`,
-          remediation: 'See the app log.',
-        };
-    const status =
-      info.code === 'bad_argument'
-        ? 400
-        : info.code === 'not_found'
-          ? 404
-          : info.code === 'cancelled'
-            ? 499
-            : 500;
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    res.end(JSON.stringify(info));
+    sendError(res, err, 'The frame could not be drawn');
   }
 }
 

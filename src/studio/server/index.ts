@@ -11,7 +11,7 @@ import type { HttpSurface } from '../../bridge/host.js';
 import type { HostIdentity } from '../../bridge/host-methods.js';
 import type { Engine } from '../../engine/index.js';
 import type { FrameRenderer } from '../../render/types.js';
-import { FRAME_PATH, LIVE_PATH, SCRIPT_PATH } from '../protocol.js';
+import { FRAME_PATH, LIVE_PATH, SCRIPT_PATH, SOUND_PATH } from '../protocol.js';
 import { ActivityLog } from './activity.js';
 import { hostForUrl, StudioAuth, type Verdict } from './auth.js';
 import { serveFrame } from './frames.js';
@@ -23,6 +23,7 @@ import {
 } from './headless-browser.js';
 import { StudioHub } from './hub.js';
 import { LiveChannel } from './live.js';
+import { SoundMixes } from './sound.js';
 import { StaticFiles } from './static-files.js';
 import { UiScripts } from './ui-scripts.js';
 import type { RenderProgressListener } from './types.js';
@@ -30,6 +31,8 @@ import type { RenderProgressListener } from './types.js';
 export interface StudioOptions {
   engine: Engine;
   renderer: () => Promise<FrameRenderer>;
+  /** ffmpeg, for the transport's sound (the session's: the same search path as renders). */
+  findFfmpeg: () => Promise<string | null>;
   identity: HostIdentity;
   onRenderProgress?: (listener: RenderProgressListener) => () => void;
   log: (message: string) => void;
@@ -63,6 +66,7 @@ export function createStudio(options: StudioOptions): Studio {
   const auth = new StudioAuth();
   const files = new StaticFiles(options.pageDir);
   const scripts = new UiScripts();
+  const sound = new SoundMixes(engine, options.findFfmpeg);
   const activity = new ActivityLog();
   const stopActivity = activity.follow(engine);
   let url: string | null = null;
@@ -197,6 +201,7 @@ export function createStudio(options: StudioOptions): Studio {
       res.on('close', () => abort.abort());
       return serveFrame(res, target.searchParams, engine, options.renderer, abort.signal);
     }
+    if (target.pathname === SOUND_PATH) return sound.serve(req, res, target.searchParams);
     if (target.pathname.startsWith(`${SCRIPT_PATH}/`)) {
       const body = scripts.take(target.pathname);
       if (body === null) return notFound(res);
@@ -281,6 +286,7 @@ export function createStudio(options: StudioOptions): Studio {
     async close() {
       stopActivity();
       stopDoc();
+      sound.close();
       stopActivityEvents();
       stopRender();
       await live.close();

@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { newToken } from '../../../src/bridge/auth.js';
 import { Connection, type RequestHandler } from '../../../src/bridge/connection.js';
 import { startBridgeHost, type BridgeHost } from '../../../src/bridge/host.js';
+import { findFfmpeg } from '../../../src/render/queue/exporters/ffmpeg.js';
 import { createSession, type Session } from '../../../src/session.js';
 import { createStudio, type Studio } from '../../../src/studio/server/index.js';
 import { LIVE_PATH } from '../../../src/studio/protocol.js';
@@ -45,6 +46,7 @@ export async function startStudioApp(): Promise<StudioApp> {
   const studio = createStudio({
     engine: session.engine,
     renderer: session.renderer,
+    findFfmpeg: () => findFfmpeg(),
     identity,
     onRenderProgress: (l) => session.renderQueue.onProgress(l),
     log: () => {},
