@@ -12,6 +12,7 @@ import { coalesced } from './live/coalesce.js';
 import { Commands } from './live/commands.js';
 import { FrameSource } from './live/frames.js';
 import { Player } from './playback/player.js';
+import { soundSetting } from './playback/sound.js';
 import { activeComp, clampFrame, layerById } from './state/doc.js';
 import { Store, useStore } from './state/store.js';
 import { initialState, type QueueItem, type StudioState } from './state/studio-state.js';
@@ -59,6 +60,7 @@ export class Studio {
     });
     this.commands = new Commands(this.channel, (error) => this.toast(error));
     this.player = new Player(this);
+    this.store.update({ soundOn: soundSetting() });
   }
 
   /** Set by the UI tools module: answers the requests the app forwards from an agent's UI tools. */

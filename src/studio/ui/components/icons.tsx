@@ -4,6 +4,9 @@ import type { JSX } from 'preact';
 const paths = {
   play: 'M5 3.5v9l7.5-4.5z',
   pause: 'M4.5 3.5h2.5v9H4.5zM9 3.5h2.5v9H9z',
+  sound: 'M2 6h2.5L8 3v10L4.5 10H2zm8.2-.9 1-1a5.5 5.5 0 0 1 0 7.8l-1-1a4 4 0 0 0 0-5.8z',
+  soundOff:
+    'M2 6h2.5L8 3v10L4.5 10H2zm8 0 1-1 1.5 1.5L14 5l1 1-1.5 1.5L15 9l-1 1-1.5-1.5L11 10l-1-1 1.5-1.5z',
   stepBack: 'M4 3.5h1.6v9H4zM12.5 3.5v9L6.5 8z',
   stepForward: 'M10.4 3.5H12v9h-1.6zM3.5 3.5v9L9.5 8z',
   toStart: 'M3 3.5h1.5v9H3zM8.5 3.5v9L4.8 8zM13 3.5v9L9.3 8z',

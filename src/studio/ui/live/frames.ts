@@ -148,7 +148,8 @@ export class FrameSource {
   }
 }
 
-async function errorOf(res: Response): Promise<ErrorBody> {
+/** The app's JSON error body of a failed HTTP answer (`what`: what was asked, for a body that is not JSON). */
+export async function errorOf(res: Response, what = 'a frame'): Promise<ErrorBody> {
   try {
     const body = (await res.json()) as Partial<ErrorBody>;
     if (typeof body.code === 'string' && typeof body.message === 'string') {
@@ -159,12 +160,12 @@ async function errorOf(res: Response): Promise<ErrorBody> {
   }
   return {
     code: 'tool_failed',
-    message: `The app answered ${res.status} for a frame.`,
+    message: `The app answered ${res.status} for ${what}.`,
     remediation: 'Check the app is still running, then reload the page.',
   };
 }
 
-function parseWarnings(header: string | null): string[] {
+export function parseWarnings(header: string | null): string[] {
   if (!header) return [];
   try {
     const list: unknown = JSON.parse(decodeURIComponent(header));

@@ -1,11 +1,14 @@
 /**
- * Transport: play/pause in real time from cached frames, step, jump to the work area's (or composition's)
- * start and end, timecode and frame number, and the fps actually reached (also as `data-fps`).
+ * Transport: play/pause in real time from cached frames, with the composition's sound (switchable), step, jump
+ * to the work area's (or composition's) start and end, timecode and frame number, and the fps actually reached
+ * (also as `data-fps`). `data-sound` is the sound's state, `data-sound-time` the second of the composition it
+ * plays while it plays (it follows the frames' clock).
  */
 import type { JSX } from 'preact';
 import { Icon } from '../components/icons.js';
 import { ScrubNumber } from '../components/scrub-number.js';
 import { activeComp, frameCount, timecode } from '../state/doc.js';
+import type { SoundState } from '../state/studio-state.js';
 import type { Studio } from '../studio.js';
 import { useStudio, useStudioState } from '../studio.js';
 
@@ -24,17 +27,36 @@ export function step(studio: Studio, by: number): void {
   studio.seek(studio.store.state.frame + by);
 }
 
+const SOUND_TITLES: Record<SoundState, string> = {
+  off: 'Sound off: playback is silent',
+  stopped: 'Sound on: plays with the frames',
+  loading: 'Mixing the sound',
+  playing: 'Playing the sound',
+  silent: 'Nothing in this composition is heard',
+  failed: 'The sound could not be mixed',
+};
+
 export function TransportPanel(): JSX.Element {
   const studio = useStudio();
   const doc = useStudioState((s) => s.doc);
   const frame = useStudioState((s) => s.frame);
   const playing = useStudioState((s) => s.playing);
   const fps = useStudioState((s) => s.fpsReached);
+  const soundOn = useStudioState((s) => s.soundOn);
+  const sound = useStudioState((s) => s.sound);
+  const soundTime = studio.player.sound.time;
   const comp = activeComp(doc);
   const last = comp ? frameCount(comp) - 1 : 0;
 
   return (
-    <section class="transport" data-panel="Transport" aria-label="Transport" data-fps={fps}>
+    <section
+      class="transport"
+      data-panel="Transport"
+      aria-label="Transport"
+      data-fps={fps}
+      data-sound={sound}
+      data-sound-time={soundTime === null ? undefined : soundTime.toFixed(3)}
+    >
       <header class="transport-title">
         <h2 class="panel-title">Transport</h2>
       </header>
@@ -78,6 +100,16 @@ export function TransportPanel(): JSX.Element {
           onCommit={(v) => studio.seek(v)}
         />
       </span>
+      <button
+        class={`icon-button sound ${soundOn ? 'is-on' : ''}`}
+        aria-label={soundOn ? 'Sound on' : 'Sound off'}
+        aria-pressed={soundOn}
+        title={SOUND_TITLES[sound]}
+        data-control="Transport/sound"
+        onClick={() => studio.player.sound.setOn(!soundOn)}
+      >
+        <Icon name={soundOn ? 'sound' : 'soundOff'} />
+      </button>
       <span class="fps" aria-label="Frames per second reached">
         {playing ? `${fps} fps` : comp ? `${comp.frameRate} fps` : ''}
       </span>

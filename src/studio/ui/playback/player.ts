@@ -3,7 +3,8 @@
  * of (revision, composition, frame, scale, transparency) changes; fetches coalesce so a scrub never queues.
  * Playing: a real-time clock picks the frame; it is painted only when it is cached (frames missing in time are
  * dropped, never waited for) while a few requests fetch the frames ahead. The fps actually reached is
- * published in the store (and so as data-fps on the transport).
+ * published in the store (and so as data-fps on the transport). The composition's sound plays along from the
+ * same clock (sound.ts).
  */
 import { coalesced } from '../live/coalesce.js';
 import { frameKey, type Frame, type FrameRequest } from '../live/frames.js';
@@ -11,6 +12,7 @@ import { toErrorBody } from '../live/rpc-error.js';
 import { activeComp, frameCount } from '../state/doc.js';
 import type { StudioState } from '../state/studio-state.js';
 import type { Studio } from '../studio.js';
+import { SoundPlayback, type SoundClock } from './sound.js';
 import { ViewerOutput } from './viewer-output.js';
 
 /** Frame requests in flight at once while playing (the app renders on a worker thread; more would queue). */
@@ -25,7 +27,10 @@ interface Wanted {
 
 export class Player {
   readonly output = new ViewerOutput();
+  readonly sound: SoundPlayback;
   readonly #studio: Studio;
+  /** The revision and composition the playing sound was asked for: an edit or a switch asks again. */
+  #heard = { revision: -1, comp: '' };
   #raf = 0;
   #clock = { startedAt: 0, startFrame: 0 };
   #paintTimes: number[] = [];
@@ -35,6 +40,7 @@ export class Player {
 
   constructor(studio: Studio) {
     this.#studio = studio;
+    this.sound = new SoundPlayback(studio);
     studio.store.subscribe((state) => this.#onState(state));
   }
 
@@ -56,15 +62,19 @@ export class Player {
     const startFrame = s.frame >= end ? start : s.frame;
     this.#clock = { startedAt: performance.now(), startFrame };
     this.#paintTimes = [];
+    // Before the store says playing: its subscribers (#followSound) must see this sound as asked for already.
+    this.#heard = { revision: s.revision, comp: comp.id };
     this.#studio.store.update({ playing: true, frame: startFrame });
     this.#raf = requestAnimationFrame((t) => this.#tick(t));
     this.#fpsTimer = window.setInterval(() => this.#publishFps(), 250);
+    this.sound.start(this.#soundClock(this.#studio.store.state));
   }
 
   pause(): void {
     if (!this.playing) return;
     cancelAnimationFrame(this.#raf);
     clearInterval(this.#fpsTimer);
+    this.sound.stop();
     // The still view must fetch the playhead's frame again: playback may have shown another one last.
     this.#lastStillKey = '';
     this.#studio.store.update({ playing: false, fpsReached: 0 });
@@ -88,13 +98,39 @@ export class Player {
     };
   }
 
+  /** The clock the sound follows: the frames' clock in seconds (not floored to frames), within the loop. */
+  #soundClock(s: StudioState): SoundClock {
+    const comp = activeComp(s.doc)!;
+    const [start, end] = this.#range(s);
+    const fps = comp.frameRate;
+    const length = (end - start + 1) / fps;
+    return {
+      comp: comp.id,
+      loop: [start / fps, (end + 1) / fps],
+      position: () => {
+        const t = (this.#clock.startFrame - start) / fps + (performance.now() - this.#clock.startedAt) / 1000;
+        return start / fps + (((t % length) + length) % length);
+      },
+    };
+  }
+
   #onState(s: StudioState): void {
-    if (s.playing) return;
+    if (s.playing) return this.#followSound(s);
     const wanted = this.#wanted(s);
     const key = wanted ? frameKey(wanted.revision, wanted.request) : '';
     if (key === this.#lastStillKey) return;
     this.#lastStillKey = key;
     void this.#refreshStill();
+  }
+
+  /** While playing: another composition restarts the sound from the clock; an edit asks for the mix again. */
+  #followSound(s: StudioState): void {
+    const comp = activeComp(s.doc);
+    if (!comp || (comp.id === this.#heard.comp && s.revision === this.#heard.revision)) return;
+    const switched = comp.id !== this.#heard.comp;
+    this.#heard = { revision: s.revision, comp: comp.id };
+    if (switched) this.sound.start(this.#soundClock(s));
+    else this.sound.refresh();
   }
 
   readonly #refreshStill = coalesced(async () => {

@@ -8,6 +8,11 @@ import type { Project } from '../../../engine/model.js';
 export type ViewerZoom = 'fit' | 0.5 | 1 | 2;
 export type ViewerResolution = 'auto' | 'full' | 'half' | 'quarter';
 export type ConnectionState = 'connecting' | 'open' | 'closed';
+/**
+ * The transport's sound: off (the person turned it off), stopped (not playing), loading (its mix on the way),
+ * playing, silent (nothing in the composition is heard), failed (the mix could not be had; a toast says why).
+ */
+export type SoundState = 'off' | 'stopped' | 'loading' | 'playing' | 'silent' | 'failed';
 
 /** A render queue item as renderQueue.list answers it. */
 export interface QueueItem {
@@ -55,6 +60,9 @@ export interface StudioState {
   playing: boolean;
   /** Frames painted per second while playing (0 when stopped). */
   fpsReached: number;
+  /** Whether playback plays the composition's sound (the person's choice, kept in localStorage). */
+  soundOn: boolean;
+  sound: SoundState;
   zoom: ViewerZoom;
   resolution: ViewerResolution;
   transparencyGrid: boolean;
@@ -92,6 +100,8 @@ export const initialState: StudioState = {
   frame: 0,
   playing: false,
   fpsReached: 0,
+  soundOn: true,
+  sound: 'stopped',
   zoom: 'fit',
   resolution: 'auto',
   transparencyGrid: false,

@@ -29,6 +29,7 @@ export const CONTROL_PATHS = [
   'Viewer/safeMargins',
   'Transport/playing',
   'Transport/frame',
+  'Transport/sound',
   'Timeline/zoom',
   'Project/activeComp',
   'Layers/selected',
@@ -141,6 +142,15 @@ export function listControls(studio: Studio): Control[] {
         studio.player.pause();
         studio.seek(toNumber('Transport/frame', v));
         await waitFor(() => s().painted?.frame === s().frame, 2000);
+      },
+    },
+    {
+      path: 'Transport/sound',
+      type: 'boolean',
+      get: () => s().soundOn,
+      set: async (v) => {
+        studio.player.sound.setOn(toBoolean('Transport/sound', v));
+        await nextFrame();
       },
     },
     {
