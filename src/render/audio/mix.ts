@@ -12,14 +12,25 @@ export class AudioMixRun {
   readonly #child: FfmpegProcess;
   readonly #done: Promise<void>;
 
-  /** Starts ffmpeg; `shownPath` names the output in errors (a full disk). */
-  constructor(ffmpeg: string, mix: AudioMix, outputArgs: string[], output: string, shownPath: string) {
+  /**
+   * Starts ffmpeg; `shownPath` names the output in errors (a full disk). `onProgress` is told the seconds of
+   * the mix written so far, about twice a second.
+   */
+  constructor(
+    ffmpeg: string,
+    mix: AudioMix,
+    outputArgs: string[],
+    output: string,
+    shownPath: string,
+    onProgress?: (seconds: number) => void,
+  ) {
     const { inputs, graph } = mixGraph(mix);
     this.#child = new FfmpegProcess(
       ffmpeg,
       [...inputs, '-map', '[mix]', ...outputArgs, '-y', output],
       shownPath,
       graph,
+      onProgress,
     );
     this.#done = this.#child.end().catch((err: unknown) => {
       throw changedSound(err, this.#child.stderrHead, mix) ?? err;

@@ -152,6 +152,7 @@ async function render(
     ffmpeg: env.options.ffmpeg,
     signal: stop.signal,
     audio: plan.sound ? await soundInput(env.doc, plan, env.ports, (close) => cleanup.always(close)) : null,
+    progress: (n) => env.onFrames(counts.skipped + n, frames.length, tracker.committed),
   });
   // Set once the frames to write are known (after prepare); the cleanup below may run before that.
   let writer: FrameWriter | undefined = undefined;
@@ -218,8 +219,8 @@ async function render(
     void pool.release();
   }
   await w.flush();
-  if (stop.checkRemoved()) throw stopped();
-  const files = await exporter.finish();
+  if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
+  const files = await finishStoppably(exporter, stop);
   // Removed while the encoder finished: the tracker still owns the final files, so they go too.
   if (stop.checkRemoved()) throw stopped();
   // The files are the item's output now: cleanup of this or a later item no longer removes them.
@@ -229,6 +230,23 @@ async function render(
   const done = plan.picture ? todo.length : frames.length - counts.skipped;
   if (!plan.picture) env.onFrames(frames.length, frames.length, tracker.committed);
   return { status: 'done', frames: done, skipped: counts.skipped, files };
+}
+
+/**
+ * The exporter's finish, ended at once by a stop: it may be all of an item's work (an audio-only item mixes its
+ * whole sound there: minutes for an hour of it), or a video encoder's last seconds. The exporter is aborted
+ * (its ffmpeg killed), so its finish fails, and the item ends stopped with its files removed.
+ */
+async function finishStoppably(exporter: Exporter, stop: ItemStop): Promise<OutputFile[]> {
+  const onStop = () => void exporter.abort().catch(() => undefined);
+  stop.signal.addEventListener('abort', onStop);
+  try {
+    return await exporter.finish();
+  } catch (err) {
+    throw stop.signal.aborted ? stopped() : err;
+  } finally {
+    stop.signal.removeEventListener('abort', onStop);
+  }
 }
 
 /**

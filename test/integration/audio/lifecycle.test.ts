@@ -39,6 +39,20 @@ describe('sound and the render lifecycle', () => {
     expect(ffmpegChildren()).toEqual([]);
   });
 
+  itWithFfmpeg('a sound-only item reports its progress, and a stop ends its mix at once', async () => {
+    const dir = await tempDir();
+    const out = await tempDir();
+    const s = soundSession();
+    // Half an hour of sound to MP3: minutes of ffmpeg's time, all of it in the exporter's finish.
+    const comp = await soundComp(s, 10, 1800);
+    await addSound(s, comp, await tone(dir, { freq: 440, seconds: 2 }));
+    await run(s, 'renderQueue.add', { comp, output: join(out, 'long.mp3') });
+    const r = await renderStoppedAt(s, 50);
+    expect(r.items[0]).toMatchObject({ status: 'stopped', error: { code: 'cancelled' } });
+    expect(await listDir(out)).toEqual([]);
+    expect(ffmpegChildren()).toEqual([]);
+  });
+
   itWithFfmpeg(
     'without ffmpeg: sound formats fail with missing_dependency, image sequences render',
     async () => {

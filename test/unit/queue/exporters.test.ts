@@ -41,6 +41,7 @@ function context(format: OutputFormatId): ExporterContext {
     ffmpeg: '/usr/bin/ffmpeg',
     signal: new AbortController().signal,
     audio: null,
+    progress: () => undefined,
   };
 }
 

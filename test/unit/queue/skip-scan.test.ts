@@ -31,6 +31,7 @@ function exporter(out: string, spill: string, frames: number[], signal = new Abo
     ffmpeg: null,
     signal,
     audio: null,
+    progress: () => undefined,
   };
   return new SequenceExporter(ctx, { kind: 'png', level: 1 });
 }

@@ -46,12 +46,15 @@ export class AudioExporter implements Exporter {
     const mix = audio ?? { start: frames[0]! / frameRate, duration: frames.length / frameRate, clips: [] };
     await tracker.ensureDir(dirname(item.output));
     const file = await tracker.create(item.output);
+    const total = frames.length;
     this.#run = new AudioMixRun(
       this.#ffmpeg,
       mix,
       AUDIO_ONLY_ARGS[this.#format],
       file.childPath,
       item.output,
+      // The frames' span the sound written so far covers (the end counts once the file is complete).
+      (seconds) => this.#ctx.progress(Math.min(total - 1, Math.floor(seconds * frameRate))),
     );
     await this.#run.finished();
     return completeFile(this.#ctx, file);

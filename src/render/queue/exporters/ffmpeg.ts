@@ -3,7 +3,7 @@
  * with backpressure (a write waits for `drain`), killed before its files are deleted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { EngineError, fsError } from '../../../engine/index.js';
 import { findExecutable } from '../../../node-io/search-path.js';
 
@@ -59,12 +59,24 @@ export class FfmpegProcess {
    * a pipe of its own (`-filter_complex_script pipe:3`, written and closed at once): a keyframed sound level makes
    * it longer than one argument may be (128 KiB on Linux), and stdin carries the frames.
    */
-  constructor(ffmpeg: string, args: string[], output = args.at(-1) ?? '', filterGraph?: string) {
+  constructor(
+    ffmpeg: string,
+    args: string[],
+    output = args.at(-1) ?? '',
+    filterGraph?: string,
+    onProgress?: (seconds: number) => void,
+  ) {
     this.#output = output;
     const graph = filterGraph === undefined ? [] : ['-filter_complex_script', 'pipe:3'];
-    this.#child = spawn(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-nostdin', ...graph, ...args], {
-      stdio: filterGraph === undefined ? ['pipe', 'ignore', 'pipe'] : ['pipe', 'ignore', 'pipe', 'pipe'],
-    });
+    // ffmpeg's own progress report (key=value lines on stdout): how far an output with no frames of ours has come.
+    const progress = onProgress ? ['-progress', 'pipe:1', '-stats_period', '0.5'] : [];
+    const stdout = onProgress ? 'pipe' : 'ignore';
+    this.#child = spawn(
+      ffmpeg,
+      ['-hide_banner', '-loglevel', 'error', '-nostdin', ...progress, ...graph, ...args],
+      { stdio: filterGraph === undefined ? ['pipe', stdout, 'pipe'] : ['pipe', stdout, 'pipe', 'pipe'] },
+    );
+    if (onProgress) followProgress(this.#child.stdout!, onProgress);
     if (filterGraph !== undefined) {
       const fd3 = this.#child.stdio[3] as Writable;
       // ffmpeg gone before it read the graph: its exit code reports why.
@@ -152,6 +164,20 @@ export class FfmpegProcess {
       'Check that the ffmpeg build supports this format (apt-get install ffmpeg), then render again.',
     );
   }
+}
+
+/** Calls `onProgress` with the output's time from each `out_time_us=` line of ffmpeg's -progress report. */
+function followProgress(stdout: Readable, onProgress: (seconds: number) => void): void {
+  let rest = '';
+  stdout.setEncoding('utf8');
+  stdout.on('data', (text: string) => {
+    const lines = (rest + text).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /^out_time_us=(\d+)/.exec(line);
+      if (m) onProgress(Number(m[1]) / 1e6);
+    }
+  });
 }
 
 /** The first line of `text` matching a fatal pattern, trimmed, or null. */

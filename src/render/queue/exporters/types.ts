@@ -46,6 +46,11 @@ export interface ExporterContext {
    * Every clip's file was checked readable (and inside the roots when confined) before the exporter was made.
    */
   audio: AudioMix | null;
+  /**
+   * For an exporter that is given no frames (an audio-only item): how many of the item's frames its output
+   * covers so far, for the item's progress.
+   */
+  progress(framesDone: number): void;
 }
 
 export interface FrameSize {
