@@ -176,8 +176,11 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
         const item = byId.get(layer.source.footage);
         const sound = item?.type === 'footage' ? footageSound(item, layer.audio?.stream) : null;
         if (!item || item.type !== 'footage' || !sound || !(sound.duration > 0)) continue;
+        // Loops and reversal follow the footage's own length, as its picture does (a video whose sound is a few
+        // ms shorter must not drift from it by that much per loop); the sound is heard where it has samples.
+        const length = footageLength(item, sound.duration);
         const found = windows.flatMap((w) =>
-          sourcePieces(layer, w, sound.duration).map((piece) => topSegment(w, piece, start)),
+          sourcePieces(layer, w, length, sound.duration).map((piece) => topSegment(w, piece, start)),
         );
         segments += found.length;
         if (segments > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId);
@@ -203,10 +206,36 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
   return { start, duration, clips };
 }
 
-/** The pieces of `layer`'s source (of `duration` seconds) heard over window `w`, in the window's comp time. */
-function sourcePieces(layer: Layer, w: Window, duration: number): Piece[] {
+/**
+ * The length of footage time a layer's time map loops and reverses over: the picture's (the probe's duration)
+ * for video, so sound and picture wrap together; a sound-only file's is its sound's.
+ */
+function footageLength(item: FootageItem, soundDuration: number): number {
+  const picture =
+    item.media?.kind === 'video' || item.media?.kind === 'sequence' ? item.media.duration : null;
+  return picture && picture > 0 ? picture : soundDuration;
+}
+
+/**
+ * The pieces of `layer`'s source heard over window `w`, in the window's comp time: mapped over the footage's
+ * `duration`, each cut to the footage time [0, heard) where the sound has samples.
+ */
+function sourcePieces(layer: Layer, w: Window, duration: number, heard = duration): Piece[] {
   const [a, b] = [timeIn(w, w.lo), timeIn(w, w.hi)];
-  return layerSegments(layer, 0, Math.min(a, b), Math.max(a, b), duration, 0);
+  return layerSegments(layer, 0, Math.min(a, b), Math.max(a, b), duration, 0).flatMap((piece) =>
+    heard < duration ? (cutTo(piece, heard) ?? []) : [piece],
+  );
+}
+
+/** `piece` without the footage time past `heard` (silence there), or null when nothing of it is left. */
+function cutTo(piece: Piece, heard: number): Piece | null {
+  const end = piece.from + piece.length * piece.speed;
+  if (end <= heard) return piece;
+  if (piece.from >= heard - EPS) return null;
+  const length = (heard - piece.from) / piece.speed;
+  // Forward, the cut part is the piece's end; reversed, it plays first, so what is left starts later.
+  const at = piece.reversed ? piece.at + (piece.length - length) : piece.at;
+  return { ...piece, at, length };
 }
 
 /** A footage piece placed on the item's timeline: window speed and direction compose with the layer's. */

@@ -1,0 +1,62 @@
+// A video whose sound is shorter than its picture (common: a few ms; here half a second, so a drift shows
+// at once) loops and reverses over the picture's length, as its frames do: the sound does not run ahead of
+// the picture by the difference on every loop, and reversed it plays where the picture shows it.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect } from 'vitest';
+import { click, decodeSound, RATE } from '../../helpers/audio.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { run } from '../../helpers/queue.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { addSound, renderTo, setTimeMap, soundComp, soundSession } from './sound-helpers.js';
+
+const exec = promisify(execFile);
+
+/** A 2 s clip (30 fps picture) whose sound is 1.5 s long, with a click 0.5 s in. */
+async function shortSoundClip(dir: string): Promise<string> {
+  const out = join(dir, 'short-sound.mov');
+  const sound = await click(dir, 0.5, 1.5);
+  await exec('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y'],
+    ...['-f', 'lavfi', '-i', 'color=black:s=32x32:r=30:d=2', '-i', sound],
+    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', out],
+  ]);
+  return out;
+}
+
+/** The seconds at which a click starts: loud samples after at least 50 ms of quiet. */
+function clicks(samples: Float32Array): number[] {
+  const found: number[] = [];
+  let lastLoud = -Infinity;
+  for (let i = 0; i < samples.length; i++) {
+    if (Math.abs(samples[i]!) < 0.3) continue;
+    if (i - lastLoud > 0.05 * RATE) found.push(i / RATE);
+    lastLoud = i;
+  }
+  return found;
+}
+
+describe("a clip's sound over its picture's length", () => {
+  itWithFfmpeg('loops with the picture, and reversed plays where the picture shows it', async () => {
+    const dir = await tempDir();
+    const s = soundSession();
+    const comp = await soundComp(s, 30, 6);
+    const layer = await addSound(s, comp, await shortSoundClip(dir));
+    const out = join(dir, 'mix.wav');
+
+    await setTimeMap(s, dir, layer, { speed: 1, loop: true, freezeAt: null });
+    await run(s, 'layer.setTiming', { comp, layer, outPoint: 6 });
+    await renderTo(s, comp, out);
+    const looped = clicks(await decodeSound(out));
+    expect(looped).toHaveLength(3);
+    looped.forEach((t, i) => expect(t).toBeCloseTo(0.5 + 2 * i, 3));
+
+    // Reversed: footage time 0.5 s is shown 1.5 s into the layer (2 - 0.5), and heard there.
+    await setTimeMap(s, dir, layer, { speed: -1, loop: false, freezeAt: null });
+    await renderTo(s, comp, out);
+    const reversed = clicks(await decodeSound(out));
+    expect(reversed).toHaveLength(1);
+    expect(reversed[0]).toBeCloseTo(1.5, 2);
+  });
+});
