@@ -7,6 +7,7 @@
  */
 import type { AudioClip, AudioMix, AudioSegment } from './clips.js';
 import { gainFilter } from './envelope.js';
+import { loopRuns, runGroups, type Branch, type LoopRun } from './loop-runs.js';
 
 export const MIX_RATE = 48_000;
 /** What every branch is converted to first, and what the mix is. */
@@ -26,16 +27,42 @@ export interface MixGraph {
 /** Samples at 48 kHz of `seconds`, rounded: the graph places and cuts by samples, never by rounded times. */
 export const samples = (seconds: number) => Math.round(seconds * MIX_RATE);
 
-function segmentChain(s: AudioSegment): string {
+/** A piece of footage as played: cut from its file, reversed, changed in speed; from sample 0. */
+function pieceChain(s: AudioSegment): string {
   const start = samples(s.from);
   const end = Math.max(start + 1, samples(s.from + s.length * s.speed));
   const chain = [`atrim=start_sample=${start}:end_sample=${end}`, RESTAMP];
   if (s.reversed) chain.push('areverse');
   if (s.speed !== 1)
     chain.push(`asetrate=${Math.round(MIX_RATE * s.speed)}`, `aresample=${MIX_RATE}`, RESTAMP);
-  const delay = samples(s.at);
-  if (delay > 0) chain.push(`adelay=delays=${delay}S:all=1`);
   return chain.join(',');
+}
+
+const delayed = (seconds: number) => {
+  const delay = samples(seconds);
+  return delay > 0 ? `,adelay=delays=${delay}S:all=1` : '';
+};
+
+const segmentChain = (s: AudioSegment) => pieceChain(s) + delayed(s.at);
+
+/**
+ * The lines playing a loop's run (loop-runs.ts) into `[label]`, each group from its own branch of the file
+ * (`take` gives the next): the piece padded or cut to its whole samples, kept and repeated by aloop, cut to the
+ * group's exact length; the groups joined end to end and put in place.
+ */
+function runLines(run: LoopRun, take: () => string, label: string): string[] {
+  const size = Math.max(1, samples(run.piece.length));
+  const lines: string[] = [];
+  const groups = runGroups(run).map(([a, b], g) => {
+    const length = samples(b) - samples(a);
+    const hold = `apad=whole_len=${size},atrim=end_sample=${size},aloop=loop=-1:size=${size}`;
+    lines.push(`${take()}${pieceChain(run.piece)},${hold},atrim=end_sample=${length}[${label}g${g}]`);
+    return `[${label}g${g}]`;
+  });
+  lines.push(
+    `${groups.join('')}concat=n=${groups.length}:v=0:a=1,${RESTAMP}${delayed(run.piece.at)}[${label}]`,
+  );
+  return lines;
 }
 
 /**
@@ -49,6 +76,14 @@ function fileChain(clip: AudioClip): string {
   if (clip.offset > 0 && shift > 0) chain.push(`adelay=delays=${shift}S:all=1`);
   if (clip.offset < 0 && shift > 0) chain.push(`atrim=start_sample=${shift}`, RESTAMP);
   return chain.join(',');
+}
+
+/** A clip's branches of the graph: its segments, a loop's repeats taken together (memoised: asked twice). */
+const branches = new WeakMap<AudioClip, Branch[]>();
+function branchesOf(clip: AudioClip): Branch[] {
+  let found = branches.get(clip);
+  if (!found) branches.set(clip, (found = loopRuns(clip.segments)));
+  return found;
 }
 
 /** One audio stream of one file: what is decoded once. */
@@ -67,7 +102,7 @@ export function mixGraph(mix: AudioMix, firstInput = 0): MixGraph {
   const inputs = paths.flatMap((p) => ['-i', p]);
   const lines: string[] = [];
   // Each file is an input once; each of its streams that is heard is decoded once and split into as many
-  // branches as it has segments.
+  // branches as its segments and loop groups take (loop-runs.ts).
   const sourceOf = new Map<string, number>();
   const sources: AudioClip[] = [];
   const uses: number[] = [];
@@ -78,7 +113,7 @@ export function mixGraph(mix: AudioMix, firstInput = 0): MixGraph {
       sourceOf.set(sourceKey(clip), i);
       uses.push(0);
     }
-    uses[i]! += clip.segments.length;
+    uses[i]! += branchesOf(clip).reduce((n, b) => n + ('run' in b ? runGroups(b.run).length : 1), 0);
   }
   sources.forEach((clip, i) => {
     const outs = Array.from({ length: uses[i]! }, (_, k) => `[f${i}s${k}]`).join('');
@@ -89,8 +124,10 @@ export function mixGraph(mix: AudioMix, firstInput = 0): MixGraph {
   const next = sources.map(() => 0);
   mix.clips.forEach((clip, c) => {
     const file = sourceOf.get(sourceKey(clip))!;
-    const parts = clip.segments.map((s, k) => {
-      lines.push(`[f${file}s${next[file]!++}]${segmentChain(s)}[c${c}p${k}]`);
+    const take = () => `[f${file}s${next[file]!++}]`;
+    const parts = branchesOf(clip).map((b, k) => {
+      if ('run' in b) lines.push(...runLines(b.run, take, `c${c}p${k}`));
+      else lines.push(`${take()}${segmentChain(b.segment)}[c${c}p${k}]`);
       return `[c${c}p${k}]`;
     });
     const gain = gainFilter(clip.levels);

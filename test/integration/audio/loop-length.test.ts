@@ -37,6 +37,17 @@ function clicks(samples: Float32Array): number[] {
   return found;
 }
 
+/** A 44.1 kHz WAV of 13231 samples (0.300023 s: no whole number of 48 kHz samples) with a click 0.1 s in. */
+async function oddLengthClick(dir: string): Promise<string> {
+  const out = join(dir, 'odd-click.wav');
+  await exec('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', "aevalsrc='if(between(t,0.1,0.101),0.9,0)':s=44100:d=1", '-af', 'atrim=end_sample=13231'],
+    ...['-c:a', 'pcm_f32le', out],
+  ]);
+  return out;
+}
+
 describe("a clip's sound over its picture's length", () => {
   itWithFfmpeg('loops with the picture, and reversed plays where the picture shows it', async () => {
     const dir = await tempDir();
@@ -59,4 +70,30 @@ describe("a clip's sound over its picture's length", () => {
     expect(reversed).toHaveLength(1);
     expect(reversed[0]).toBeCloseTo(1.5, 2);
   });
+
+  // Many repeats take the grouped path (loop-runs.ts): each must land on the timeline's own sample, not drift by
+  // the piece's fraction of a sample per repeat, forwards and reversed, and the loop's last, cut-short repeat too.
+  itWithFfmpeg.each([1, -1])(
+    'speed %i: a short sound looped a hundred times lands every repeat on its sample',
+    async (speed) => {
+      const dir = await tempDir();
+      const s = soundSession();
+      const comp = await soundComp(s, 30, 30);
+      const file = await oddLengthClick(dir);
+      const layer = await addSound(s, comp, file);
+      await setTimeMap(s, dir, layer, { speed, loop: true, freezeAt: null });
+      await run(s, 'layer.setTiming', { comp, layer, outPoint: 30 });
+      const out = join(dir, 'loop.wav');
+      await renderTo(s, comp, out);
+      const period = 13231 / 44100;
+      // Reversed, the click 0.1 s into the file is heard 0.1 s before each repeat's end.
+      const inPiece = speed > 0 ? 0.1 : period - 0.101;
+      const found = clicks(await decodeSound(out));
+      const expected = Array.from({ length: Math.floor((30 - inPiece) / period) + 1 }, (_, k) =>
+        Math.round((k * period + inPiece) * RATE),
+      );
+      expect(found).toHaveLength(expected.length);
+      found.forEach((t, k) => expect(Math.abs(t * RATE - expected[k]!)).toBeLessThanOrEqual(6));
+    },
+  );
 });

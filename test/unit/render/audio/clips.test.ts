@@ -293,4 +293,21 @@ describe('level envelope and graph', () => {
       'anullsrc=r=48000:cl=stereo,atrim=end_sample=48000[mix]',
     );
   });
+
+  it("plays a loop's repeats from one held piece, in groups cut to the timeline's samples", () => {
+    // A 3 s sound looped over 30 minutes: 600 repeats, as a music bed under a long composition.
+    const bed = sound({ outPoint: 1800, time: { speed: 1, loop: true, freezeAt: null } });
+    const doc = project([footage('f', 3), comp('c', 1800, [bed])]);
+    const mix = collectAudio(doc, 'c', 0, 1800);
+    expect(mix.clips[0]!.segments).toHaveLength(600);
+    const { graph } = mixGraph(mix);
+    // Not 600 branches summed from time 0 (a cost that grew with the square of the length): 38 groups of at
+    // most 16 repeats, each holding the piece once, joined end to end.
+    expect(graph.match(/aloop=loop=-1:size=144000/g)).toHaveLength(38);
+    expect(graph).toContain('concat=n=38:v=0:a=1');
+    expect(graph).not.toMatch(/amix=inputs=\d{2,}/);
+    // Each group ends on its own sample: 16 repeats of 3 s, the last 8.
+    expect(graph.match(/atrim=end_sample=2304000\[/g)).toHaveLength(37);
+    expect(graph).toContain('atrim=end_sample=1152000[');
+  });
 });

@@ -1,0 +1,76 @@
+/**
+ * A looping sound's repeats, found among a clip's segments so the graph can play them from one kept copy.
+ *
+ * Why: each segment is a branch of the mix's graph, delayed to its place and summed (amix). A 3 s music bed
+ * looped under half an hour is 600 branches, each decoding the same piece and each summed from time 0: the
+ * mix's cost grew with the square of its length (half an hour took six minutes). A run of identical
+ * back-to-back pieces is instead one piece held by `aloop` and repeated, in groups of RUN_GROUP repeats whose
+ * lengths are cut to the exact sample: a piece is a whole number of samples, its period in general is not, and
+ * a group's cut brings the repeats back onto the timeline's own samples (within half a sample) before the
+ * difference adds up.
+ */
+import type { AudioSegment } from './clips.js';
+
+/** Fewer repeats than this stay segments of their own: too few to be worth a group. */
+export const MIN_RUN = 4;
+/** Repeats per group: the drift within one is at most half a sample per repeat (8 samples, 0.17 ms). */
+export const RUN_GROUP = 16;
+
+/** `count` back-to-back plays of `piece` from `piece.at`, then `tail` seconds of its start (a loop cut short). */
+export interface LoopRun {
+  piece: AudioSegment;
+  count: number;
+  tail: number;
+}
+
+export type Branch = { segment: AudioSegment } | { run: LoopRun };
+
+const EPS = 1e-9;
+const near = (a: number, b: number) => Math.abs(a - b) < EPS * Math.max(1, Math.abs(a), Math.abs(b));
+
+const samePiece = (a: AudioSegment, b: AudioSegment) =>
+  near(a.from, b.from) && near(a.length, b.length) && a.speed === b.speed && a.reversed === b.reversed;
+
+const follows = (a: AudioSegment, b: AudioSegment) => Math.abs(b.at - (a.at + a.length)) < 1e-6;
+
+/** Where a piece ends in footage time when played in its direction: its start, cut short, is the same. */
+const playStart = (s: AudioSegment) => (s.reversed ? s.from + s.length * s.speed : s.from);
+
+/** `s` is how `piece` begins, shorter: the last repeat of a loop the layer's out point cuts. */
+const beginsLike = (s: AudioSegment, piece: AudioSegment) =>
+  s.speed === piece.speed &&
+  s.reversed === piece.reversed &&
+  s.length < piece.length &&
+  near(playStart(s), playStart(piece));
+
+/** The clip's segments in time order, runs of at least MIN_RUN identical back-to-back repeats taken together. */
+export function loopRuns(segments: readonly AudioSegment[]): Branch[] {
+  const sorted = [...segments].sort((a, b) => a.at - b.at);
+  const out: Branch[] = [];
+  for (let i = 0; i < sorted.length;) {
+    const piece = sorted[i]!;
+    let j = i;
+    while (j + 1 < sorted.length && samePiece(sorted[j + 1]!, piece) && follows(sorted[j]!, sorted[j + 1]!))
+      j++;
+    const count = j - i + 1;
+    if (count < MIN_RUN) {
+      out.push({ segment: piece });
+      i++;
+      continue;
+    }
+    const next = sorted[j + 1];
+    const tail = next && follows(sorted[j]!, next) && beginsLike(next, piece) ? next.length : 0;
+    out.push({ run: { piece, count, tail } });
+    i = j + 1 + (tail > 0 ? 1 : 0);
+  }
+  return out;
+}
+
+/** The groups of a run, each [start, end) in seconds from the run's start: RUN_GROUP repeats (the last, the rest). */
+export function runGroups(run: LoopRun): [number, number][] {
+  const total = run.count * run.piece.length + run.tail;
+  const groups: [number, number][] = [];
+  for (let k = 0; k * run.piece.length < total - EPS; k += RUN_GROUP)
+    groups.push([k * run.piece.length, Math.min(total, (k + RUN_GROUP) * run.piece.length)]);
+  return groups;
+}
