@@ -16,6 +16,9 @@ function durationSlack(item: FootageItem): number {
 const described = (width: number, height: number, duration: number | null, rotation: number): string =>
   `${width}x${height}${rotation ? ` turned ${rotation}°` : ''}, ${(duration ?? 0).toFixed(2)} s`;
 
+const CHANGED_REMEDY =
+  'Put the file back as it was, or relink the footage to it (footage.relink) so that it is probed again.';
+
 /** Whether probed facts `now` are those `item` recorded. */
 function matches(item: FootageItem, now: MediaProbe): boolean {
   const was = item.media!;
@@ -34,7 +37,15 @@ export async function checkUnchanged(ffprobe: string, input: string, item: Foota
   // Loaded here, not with this module: probe.ts parses with zod, which a render worker otherwise never loads
   // (a render's files are checked by the main thread, footage-input.ts).
   const { probeMedia } = await import('./probe.js');
-  let now = await probeMedia(ffprobe, input, item.path, { countPackets: false });
+  let now = await probeMedia(ffprobe, input, item.path, { countPackets: false }).catch((err: unknown) => {
+    // No longer media at all: the import's remedy (import another file) is not this footage's; relinking is.
+    if (!(err instanceof EngineError) || err.code !== 'unsupported_format') throw err;
+    throw new EngineError(
+      'unsupported_format',
+      `"${item.path}" has changed since it was imported: it was ${described(item.width, item.height, was.duration, was.rotation)}; now ${err.message.replace(/^./, (c) => c.toLowerCase())}`,
+      CHANGED_REMEDY,
+    );
+  });
   if (matches(item, now)) return;
   // A file whose headers give no duration (a browser's MediaRecorder WebM) was timed at import by counting its
   // packets: count them too before calling it changed.
@@ -47,6 +58,6 @@ export async function checkUnchanged(ffprobe: string, input: string, item: Foota
   throw new EngineError(
     'unsupported_format',
     `"${item.path}" has changed since it was imported: it was ${described(item.width, item.height, was.duration, was.rotation)}; it is now ${nowText}.`,
-    'Put the file back as it was, or relink the footage to it (footage.relink) so that it is probed again.',
+    CHANGED_REMEDY,
   );
 }

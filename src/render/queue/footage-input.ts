@@ -16,6 +16,7 @@ import {
 } from '../../engine/index.js';
 import { findExecutable } from '../../node-io/search-path.js';
 import { checkUnchanged } from '../media/footage-unchanged.js';
+import { missingFootage } from '../media/missing-footage.js';
 import { reachableFootage } from '../reachable-footage.js';
 import { throwIfStopped } from './item-errors.js';
 import type { WorkerInit } from './protocol.js';
@@ -47,6 +48,19 @@ const readFootage = (ports: EnginePorts, path: string) =>
   });
 
 /**
+ * A footage file that cannot be opened: a missing one named as its footage item with the relink remedy (as a
+ * missing sequence frame or sound file is), any other failure as it is.
+ */
+function footageError(item: FootageItem, err: unknown): EngineError {
+  const missing =
+    err instanceof EngineError
+      ? err.code === 'no_such_file'
+      : (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+  if (missing) return missingFootage(item);
+  return err instanceof EngineError ? err : fsError(err, item.path, 'read footage');
+}
+
+/**
  * Reads and opens the footage of `compId`. `keep` is handed every opened media file, so the caller closes it
  * when the item ends (its cleanup stack), whether it finishes, fails or is cancelled.
  */
@@ -68,7 +82,7 @@ export async function footageInput(
     if (item.media?.kind === 'video') {
       throwIfStopped(signal);
       const file = await ports.openMedia(item.path).catch((err: unknown) => {
-        throw err instanceof EngineError ? err : fsError(err, item.path, 'read footage');
+        throw footageError(item, err);
       });
       keep(() => file.close());
       files.push([item.path, file.childPath]);
@@ -82,7 +96,12 @@ export async function footageInput(
       continue;
     }
     throwIfStopped(signal);
-    footage.push([item.path, await readFootage(ports, item.path)]);
+    footage.push([
+      item.path,
+      await ports.readFile(item.path).catch((err: unknown) => {
+        throw footageError(item, err);
+      }),
+    ]);
   }
   const checked = Promise.all(checks).then(() => undefined);
   // Awaited by the job; a failure before then is not an unhandled rejection.

@@ -3,7 +3,7 @@
  * (worker threads, PNG and MP4 outputs), missing footage, and decoder processes that end with their job.
  */
 import { execFile } from 'node:child_process';
-import { rename } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
@@ -137,6 +137,15 @@ describeWithFfmpeg('video footage in a session', () => {
       await run(s, 'renderQueue.add', { comp, output: join(dir, 'f_[##].png') });
       const job = await run<JobResult>(s, 'renderQueue.render', {});
       expect(job.items[0]!.error?.code).toBe('no_such_file');
+      // Named as the footage it is, with the remedy that fixes it (as a missing still or sound file is).
+      expect(job.items[0]!.error?.message).toMatch(/^Footage ".+" \(footage_\d+\) cannot be read from/);
+      expect(job.items[0]!.error?.remediation).toMatch(/footage\.relink/);
+      // A file put back that is no media any more: changed since its import, relink it (not "import another").
+      await writeFile(clip, 'not a video');
+      const changed = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(changed.items[0]!.error).toMatchObject({ code: 'unsupported_format' });
+      expect(changed.items[0]!.error?.message).toMatch(/has changed since it was imported/);
+      expect(changed.items[0]!.error?.remediation).toMatch(/footage\.relink/);
     },
   );
 
