@@ -4,7 +4,7 @@
  * `media.audio` otherwise.
  */
 import { EngineError } from './errors.js';
-import { staticProp, type AudioStreamInfo, type FootageItem, type Layer } from './model.js';
+import { staticProp, type AudioStreamInfo, type FootageItem, type Layer, type Project } from './model.js';
 
 /** A stream as an error lists it: `1 (ac3, 6 channels, eng, "Commentary")`. */
 function describeStream(index: number, s: AudioStreamInfo): string {
@@ -45,4 +45,20 @@ export function setStream(layer: Layer, stream: number): void {
   if (!layer.audio) layer.audio = { level: staticProp(0), muted: false };
   if (stream === 0) delete layer.audio.stream;
   else layer.audio.stream = stream;
+}
+
+/**
+ * Throws bad_argument when `layer` shows footage without sound (a still, a sequence, a silent video): muting it
+ * or setting its level would do nothing. Precomp layers pass (their sound is what they hold).
+ */
+export function checkHasSound(doc: Project, layer: Layer): void {
+  if (layer.source.kind !== 'footage') return;
+  const id = layer.source.footage;
+  const item = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.id === id);
+  if (!item || audioStreamsOf(item).length) return;
+  throw new EngineError(
+    'bad_argument',
+    `"${layer.name}" shows "${item.name}", ${item.media?.kind === 'video' ? 'a video without a sound stream' : `a ${item.media?.kind ?? 'still'} with no sound`}: there is nothing to mute or level.`,
+    'Do it on a layer whose footage has sound (media.audio in doc_inspect), or on a precomp layer.',
+  );
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { MAX_AUDIO_STREAM, staticProp } from '../model.js';
-import { checkAudioStream, setStream } from '../audio-streams.js';
+import { checkAudioStream, checkHasSound, setStream } from '../audio-streams.js';
 import { hasSourceTime } from '../time-map.js';
 import { draftLayer, findFootage } from '../resolve.js';
 import { needsComp } from './layer-add.js';
@@ -34,6 +34,7 @@ export const layerSetAudioMuted = defineCommand({
         `"${layer.name}" is a ${layer.source.kind} layer, which has no sound.`,
         'Mute a footage layer with sound, or a precomp layer.',
       );
+    checkHasSound(ctx.doc, layer);
     if ((layer.audio?.muted ?? false) !== p.muted)
       ctx.update((d) => {
         const draft = draftLayer(d, comp.id, layer.id);

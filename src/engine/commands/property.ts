@@ -16,6 +16,7 @@ import {
   setPlain,
   type PropertyRef,
 } from '../properties.js';
+import { checkHasSound } from '../audio-streams.js';
 import { draftLayer, findComp, findLayer, layerPath } from '../resolve.js';
 import { checkFontFamily, needsComp, warnMissingGlyphs } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
@@ -71,6 +72,7 @@ function animatable(doc: Project, p: { comp?: string; layer: string; property: s
   const comp = findComp(doc, p.comp);
   const layer = findLayer(comp, p.layer);
   const ref = resolveProperty(layer, p.property);
+  if (p.property === 'audio.level') checkHasSound(doc, layer);
   if (!ref.animatable) {
     throw new EngineError(
       'bad_argument',
@@ -124,6 +126,7 @@ export const propertySet = defineCommand({
     const comp = findComp(ctx.doc, p.comp);
     const layer = findLayer(comp, p.layer);
     const ref = resolveProperty(layer, p.property);
+    if (p.property === 'audio.level') checkHasSound(ctx.doc, layer);
     const raw =
       p.dimension === undefined
         ? p.value

@@ -1,8 +1,11 @@
 // A layer's sound settings: audio.level through the property commands (range, keyframes, created on first
 // write, one undo step), and layer.setAudioMuted (only where there can be sound).
+import { join } from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Composition } from '../../../src/engine/index.js';
 import { fails, newEngine, run } from '../../helpers/engine.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 async function withLayers() {
   const engine = newEngine();
@@ -74,5 +77,23 @@ describe('layer audio', () => {
     expect(
       await fails(engine, 'property.set', { comp: 'Main', layer: solid, property: 'audio.level', value: 0 }),
     ).toBe('bad_argument');
+  });
+
+  it('refuses muting or levelling footage without sound (a still), naming why', async () => {
+    const { engine } = await withLayers();
+    const path = join(await tempDir(), 'still.png');
+    await sharp({ create: { width: 4, height: 4, channels: 3, background: '#00ff00' } })
+      .png()
+      .toFile(path);
+    const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path });
+    const { id: still } = await run<{ id: string }>(engine, 'layer.addFootage', { comp: 'Main', footage });
+    const r = await engine.execute('layer.setAudioMuted', { comp: 'Main', layer: still, muted: true });
+    expect(r.ok ? 'ok' : r.error.code).toBe('bad_argument');
+    if (!r.ok) expect(r.error.message).toMatch(/with no sound: there is nothing to mute or level/);
+    const level = { comp: 'Main', layer: still, property: 'audio.level' };
+    expect(await fails(engine, 'property.set', { ...level, value: -6 })).toBe('bad_argument');
+    expect(await fails(engine, 'property.setKeyframe', { ...level, time: 0, value: -6 })).toBe(
+      'bad_argument',
+    );
   });
 });
