@@ -225,8 +225,8 @@ async function render(
   if (stop.checkRemoved()) throw stopped();
   // The files are the item's output now: cleanup of this or a later item no longer removes them.
   await tracker.release();
-  // An audio-only item renders no picture; its frames are the span its sound covers, done once it is written
-  // (progress said 0 of them until the end, and never reached them).
+  // An audio-only item renders no picture; its frames are the span its sound covers (progress followed its
+  // ffmpeg's report), all done once the file is written.
   const done = plan.picture ? todo.length : frames.length - counts.skipped;
   if (!plan.picture) env.onFrames(frames.length, frames.length, tracker.committed);
   return { status: 'done', frames: done, skipped: counts.skipped, files };
