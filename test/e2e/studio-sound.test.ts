@@ -13,7 +13,7 @@ import { SOUND_PATH } from '../../src/studio/protocol.js';
 import { dbOf, decodeSound, frequency, RATE, rms, tone } from '../helpers/audio.js';
 import { describeWithChromium, openStudio } from '../helpers/chromium.js';
 import { hasFfmpeg } from '../helpers/ffmpeg.js';
-import type { ControlClient} from '../helpers/studio-browser.js';
+import type { ControlClient } from '../helpers/studio-browser.js';
 import { StudioApp } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/tmp.js';
 
