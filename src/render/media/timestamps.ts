@@ -12,17 +12,22 @@ const TIMESTAMPS_MAX_BYTES = 32 * 1024 * 1024;
 /** Variable-rate files whose timestamps one renderer keeps. */
 const KEPT_FILES = 16;
 
-/** Parses ffprobe's `pts_time` lines into ascending seconds from the first frame. */
+/**
+ * Parses ffprobe's packet lines into ascending seconds from the first frame: integer `pts` in the stream's time
+ * base (its `num/den` line), or seconds (`pts_time`) where no time base is given. The integers and the exact
+ * base matter: `pts_time` is printed to 6 decimals, and a comp time exactly between two frames (1.1666… between
+ * 1.133333 and 1.2) then looked nearer the later one, where a tie goes to the earlier.
+ */
 export function parsePacketTimes(text: string): Float64Array {
+  const lines = text.split('\n').map((line) => line.split(',')[0]!.trim());
+  const base = lines.map((l) => /^(\d+)\/(\d+)$/.exec(l)).find((m) => m && Number(m[2]) > 0);
   // Packets without a time print N/A; blank lines are not packets.
-  const times = text
-    .split('\n')
-    .map((line) => line.split(',')[0]!.trim())
-    .filter((field) => /^-?\d+(\.\d+)?$/.test(field))
-    .map(Number);
-  times.sort((a, b) => a - b);
-  const first = times[0] ?? 0;
-  return Float64Array.from(times, (t) => t - first);
+  const values = lines.filter((field) => /^-?\d+(\.\d+)?$/.test(field)).map(Number);
+  values.sort((a, b) => a - b);
+  const first = values[0] ?? 0;
+  // Differences of integers are exact; one division each keeps the time within a rounding of the true one.
+  const [num, den] = base ? [Number(base[1]), Number(base[2])] : [1, 1];
+  return Float64Array.from(values, (v) => ((v - first) * num) / den);
 }
 
 export class TimestampCache {
@@ -38,7 +43,10 @@ export class TimestampCache {
     if (hit) return hit;
     const probed = runBounded(
       ffprobe,
-      ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', input],
+      [
+        ...['-v', 'error', '-select_streams', 'v:0'],
+        ...['-show_entries', 'stream=time_base:packet=pts', '-of', 'csv=p=0', input],
+      ],
       {
         timeoutMs: TIMESTAMPS_TIMEOUT_MS,
         maxBytes: TIMESTAMPS_MAX_BYTES,

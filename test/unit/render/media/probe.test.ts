@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { mediaFromProbe, rational } from '../../../../src/render/media/probe.js';
 import { parsePacketTimes } from '../../../../src/render/media/timestamps.js';
+import { nearestFrame } from '../../../../src/engine/time-map.js';
 
 const video = (over: Record<string, unknown> = {}) => ({
   streams: [
@@ -174,5 +175,9 @@ describe('mediaFromProbe', () => {
     expect(rational('30000/1001')).toBeCloseTo(29.97, 2);
     expect(rational('0/0')).toBeNull();
     expect([...parsePacketTimes('1.5\n1.0\n1.25\n\nN/A\n')]).toEqual([0, 0.25, 0.5]);
+    // Integer pts in the stream's time base, exactly: a time midway between two frames is a true tie.
+    const exact = parsePacketTimes('0\n17408\n18432\nN/A\n1/15360\n');
+    expect([...exact]).toEqual([0, 17408 / 15360, 18432 / 15360]);
+    expect(nearestFrame(exact, 35 / 30)).toBe(1);
   });
 });
