@@ -20,6 +20,7 @@ import {
 } from '../../engine/index.js';
 import { audioStreamsOf } from '../../engine/audio-streams.js';
 import { DEFAULT_TIME_MAP, footageTime, type TimeMap } from '../../engine/time-map.js';
+import { loopRuns, runGroups, RUN_GROUP } from './loop-runs.js';
 
 /** One stretch of footage on the item's timeline. Times in seconds. */
 export interface AudioSegment {
@@ -101,10 +102,18 @@ export function footageSound(
 }
 
 /**
- * Segments past this in one item are refused: each is a branch of the filter graph (a one-second loop over an
- * hour is 3600). Far above a real edit's cuts and loops, far below what makes ffmpeg's graph slow to build.
+ * Branches of the filter graph past this in one item are refused: each segment is one, and a loop's repeats
+ * one per group of RUN_GROUP (loop-runs.ts), so a one-second loop over an hour is 225. Far above a real edit's
+ * cuts and loops, far below what makes ffmpeg's graph slow to build.
  */
 export const MAX_AUDIO_SEGMENTS = 2000;
+
+/** The graph's branches for one clip's segments (graph.ts makes the same ones). */
+function branchCount(segments: readonly AudioSegment[]): number {
+  // More repeats than the groups could ever hold: refused without sorting millions of them first.
+  if (segments.length > MAX_AUDIO_SEGMENTS * RUN_GROUP) return segments.length;
+  return loopRuns(segments).reduce((n, b) => n + ('run' in b ? runGroups(b.run).length : 1), 0);
+}
 
 const EPS = 1e-9;
 
@@ -182,7 +191,7 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
         const found = windows.flatMap((w) =>
           sourcePieces(layer, w, length, sound.duration).map((piece) => topSegment(w, piece, start)),
         );
-        segments += found.length;
+        segments += branchCount(found);
         if (segments > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId);
         if (found.length)
           clips.push({
@@ -350,7 +359,7 @@ function tooManySegments(doc: Project, compId: string): EngineError {
   const comp = doc.items.find((i) => i.id === compId);
   return new EngineError(
     'bad_argument',
-    `The sound of "${comp?.name ?? compId}" needs more than ${MAX_AUDIO_SEGMENTS} pieces of footage (short looping sounds over a long time, typically).`,
+    `The sound of "${comp?.name ?? compId}" needs more than ${MAX_AUDIO_SEGMENTS} separate pieces of footage (a loop's repeats count one per ${RUN_GROUP}; short loops over many hours, or many uses of precomps with sound, typically).`,
     'Render a shorter frame range, loop a longer sound, or render the looping sound to a WAV first and use that as footage.',
   );
 }
