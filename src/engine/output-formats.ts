@@ -188,6 +188,19 @@ export const OUTPUT_FORMAT_TABLE = {
     sound: 'only',
     note: '192 kb/s, audio only',
   },
+  m4a: {
+    name: 'M4A',
+    kind: 'file',
+    extensions: ['.m4a'],
+    mime: 'audio/mp4',
+    inferred: true,
+    still: false,
+    alpha: false,
+    overflow: false,
+    encoder: 'ffmpeg-audio',
+    sound: 'only',
+    note: 'AAC 192 kb/s, audio only',
+  },
 } as const satisfies Record<string, OutputFormatSpec>;
 
 type Table = typeof OUTPUT_FORMAT_TABLE;

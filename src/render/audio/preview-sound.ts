@@ -34,7 +34,7 @@ export function planPreviewSound(doc: Project, compRef: string): SoundPlan | nul
     throw new EngineError(
       'bad_argument',
       `Composition "${comp.name}" lasts ${Math.round(comp.duration)} s; its sound is played along only up to ${MAX_PREVIEW_SOUND_SECONDS / 60} minutes.`,
-      'Listen to a render instead: renderQueue.add with format "wav" or "mp3", then renderQueue.render.',
+      'Listen to a render instead: renderQueue.add with format "wav", "mp3" or "m4a", then renderQueue.render.',
     );
   const key = createHash('sha256').update(JSON.stringify(mix)).digest('hex').slice(0, 32);
   return { key, mix };

@@ -235,6 +235,7 @@ describe('outputs with sound', () => {
     ['webm', 'vp9', 'opus'],
     ['wav', null, 'pcm_s16le'],
     ['mp3', null, 'mp3'],
+    ['m4a', null, 'aac'],
   ] as const)('%s decodes back with the streams it promises', async (ext, video, audio) => {
     const dir = await tempDir();
     const s = soundSession();

@@ -20,6 +20,9 @@ export const AUDIO_ONLY_ARGS: { [F in AudioOnlyFormat]: string[] } = {
   // RF64 only past 4 GiB (about 6 hours of 48 kHz 16-bit stereo); a plain RIFF WAV below.
   wav: ['-c:a', 'pcm_s16le', '-rf64', 'auto', '-f', 'wav'],
   mp3: ['-c:a', 'libmp3lame', '-b:a', '192k', '-f', 'mp3'],
+  // AAC-LC in an MPEG-4 audio file (ffmpeg's ipod muxer writes .m4a), index first for players that stream it;
+  // its edit list hides the encoder's priming samples, as in MP4.
+  m4a: ['-c:a', 'aac', '-b:a', '192k', '-movflags', '+faststart', '-f', 'ipod'],
 };
 
 /**
