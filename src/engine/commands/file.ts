@@ -34,6 +34,11 @@ export const fileImport = defineCommand({
   mutates: true,
   async run(ctx, p) {
     const found = await importMedia(ctx, p.path, { sequence: p.sequence ?? false, frameRate: p.frameRate });
+    // A rate given for footage that has its own (or none) would otherwise be dropped without a word.
+    if (p.frameRate !== undefined && found.media.kind !== 'sequence')
+      ctx.warn(
+        `frameRate applies to image sequences; "${basename(p.path)}" is ${found.media.kind === 'video' ? `a video and plays at its own rate (${+(found.media.frameRate ?? 0).toFixed(3)} fps)` : `${found.media.kind === 'audio' ? 'sound' : 'a still'}, which has no frame rate`}. It was not used.`,
+      );
     let id = '';
     const footage = ctx.doc.items.filter((i) => i.type === 'footage');
     const base = basename(p.path, extname(p.path)).replace(/_?%0?\d*d$/, '') || 'Footage';

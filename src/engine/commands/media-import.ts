@@ -70,6 +70,13 @@ async function probeMedia(ctx: Probing, path: string): Promise<Imported> {
 }
 
 async function importSequence(ctx: Probing, path: string, frameRate: number): Promise<Imported> {
+  const ext = extname(path).toLowerCase();
+  if (!STILL_EXTENSIONS.has(ext))
+    throw new EngineError(
+      'bad_argument',
+      `An image sequence is a run of numbered image files (PNG, JPEG, WebP, GIF, SVG); "${basename(path)}" is not one.`,
+      `Import it without "sequence": a video or sound file plays by itself.`,
+    );
   const named = isSequencePattern(path) ? { pattern: path, number: null } : patternOfFile(path);
   if (!named) {
     throw new EngineError(

@@ -84,6 +84,26 @@ describeWithFfmpeg('file.import of video', () => {
   });
 
   itWithFfmpeg(
+    'says a frameRate given for a video is not used, and refuses a video as a sequence',
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      const path = await numberedClip(dir, 'h264', '24', 12);
+      const r = await engine.execute<Imported>('file.import', { path, frameRate: 60 });
+      expect(r.ok).toBe(true);
+      if (r.ok) {
+        expect(r.result.media!.frameRate).toBe(24);
+        expect(r.warnings.join(' ')).toMatch(
+          /frameRate applies to image sequences; .+ plays at its own rate \(24 fps\)/,
+        );
+      }
+      const bad = await engine.execute('file.import', { path, sequence: true });
+      expect(bad.ok ? 'ok' : bad.error.code).toBe('bad_argument');
+      if (!bad.ok) expect(bad.error.remediation).toMatch(/without "sequence"/);
+    },
+  );
+
+  itWithFfmpeg(
     'refuses a file that is not media with unsupported_format naming what ffprobe said',
     async () => {
       const path = join(await tempDir(), 'notes.mp4');
