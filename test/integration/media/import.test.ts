@@ -93,7 +93,7 @@ describeWithFfmpeg('file.import of video', () => {
       expect(r.ok).toBe(true);
       if (r.ok) {
         expect(r.result.media!.frameRate).toBe(24);
-        expect(r.warnings.join(' ')).toMatch(
+        expect((r.warnings ?? []).join(' ')).toMatch(
           /frameRate applies to image sequences; .+ plays at its own rate \(24 fps\)/,
         );
       }
