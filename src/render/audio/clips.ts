@@ -20,7 +20,7 @@ import {
 } from '../../engine/index.js';
 import { audioStreamsOf } from '../../engine/audio-streams.js';
 import { DEFAULT_TIME_MAP, footageTime, type TimeMap } from '../../engine/time-map.js';
-import { loopRuns, runGroups, RUN_GROUP } from './loop-runs.js';
+import { branchWidth, loopRuns, RUN_GROUP } from './loop-runs.js';
 
 /** One stretch of footage on the item's timeline. Times in seconds. */
 export interface AudioSegment {
@@ -112,7 +112,7 @@ export const MAX_AUDIO_SEGMENTS = 2000;
 function branchCount(segments: readonly AudioSegment[]): number {
   // More repeats than the groups could ever hold: refused without sorting millions of them first.
   if (segments.length > MAX_AUDIO_SEGMENTS * RUN_GROUP) return segments.length;
-  return loopRuns(segments).reduce((n, b) => n + ('run' in b ? runGroups(b.run).length : 1), 0);
+  return branchWidth(loopRuns(segments));
 }
 
 const EPS = 1e-9;

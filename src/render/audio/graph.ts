@@ -7,7 +7,7 @@
  */
 import type { AudioClip, AudioMix, AudioSegment } from './clips.js';
 import { gainFilter } from './envelope.js';
-import { loopRuns, runGroups, type Branch, type LoopRun } from './loop-runs.js';
+import { branchWidth, loopRuns, runGroups, type Branch, type LoopRun } from './loop-runs.js';
 
 export const MIX_RATE = 48_000;
 /** What every branch is converted to first, and what the mix is. */
@@ -113,7 +113,7 @@ export function mixGraph(mix: AudioMix, firstInput = 0): MixGraph {
       sourceOf.set(sourceKey(clip), i);
       uses.push(0);
     }
-    uses[i]! += branchesOf(clip).reduce((n, b) => n + ('run' in b ? runGroups(b.run).length : 1), 0);
+    uses[i]! += branchWidth(branchesOf(clip));
   }
   sources.forEach((clip, i) => {
     const outs = Array.from({ length: uses[i]! }, (_, k) => `[f${i}s${k}]`).join('');

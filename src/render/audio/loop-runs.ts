@@ -74,3 +74,7 @@ export function runGroups(run: LoopRun): [number, number][] {
     groups.push([k * run.piece.length, Math.min(total, (k + RUN_GROUP) * run.piece.length)]);
   return groups;
 }
+
+/** The graph's branches `branches` take: one per segment, one per group of a run. */
+export const branchWidth = (branches: readonly Branch[]): number =>
+  branches.reduce((n, b) => n + ('run' in b ? runGroups(b.run).length : 1), 0);

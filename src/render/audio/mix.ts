@@ -6,15 +6,15 @@
 import { EngineError, isEngineError } from '../../engine/core.js';
 import type { AudioMix } from './clips.js';
 import { mixGraph } from './graph.js';
-import { FfmpegProcess } from '../queue/exporters/ffmpeg.js';
+import { FfmpegProcess, type FfmpegOptions } from '../queue/exporters/ffmpeg.js';
 
 export class AudioMixRun {
   readonly #child: FfmpegProcess;
   readonly #done: Promise<void>;
 
   /**
-   * Starts ffmpeg; `shownPath` names the output in errors (a full disk). `onProgress` is told the seconds of
-   * the mix written so far, about twice a second.
+   * Starts ffmpeg; `shownPath` names the output in errors (a full disk). `watch`: its progress (the seconds of
+   * the mix written so far) or, for an output to `pipe:1`, its bytes.
    */
   constructor(
     ffmpeg: string,
@@ -22,16 +22,14 @@ export class AudioMixRun {
     outputArgs: string[],
     output: string,
     shownPath: string,
-    onProgress?: (seconds: number) => void,
+    watch: Pick<FfmpegOptions, 'onProgress' | 'onStdout'> = {},
   ) {
     const { inputs, graph } = mixGraph(mix);
-    this.#child = new FfmpegProcess(
-      ffmpeg,
-      [...inputs, '-map', '[mix]', ...outputArgs, '-y', output],
-      shownPath,
-      graph,
-      onProgress,
-    );
+    this.#child = new FfmpegProcess(ffmpeg, [...inputs, '-map', '[mix]', ...outputArgs, '-y', output], {
+      output: shownPath,
+      filterGraph: graph,
+      ...watch,
+    });
     this.#done = this.#child.end().catch((err: unknown) => {
       throw changedSound(err, this.#child.stderrHead, mix) ?? err;
     });

@@ -2,8 +2,8 @@
  * A mix's files opened through the engine's ports (openMedia: confined, checked at the open, never through a
  * link), for ffmpeg to read as open files (`/proc/<pid>/fd/N`), never by path again.
  */
-import { EngineError, fsError, type EnginePorts, type Project } from '../../engine/index.js';
-import { missingFootage } from '../media/missing-footage.js';
+import type { EnginePorts, FootageItem, Project } from '../../engine/index.js';
+import { footageFailure } from '../media/missing-footage.js';
 import type { AudioMix } from './clips.js';
 
 /**
@@ -22,16 +22,11 @@ export async function openMix(
   const warnings: string[] = [];
   for (const path of new Set(mix.clips.map((c) => c.path))) {
     const file = await ports.openMedia(path).catch((err: unknown) => {
-      if (err instanceof EngineError && err.code !== 'no_such_file') throw err;
       // Named as the footage it is, as a missing picture is (the person knows the item, not only the path).
-      const item = doc.items.find((i) => i.type === 'footage' && i.path === path);
-      const failure =
-        item?.type === 'footage'
-          ? missingFootage(item, path)
-          : err instanceof EngineError
-            ? err
-            : fsError(err, path, 'read sound from');
-      if (missing === 'fail') throw failure;
+      const item = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.path === path);
+      const failure = footageFailure(item, path, err, 'read sound from');
+      // Only a missing file is left out of a preview; anything else (outside the roots) fails it.
+      if (missing === 'fail' || failure.code !== 'no_such_file') throw failure;
       warnings.push(`${failure.message} Its sound is left out.`);
       return null;
     });

@@ -4,14 +4,12 @@
  * PCM on a pipe and wrapped as a WAV in memory, so nothing is written to disk. Keyed by what it is mixed from,
  * so an edit that changes no sound (a title's colour) reuses the last mix.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import type { Writable } from 'node:stream';
 import { EngineError, type EnginePorts, type Project } from '../../engine/index.js';
 import { findComp } from '../../engine/resolve.js';
 import { collectAudio, type AudioMix } from './clips.js';
-import { MIX_RATE, mixGraph } from './graph.js';
-import { changedSound } from './mix.js';
+import { MIX_RATE } from './graph.js';
+import { AudioMixRun } from './mix.js';
 import { openMix } from './open-mix.js';
 
 /** 16-bit stereo: what every browser decodes, half the float mix's size. */
@@ -74,44 +72,28 @@ export async function mixPreviewSound(
   }
 }
 
-/** Runs the mix's graph through ffmpeg and collects its raw PCM; `signal` kills it. */
-function decodeMix(ffmpeg: string, mix: AudioMix, signal?: AbortSignal): Promise<Buffer> {
+/** 16-bit stereo PCM at the mix's rate, raw, on ffmpeg's stdout. */
+const PCM_ARGS = ['-c:a', 'pcm_s16le', '-f', 's16le', '-ar', String(MIX_RATE), '-ac', String(CHANNELS)];
+
+/** Runs the mix (the render's AudioMixRun) into raw PCM on a pipe and collects it; `signal` kills it. */
+async function decodeMix(ffmpeg: string, mix: AudioMix, signal?: AbortSignal): Promise<Buffer> {
   signal?.throwIfAborted();
-  const { inputs, graph } = mixGraph(mix);
-  const child = spawn(
-    ffmpeg,
-    [
-      ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-filter_complex_script', 'pipe:3'],
-      ...[...inputs, '-map', '[mix]'],
-      ...['-c:a', 'pcm_s16le', '-f', 's16le', '-ar', String(MIX_RATE), '-ac', String(CHANNELS), 'pipe:1'],
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] },
-  );
-  const fd3 = child.stdio[3] as Writable;
-  fd3.on('error', () => undefined);
-  fd3.end(graph, 'utf8');
   const chunks: Buffer[] = [];
-  let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => chunks.push(c));
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (s: string) => (stderr = (stderr + s).slice(-4096)));
-  const kill = () => child.kill('SIGKILL');
-  signal?.addEventListener('abort', kill, { once: true });
-  return new Promise<Buffer>((resolve, reject) => {
-    child.on('error', (err) => reject(err));
-    child.on('close', (code) => {
-      signal?.removeEventListener('abort', kill);
-      if (signal?.aborted)
-        return reject(new EngineError('cancelled', 'The sound mix was stopped.', 'Ask for it again.'));
-      if (code === 0) return resolve(Buffer.concat(chunks));
-      const failure = new EngineError(
-        'render_failed',
-        `ffmpeg could not mix the sound (exit code ${code}${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-2).join(' | ')}` : ''}).`,
-        'Check the footage files with ffprobe; re-import any that changed.',
-      );
-      reject(changedSound(failure, stderr, mix) ?? failure);
-    });
+  const run = new AudioMixRun(ffmpeg, mix, PCM_ARGS, 'pipe:1', "the studio's sound", {
+    onStdout: (chunk) => chunks.push(chunk),
   });
+  const kill = () => void run.kill();
+  signal?.addEventListener('abort', kill, { once: true });
+  try {
+    await run.finished();
+  } catch (err) {
+    if (signal?.aborted)
+      throw new EngineError('cancelled', 'The sound mix was stopped.', 'Ask for it again.');
+    throw err;
+  } finally {
+    signal?.removeEventListener('abort', kill);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** The 44-byte header of a PCM WAV holding `dataBytes` bytes of 48 kHz 16-bit stereo. */

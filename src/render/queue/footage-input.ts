@@ -16,7 +16,7 @@ import {
 } from '../../engine/index.js';
 import { findExecutable } from '../../node-io/search-path.js';
 import { checkUnchanged } from '../media/footage-unchanged.js';
-import { missingFootage } from '../media/missing-footage.js';
+import { footageFailure } from '../media/missing-footage.js';
 import { reachableFootage } from '../reachable-footage.js';
 import { throwIfStopped } from './item-errors.js';
 import type { WorkerInit } from './protocol.js';
@@ -48,19 +48,6 @@ const readFootage = (ports: EnginePorts, path: string) =>
   });
 
 /**
- * A footage file that cannot be opened: a missing one named as its footage item with the relink remedy (as a
- * missing sequence frame or sound file is), any other failure as it is.
- */
-function footageError(item: FootageItem, err: unknown): EngineError {
-  const missing =
-    err instanceof EngineError
-      ? err.code === 'no_such_file'
-      : (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
-  if (missing) return missingFootage(item);
-  return err instanceof EngineError ? err : fsError(err, item.path, 'read footage');
-}
-
-/**
  * Reads and opens the footage of `compId`. `keep` is handed every opened media file, so the caller closes it
  * when the item ends (its cleanup stack), whether it finishes, fails or is cancelled.
  */
@@ -82,7 +69,7 @@ export async function footageInput(
     if (item.media?.kind === 'video') {
       throwIfStopped(signal);
       const file = await ports.openMedia(item.path).catch((err: unknown) => {
-        throw footageError(item, err);
+        throw footageFailure(item, item.path, err, 'read footage');
       });
       keep(() => file.close());
       files.push([item.path, file.childPath]);
@@ -99,7 +86,7 @@ export async function footageInput(
     footage.push([
       item.path,
       await ports.readFile(item.path).catch((err: unknown) => {
-        throw footageError(item, err);
+        throw footageFailure(item, item.path, err, 'read footage');
       }),
     ]);
   }

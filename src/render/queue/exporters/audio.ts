@@ -54,7 +54,7 @@ export class AudioExporter implements Exporter {
       file.childPath,
       item.output,
       // The frames' span the sound written so far covers (the end counts once the file is complete).
-      (seconds) => this.#ctx.progress(Math.min(total - 1, Math.floor(seconds * frameRate))),
+      { onProgress: (seconds) => this.#ctx.progress(Math.min(total - 1, Math.floor(seconds * frameRate))) },
     );
     await this.#run.finished();
     return completeFile(this.#ctx, file);

@@ -43,6 +43,21 @@ export function diskFull(path: string): EngineError {
 
 const STDERR_HEAD = 1024;
 
+export interface FfmpegOptions {
+  /** The final path, named in a disk-full error (default: the last argument). */
+  output?: string;
+  /**
+   * A `-filter_complex` graph, handed over on a pipe of its own (`-filter_complex_script pipe:3`, written and
+   * closed at once): a keyframed sound level makes it longer than one argument may be (128 KiB on Linux), and
+   * stdin carries the frames.
+   */
+  filterGraph?: string;
+  /** Told the output's time from ffmpeg's -progress report, about twice a second. */
+  onProgress?: (seconds: number) => void;
+  /** Given what ffmpeg writes to stdout, for an output to `pipe:1` (not with onProgress, which uses it). */
+  onStdout?: (chunk: Buffer) => void;
+}
+
 export class FfmpegProcess {
   readonly #child: ChildProcess;
   readonly #exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -54,28 +69,20 @@ export class FfmpegProcess {
   readonly #output: string;
   #spawnError: Error | null = null;
 
-  /**
-   * `output`: the final path, named in a disk-full error. `filterGraph`: a `-filter_complex` graph, handed over on
-   * a pipe of its own (`-filter_complex_script pipe:3`, written and closed at once): a keyframed sound level makes
-   * it longer than one argument may be (128 KiB on Linux), and stdin carries the frames.
-   */
-  constructor(
-    ffmpeg: string,
-    args: string[],
-    output = args.at(-1) ?? '',
-    filterGraph?: string,
-    onProgress?: (seconds: number) => void,
-  ) {
-    this.#output = output;
+  constructor(ffmpeg: string, args: string[], options: FfmpegOptions = {}) {
+    const { filterGraph, onProgress, onStdout } = options;
+    if (onProgress && onStdout) throw new Error('ffmpeg has one stdout: progress or output, not both');
+    this.#output = options.output ?? args.at(-1) ?? '';
     const graph = filterGraph === undefined ? [] : ['-filter_complex_script', 'pipe:3'];
     // ffmpeg's own progress report (key=value lines on stdout): how far an output with no frames of ours has come.
     const progress = onProgress ? ['-progress', 'pipe:1', '-stats_period', '0.5'] : [];
-    const stdout = onProgress ? 'pipe' : 'ignore';
+    const stdout = onProgress || onStdout ? 'pipe' : 'ignore';
     this.#child = spawn(
       ffmpeg,
       ['-hide_banner', '-loglevel', 'error', '-nostdin', ...progress, ...graph, ...args],
       { stdio: filterGraph === undefined ? ['pipe', stdout, 'pipe'] : ['pipe', stdout, 'pipe', 'pipe'] },
     );
+    if (onStdout) this.#child.stdout!.on('data', onStdout);
     if (onProgress) followProgress(this.#child.stdout!, onProgress);
     if (filterGraph !== undefined) {
       const fd3 = this.#child.stdio[3] as Writable;

@@ -133,8 +133,7 @@ export class VideoExporter implements Exporter {
     this.#child = new FfmpegProcess(
       this.#ffmpeg,
       [...input, ...sound.input, ...sound.map, ...output, ...sound.codec, '-y', this.#file.childPath],
-      this.#ctx.item.output,
-      sound.graph,
+      { output: this.#ctx.item.output, filterGraph: sound.graph },
     );
     return this.#child;
   }
