@@ -3,32 +3,16 @@
  * source frame each time (after the first seek, from the scrub cache), and SIGTERM leaves no ffmpeg behind,
  * the scrub cache's background decoder included.
  */
-import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { describeWithFfmpeg, itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { frameOf, numberedClip } from '../helpers/media.js';
-import { processExists } from '../helpers/spawn.js';
+import { ffmpegChildren, processExists } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 import { RawServer, type Message } from './mcp-helpers.js';
 
 const call = (s: RawServer, id: number, name: string, args: Record<string, unknown>) =>
   s.request(id, 'tools/call', { name, arguments: args });
-
-/** ffmpeg processes whose parent is `pid`. */
-function ffmpegOf(pid: number): number[] {
-  let out = '';
-  try {
-    out = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(pid)], { encoding: 'utf8' });
-  } catch (err) {
-    // ps exits 1 when the process has no children at all.
-    if ((err as { status?: number }).status !== 1) throw err;
-  }
-  return out
-    .split('\n')
-    .filter((l) => /\bffmpeg\b/.test(l))
-    .map((l) => Number(l.trim().split(/\s+/)[0]));
-}
 
 async function shownFrame(m: Message): Promise<number> {
   const content = (m.result as { content: { type: string; data?: string }[] }).content;
@@ -62,7 +46,7 @@ describeWithFfmpeg('mcp: scrubbing video footage (built CLI)', () => {
       }
       // The decoders of this server now (the scrub cache's run, a seeking decoder): after SIGTERM each has
       // ended and been reaped by the server (not left a zombie for init to reap).
-      const decoders = ffmpegOf(s.child.pid!);
+      const decoders = ffmpegChildren(s.child.pid!);
       expect(decoders.length).toBeGreaterThan(0);
       s.child.kill('SIGTERM');
       expect(await s.exited).toBe(0);

@@ -231,6 +231,29 @@ export async function toneProject(dir: string): Promise<void> {
 }
 
 /**
+ * DIR/long.ecproj: composition "Long", 32x18 at 1 fps for `seconds`, a moving bar over a 3 s tone looped for
+ * the whole composition; its sound takes seconds to mix and encode where its picture takes a moment.
+ */
+export async function loopedToneProject(dir: string, seconds: number): Promise<void> {
+  const engine = newEngine();
+  await run(engine, 'comp.new', { name: 'Long', width: 32, height: 18, frameRate: 1, duration: seconds });
+  await run(engine, 'layer.addSolid', { name: 'Bar', color: '#008080', width: 8, height: 18 });
+  await run(engine, 'property.setKeyframe', {
+    layer: 'Bar',
+    property: 'transform.position',
+    time: seconds - 1,
+    value: [28, 9],
+  });
+  const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+    path: await tone(dir, { freq: 440, seconds: 3 }),
+  });
+  await run(engine, 'layer.addFootage', { comp: 'Long', footage, name: 'Tone' });
+  await run(engine, 'layer.setTimeMap', { layer: 'Tone', loop: true });
+  await run(engine, 'layer.setTiming', { layer: 'Tone', outPoint: seconds });
+  await run(engine, 'project.save', { path: join(dir, 'long.ecproj') });
+}
+
+/**
  * A redis-server and `count` worker processes for the tests of the enclosing describe block, started before
  * them and stopped after. Read `url` and `workers` inside the tests.
  */

@@ -1,5 +1,5 @@
 /** Runs the built CLI to completion and captures its output. */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cliPath } from './cli.js';
 
 export interface CliRun {
@@ -41,4 +41,19 @@ export function processExists(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The pids of the ffmpeg processes whose parent is `pid`. */
+export function ffmpegChildren(pid: number): number[] {
+  let out = '';
+  try {
+    out = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch (err) {
+    // ps exits 1 when the process has no children at all.
+    if ((err as { status?: number }).status !== 1) throw err;
+  }
+  return out
+    .split('\n')
+    .filter((l) => /\bffmpeg\b/.test(l))
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
 }

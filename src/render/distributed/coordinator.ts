@@ -357,14 +357,20 @@ async function chunkFailure(queue: Queue, ids: string[], parentReason: string): 
 async function discard(queue: Queue, parentId: string): Promise<void> {
   const parent = await queue.getJob(parentId).catch(() => undefined);
   const values = parent ? await parent.getChildrenValues().catch(() => ({})) : {};
-  // Assembled just before the stop: its manifest goes with the frames.
-  const assembled = AssembleResult.safeParse(parent?.returnvalue);
-  if (assembled.success && assembled.data.manifest)
-    await unlink(assembled.data.manifest).catch(() => undefined);
-  for (const v of Object.values(values)) {
+  const chunks = Object.values(values).flatMap((v) => {
     const chunk = ChunkResult.safeParse(v);
-    if (chunk.success) await undoChunk(chunk.data);
+    return chunk.success ? [chunk.data] : [];
+  });
+  // Assembled just before the stop: its manifest goes with the frames, and so does a joined video (the one
+  // file not a chunk's own: its segments were removed once it was in place).
+  const assembled = AssembleResult.safeParse(parent?.returnvalue);
+  if (assembled.success) {
+    const chunkFiles = new Set(chunks.flatMap((c) => c.files.map((f) => f.path)));
+    const joined = assembled.data.files.filter((f) => !chunkFiles.has(f.path)).map((f) => f.path);
+    const made = [...joined, ...(assembled.data.manifest ? [assembled.data.manifest] : [])];
+    await Promise.all(made.map((path) => unlink(path).catch(() => undefined)));
   }
+  for (const chunk of chunks) await undoChunk(chunk);
   await queue.remove(parentId, { removeChildren: true }).catch(() => undefined);
   await queue.clean(0, 0, 'failed').catch(() => undefined);
 }

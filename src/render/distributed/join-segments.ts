@@ -13,21 +13,17 @@
  * (VP9 in WebM: one packet per frame, in presentation order; the alt-ref frames libvpx adds travel inside
  * the next frame's packet).
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { EngineError, type EnginePorts, type Project } from '../../engine/index.js';
+import { EngineError, isEngineError, type EnginePorts, type Project } from '../../engine/index.js';
 import { MUXED_AUDIO_ARGS } from '../queue/exporters/audio-formats.js';
 import { sha256File } from '../hash.js';
-import { findFfmpeg, missingFfmpeg } from '../queue/exporters/ffmpeg.js';
+import { FfmpegProcess, findFfmpeg, missingFfmpeg } from '../queue/exporters/ffmpeg.js';
 import type { OutputFile } from '../queue/exporters/types.js';
 import type { FileTracker } from '../queue/tracker.js';
-import { mixItemSound } from './item-sound.js';
+import { mixItemSound, untilStopped } from './item-sound.js';
 import type { AssembleData, ChunkResult } from './protocol.js';
-
-const run = promisify(execFile);
 
 /** The sound codec a local render muxes into `format` (audio-formats.ts): the same, so the output matches. */
 function muxedAudioArgs(format: string): string[] {
@@ -65,14 +61,17 @@ function containerArgs(format: string, frameRate: number): string[] {
 /**
  * Joins the segments of `chunks` (in frame order, one segment each) into the item's output; with
  * `data.soundDoc` (the output carries sound: the render's document) the sound is mixed once here and muxed while joining.
+ * `options.signal` aborting kills the ffmpeg at work and fails with `cancelled`; the caller removes the
+ * tracker's files (the segments stay, for another worker to join).
  */
 export async function joinSegments(
   tracker: FileTracker,
   data: Pick<AssembleData, 'item' | 'frameRate'> & { soundDoc: Project | null },
   chunks: readonly ChunkResult[],
-  options: { findFfmpeg?: () => Promise<string | null>; ports: EnginePorts },
+  options: { findFfmpeg?: () => Promise<string | null>; ports: EnginePorts; signal: AbortSignal },
 ): Promise<OutputFile[]> {
   const { item, frameRate, soundDoc } = data;
+  const { signal } = options;
   const segments = chunks.flatMap((c) => c.files);
   const ffmpeg = await (options.findFfmpeg ?? findFfmpeg)();
   if (!ffmpeg) throw missingFfmpeg(item.format);
@@ -81,32 +80,28 @@ export async function joinSegments(
     const list = join(listDir, 'segments.txt');
     await writeFile(list, concatList(chunks, frameRate));
     await tracker.ensureDir(dirname(item.output));
-    const mix = soundDoc ? await mixItemSound(tracker, soundDoc, item, options.ports, ffmpeg) : null;
+    const mix = soundDoc ? await mixItemSound(tracker, soundDoc, item, options.ports, ffmpeg, signal) : null;
     const codecs = mix
       ? ['-i', mix.childPath, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', ...muxedAudioArgs(item.format)]
       : ['-c', 'copy'];
     const file = await tracker.create(item.output);
     const container = containerArgs(item.format, frameRate);
-    await run(ffmpeg, [
-      '-v',
-      'error',
-      '-f',
-      'concat',
-      '-safe',
-      '0',
-      '-i',
-      list,
-      ...codecs,
-      ...container,
-      '-y',
-      file.childPath,
-    ]).catch((err: { stderr?: string }) => {
-      throw new EngineError(
-        'render_failed',
-        `ffmpeg could not join the segments of "${item.output}": ${(err.stderr ?? '').trim().split('\n').at(-1) ?? ''}`,
-        'Render again; if it keeps failing, render this item without --redis.',
-      );
-    });
+    const joining = new FfmpegProcess(
+      ffmpeg,
+      ['-f', 'concat', '-safe', '0', '-i', list, ...codecs, ...container, '-y', file.childPath],
+      { output: item.output },
+    );
+    await untilStopped({ finished: () => joining.end(), kill: () => joining.kill() }, signal).catch(
+      (err: unknown) => {
+        // A full disk (io_error) and a stop (cancelled) say so themselves.
+        if (!isEngineError(err) || err.code !== 'render_failed') throw err;
+        throw new EngineError(
+          'render_failed',
+          `ffmpeg could not join the segments of "${item.output}": ${err.message}`,
+          'Render again; if it keeps failing, render this item without --redis.',
+        );
+      },
+    );
     await tracker.commit(file);
     if (mix) await tracker.discard(mix);
     const { size } = await stat(file.readPath);

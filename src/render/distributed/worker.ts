@@ -178,7 +178,19 @@ async function processJob(
     // Only joined segments with sound need the document (to mix the sound once, for the whole item).
     const soundDoc = sound ? await state.docs.get(state.control, renderId) : null;
     if (sound && !soundDoc) throw new UnrecoverableError(encodeFailure(docGone(renderId)));
-    return assemble(job, soundDoc, options);
+    // In hand like a chunk: the cancel broadcast stops the mix and the join (their files removed).
+    state.running.set(job.id!, renderId);
+    const own = signal ?? new AbortController().signal;
+    try {
+      return await assemble(job, soundDoc, options, own);
+    } catch (err) {
+      // Stopped because this worker is shutting down: the segments are still there for another worker to join.
+      if (!own.aborted || !state.stopping) throw err;
+      await job.moveToWait(token);
+      throw new WaitingError();
+    } finally {
+      state.running.delete(job.id!);
+    }
   }
   throw new UnrecoverableError(
     encodeFailure({
@@ -308,6 +320,7 @@ async function assemble(
   job: Job,
   soundDoc: Project | null,
   options: RenderWorkerOptions,
+  signal: AbortSignal,
 ): Promise<AssembleResult> {
   const data = parsed(AssembleData, job.data);
   const values = Object.values(await job.getChildrenValues()).map((v) => parsed(ChunkResult, v));
@@ -321,11 +334,16 @@ async function assemble(
     const io = jobIo(data.roots, options.ports);
     const tracker = new FileTracker(io.openWriteDir);
     try {
-      if (data.split === 'segments')
+      if (data.split === 'segments') {
+        options.log(
+          `worker: ${data.item.id} joining ${values.length} segments${soundDoc ? ', its sound mixed' : ''}`,
+        );
         files = await joinSegments(tracker, { ...data, soundDoc }, values, {
           ...options,
           ports: io.ports,
+          signal,
         });
+      }
       manifest = await writeManifest(tracker, data.item, files);
       await tracker.release();
       await dropKept(values);

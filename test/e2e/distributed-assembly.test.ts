@@ -1,0 +1,105 @@
+/**
+ * The assembly of a video item rendered in segments with sound (one worker mixes the whole item's sound and
+ * joins the segments: seconds of ffmpeg for a long composition), through a real Redis and real worker
+ * processes: a stopped render kills that work and leaves no file, and a worker shut down in the middle of it
+ * hands it to another worker.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, expect } from 'vitest';
+import { cliUntil, loopedToneProject, startWorker, stopWorker, type Worker } from '../helpers/distributed.js';
+import { itWithFfmpeg } from '../helpers/ffmpeg.js';
+import { describeWithRedis, startRedis, type RedisServer } from '../helpers/redis.js';
+import { ffmpegChildren } from '../helpers/spawn.js';
+import { tempDir } from '../helpers/tmp.js';
+
+/** 300 s of a looped tone: its AAC encode at assembly takes seconds, the picture's three chunks a moment. */
+const SECONDS = 300;
+const joining = (w: Worker) => /joining 3 segments, its sound mixed/.test(w.log());
+
+describeWithRedis('the assembly of segments with sound (render --redis)', () => {
+  let redis: RedisServer | undefined;
+  let workers: Worker[] = [];
+
+  afterEach(async () => {
+    await Promise.all(workers.map(stopWorker));
+    await redis?.stop();
+    workers = [];
+  });
+
+  async function farm(count: number): Promise<{ dir: string; render: string[] }> {
+    redis = await startRedis();
+    workers = await Promise.all(Array.from({ length: count }, () => startWorker(redis!.url)));
+    const dir = await tempDir();
+    await loopedToneProject(dir, SECONDS);
+    const render = ['render', 'long.ecproj', '--comp', 'Long', '--output', 'dist/v.mp4'];
+    return { dir, render: [...render, '--redis', redis.url, '--chunk-size', '100'] };
+  }
+
+  itWithFfmpeg(
+    'Ctrl-C while a worker mixes and joins: exit 130 at once, its ffmpeg killed, no file left (output, mix, temporaries)',
+    async () => {
+      const { dir, render } = await farm(1);
+      const r = await cliUntil(render, dir, () => joining(workers[0]!), workers);
+      expect(r.code).toBe(130);
+      expect(r.stdout).toMatch(/0 done, 0 failed, 1 stopped/);
+      expect(workers[0]!.log()).toMatch(/cancelled by the render/);
+      // Killed, not waited for: nothing of the mix or the join runs on after the render has ended.
+      expect(ffmpegChildren(workers[0]!.child.pid!)).toEqual([]);
+      expect(await readdir(join(dir, 'dist')).catch(() => [])).toEqual([]);
+      // A join left running would have written its output by now.
+      await sleep(3000);
+      expect(await readdir(join(dir, 'dist')).catch(() => [])).toEqual([]);
+    },
+    180_000,
+  );
+
+  itWithFfmpeg(
+    'a worker shut down while it joins hands the assembly back: another worker joins, the output has its whole picture and sound',
+    async () => {
+      const { dir, render } = await farm(2);
+      let stopping: Promise<void> | null = null;
+      const r = await cliUntil(
+        render,
+        dir,
+        () => {
+          const victim = workers.find(joining);
+          if (victim && !stopping) stopping = stopWorker(victim);
+          return false;
+        },
+        workers,
+      );
+      await stopping;
+      expect(stopping).not.toBeNull();
+      expect(r.code).toBe(0);
+      // Both workers joined: the first was stopped in the middle, the second finished it.
+      expect(workers.filter(joining)).toHaveLength(2);
+      expect(await readdir(join(dir, 'dist'))).toEqual(['v.mp4', 'v.mp4.manifest.json']);
+      const streams = execFileSync(
+        'ffprobe',
+        [
+          '-v',
+          'error',
+          '-show_entries',
+          'stream=codec_type,duration',
+          '-of',
+          'csv=p=0',
+          join(dir, 'dist/v.mp4'),
+        ],
+        { encoding: 'utf8' },
+      );
+      const durations = Object.fromEntries(
+        streams
+          .trim()
+          .split('\n')
+          .map((l) => l.split(','))
+          .map(([type, d]) => [type, Number(d)]),
+      );
+      expect(durations.video).toBeCloseTo(SECONDS, 1);
+      expect(durations.audio).toBeCloseTo(SECONDS, 1);
+    },
+    180_000,
+  );
+});
