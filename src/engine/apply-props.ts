@@ -49,6 +49,7 @@ export function applyProps(
         const target = bindingTarget(original, b.property, input.type);
         if (target.kind !== 'footage') writeBound(layer, target, value);
         else if (layer.source.kind === 'footage') {
+          checkPictureKept(doc, original, input.name, value as string, footage);
           footageId ??= addFootage(d, taken, input.name, value as string, footage);
           layer.source.footage = footageId;
         }
@@ -75,6 +76,29 @@ export function writeBound(
   const prop = draftAnimatable(layer, target.ref);
   prop.value = coerced as never;
   prop.keyframes = [];
+}
+
+/**
+ * A file with sound only for a layer that shows a picture (its default is an image or a video) would leave the
+ * layer showing nothing, and a batch of such renders black frames without a word: refused, naming the layer.
+ * A layer that plays sound only (a music bed) takes any sound file.
+ */
+function checkPictureKept(
+  doc: Project,
+  layer: Layer,
+  input: string,
+  path: string,
+  footage: ReadonlyMap<string, ProbedFootage>,
+): void {
+  if (footage.get(path)?.media?.kind !== 'audio' || layer.source.kind !== 'footage') return;
+  const id = layer.source.footage;
+  const shown = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.id === id);
+  if (!shown || shown.media?.kind === 'audio') return;
+  throw new EngineError(
+    'bad_argument',
+    `Input "${input}" was given "${path}", which has sound only, for layer "${layer.name}", which shows a picture (its default "${shown.name}").`,
+    `Give "${input}" an image or a video file; a sound file fits an input bound to a layer that plays sound only.`,
+  );
 }
 
 /** Adds the probed file as a footage item of the copy; returns its id (one not used in the document). */

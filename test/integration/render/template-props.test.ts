@@ -11,6 +11,7 @@ import { tempDir } from '../../helpers/tmp.js';
 import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { frameOf, numberedClip } from '../../helpers/media.js';
 import { run } from '../../helpers/queue.js';
+import { decodeSound, frequency, tone } from '../../helpers/audio.js';
 
 const W = 64;
 const H = 32;
@@ -160,6 +161,42 @@ describe('template props with the real renderer', () => {
       expect(r.completed).toBe(1);
       const { data } = await sharp(join(dir, 'v_3.png')).raw().toBuffer({ resolveWithObject: true });
       expect(frameOf(data[0]!, data[1]!, data[2]!)).toBe(3);
+    },
+  );
+
+  itWithFfmpeg(
+    'a sound-only file for a layer that shows a picture fails the item, naming the input and the layer; a sound layer takes it',
+    async () => {
+      const dir = await tempDir();
+      const still = join(dir, 'still.png');
+      await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ff0000' } })
+        .png()
+        .toFile(still);
+      const [music, voice] = [
+        await tone(dir, { freq: 440, seconds: 1 }),
+        await tone(dir, { freq: 660, seconds: 1 }),
+      ];
+      const s = createSession({ renderQueue: { maxWorkers: 1 } });
+      await run(s, 'comp.new', { name: 'V', width: 16, height: 16, frameRate: 10, duration: 1 });
+      await run(s, 'file.import', { path: still, name: 'Plate' });
+      await run(s, 'layer.addFootage', { footage: 'Plate', name: 'Plate' });
+      await run(s, 'file.import', { path: music, name: 'Music' });
+      await run(s, 'layer.addFootage', { footage: 'Music', name: 'Bed' });
+      for (const [name, layer] of [
+        ['plate', 'Plate'],
+        ['bed', 'Bed'],
+      ])
+        await run(s, 'input.define', { name, type: 'footage', bind: [{ layer, property: 'source' }] });
+      await run(s, 'renderQueue.add', { comp: 'V', output: join(dir, 'a.mp4'), props: { plate: voice } });
+      await run(s, 'renderQueue.add', { comp: 'V', output: join(dir, 'b.mp4'), props: { bed: voice } });
+      const r = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(r.items[0]).toMatchObject({ status: 'failed', error: { code: 'bad_argument' } });
+      expect(r.items[0]!.error!.message).toBe(
+        `Input "plate" was given "${voice}", which has sound only, for layer "Plate", which shows a picture (its default "Plate").`,
+      );
+      expect(r.items[0]!.error!.remediation).toMatch(/Give "plate" an image or a video file/);
+      expect(r.items[1]!.status).toBe('done');
+      expect(frequency(await decodeSound(join(dir, 'b.mp4')), 0.1, 0.9)).toBeCloseTo(660, -1);
     },
   );
 });
