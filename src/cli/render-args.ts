@@ -4,7 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CODECS, GIF_DITHERS, GIF_PALETTES, PRORES_PROFILES, X264_PRESETS } from '../engine/encoding.js';
+import {
+  AUDIO_CODECS,
+  CODECS,
+  GIF_DITHERS,
+  GIF_PALETTES,
+  PRORES_PROFILES,
+  X264_PRESETS,
+} from '../engine/encoding.js';
 import type { Encoding } from '../engine/model.js';
 import { parseOrHelp } from './flag-spec.js';
 import { renderSpec } from './specs/render.js';
@@ -119,6 +126,8 @@ function encodingFlags(values: Values): Encoding {
     gifPalette: parseChoice(values['gif-palette'], '--gif-palette', GIF_PALETTES),
     gifDither: parseChoice(values['gif-dither'], '--gif-dither', GIF_DITHERS),
     x264Preset: parseChoice(values['x264-preset'], '--x264-preset', X264_PRESETS),
+    audioCodec: parseChoice(values['audio-codec'], '--audio-codec', AUDIO_CODECS),
+    audioBitrate: parseWhole(values['audio-bitrate'], '--audio-bitrate', 32, 512),
   };
   return Object.fromEntries(Object.entries(encoding).filter(([, v]) => v !== undefined));
 }

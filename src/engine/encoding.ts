@@ -1,6 +1,6 @@
 /**
  * A render queue item's encoder settings (`encoding`): codec, CRF, ProRes profile, JPEG/WebP quality, GIF
- * palette and dither, x264/x265 preset. Every field is optional: absent, the format's own default applies
+ * palette and dither, x264/x265 preset, and the sound's codec and bitrate. Every field is optional: absent, the format's own default applies
  * (src/render/queue/exporters/ffmpeg-formats.ts and the format table). Which format takes which field is
  * decided here, once, so renderQueue.add, renderQueue.update, project files and the CLI refuse the same things.
  * The schema is in model.ts; this module stays free of zod so the CLI's flag definitions can load it cheaply.
@@ -27,6 +27,10 @@ export const X264_PRESETS = [
   'veryslow',
 ] as const;
 
+/** Sound codecs, as `encoding.audioCodec` names them. */
+export const AUDIO_CODECS = ['aac', 'opus', 'mp3', 'pcm'] as const;
+export type AudioCodec = (typeof AUDIO_CODECS)[number];
+
 export type EncodingField = keyof Encoding;
 
 /** The codecs each container carries; the first is its default. */
@@ -38,6 +42,29 @@ export const FORMAT_CODECS: Partial<Record<OutputFormatId, readonly Codec[]>> = 
 
 const CRF_MAX: Record<Codec, number | null> = { h264: 51, h265: 51, vp9: 63, prores: null };
 
+/**
+ * The sound codecs each format with sound carries; the first is its default. MOV masters carry PCM; AAC in MOV
+ * is for a deliverable that has to stay small (or a player that expects it).
+ */
+export const FORMAT_AUDIO_CODECS: Partial<Record<OutputFormatId, readonly AudioCodec[]>> = {
+  mp4: ['aac'],
+  mov: ['pcm', 'aac'],
+  webm: ['opus'],
+  wav: ['pcm'],
+  mp3: ['mp3'],
+  m4a: ['aac'],
+};
+
+/** kb/s each lossy sound codec takes (encoder limits for 48 kHz stereo), and its default. */
+export const AUDIO_BITRATES: Record<
+  Exclude<AudioCodec, 'pcm'>,
+  { min: number; max: number; default: number }
+> = {
+  aac: { min: 32, max: 512, default: 192 },
+  opus: { min: 32, max: 512, default: 160 },
+  mp3: { min: 32, max: 320, default: 192 },
+};
+
 /** The formats each field applies to (codec-dependent fields are narrowed further in checkEncoding). */
 const FIELD_FORMATS: Record<EncodingField, readonly OutputFormatId[]> = {
   codec: ['mp4', 'mov', 'webm'],
@@ -47,6 +74,8 @@ const FIELD_FORMATS: Record<EncodingField, readonly OutputFormatId[]> = {
   gifPalette: ['gif'],
   gifDither: ['gif'],
   x264Preset: ['mp4'],
+  audioCodec: ['mp4', 'mov', 'webm', 'wav', 'mp3', 'm4a'],
+  audioBitrate: ['mp4', 'mov', 'webm', 'mp3', 'm4a'],
 };
 
 /** Fields as messages name them on every surface (remedies name the param or the flag that sets it). */
@@ -58,7 +87,14 @@ const FIELD_NAMES: Record<EncodingField, string> = {
   gifPalette: 'A GIF palette mode',
   gifDither: 'A GIF dither',
   x264Preset: 'An encoder preset',
+  audioCodec: 'A sound codec',
+  audioBitrate: 'A sound bitrate',
 };
+
+/** The sound codec an item encodes with: its own, else the format's default (undefined: no sound). */
+export function audioCodecOf(format: OutputFormatId, encoding: Encoding | undefined): AudioCodec | undefined {
+  return encoding?.audioCodec ?? FORMAT_AUDIO_CODECS[format]?.[0];
+}
 
 /** The codec an item encodes with: its own, else the container's default (undefined: not a video format). */
 export function codecOf(format: OutputFormatId, encoding: Encoding | undefined): Codec | undefined {
@@ -109,10 +145,41 @@ export function checkEncoding(
       `A preset applies to h264 and h265 only; this item encodes ${codec}.`,
       (w) => `Leave out ${w.param('encoding.x264Preset')}.`,
     );
+  const sound = checkSound(encoding, format);
+  if (sound) return sound;
   if (alpha && encoding.proresProfile && encoding.proresProfile !== '4444')
     return fail(
       `ProRes "${encoding.proresProfile}" has no alpha channel; RGB + Alpha is ProRes 4444.`,
       (w) => `Use ${w.param('encoding.proresProfile')} 4444, or leave out alpha.`,
+    );
+  return undefined;
+}
+
+/** The sound fields: a codec the format carries, and a bitrate only for a lossy codec, in its range. */
+function checkSound(encoding: Encoding, format: OutputFormatId): EncodingFailure | undefined {
+  const carried = FORMAT_AUDIO_CODECS[format] ?? [];
+  const { audioCodec, audioBitrate } = encoding;
+  if (audioCodec && !carried.includes(audioCodec))
+    return fail(
+      `Sound codec "${audioCodec}" is not carried by format "${format}" (it carries ${listWords([...carried])}).`,
+      (w) =>
+        `Pick ${w.param('encoding.audioCodec')} ${listWords([...carried])}, or leave it out (${carried[0]}).`,
+    );
+  const codec = audioCodecOf(format, encoding);
+  if (audioBitrate === undefined || !codec) return undefined;
+  if (codec === 'pcm')
+    return fail(
+      `A sound bitrate does not apply to PCM, which "${format}" carries${audioCodec ? ' as chosen' : ' by default'}: it is uncompressed.`,
+      (w) =>
+        format === 'mov'
+          ? `Leave out ${w.param('encoding.audioBitrate')}, or pick ${w.param('encoding.audioCodec')} aac.`
+          : `Leave out ${w.param('encoding.audioBitrate')}.`,
+    );
+  const { min, max } = AUDIO_BITRATES[codec];
+  if (audioBitrate < min || audioBitrate > max)
+    return fail(
+      `Sound bitrate ${audioBitrate} kb/s is outside ${codec}'s range ${min}-${max}.`,
+      (w) => `Pick ${w.param('encoding.audioBitrate')} from ${min} to ${max} (kb/s).`,
     );
   return undefined;
 }

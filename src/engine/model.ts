@@ -6,7 +6,14 @@
  * rotation in degrees. Keyframe times are in layer time (comp time minus the layer's start time).
  */
 import { z } from 'zod';
-import { CODECS, GIF_DITHERS, GIF_PALETTES, PRORES_PROFILES, X264_PRESETS } from './encoding.js';
+import {
+  AUDIO_CODECS,
+  CODECS,
+  GIF_DITHERS,
+  GIF_PALETTES,
+  PRORES_PROFILES,
+  X264_PRESETS,
+} from './encoding.js';
 import { limitedList, LIMITS, type Limit } from './limits.js';
 import { OUTPUT_FORMATS } from './output-formats.js';
 
@@ -448,6 +455,19 @@ export const Encoding = z.strictObject({
     .enum(X264_PRESETS)
     .optional()
     .describe('mp4 (h264/h265): encoder speed preset (default medium)'),
+  audioCodec: z
+    .enum(AUDIO_CODECS)
+    .optional()
+    .describe('The sound codec: mov pcm (default) or aac; mp4 and m4a aac, webm opus, wav pcm, mp3 mp3'),
+  audioBitrate: z
+    .number()
+    .int()
+    .min(32)
+    .max(512)
+    .optional()
+    .describe(
+      'kb/s of a lossy sound codec: aac 32-512 (default 192), opus 32-512 (default 160), mp3 32-320 (default 192)',
+    ),
 });
 export type Encoding = z.infer<typeof Encoding>;
 

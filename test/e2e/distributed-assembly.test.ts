@@ -1,18 +1,26 @@
 /**
  * The assembly of a video item rendered in segments with sound (one worker mixes the whole item's sound and
  * joins the segments: seconds of ffmpeg for a long composition), through a real Redis and real worker
- * processes: a stopped render kills that work and leaves no file, and a worker shut down in the middle of it
- * hands it to another worker.
+ * processes: a stopped render kills that work and leaves no file, a worker shut down in the middle of it
+ * hands it to another worker, and the sound is encoded as the item asks (its codec and bitrate).
  */
 import { execFileSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect } from 'vitest';
-import { cliUntil, loopedToneProject, startWorker, stopWorker, type Worker } from '../helpers/distributed.js';
+import {
+  cliUntil,
+  framemd5,
+  loopedToneProject,
+  startWorker,
+  stopWorker,
+  toneProject,
+  type Worker,
+} from '../helpers/distributed.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { describeWithRedis, startRedis, type RedisServer } from '../helpers/redis.js';
-import { ffmpegChildren } from '../helpers/spawn.js';
+import { ffmpegChildren, runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** 300 s of a looped tone: its AAC encode at assembly takes seconds, the picture's three chunks a moment. */
@@ -99,6 +107,55 @@ describeWithRedis('the assembly of segments with sound (render --redis)', () => 
       );
       expect(durations.video).toBeCloseTo(SECONDS, 1);
       expect(durations.audio).toBeCloseTo(SECONDS, 1);
+    },
+    180_000,
+  );
+
+  itWithFfmpeg(
+    "the item's sound codec and bitrate (AAC in a MOV) are the assembly's too: the audio frames equal a local render's",
+    async () => {
+      redis = await startRedis();
+      workers = [await startWorker(redis.url)];
+      const dir = await tempDir();
+      await toneProject(dir);
+      const common = [
+        'render',
+        's.ecproj',
+        '--comp',
+        'Spot',
+        '--audio-codec',
+        'aac',
+        '--audio-bitrate',
+        '96',
+      ];
+      expect(
+        (await runCli([...common, '--output', 'local/v.mov'], { cwd: dir, timeoutMs: 120_000 })).code,
+      ).toBe(0);
+      const dist = await runCli(
+        [...common, '--output', 'dist/v.mov', '--redis', redis.url, '--chunk-size', '10'],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      expect(workers[0]!.log()).toMatch(/joining 3 segments, its sound mixed/);
+      const audio = (path: string) => framemd5(join(dir, path)).filter((l) => l.startsWith('1,'));
+      expect(audio('dist/v.mov').length).toBeGreaterThan(100);
+      expect(audio('dist/v.mov')).toEqual(audio('local/v.mov'));
+      const codec = execFileSync(
+        'ffprobe',
+        [
+          '-v',
+          'error',
+          '-select_streams',
+          'a',
+          '-show_entries',
+          'stream=codec_name',
+          '-of',
+          'csv=p=0',
+          join(dir, 'dist/v.mov'),
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(codec.trim()).toBe('aac');
     },
     180_000,
   );

@@ -497,6 +497,28 @@ describe('effectcraft-cli render', () => {
   );
 
   itWithFfmpeg(
+    '--audio-codec aac puts AAC beside ProRes in a MOV, --audio-bitrate sets its rate; a bitrate for PCM is refused with the remedy',
+    async () => {
+      const { dir, engine } = await spotWithSound();
+      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      const args = ['render', 's.ecproj', '--comp', 'Spot', '--output'];
+      const sound = async (name: string) =>
+        (await streamsOf(join(dir, name))).find((x) => x.codec_type === 'audio')?.codec_name;
+      expect((await cli([...args, 'pcm.mov'], dir)).code).toBe(0);
+      expect(await sound('pcm.mov')).toBe('pcm_s24le');
+      expect(
+        (await cli([...args, 'aac.mov', '--audio-codec', 'aac', '--audio-bitrate', '128'], dir)).code,
+      ).toBe(0);
+      expect(await sound('aac.mov')).toBe('aac');
+      const refused = await cli([...args, 'x.mov', '--audio-bitrate', '128'], dir);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('A sound bitrate does not apply to PCM');
+      expect(refused.stderr).toContain('Leave out --audio-bitrate, or pick --audio-codec aac.');
+      expect(await readdir(dir)).not.toContain('x.mov');
+    },
+  );
+
+  itWithFfmpeg(
     "--no-audio applies to the project's queue items; one that is the sound alone is refused first",
     async () => {
       const { dir, engine } = await spotWithSound();

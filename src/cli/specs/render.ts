@@ -1,4 +1,5 @@
 import {
+  AUDIO_CODECS,
   CODECS,
   FORMAT_CODECS,
   GIF_DITHERS,
@@ -46,7 +47,7 @@ export const renderSpec = defineSubcommand({
   ],
   description: `Renders the project's render queue (or only the --item ids). With one --item and --output, that item renders to PATH instead of its stored output. With --comp and --output it renders that composition instead, as a temporary queue item. The project file is never changed.
 
-Relative paths given on the command line resolve against the current directory, or --output-dir; relative outputs stored in the project against its folder, or --output-dir. The quality flags (--crf, --codec, --prores-profile, --quality, --gif-palette, --gif-dither, --x264-preset) apply to every item rendered; an item whose format does not take one is refused before anything renders.
+Relative paths given on the command line resolve against the current directory, or --output-dir; relative outputs stored in the project against its folder, or --output-dir. The quality flags (--crf, --codec, --prores-profile, --quality, --gif-palette, --gif-dither, --x264-preset, --audio-codec, --audio-bitrate) apply to every item rendered; an item whose format does not take one is refused before anything renders.
 
 Templates (docs/templates.md): --props gives the compositions' inputs values for this render; --data renders every item (the --item ids, or the --comp item) once per row of a CSV or JSON Lines file, with the row's fields as props and in the output's {field}s. Values are checked against the inputs' types before anything renders; a row that does not fit fails alone and the other rows render.`,
   positionals: true,
@@ -162,6 +163,20 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
       value: 'NAME',
       help: `h264/h265 speed preset: ${listWords([...X264_PRESETS])}`,
       default: 'medium',
+    },
+    'audio-codec': {
+      param: 'encoding.audioCodec',
+      type: 'string',
+      value: 'C',
+      help: `sound codec: ${listWords([...AUDIO_CODECS])}; mov takes pcm or aac, the others their own (mp4 and m4a aac, webm opus, wav pcm, mp3 mp3)`,
+      default: 'mov pcm (24-bit)',
+    },
+    'audio-bitrate': {
+      param: 'encoding.audioBitrate',
+      type: 'string',
+      value: 'KBPS',
+      help: 'kb/s of the sound in aac (32-512), opus (32-512) and mp3 (32-320); not for pcm',
+      default: 'aac and mp3 192, opus 160',
     },
     props: {
       param: 'props',

@@ -16,8 +16,14 @@
 import { mkdtemp, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { EngineError, isEngineError, type EnginePorts, type Project } from '../../engine/index.js';
-import { MUXED_AUDIO_ARGS } from '../queue/exporters/audio-formats.js';
+import {
+  EngineError,
+  isEngineError,
+  type EnginePorts,
+  type Project,
+  type RenderQueueItem,
+} from '../../engine/index.js';
+import { isMuxedAudio, muxedAudioArgs } from '../queue/exporters/audio-formats.js';
 import { sha256File } from '../hash.js';
 import { FfmpegProcess, findFfmpeg, missingFfmpeg } from '../queue/exporters/ffmpeg.js';
 import type { OutputFile } from '../queue/exporters/types.js';
@@ -25,9 +31,9 @@ import type { FileTracker } from '../queue/tracker.js';
 import { mixItemSound, untilStopped } from './item-sound.js';
 import type { AssembleData, ChunkResult } from './protocol.js';
 
-/** The sound codec a local render muxes into `format` (audio-formats.ts): the same, so the output matches. */
-function muxedAudioArgs(format: string): string[] {
-  return (MUXED_AUDIO_ARGS as Record<string, string[] | undefined>)[format] ?? [];
+/** The sound codec a local render of `item` muxes (audio-formats.ts): the same, so the output matches. */
+function soundCodec(item: RenderQueueItem): string[] {
+  return isMuxedAudio(item.format) ? muxedAudioArgs(item.format, item.encoding) : [];
 }
 
 /** A concat list line: single quotes in a path are closed, escaped and reopened (ffmpeg's quoting). */
@@ -82,7 +88,7 @@ export async function joinSegments(
     await tracker.ensureDir(dirname(item.output));
     const mix = soundDoc ? await mixItemSound(tracker, soundDoc, item, options.ports, ffmpeg, signal) : null;
     const codecs = mix
-      ? ['-i', mix.childPath, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', ...muxedAudioArgs(item.format)]
+      ? ['-i', mix.childPath, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', ...soundCodec(item)]
       : ['-c', 'copy'];
     const file = await tracker.create(item.output);
     const container = containerArgs(item.format, frameRate);

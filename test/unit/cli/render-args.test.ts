@@ -66,7 +66,8 @@ describe('render flags', () => {
   it('carries every quality flag into the encoding, typed', () => {
     const args = parseRenderArgs([
       ...['p.ecproj', '--crf', '23', '--codec', 'h265', '--quality', '70', '--x264-preset', 'slow'],
-      ...['--gif-palette', 'per-frame', '--gif-dither', 'bayer'],
+      ...['--gif-palette', 'per-frame', '--gif-dither', 'bayer', '--audio-codec', 'aac'],
+      ...['--audio-bitrate', '96'],
     ]);
     expect(args?.encoding).toEqual({
       crf: 23,
@@ -75,6 +76,8 @@ describe('render flags', () => {
       x264Preset: 'slow',
       gifPalette: 'per-frame',
       gifDither: 'bayer',
+      audioCodec: 'aac',
+      audioBitrate: 96,
     });
   });
 
@@ -89,6 +92,9 @@ describe('render flags', () => {
     [['p.ecproj', '--quality', '101']],
     [['p.ecproj', '--codec', 'av1']],
     [['p.ecproj', '--gif-dither', 'random']],
+    [['p.ecproj', '--audio-codec', 'flac']],
+    [['p.ecproj', '--audio-bitrate', '16']],
+    [['p.ecproj', '--audio-bitrate', '96k']],
   ])('refuses %j as a usage error', (argv) => {
     expect(() => parseRenderArgs(argv)).toThrow(UsageError);
   });

@@ -62,7 +62,7 @@ const ItemSettings = {
       `Mix the composition's sound into the output (default true; ${listWords(SOUND_FORMATS)} carry sound). false leaves it out; a composition without sound writes no audio stream either way`,
     ),
   encoding: Encoding.optional().describe(
-    "Encoder settings: codec, crf, proresProfile, quality, gifPalette, gifDither, x264Preset; each checked against the format (default: the format's own)",
+    "Encoder settings: codec, crf, proresProfile, quality, gifPalette, gifDither, x264Preset, audioCodec, audioBitrate; each checked against the format (default: the format's own)",
   ),
   props: z
     .record(z.string(), z.unknown())
@@ -84,10 +84,10 @@ const renderQueueAdd = defineCommand({
   id: 'renderQueue.add',
   title: 'Add to Render Queue',
   category: 'Render',
-  description: `Queues a composition for rendering. encoding sets codec, CRF, ProRes profile, JPEG/WebP quality, GIF palette and dither, x264 preset. output is an absolute path template: sequences need a frame field (shot_[#####].png); video, animated and audio formats write one file. Formats: ${describeFormats(OUTPUT_FORMATS).join(', ')}; inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in ${listWords(describeFormats(ALPHA_FORMATS, true), 'and')}. The composition's sound (footage layers with audio, precomps included) is mixed to 48 kHz stereo and muxed into ${listWords(
+  description: `Queues a composition for rendering. encoding sets codec, CRF, ProRes profile, JPEG/WebP quality, GIF palette and dither, x264 preset, and the sound's codec and bitrate. output is an absolute path template: sequences need a frame field (shot_[#####].png); video, animated and audio formats write one file. Formats: ${describeFormats(OUTPUT_FORMATS).join(', ')}; inferred from the extension when omitted. alpha:true renders RGB + Alpha (transparent background, straight alpha) in ${listWords(describeFormats(ALPHA_FORMATS, true), 'and')}. The composition's sound (footage layers with audio, precomps included) is mixed to 48 kHz stereo and muxed into ${listWords(
     formatsWhere((s) => s.sound === 'muxed'),
     'and',
-  )}; audio:false leaves it out. props gives the composition's template inputs values for this item (input.list shows them), applied to the render's snapshot only.`,
+  )} (AAC 192 kb/s in mp4, Opus 160 kb/s in webm, 24-bit PCM in mov, or AAC with encoding.audioCodec "aac"); audio:false leaves it out. props gives the composition's template inputs values for this item (input.list shows them), applied to the render's snapshot only.`,
   example: { comp: 'Main', output: '/projects/out/main.mp4', format: 'mp4' },
   params: z.strictObject({
     comp: CompRef.describe('Composition id, or its name when unique (required)'),

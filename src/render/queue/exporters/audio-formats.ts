@@ -1,28 +1,80 @@
 /**
  * ffmpeg audio arguments, typed over the format table: every format that muxes sound with its picture, and
- * every audio-only format, has an entry here or the build fails.
+ * every audio-only format, has an entry here or the build fails. The codec and bitrate are the item's
+ * `encoding.audioCodec` / `audioBitrate` when set (checked against the format in engine/encoding.ts), else
+ * the format's own.
  */
-import type { AudioOnlyFormat, MuxedAudioFormat } from '../../../engine/index.js';
+import type { AudioOnlyFormat, Encoding, MuxedAudioFormat, OutputFormatId } from '../../../engine/index.js';
+import { formatSpec } from '../../../engine/output-formats.js';
+import { AUDIO_BITRATES, audioCodecOf, type AudioCodec } from '../../../engine/encoding.js';
 
-/** The audio stream beside the picture. */
-export const MUXED_AUDIO_ARGS: { [F in MuxedAudioFormat]: string[] } = {
-  // AAC-LC: what every MP4 player plays. The muxer's edit list hides the encoder's priming samples, so the
-  // first sample decoded is the first sample mixed (sync holds).
-  mp4: ['-c:a', 'aac', '-b:a', '192k'],
-  // WebM allows Vorbis or Opus; Opus is the better codec at any rate (its pre-skip is in the header).
-  webm: ['-c:a', 'libopus', '-b:a', '160k'],
-  // PCM beside ProRes: uncompressed, as ProRes masters carry it; 24-bit keeps the float mix's detail.
-  mov: ['-c:a', 'pcm_s24le'],
+type SoundFormat = MuxedAudioFormat | AudioOnlyFormat;
+
+/**
+ * PCM per container: 24-bit beside ProRes (uncompressed, as ProRes masters carry it, keeping the float mix's
+ * detail); 16-bit in a WAV, what every tool reads.
+ */
+const PCM: Record<SoundFormat, string> = {
+  mov: 'pcm_s24le',
+  wav: 'pcm_s16le',
+  mp4: 'pcm_s16le',
+  webm: 'pcm_s16le',
+  mp3: 'pcm_s16le',
+  m4a: 'pcm_s16le',
 };
 
-/** An audio-only output. */
-export const AUDIO_ONLY_ARGS: { [F in AudioOnlyFormat]: string[] } = {
+const ENCODERS: Record<Exclude<AudioCodec, 'pcm'>, string> = {
+  // AAC-LC: what every MP4 player plays. The muxer's edit list hides the encoder's priming samples, so the
+  // first sample decoded is the first sample mixed (sync holds).
+  aac: 'aac',
+  // WebM allows Vorbis or Opus; Opus is the better codec at any rate (its pre-skip is in the header).
+  opus: 'libopus',
+  mp3: 'libmp3lame',
+};
+
+/** The codec arguments of `format`'s sound with `encoding`'s choices. */
+function codecArgs(format: SoundFormat, encoding: Encoding | undefined): string[] {
+  const codec = audioCodecOf(format, encoding) ?? 'pcm';
+  if (codec === 'pcm') return ['-c:a', PCM[format]];
+  const kbps = encoding?.audioBitrate ?? AUDIO_BITRATES[codec].default;
+  return ['-c:a', ENCODERS[codec], '-b:a', `${kbps}k`];
+}
+
+/** What each audio-only file is, after its codec. */
+const AUDIO_ONLY_CONTAINERS: { [F in AudioOnlyFormat]: string[] } = {
   // RF64 only past 4 GiB (about 6 hours of 48 kHz 16-bit stereo); a plain RIFF WAV below.
-  wav: ['-c:a', 'pcm_s16le', '-rf64', 'auto', '-f', 'wav'],
-  mp3: ['-c:a', 'libmp3lame', '-b:a', '192k', '-f', 'mp3'],
-  // AAC-LC in an MPEG-4 audio file (ffmpeg's ipod muxer writes .m4a), index first for players that stream it;
-  // its edit list hides the encoder's priming samples, as in MP4.
-  m4a: ['-c:a', 'aac', '-b:a', '192k', '-movflags', '+faststart', '-f', 'ipod'],
+  wav: ['-rf64', 'auto', '-f', 'wav'],
+  mp3: ['-f', 'mp3'],
+  // An MPEG-4 audio file (ffmpeg's ipod muxer writes .m4a), index first for players that stream it; its edit
+  // list hides the encoder's priming samples, as in MP4.
+  m4a: ['-movflags', '+faststart', '-f', 'ipod'],
+};
+
+/** Whether `format` carries sound beside its picture. */
+export function isMuxedAudio(format: OutputFormatId): format is MuxedAudioFormat {
+  return formatSpec(format).sound === 'muxed';
+}
+
+/** The audio stream beside the picture. */
+export function muxedAudioArgs(format: MuxedAudioFormat, encoding?: Encoding): string[] {
+  return codecArgs(format, encoding);
+}
+
+/** An audio-only output. */
+export function audioOnlyArgs(format: AudioOnlyFormat, encoding?: Encoding): string[] {
+  return [...codecArgs(format, encoding), ...AUDIO_ONLY_CONTAINERS[format]];
+}
+
+/** Every format's default sound arguments (for baselines and for checking the table is complete). */
+export const MUXED_AUDIO_ARGS: { [F in MuxedAudioFormat]: string[] } = {
+  mp4: muxedAudioArgs('mp4'),
+  webm: muxedAudioArgs('webm'),
+  mov: muxedAudioArgs('mov'),
+};
+export const AUDIO_ONLY_ARGS: { [F in AudioOnlyFormat]: string[] } = {
+  wav: audioOnlyArgs('wav'),
+  mp3: audioOnlyArgs('mp3'),
+  m4a: audioOnlyArgs('m4a'),
 };
 
 /**

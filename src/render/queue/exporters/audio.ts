@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { AudioOnlyFormat } from '../../../engine/index.js';
 import { AudioMixRun } from '../../audio/mix.js';
 import type { FramePayload } from '../../encode.js';
-import { AUDIO_ONLY_ARGS } from './audio-formats.js';
+import { audioOnlyArgs } from './audio-formats.js';
 import { missingFfmpeg } from './ffmpeg.js';
 import { completeFile, skipWhenPresent } from './single-file.js';
 import type { Exporter, ExporterContext, OutputFile } from './types.js';
@@ -50,7 +50,7 @@ export class AudioExporter implements Exporter {
     this.#run = new AudioMixRun(
       this.#ffmpeg,
       mix,
-      AUDIO_ONLY_ARGS[this.#format],
+      audioOnlyArgs(this.#format, item.encoding),
       file.childPath,
       item.output,
       // The frames' span the sound written so far covers (the end counts once the file is complete).

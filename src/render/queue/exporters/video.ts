@@ -18,7 +18,7 @@ import { i420Size } from '../../yuv/i420.js';
 import { mixGraph } from '../../audio/graph.js';
 import { changedSound } from '../../audio/mix.js';
 import { stopped } from '../item-errors.js';
-import { MUXED_AUDIO_ARGS } from './audio-formats.js';
+import { isMuxedAudio, muxedAudioArgs } from './audio-formats.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
 
 /** Before an input: ffmpeg reads it on its main thread (see writeFrame). */
@@ -144,8 +144,9 @@ export class VideoExporter implements Exporter {
    */
   #soundArgs(): SoundArgs {
     const { audio } = this.#ctx;
-    const codec = (MUXED_AUDIO_ARGS as Partial<Record<FfmpegFormat, string[]>>)[this.#format];
-    if (!audio?.clips.length || !codec) return { input: [], map: [], codec: [] };
+    const format = this.#format;
+    if (!audio?.clips.length || !isMuxedAudio(format)) return { input: [], map: [], codec: [] };
+    const codec = muxedAudioArgs(format, this.#ctx.item.encoding);
     const { inputs, graph } = mixGraph(audio, 1);
     // Each sound file read on ffmpeg's main thread too, as the picture is: a reader thread per input is what
     // ffmpeg 5 starts for every input once there are two, unless told otherwise (see NO_READER_THREAD).
