@@ -95,7 +95,9 @@ export function footageSound(
     throw new EngineError(
       'unsupported_format',
       `Footage "${item.name}" has ${streams.length} audio stream${streams.length === 1 ? '' : 's'}; a layer plays its stream ${stream}, which it does not have.`,
-      `Choose one from 0 to ${streams.length - 1} with layer.setAudioStream.`,
+      // The file may be a template input's value (a --data row's): then the template's stream is the one to change,
+      // or the row's file.
+      `Choose one from 0 to ${streams.length - 1} with layer.setAudioStream, or give the layer a file with a stream ${stream} (footage.relink; for a template input, the value given).`,
     );
   const offset = audio.offset ?? 0;
   return { duration: Math.max(0, audio.duration + offset), offset, channels: audio.channels, stream };

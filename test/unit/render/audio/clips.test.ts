@@ -8,7 +8,7 @@ import {
   type Layer,
   type Project,
 } from '../../../../src/engine/index.js';
-import { collectAudio, MAX_AUDIO_SEGMENTS } from '../../../../src/render/audio/clips.js';
+import { collectAudio, footageSound, MAX_AUDIO_SEGMENTS } from '../../../../src/render/audio/clips.js';
 import { gainFilter, levelExpression } from '../../../../src/render/audio/envelope.js';
 import { mixGraph } from '../../../../src/render/audio/graph.js';
 import { RUN_GROUP } from '../../../../src/render/audio/loop-runs.js';
@@ -314,5 +314,20 @@ describe('level envelope and graph', () => {
     // Each group ends on its own sample: 16 repeats of 3 s, the last 8.
     expect(graph.match(/atrim=end_sample=2304000\[/g)).toHaveLength(37);
     expect(graph).toContain('atrim=end_sample=1152000[');
+  });
+});
+
+describe('a stream the file does not have', () => {
+  it('is an error naming both remedies: another stream, or a file that has it (a template value included)', () => {
+    expect(() => footageSound(footage('voice', 2), 1)).toThrow(
+      expect.objectContaining({
+        code: 'unsupported_format',
+        message: 'Footage "voice" has 1 audio stream; a layer plays its stream 1, which it does not have.',
+        remediation: expect.stringMatching(
+          /from 0 to 0 with layer\.setAudioStream, or give the layer a file with a stream 1 .*template input/,
+        ) as unknown,
+      }),
+    );
+    expect(footageSound(footage('voice', 2), 0)).toMatchObject({ duration: 2, stream: 0 });
   });
 });
