@@ -4,6 +4,7 @@ import type { OutputFile } from './exporters/types.js';
 import { renderItem, type ItemEnv, type ItemOutcome } from './item.js';
 import { removedError } from './item-errors.js';
 import { withManifests } from './manifest.js';
+import { framesOf } from './plan.js';
 import type { ItemStatus } from './status.js';
 
 /** Progress of a job, as the CLI and the MCP layer show it. */
@@ -80,7 +81,8 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
         message: 'The render was stopped before this item.',
         remediation: 'Render again.',
       } as const;
-      env.setStatus(item.id, { status: 'stopped', framesDone: 0, framesTotal: 0, files: 0, error });
+      const framesTotal = framesOf(env.doc, item);
+      env.setStatus(item.id, { status: 'stopped', framesDone: 0, framesTotal, files: 0, error });
       outcomes.push({
         id: item.id,
         alpha: item.alpha,

@@ -47,6 +47,16 @@ export function frameSpan(item: Pick<RenderQueueItem, 'frameRange'>, comp?: Comp
 }
 
 /**
+ * How many frames `item` renders in `doc` (0 when its composition is gone): what renderQueue.list and a
+ * job's statuses show for an item before it has started, or that never did (stopped before its turn).
+ */
+export function framesOf(doc: Project, item: Pick<RenderQueueItem, 'frameRange' | 'comp'>): number {
+  const comp = doc.items.find((i) => i.id === item.comp);
+  const span = frameSpan(item, comp?.type === 'composition' ? comp : undefined);
+  return span ? span.end - span.start + 1 : 0;
+}
+
+/**
  * Resolves `item` against the job's snapshot `doc`; throws EngineError when it cannot be rendered. `written`:
  * the files earlier items of the same render wrote, which this one may not write over.
  */

@@ -13,6 +13,7 @@ import {
   type RenderQueueServiceOptions,
 } from './options.js';
 import type { ItemStatus } from './status.js';
+import { framesOf } from './plan.js';
 import { prestartWorkers } from './warm-workers.js';
 
 export interface JobResult {
@@ -114,7 +115,12 @@ export class RenderQueueService {
     // Decided once here: the exporters only read skipExisting.
     const planned = resume ? items.map((i) => ({ ...i, skipExisting: true })) : items;
     for (const item of items)
-      this.#status.set(item.id, { status: 'queued', framesDone: 0, framesTotal: 0, files: 0 });
+      this.#status.set(item.id, {
+        status: 'queued',
+        framesDone: 0,
+        framesTotal: framesOf(doc, item),
+        files: 0,
+      });
     const detail = options.detail ?? 'compact';
     const done = this.#run({ doc, items: planned, ports, signal: controller.signal, resume })
       .then((outcomes) => this.#report(outcomes, detail))

@@ -226,3 +226,36 @@ describe('render job', () => {
     expect(await listDir(dir)).toEqual([]);
   });
 });
+
+describe('frames total of items that have not started', () => {
+  it('is their frame count while queued behind a render and after a stop before their turn, as before the render', async () => {
+    const dir = await tempDir();
+    const s = queueSession();
+    const comp = await addComp(s, { name: 'slow', duration: 2 });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'a_[###].png') });
+    await run(s, 'renderQueue.add', {
+      comp,
+      output: join(dir, 'b_[###].png'),
+      frameRange: { start: 3, end: 9 },
+    });
+    type List = { items: Array<{ status: string; framesTotal: number }> };
+    const before = await run<List>(s, 'renderQueue.list');
+    expect(before.items.map((i) => [i.status, i.framesTotal])).toEqual([
+      ['queued', 20],
+      ['queued', 7],
+    ]);
+    await run(s, 'renderQueue.render', { wait: false });
+    await new Promise<void>((resolve) => {
+      const off = s.renderQueue.onProgress((p) => p.framesDone >= 2 && (off(), resolve()));
+    });
+    const during = await run<List>(s, 'renderQueue.list');
+    expect(during.items[1]).toMatchObject({ status: 'queued', framesTotal: 7 });
+    await run(s, 'renderQueue.stop');
+    await s.renderQueue.idle();
+    const after = await run<List>(s, 'renderQueue.list');
+    expect(after.items.map((i) => [i.status, i.framesTotal])).toEqual([
+      ['stopped', 20],
+      ['stopped', 7],
+    ]);
+  });
+});

@@ -26,7 +26,7 @@ import { AbsPath, CompRef } from '../../../engine/commands/params.js';
 import { checkRenderItem, type RenderItemFields } from '../../../engine/render-item-rules.js';
 import { findComp, newId } from '../../../engine/resolve.js';
 import { requireProps } from '../../../engine/template-inputs.js';
-import { frameSpan } from '../plan.js';
+import { frameSpan, framesOf } from '../plan.js';
 import { refuseFootageOverwrite } from '../output-overlap.js';
 import type { StatusSource } from '../status.js';
 
@@ -230,15 +230,15 @@ function renderQueueList(statusOf: StatusSource) {
     annotations: READ_ONLY,
     mutates: false,
     run(ctx) {
-      const items = ctx.doc.renderQueue.map((q) => {
-        const comp = ctx.doc.items.find((i) => i.id === q.comp);
-        const span = frameSpan(q, comp?.type === 'composition' ? comp : undefined);
-        const total = span ? span.end - span.start + 1 : 0;
-        return {
-          ...q,
-          ...(statusOf(q.id) ?? { status: 'queued', framesDone: 0, framesTotal: total, files: 0 }),
-        };
-      });
+      const items = ctx.doc.renderQueue.map((q) => ({
+        ...q,
+        ...(statusOf(q.id) ?? {
+          status: 'queued',
+          framesDone: 0,
+          framesTotal: framesOf(ctx.doc, q),
+          files: 0,
+        }),
+      }));
       return { items };
     },
   });
