@@ -25,7 +25,7 @@ import {
   type ReportDetail,
 } from '../queue/job.js';
 import { removedError } from '../queue/item-errors.js';
-import { frameSpan, planItem } from '../queue/plan.js';
+import { frameSpan, framesOf, planItem } from '../queue/plan.js';
 import type { JobResult } from '../queue/service.js';
 import type { ItemStatus } from '../queue/status.js';
 import { broadcastCancel } from './cancel.js';
@@ -120,7 +120,8 @@ export async function renderItemsDistributed(
     await links.events.waitUntilReady();
     const outcomes: JobItemOutcome[] = [];
     for (const [index, item] of items.entries()) {
-      let framesTotal = 0;
+      // Its count until its progress says otherwise: an item stopped before its turn still shows its frames.
+      let framesTotal = framesOf(doc, item);
       // Stored (renewed) per item, before its jobs: workers read the document by the render's id.
       const unstored = lostError
         ? null
