@@ -116,6 +116,14 @@ function warnFits(
     ctx.warn(
       `The new file has sound only: ${quoted(layers.map((l) => l.name))} show${layers.length > 1 ? '' : 's'} no picture.`,
     );
+  // A layer playing a stream the new file does not have fails every render that hears it: said now, not then.
+  // (A file with no sound at all is silence for every stream.)
+  const streams = media?.audioStreams?.length ?? (media?.audio ? 1 : 0);
+  const lost = layers.filter((l) => streams > 0 && (l.audio?.stream ?? 0) >= streams);
+  if (lost.length)
+    ctx.warn(
+      `The new file has ${streams} audio stream${streams === 1 ? '' : 's'}; ${lost.map((l) => `"${l.name}" plays its stream ${l.audio!.stream}`).join(', ')}: a render that hears ${lost.length > 1 ? 'them' : 'it'} fails. Choose a stream from 0 to ${streams - 1} with layer.setAudioStream.`,
+    );
 }
 
 export const footageCommands = [footageRelink];

@@ -109,4 +109,27 @@ describe('footage with several audio streams', () => {
     await run(s, 'edit.undo');
     expect(JSON.stringify(s.engine.document)).toBe(before);
   });
+
+  itWithFfmpeg('a relink to a file with fewer streams warns, naming the layer and its stream', async () => {
+    const dir = await tempDir();
+    const s = soundSession();
+    const comp = await soundComp(s, 10, 2);
+    const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: await twoStreams(dir) });
+    await run(s, 'layer.addFootage', { comp, footage, name: 'Second', audioStream: 1 });
+    await run(s, 'layer.addFootage', { comp, footage, name: 'First' });
+    const one = join(dir, 'one.wav');
+    await exec('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+      ...['-i', 'sine=frequency=440:sample_rate=48000:duration=2', one],
+    ]);
+    const r = await s.engine.execute('footage.relink', { footage, path: one });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.warnings).toContain(
+      'The new file has 1 audio stream; "Second" plays its stream 1: a render that hears it fails. Choose a stream from 0 to 0 with layer.setAudioStream.',
+    );
+    // Relinked back to a file with both: nothing to say.
+    const back = await s.engine.execute('footage.relink', { footage, path: await twoStreams(dir) });
+    expect(back.ok && (back.warnings ?? []).filter((w) => w.includes('stream'))).toEqual([]);
+  });
 });
