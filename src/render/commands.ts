@@ -64,7 +64,8 @@ function drawnFootage(view: SessionView, comp: string | undefined): string[] {
     // A declaration must not throw; the command itself reports the unknown composition, and draws nothing.
     return [];
   }
-  return footagePaths(view.doc, [id]);
+  // A frame reads pictures only: a sound file it would never open is not declared (nor refused).
+  return footagePaths(view.doc, [id], { sound: false });
 }
 
 /** Pixels of a preview above which its PNG is compressed for speed rather than size (about 1 MP). */

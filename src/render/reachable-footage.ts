@@ -25,7 +25,16 @@ export function reachableFootage(doc: Project, compIds: readonly string[]): Foot
   return [...found.values()];
 }
 
-/** Absolute paths of the footage reachable from `compIds`, each once. */
-export function footagePaths(doc: Project, compIds: readonly string[]): string[] {
-  return [...new Set(reachableFootage(doc, compIds).map((item) => item.path))];
+/**
+ * Absolute paths of the footage reachable from `compIds`, each once. `sound: false` leaves out files that are
+ * sound alone: frames never read them, nor does a render without sound (a confined session may then draw a
+ * composition whose music lies outside its roots).
+ */
+export function footagePaths(
+  doc: Project,
+  compIds: readonly string[],
+  { sound = true }: { sound?: boolean } = {},
+): string[] {
+  const items = reachableFootage(doc, compIds).filter((item) => sound || item.media?.kind !== 'audio');
+  return [...new Set(items.map((item) => item.path))];
 }

@@ -27,7 +27,8 @@ export class FootageStamps {
   /** Records the stamps of the footage `compId` draws; true when one differs from the one seen before. */
   async changed(doc: Project, compId: string): Promise<boolean> {
     let changed = false;
-    const paths = footagePaths(doc, [compId]);
+    // Pictures only: a changed sound file changes no frame.
+    const paths = footagePaths(doc, [compId], { sound: false });
     // Stat'ed at once: a composition of hundreds of stills waits for one round trip, not hundreds.
     const stamps = await Promise.all(paths.map(stampOf));
     for (const [i, path] of paths.entries()) {

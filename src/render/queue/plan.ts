@@ -100,8 +100,13 @@ export function planItem(
     render: { scale: item.scale, transparent: item.alpha },
     frameSize: outputSize(comp, item.scale),
     picture: formatSpec(item.format).sound !== 'only',
-    // An audio-only format is nothing but sound; `audio: false` is refused for it (render-item-rules.ts).
-    sound:
-      formatSpec(item.format).sound === 'only' || (formatSpec(item.format).sound === 'muxed' && item.audio),
+    sound: carriesSound(item),
   };
+}
+
+/** Whether `item`'s output carries the composition's sound: its format has sound and the item did not turn it off. */
+export function carriesSound(item: Pick<RenderQueueItem, 'format' | 'audio'>): boolean {
+  const { sound } = formatSpec(item.format);
+  // An audio-only format is nothing but sound; `audio: false` is refused for it (render-item-rules.ts).
+  return sound === 'only' || (sound === 'muxed' && item.audio);
 }

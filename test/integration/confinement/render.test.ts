@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createConfinement } from '../../../src/confinement/index.js';
 import type { AnyCommand } from '../../../src/engine/index.js';
 import { createSession } from '../../../src/session.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { tone } from '../../helpers/audio.js';
 import { layout, type Layout } from './fixture.js';
 
 const codeOf = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? 'ok' : r.error?.code);
@@ -218,4 +220,53 @@ describe('frame.preview and frame.save while confined', () => {
     expect(codeOf(await engine.execute('frame.save', { path: join(l.root, 'a.png') }))).toBe('ok');
     expect(existsSync(join(l.root, 'a.png'))).toBe(true);
   });
+});
+
+describe('a sound file outside the roots, in a project opened inside one', () => {
+  /** A 1 s project in the write root: a still inside it, music outside; a PNG and a WAV queued. */
+  async function withOutsideMusic(l: Layout): Promise<string> {
+    const music = await tone(l.outside, { freq: 440, seconds: 1 });
+    const free = createSession().engine;
+    await free.execute('comp.new', { width: 16, height: 16, duration: 1, frameRate: 2 });
+    for (const path of [join(l.root, 'in.png'), music]) {
+      const imported = await free.execute<{ id: string }>('file.import', { path });
+      if (!imported.ok) throw new Error(JSON.stringify(imported.error));
+      await free.execute('layer.addFootage', { footage: imported.result.id });
+    }
+    await mkdir(join(l.root, 'out'));
+    await free.execute('renderQueue.add', { comp: 'comp_1', output: join(l.root, 'out', 'f_[#].png') });
+    await free.execute('renderQueue.add', {
+      comp: 'comp_1',
+      output: join(l.root, 'out', 'quiet.mp4'),
+      audio: false,
+    });
+    await free.execute('renderQueue.add', { comp: 'comp_1', output: join(l.root, 'out', 'mix.wav') });
+    const path = join(l.root, 'music.ecproj');
+    await free.execute('project.save', { path });
+    return path;
+  }
+
+  itWithFfmpeg(
+    'frames and renders without sound draw (they never read it); a render with sound is refused naming the file',
+    async () => {
+      const l = await layout();
+      const path = await withOutsideMusic(l);
+      const engine = confined(l);
+      expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
+      expect(codeOf(await engine.execute('frame.preview', { comp: 'comp_1', time: 0 }))).toBe('ok');
+      const items = engine.document.renderQueue.map((q) => q.id);
+      expect(codeOf(await engine.execute('renderQueue.render', { items: items.slice(0, 2) }))).toBe('ok');
+      expect((await readdir(join(l.root, 'out'))).sort()).toEqual([
+        'f.png.manifest.json',
+        'f_0.png',
+        'f_1.png',
+        'quiet.mp4',
+        'quiet.mp4.manifest.json',
+      ]);
+      const heard = await engine.execute('renderQueue.render', { items: [items[2]] });
+      expect(codeOf(heard)).toBe('path_outside_roots');
+      expect(heard.ok ? '' : heard.error.message).toContain(join(l.outside, 'tone-440-1.wav'));
+      expect(await readdir(join(l.root, 'out'))).not.toContain('mix.wav');
+    },
+  );
 });

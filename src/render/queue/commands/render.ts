@@ -9,6 +9,7 @@ import {
 } from '../../../engine/index.js';
 import { footagePaths } from '../../reachable-footage.js';
 import { refuseInstalledPackageOutputs } from '../installed-package.js';
+import { carriesSound } from '../plan.js';
 import { findItem } from './items.js';
 import type { RenderQueueService } from '../service.js';
 
@@ -55,13 +56,9 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
       safe(() => {
         const items = selected(view.doc, p.items);
         // A footage prop's file is read too (template-doc.ts probes and the workers decode it).
-        return [
-          ...footagePaths(
-            view.doc,
-            items.map((q) => q.comp),
-          ),
-          ...items.flatMap((q) => propFootage(view.doc, q)),
-        ];
+        // Sound files only for items that carry sound (a picture-only format, or audio: false, never reads them).
+        const footage = items.flatMap((q) => footagePaths(view.doc, [q.comp], { sound: carriesSound(q) }));
+        return [...new Set(footage), ...items.flatMap((q) => propFootage(view.doc, q))];
       }),
     enabled: (view) =>
       view.doc.renderQueue.length ? null : 'The render queue is empty: add an item with renderQueue.add.',
