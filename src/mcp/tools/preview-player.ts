@@ -84,7 +84,7 @@ export const previewPlayer = defineTool({
     const text = [
       `Preview player for composition "${comp.name}" (id ${comp.id}): ${comp.width}x${comp.height}, ${comp.frameRate} fps, ${comp.duration} s, ${comp.frames} frames.`,
       `Range: frames ${from} to ${to} (${value.timecodes.from} to ${value.timecodes.to}).`,
-      'A host that supports MCP Apps shows the player (scrub, play/pause, step, frame number and timecode).',
+      'A host that supports MCP Apps shows the player (scrub, play/pause, step, frame number and timecode). It shows pictures only and plays no sound: to hear the composition, render its mix (renderQueue.add with an output ending in .wav, then renderQueue.render), or play it in the studio.',
       `To look at a frame without it, call render_preview {comp: "${comp.id}", time: frame / ${comp.frameRate}, max_side: ${maxSide}}; for example frame ${example} is time ${exampleTime}.`,
     ].join('\n');
     return { kind: 'summary', text, value };

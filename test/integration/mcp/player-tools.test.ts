@@ -40,6 +40,8 @@ describe('preview_player', () => {
     });
     const text = (r.content as { text: string }[])[0]!.text;
     expect(text).toContain('frame 25 is time 1');
+    // Honest about what the player does not do, and how to get it instead.
+    expect(text).toContain('plays no sound: to hear the composition, render its mix');
   });
 
   it('refuses a range outside the comp, or backwards, as bad_argument with the valid range', async () => {
