@@ -19,7 +19,7 @@ import { fsError } from '../engine/errors.js';
 import { reachableFootage } from './reachable-footage.js';
 import { footageSourceTime, isMoving, visitFootageLayers } from './media/frame-plan.js';
 import type { FrameStore } from './media/frame-store.js';
-import { missingFootage } from './media/missing-footage.js';
+import { cutShort, missingFootage } from './media/missing-footage.js';
 import { sharpModule } from './sharp-module.js';
 
 const FAILURE_TTL_MS = 1000;
@@ -140,6 +140,11 @@ export class FootageCache {
         const indices = [...new Set(needed)].sort((a, b) => a - b);
         const frames = new Map<number, Canvas>();
         for (const i of indices) frames.set(i, await this.#store.frame(item, i, scrub));
+        // A frame past where the file stops decoding is its last one, held: a final render fails (a damaged
+        // file rendered "done" with a frozen tail would be a wrong video nobody was told of); a preview says so.
+        const damage = cutShort(item, timestamps, indices.at(-1)!, this.#store.decodedEnd(item));
+        if (damage && missing === 'fail') throw damage;
+        if (damage) warn(`${damage.message} Its last frame that decodes is shown.`);
         moving.set(item.id, { timestamps, frames });
       } catch (err) {
         failed(item, err);

@@ -14,6 +14,7 @@ import { outputSize } from './output-size.js';
 import { NestedFrames } from './nesting.js';
 import { LayerSurfaceCache } from './layer-cache.js';
 import { throwIfCancelled } from './cancel.js';
+import { cutShort } from './media/missing-footage.js';
 import type { FrameFootage } from './footage.js';
 import { findPlate, type Plate } from './plate.js';
 import { frameToI420 } from './yuv/i420.js';
@@ -160,7 +161,10 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     const { width, height } = comp;
     const frameFootage = await footage.prepare(doc, comp, time, 'fail', warn, false, plate.layer);
     const timestamps = await store.timestamps(plate.item);
-    const samples = await store.i420(plate.item, nearestFrame(timestamps, plate.sourceTime));
+    const index = nearestFrame(timestamps, plate.sourceTime);
+    const samples = await store.i420(plate.item, index);
+    const damage = cutShort(plate.item, timestamps, index, store.decodedEnd(plate.item));
+    if (damage) throw damage;
     throwIfCancelled(opts.signal);
     const frame = { comp, t: time, width, height, hidden: plate.layer };
     const parts = graphicsRects({ doc, measure }, frame) ?? [

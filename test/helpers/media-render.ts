@@ -62,7 +62,8 @@ export async function shownFrame(
 
 /**
  * For comp frames 0 .. `frames - 1` at `fps`: the source frame the pixel at each of `points` shows, one list
- * per point (two copies of a clip side by side, say).
+ * per point (two copies of a clip side by side, say). Drawn as a final render draws (`missing` 'fail'), or as a
+ * preview does ('placeholder': then every frame's warnings go to `warnings`).
  */
 export async function shownFramesAt(
   renderer: FrameRenderer,
@@ -71,10 +72,13 @@ export async function shownFramesAt(
   fps: number,
   frames: number,
   points: ReadonlyArray<readonly [number, number]>,
+  missing: 'fail' | 'placeholder' = 'fail',
+  warnings: string[] = [],
 ): Promise<number[][]> {
   const out = points.map(() => [] as number[]);
   for (let k = 0; k < frames; k++) {
-    const f = await renderer.renderFrame(doc, compId, k / fps, { missingFootage: 'fail' });
+    const f = await renderer.renderFrame(doc, compId, k / fps, { missingFootage: missing });
+    warnings.push(...f.warnings);
     points.forEach(([x, y], p) => {
       const i = (y * f.width + x) * 4;
       out[p]!.push(frameOf(f.rgba[i]!, f.rgba[i + 1]!, f.rgba[i + 2]!));

@@ -217,6 +217,14 @@ export class FrameStore {
     };
   }
 
+  /**
+   * The last frame of `item` that decodes, once a decoder has met the end of its file before the frame count
+   * probed (a short last GOP, or a damaged or cut tail); undefined until then, or when the file is whole.
+   */
+  decodedEnd(item: FootageItem): number | undefined {
+    return this.#ends.get(item.path);
+  }
+
   /** Frame times of `item` in seconds from its first frame, ascending. */
   async timestamps(item: FootageItem): Promise<ArrayLike<number>> {
     if (item.media?.kind !== 'video' || !item.media.variableFrameRate)
