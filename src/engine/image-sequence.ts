@@ -54,3 +54,25 @@ export async function findRun(
   while (last - start + 1 < MAX_SEQUENCE_FRAMES && (await exists(sequenceFrame(pattern, last + 1)))) last++;
   return { first: start, last };
 }
+
+/**
+ * How far past a run's last frame an import looks for more frames (a dropped frame or a short gap in a render
+ * folder): numbers it tries, each one file check.
+ */
+export const GAP_LOOKAHEAD = 100;
+
+/**
+ * The run of frames after a gap following `last` (the first number found within GAP_LOOKAHEAD, and where its
+ * run ends), or null when none is there: frames a run that stopped at `last` leaves out.
+ */
+export async function framesAfterGap(
+  pattern: string,
+  last: number,
+  exists: (path: string) => Promise<boolean>,
+): Promise<{ first: number; last: number } | null> {
+  // A run that stopped at the frame limit stopped with its next frame there: no gap.
+  if (await exists(sequenceFrame(pattern, last + 1))) return null;
+  for (let n = last + 2; n <= last + 1 + GAP_LOOKAHEAD; n++)
+    if (await exists(sequenceFrame(pattern, n))) return findRun(pattern, n, exists);
+  return null;
+}

@@ -5,12 +5,19 @@
 import { basename, extname } from 'node:path';
 import type { CommandContext } from '../catalog.js';
 import { EngineError, fsError } from '../errors.js';
-import { findRun, isSequencePattern, patternOfFile, sequenceFrame } from '../image-sequence.js';
+import {
+  findRun,
+  framesAfterGap,
+  isSequencePattern,
+  patternOfFile,
+  sequenceFrame,
+} from '../image-sequence.js';
 import type { FootageMedia } from '../model.js';
 import type { ImageInfo } from '../ports.js';
 
 /** All an import needs of a command's context: its ports (a render job probes a footage prop's file too). */
-export type Probing = Pick<CommandContext, 'ports'>;
+/** What importing needs: the ports, and where to say what the file imported leaves out (a sequence's gap). */
+export type Probing = Pick<CommandContext, 'ports'> & Partial<Pick<CommandContext, 'warn'>>;
 
 /** Still formats sharp reads; a GIF with more than one frame is imported as video. */
 export const STILL_FORMATS = ['png', 'jpeg', 'webp', 'gif', 'svg'];
@@ -93,6 +100,11 @@ async function importSequence(ctx: Probing, path: string, frameRate: number): Pr
       'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png).',
     );
   }
+  const after = await framesAfterGap(named.pattern, run.last, (p) => ctx.ports.exists(p));
+  if (after)
+    ctx.warn?.(
+      `The sequence stops at frame ${run.last} (${basename(sequenceFrame(named.pattern, run.last))}): ${basename(sequenceFrame(named.pattern, run.last + 1))}${after.first > run.last + 2 ? ` to ${basename(sequenceFrame(named.pattern, after.first - 1))}` : ''} ${after.first > run.last + 2 ? 'are' : 'is'} missing, so frames ${after.first} to ${after.last} after the gap are left out. Fill the gap and relink (footage.relink) to get them all, or import from ${basename(sequenceFrame(named.pattern, after.first))} for the frames after it.`,
+    );
   const first = sequenceFrame(named.pattern, run.first);
   const info = await probeStill(ctx, first);
   const frameCount = run.last - run.first + 1;
