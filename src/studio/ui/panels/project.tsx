@@ -8,6 +8,7 @@ import { TextField } from '../components/fields.js';
 import { Icon } from '../components/icons.js';
 import { Panel } from '../components/panel.js';
 import { useStudio, useStudioState } from '../studio.js';
+import { footageFacts } from './footage-facts.js';
 
 type Form = 'open' | 'save' | 'newComp' | null;
 
@@ -109,9 +110,7 @@ export function ProjectPanel(): JSX.Element {
             >
               <Icon name="film" />
               <span class="name-text">{item.name}</span>
-              <span class="muted">
-                {item.width}×{item.height} · {item.format}
-              </span>
+              <span class="muted">{footageFacts(item)}</span>
             </li>
           ) : (
             <li key={item.id} role="treeitem" aria-label={`Folder ${item.name}`} class="item">
