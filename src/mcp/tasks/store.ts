@@ -145,10 +145,12 @@ export class TaskStore {
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CANCEL_WAIT_MS))),
     ]);
     clearTimeout(timer);
+    // How long it had run, and how long stopping (its cleanup) took: "stopped after 0.0 s" read as the former.
+    const ran = `after ${((started - record.createdAt) / 1000).toFixed(1)} s of work`;
     this.#log(
       waited
-        ? `task ${record.id} (${record.label}) was cancelled by tasks/cancel and stopped after ${((this.#now() - started) / 1000).toFixed(1)} s`
-        : `task ${record.id} (${record.label}) was cancelled by tasks/cancel and has not stopped after ${CANCEL_WAIT_MS / 1000} s`,
+        ? `task ${record.id} (${record.label}) was cancelled by tasks/cancel ${ran} and stopped ${((this.#now() - started) / 1000).toFixed(1)} s later`
+        : `task ${record.id} (${record.label}) was cancelled by tasks/cancel ${ran} and has not stopped ${CANCEL_WAIT_MS / 1000} s later`,
     );
     return true;
   }

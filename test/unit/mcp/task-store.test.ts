@@ -7,7 +7,8 @@ const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t
 /** A store on a clock the test moves, and a task whose work the test finishes by hand. */
 function setUp(ttlMs = 1000) {
   let clock = Date.parse('2026-12-01T00:00:00Z');
-  const store = new TaskStore({ ttlMs, pollIntervalMs: 250, now: () => clock });
+  const logs: string[] = [];
+  const store = new TaskStore({ ttlMs, pollIntervalMs: 250, now: () => clock, log: (m) => logs.push(m) });
   let finish!: (r: CallToolResult) => void;
   let fail!: (e: unknown) => void;
   let control!: TaskControl;
@@ -25,6 +26,7 @@ function setUp(ttlMs = 1000) {
     fail: (e: unknown) => fail(e),
     control: () => control,
     tick: (ms: number) => (clock += ms),
+    logs,
   };
 }
 
@@ -85,15 +87,21 @@ describe('TaskStore', () => {
   });
 
   it('cancel aborts the work, waits for it, and keeps the task cancelled whatever the work returns', async () => {
-    const { store, task, finish, control } = setUp();
+    const { store, task, finish, control, tick, logs } = setUp();
+    tick(1500);
     const cancelling = store.cancel(task.taskId);
     expect(control().signal.aborted).toBe(true);
     let answered = false;
     void cancelling.then(() => (answered = true));
     await settle();
     expect(answered).toBe(false);
+    tick(200);
     finish(text('stopped'));
     expect(await cancelling).toBe(true);
+    // The log tells how long it had run apart from how long stopping took.
+    expect(logs).toEqual([
+      `task ${task.taskId} (test work) was cancelled by tasks/cancel after 1.5 s of work and stopped 0.2 s later`,
+    ]);
     const cancelled = store.get(task.taskId);
     expect(cancelled?.status).toBe('cancelled');
     expect(cancelled).not.toHaveProperty('result');
