@@ -39,6 +39,14 @@ export const fileImport = defineCommand({
       ctx.warn(
         `frameRate applies to image sequences; "${basename(p.path)}" is ${found.media.kind === 'video' ? `a video and plays at its own rate (${+(found.media.frameRate ?? 0).toFixed(3)} fps)` : `${found.media.kind === 'audio' ? 'sound' : 'a still'}, which has no frame rate`}. It was not used.`,
       );
+    // A clip whose sound runs on past its last frame: a layer of it ends with the picture, and the rest of the
+    // sound is heard only if its out point is moved.
+    const media = found.media;
+    const runsOn = media.kind === 'video' && media.audio ? media.audio.duration - (media.duration ?? 0) : 0;
+    if (runsOn > 0.5)
+      ctx.warn(
+        `The sound of "${basename(p.path)}" lasts ${+media.audio!.duration.toFixed(3)} s, its picture ${+(media.duration ?? 0).toFixed(3)} s: a layer of it ends with the picture. Move the layer's out point (layer.setTiming {outPoint}) to hear the rest.`,
+      );
     let id = '';
     const footage = ctx.doc.items.filter((i) => i.type === 'footage');
     const base = basename(p.path, extname(p.path)).replace(/_?%0?\d*d$/, '') || 'Footage';

@@ -189,9 +189,13 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
         if (!item || item.type !== 'footage' || !sound || !(sound.duration > 0)) continue;
         // Loops and reversal follow the footage's own length, as its picture does (a video whose sound is a few
         // ms shorter must not drift from it by that much per loop); the sound is heard where it has samples.
+        // Played forward without a loop, a sound that outlasts its picture (a clip whose audio runs on) is heard
+        // to its own end while the layer lasts: the layer ends with the picture unless its out point is moved.
         const length = footageLength(item, sound.duration);
+        const playsOn = !layer.time?.loop && (layer.time?.speed ?? 1) > 0;
+        const mapped = playsOn ? Math.max(length, sound.duration) : length;
         const found = windows.flatMap((w) =>
-          sourcePieces(layer, w, length, sound.duration).map((piece) => topSegment(w, piece, start)),
+          sourcePieces(layer, w, mapped, sound.duration).map((piece) => topSegment(w, piece, start)),
         );
         segments += branchCount(found);
         if (segments > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId);

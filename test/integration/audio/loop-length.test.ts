@@ -96,4 +96,37 @@ describe("a clip's sound over its picture's length", () => {
       found.forEach((t, k) => expect(Math.abs(t * RATE - expected[k]!)).toBeLessThanOrEqual(6));
     },
   );
+
+  itWithFfmpeg(
+    'a sound that outlasts its picture: the import says so, and with the out point moved it is heard to its end',
+    async () => {
+      const dir = await tempDir();
+      // 1 s of picture, 3 s of sound with clicks at 0.5 and 2.5 s.
+      const sound = join(dir, 'long-sound.wav');
+      await exec('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+        ...['-i', "aevalsrc='if(between(t,0.5,0.501)+between(t,2.5,2.501),0.9,0)':s=48000:d=3", sound],
+      ]);
+      const clip = join(dir, 'runs-on.mov');
+      await exec('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y'],
+        ...['-f', 'lavfi', '-i', 'color=black:s=32x32:r=30:d=1', '-i', sound],
+        ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', clip],
+      ]);
+      const s = soundSession();
+      const comp = await soundComp(s, 30, 4);
+      const imported = await s.engine.execute('file.import', { path: clip });
+      expect(imported.ok && imported.warnings).toEqual([
+        'The sound of "runs-on.mov" lasts 3 s, its picture 1 s: a layer of it ends with the picture. Move the layer\'s out point (layer.setTiming {outPoint}) to hear the rest.',
+      ]);
+      const footage = imported.ok ? (imported.result as { id: string }).id : '';
+      const { id: layer } = await run<{ id: string }>(s, 'layer.addFootage', { comp, footage });
+      const out = join(dir, 'mix.wav');
+      await renderTo(s, comp, out);
+      expect(clicks(await decodeSound(out)).map((t) => +t.toFixed(2))).toEqual([0.5]);
+      await run(s, 'layer.setTiming', { comp, layer, outPoint: 4 });
+      await renderTo(s, comp, out);
+      expect(clicks(await decodeSound(out)).map((t) => +t.toFixed(2))).toEqual([0.5, 2.5]);
+    },
+  );
 });

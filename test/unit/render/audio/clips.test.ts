@@ -331,3 +331,34 @@ describe('a stream the file does not have', () => {
     expect(footageSound(footage('voice', 2), 0)).toMatchObject({ duration: 2, stream: 0 });
   });
 });
+
+describe('a clip whose sound outlasts its picture', () => {
+  /** A 1 s video whose sound runs 3 s. */
+  const clip: FootageItem = {
+    ...footage('v', 3),
+    media: { ...footage('v', 3).media!, kind: 'video', duration: 1, frameRate: 10, frameCount: 10 },
+  };
+  const heard = (more: Partial<Layer>) =>
+    collectAudio(
+      project([clip, comp('c', 10, [layer('l', { kind: 'footage', footage: 'v' }, more)])]),
+      'c',
+      0,
+      10,
+    )
+      .clips.flatMap((c) => c.segments)
+      .map((g) => [g.at, +g.length.toFixed(9), g.from]);
+
+  it('is heard to its own end while the layer lasts, and loops with the picture', () => {
+    // The layer ends with the picture: so does its sound.
+    expect(heard({ outPoint: 1 })).toEqual([[0, 1, 0]]);
+    // Its out point moved on: the sound plays on to its own end (3 s), not cut at the picture's (1 s).
+    expect(heard({ outPoint: 5 })).toEqual([[0, 3, 0]]);
+    // Looped, the clip repeats at its picture's length, sound and picture together.
+    const looped = heard({ outPoint: 2.5, time: { speed: 1, loop: true, freezeAt: null } });
+    expect(looped).toEqual([
+      [0, 1, 0],
+      [1, 1, 0],
+      [2, 0.5, 0],
+    ]);
+  });
+});
