@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
+  AUDIO_BITRATE_RANGE,
   AUDIO_CODECS,
   CODECS,
   GIF_DITHERS,
@@ -127,7 +128,12 @@ function encodingFlags(values: Values): Encoding {
     gifDither: parseChoice(values['gif-dither'], '--gif-dither', GIF_DITHERS),
     x264Preset: parseChoice(values['x264-preset'], '--x264-preset', X264_PRESETS),
     audioCodec: parseChoice(values['audio-codec'], '--audio-codec', AUDIO_CODECS),
-    audioBitrate: parseWhole(values['audio-bitrate'], '--audio-bitrate', 32, 512),
+    audioBitrate: parseWhole(
+      values['audio-bitrate'],
+      '--audio-bitrate',
+      AUDIO_BITRATE_RANGE.min,
+      AUDIO_BITRATE_RANGE.max,
+    ),
   };
   return Object.fromEntries(Object.entries(encoding).filter(([, v]) => v !== undefined));
 }

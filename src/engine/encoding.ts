@@ -65,6 +65,18 @@ export const AUDIO_BITRATES: Record<
   mp3: { min: 32, max: 320, default: 192 },
 };
 
+/** The widest bitrate range any codec takes: what the schema and the CLI flag accept before checkEncoding. */
+export const AUDIO_BITRATE_RANGE = {
+  min: Math.min(...Object.values(AUDIO_BITRATES).map((r) => r.min)),
+  max: Math.max(...Object.values(AUDIO_BITRATES).map((r) => r.max)),
+};
+
+/** The formats whose sound may be encoded with one of `codecs`. */
+const carrying = (test: (codec: AudioCodec) => boolean): OutputFormatId[] =>
+  (Object.entries(FORMAT_AUDIO_CODECS) as [OutputFormatId, readonly AudioCodec[]][])
+    .filter(([, codecs]) => codecs.some(test))
+    .map(([format]) => format);
+
 /** The formats each field applies to (codec-dependent fields are narrowed further in checkEncoding). */
 const FIELD_FORMATS: Record<EncodingField, readonly OutputFormatId[]> = {
   codec: ['mp4', 'mov', 'webm'],
@@ -74,8 +86,9 @@ const FIELD_FORMATS: Record<EncodingField, readonly OutputFormatId[]> = {
   gifPalette: ['gif'],
   gifDither: ['gif'],
   x264Preset: ['mp4'],
-  audioCodec: ['mp4', 'mov', 'webm', 'wav', 'mp3', 'm4a'],
-  audioBitrate: ['mp4', 'mov', 'webm', 'mp3', 'm4a'],
+  audioCodec: carrying(() => true),
+  // A bitrate needs a lossy codec: a WAV is PCM only.
+  audioBitrate: carrying((codec) => codec !== 'pcm'),
 };
 
 /** Fields as messages name them on every surface (remedies name the param or the flag that sets it). */

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import {
+  AUDIO_BITRATE_RANGE,
   AUDIO_CODECS,
   CODECS,
   GIF_DITHERS,
@@ -462,8 +463,8 @@ export const Encoding = z.strictObject({
   audioBitrate: z
     .number()
     .int()
-    .min(32)
-    .max(512)
+    .min(AUDIO_BITRATE_RANGE.min)
+    .max(AUDIO_BITRATE_RANGE.max)
     .optional()
     .describe(
       'kb/s of a lossy sound codec: aac 32-512 (default 192), opus 32-512 (default 160), mp3 32-320 (default 192)',

@@ -10,6 +10,7 @@ import { findComp } from '../../engine/resolve.js';
 import { collectAudio, type AudioMix } from './clips.js';
 import { MIX_RATE } from './graph.js';
 import { AudioMixRun } from './mix.js';
+import { untilStopped } from '../queue/exporters/ffmpeg.js';
 import { openMix } from './open-mix.js';
 
 /** 16-bit stereo: what every browser decodes, half the float mix's size. */
@@ -82,17 +83,11 @@ async function decodeMix(ffmpeg: string, mix: AudioMix, signal?: AbortSignal): P
   const run = new AudioMixRun(ffmpeg, mix, PCM_ARGS, 'pipe:1', "the studio's sound", {
     onStdout: (chunk) => chunks.push(chunk),
   });
-  const kill = () => void run.kill();
-  signal?.addEventListener('abort', kill, { once: true });
-  try {
-    await run.finished();
-  } catch (err) {
-    if (signal?.aborted)
-      throw new EngineError('cancelled', 'The sound mix was stopped.', 'Ask for it again.');
-    throw err;
-  } finally {
-    signal?.removeEventListener('abort', kill);
-  }
+  await untilStopped(
+    run,
+    signal,
+    () => new EngineError('cancelled', 'The sound mix was stopped.', 'Ask for it again.'),
+  );
   return Buffer.concat(chunks);
 }
 

@@ -8,6 +8,7 @@
 import type { EnginePorts, Project, RenderQueueItem } from '../../engine/index.js';
 import { AudioMixRun } from '../audio/mix.js';
 import { MIX_INTERMEDIATE_ARGS } from '../queue/exporters/audio-formats.js';
+import { untilStopped } from '../queue/exporters/ffmpeg.js';
 import { stopped } from '../queue/item-errors.js';
 import { planItem } from '../queue/plan.js';
 import { soundInput } from '../queue/sound-input.js';
@@ -34,31 +35,9 @@ export async function mixItemSound(
     if (signal.aborted) throw stopped();
     const file = await tracker.create(`${item.output}.mix.wav`);
     const run = new AudioMixRun(ffmpeg, mix, MIX_INTERMEDIATE_ARGS, file.childPath, item.output);
-    await untilStopped(run, signal);
+    await untilStopped(run, signal, stopped);
     return file;
   } finally {
     await Promise.all(closes.map((close) => close().catch(() => undefined)));
   }
-}
-
-/**
- * Waits for `run` to finish; if `signal` aborts first, kills it, waits until it is gone (its file can then be
- * removed) and fails with `cancelled`.
- */
-export async function untilStopped(
-  run: { finished(): Promise<void>; kill(): Promise<void> },
-  signal: AbortSignal,
-): Promise<void> {
-  const onAbort = () => void run.kill();
-  signal.addEventListener('abort', onAbort, { once: true });
-  if (signal.aborted) onAbort();
-  try {
-    await run.finished();
-  } catch (err) {
-    if (signal.aborted) throw stopped();
-    throw err;
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-  if (signal.aborted) throw stopped();
 }

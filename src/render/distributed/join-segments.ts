@@ -25,10 +25,11 @@ import {
 } from '../../engine/index.js';
 import { isMuxedAudio, muxedAudioArgs } from '../queue/exporters/audio-formats.js';
 import { sha256File } from '../hash.js';
-import { FfmpegProcess, findFfmpeg, missingFfmpeg } from '../queue/exporters/ffmpeg.js';
+import { FfmpegProcess, findFfmpeg, missingFfmpeg, untilStopped } from '../queue/exporters/ffmpeg.js';
+import { stopped } from '../queue/item-errors.js';
 import type { OutputFile } from '../queue/exporters/types.js';
 import type { FileTracker } from '../queue/tracker.js';
-import { mixItemSound, untilStopped } from './item-sound.js';
+import { mixItemSound } from './item-sound.js';
 import type { AssembleData, ChunkResult } from './protocol.js';
 
 /** The sound codec a local render of `item` muxes (audio-formats.ts): the same, so the output matches. */
@@ -97,7 +98,7 @@ export async function joinSegments(
       ['-f', 'concat', '-safe', '0', '-i', list, ...codecs, ...container, '-y', file.childPath],
       { output: item.output },
     );
-    await untilStopped({ finished: () => joining.end(), kill: () => joining.kill() }, signal).catch(
+    await untilStopped({ finished: () => joining.end(), kill: () => joining.kill() }, signal, stopped).catch(
       (err: unknown) => {
         // A full disk (io_error) and a stop (cancelled) say so themselves.
         if (!isEngineError(err) || err.code !== 'render_failed') throw err;

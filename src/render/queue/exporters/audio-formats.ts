@@ -12,16 +12,9 @@ type SoundFormat = MuxedAudioFormat | AudioOnlyFormat;
 
 /**
  * PCM per container: 24-bit beside ProRes (uncompressed, as ProRes masters carry it, keeping the float mix's
- * detail); 16-bit in a WAV, what every tool reads.
+ * detail); 16-bit in a WAV, what every tool reads. (The other formats carry no PCM: encoding.ts.)
  */
-const PCM: Record<SoundFormat, string> = {
-  mov: 'pcm_s24le',
-  wav: 'pcm_s16le',
-  mp4: 'pcm_s16le',
-  webm: 'pcm_s16le',
-  mp3: 'pcm_s16le',
-  m4a: 'pcm_s16le',
-};
+const pcmOf = (format: SoundFormat) => (format === 'mov' ? 'pcm_s24le' : 'pcm_s16le');
 
 const ENCODERS: Record<Exclude<AudioCodec, 'pcm'>, string> = {
   // AAC-LC: what every MP4 player plays. The muxer's edit list hides the encoder's priming samples, so the
@@ -35,7 +28,7 @@ const ENCODERS: Record<Exclude<AudioCodec, 'pcm'>, string> = {
 /** The codec arguments of `format`'s sound with `encoding`'s choices. */
 function codecArgs(format: SoundFormat, encoding: Encoding | undefined): string[] {
   const codec = audioCodecOf(format, encoding) ?? 'pcm';
-  if (codec === 'pcm') return ['-c:a', PCM[format]];
+  if (codec === 'pcm') return ['-c:a', pcmOf(format)];
   const kbps = encoding?.audioBitrate ?? AUDIO_BITRATES[codec].default;
   return ['-c:a', ENCODERS[codec], '-b:a', `${kbps}k`];
 }

@@ -173,6 +173,29 @@ export class FfmpegProcess {
   }
 }
 
+/**
+ * Waits for a running ffmpeg (`run`: an FfmpegProcess's end, or an AudioMixRun) to finish; if `signal` aborts
+ * first, kills it, waits until it is gone (its output can then be removed) and throws `stoppedError()`.
+ */
+export async function untilStopped(
+  run: { finished(): Promise<void>; kill(): Promise<void> },
+  signal: AbortSignal | undefined,
+  stoppedError: () => Error,
+): Promise<void> {
+  const onAbort = () => void run.kill();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  try {
+    await run.finished();
+  } catch (err) {
+    if (signal?.aborted) throw stoppedError();
+    throw err;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  if (signal?.aborted) throw stoppedError();
+}
+
 /** Calls `onProgress` with the output's time from each `out_time_us=` line of ffmpeg's -progress report. */
 function followProgress(stdout: Readable, onProgress: (seconds: number) => void): void {
   let rest = '';
