@@ -4,6 +4,7 @@
  */
 import { produce, type Draft } from 'immer';
 import { EngineError } from './errors.js';
+import { shownFootage } from './shown-footage.js';
 import type { Composition, FootageItem, InputValue, Layer, Project, Props } from './model.js';
 import { coerceValue, draftAnimatable, setPlain } from './properties.js';
 import { bindingTarget, inputsOf, requireProps, type BindingTarget } from './template-inputs.js';
@@ -90,9 +91,8 @@ function checkPictureKept(
   path: string,
   footage: ReadonlyMap<string, ProbedFootage>,
 ): void {
-  if (footage.get(path)?.media?.kind !== 'audio' || layer.source.kind !== 'footage') return;
-  const id = layer.source.footage;
-  const shown = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.id === id);
+  if (footage.get(path)?.media?.kind !== 'audio') return;
+  const shown = shownFootage(doc, layer);
   if (!shown || shown.media?.kind === 'audio') return;
   throw new EngineError(
     'bad_argument',

@@ -4,6 +4,7 @@
  * `media.audio` otherwise.
  */
 import { EngineError } from './errors.js';
+import { shownFootage } from './shown-footage.js';
 import { staticProp, type AudioStreamInfo, type FootageItem, type Layer, type Project } from './model.js';
 
 /** A stream as an error lists it: `1 (ac3, 6 channels, eng, "Commentary")`. */
@@ -52,9 +53,7 @@ export function setStream(layer: Layer, stream: number): void {
  * or setting its level would do nothing. Precomp layers pass (their sound is what they hold).
  */
 export function checkHasSound(doc: Project, layer: Layer): void {
-  if (layer.source.kind !== 'footage') return;
-  const id = layer.source.footage;
-  const item = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.id === id);
+  const item = shownFootage(doc, layer);
   if (!item || audioStreamsOf(item).length) return;
   throw new EngineError(
     'bad_argument',

@@ -13,3 +13,4 @@ export { valueAt, cubicBezier } from './keyframes.js';
 export * from './time-map.js';
 export { isSequencePattern, sequenceFrame } from './image-sequence.js';
 export { missingGlyphsMessage } from './missing-glyphs.js';
+export { shownFootage } from './shown-footage.js';

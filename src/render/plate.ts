@@ -7,7 +7,14 @@
  *
  * Everything here is a condition for the result to equal the RGB path's: anything else is drawn as before.
  */
-import { valueAt, type Composition, type FootageItem, type Layer, type Project } from '../engine/core.js';
+import {
+  shownFootage,
+  valueAt,
+  type Composition,
+  type FootageItem,
+  type Layer,
+  type Project,
+} from '../engine/core.js';
 import { layerTime, worldMatrices } from '../engine/layer-transform.js';
 import { blendsFrames } from './footage.js';
 import { untaggedMatrix } from './media/clip-colour.js';
@@ -67,8 +74,7 @@ export function findPlate(
   const shown = comp.layers.filter((l) => visible(l, t, mattes));
   const layer = shown.at(-1);
   if (!layer || layer.source.kind !== 'footage') return null;
-  const id = layer.source.footage;
-  const item = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.id === id);
+  const item = shownFootage(doc, layer);
   const colour = item && yuvPlate(item);
   if (!item || !colour || item.width !== width || item.height !== height) return null;
   if (layer.blendMode !== 'normal' || layer.trackMatte || blendsFrames(layer)) return null;

@@ -9,6 +9,7 @@
  * any other drops everything, so nothing an edit changed (a layer, a font, the comp) can be shown from before.
  */
 import type { Composition, Layer, Project } from '../engine/index.js';
+import { shownFootage } from '../engine/core.js';
 import type { PaintedRect } from './graphics-rects.js';
 import { animated, hasStaticContent } from './layer-cache.js';
 
@@ -124,8 +125,6 @@ export function drawsStill(doc: Project, comp: Composition, layer: Layer): boole
 
 /** A footage layer showing a still image (a logo, a watermark): the same picture at every time. */
 function stillImage(doc: Project, layer: Layer): boolean {
-  if (layer.source.kind !== 'footage') return false;
-  const id = layer.source.footage;
-  const item = doc.items.find((i) => i.type === 'footage' && i.id === id);
-  return item?.type === 'footage' && (item.media === undefined || item.media.kind === 'still');
+  const item = shownFootage(doc, layer);
+  return !!item && (item.media === undefined || item.media.kind === 'still');
 }
