@@ -28,7 +28,7 @@ interface Overview {
       layerList: { id: string; name: string; kind: string }[];
       inputs?: ReturnType<typeof describeInputs>;
     }[];
-    footage: FootageItem[];
+    footage: (FootageItem & { missing?: true })[];
     renderQueue: RenderQueueItem[];
   };
 }
@@ -48,19 +48,11 @@ export async function inspectCommand(argv: string[]): Promise<number> {
     return EXIT.failed;
   }
   const { project } = inspected.result;
-  const missing = new Set(
-    ((opened.ok && (opened.result as { missingFootage?: { id: string }[] }).missingFootage) || []).map(
-      (m) => m.id,
-    ),
-  );
   const summary = {
     name: project.name,
     path: project.path,
     compositions: project.compositions.map(({ layerList, ...c }) => ({ ...c, layers: layerList })),
-    footage: project.footage.map((f) => ({
-      ...footageSummary(f),
-      ...(missing.has(f.id) && { missing: true }),
-    })),
+    footage: project.footage.map((f) => ({ ...footageSummary(f), ...(f.missing && { missing: true }) })),
     renderQueue: project.renderQueue.map((q) => queueSummary(q, project.compositions)),
   };
   process.stdout.write(

@@ -137,11 +137,12 @@ function layerList(c: Composition) {
 
 /**
  * The project overview and the active composition in detail; with `allLayers`, every composition's summary
- * also lists its layers (id, name, kind), which `effectcraft-cli inspect` prints.
+ * also lists its layers (id, name, kind), which `effectcraft-cli inspect` prints; footage in `missing` (ids whose
+ * file is not there) is marked `missing: true`.
  */
 export function inspectDocument(
   view: SessionView,
-  options: { allLayers?: boolean } = {},
+  options: { allLayers?: boolean; missing?: ReadonlySet<string> } = {},
 ): Record<string, unknown> {
   const doc: Project = view.doc;
   const active = doc.items.find((i): i is Composition => i.type === 'composition' && i.id === doc.activeComp);
@@ -154,7 +155,9 @@ export function inspectDocument(
       compositions: doc.items
         .filter((i): i is Composition => i.type === 'composition')
         .map((c) => (options.allLayers ? { ...compSummary(c), layerList: layerList(c) } : compSummary(c))),
-      footage: doc.items.filter((i) => i.type === 'footage'),
+      footage: doc.items
+        .filter((i) => i.type === 'footage')
+        .map((f) => (options.missing?.has(f.id) ? { ...f, missing: true } : f)),
       renderQueue: doc.renderQueue,
       activeComp: doc.activeComp,
     },

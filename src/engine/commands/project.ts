@@ -4,6 +4,7 @@ import { freeze } from 'immer';
 import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, READ_ONLY, type SessionView } from '../catalog.js';
 import { EngineError, fsError } from '../errors.js';
+import { missingFootage } from '../footage-presence.js';
 import { inspectDocument } from '../inspect.js';
 import { emptyProject } from '../model.js';
 import { checkProjectBytes, parseProject, serializeProject } from '../project-file.js';
@@ -54,18 +55,14 @@ export const projectOpen = defineCommand({
     const doc = parseProject(text, p.path, p.outputDir);
     ctx.replaceProject(freeze(doc, true), p.path);
     const comps = doc.items.filter((i) => i.type === 'composition').length;
-    // The project opens anyway, as After Effects opens one with missing footage: say which, now, rather than
-    // at the first preview (a placeholder) or render (no_such_file). A path the roots do not allow is not told.
-    const missingFootage: { id: string; name: string; path: string }[] = [];
-    for (const item of doc.items)
-      if (item.type === 'footage' && !(await ctx.ports.exists(item.path).catch(() => true)))
-        missingFootage.push({ id: item.id, name: item.name, path: item.path });
+    // The project opens anyway, as After Effects opens one with missing footage: say which, now.
+    const missing = await missingFootage(doc, (path) => ctx.ports.exists(path));
     return {
       path: p.path,
       name: doc.name,
       compositions: comps,
       activeComp: doc.activeComp,
-      ...(missingFootage.length && { missingFootage }),
+      ...(missing.length && { missingFootage: missing }),
     };
   },
 });
@@ -171,7 +168,7 @@ export const projectInspect = defineCommand({
   title: 'Inspect Project',
   category: 'Project',
   description:
-    "Project overview and the active composition with its layers (the same data as the doc_inspect tool); allLayers adds each composition's layer list (id, name, kind).",
+    "Project overview and the active composition with its layers (the same data as the doc_inspect tool); allLayers adds each composition's layer list (id, name, kind). Footage whose file is not there is marked missing: true (relink it with footage.relink).",
   example: { allLayers: true },
   params: z.strictObject({
     allLayers: z
@@ -182,7 +179,10 @@ export const projectInspect = defineCommand({
   pathParams: {},
   annotations: READ_ONLY,
   mutates: false,
-  run: (ctx, p) => inspectDocument(ctx, { allLayers: p.allLayers }),
+  async run(ctx, p) {
+    const missing = await missingFootage(ctx.doc, (path) => ctx.ports.exists(path));
+    return inspectDocument(ctx, { allLayers: p.allLayers, missing: new Set(missing.map((m) => m.id)) });
+  },
 });
 
 export const projectCommands = [

@@ -26,7 +26,7 @@ export const docInspect = defineTool({
   name: 'doc_inspect',
   title: 'Inspect Document',
   description:
-    'Project overview and the active composition with its layers, plus the confinement in force (read/write roots; in bridge mode also each layer, this server and the app). Same JSON as the effectcraft://document resource.',
+    'Project overview and the active composition with its layers, plus the confinement in force (read/write roots; in bridge mode also each layer, this server and the app). Footage whose file is not there is marked missing: true. Same JSON as the effectcraft://document resource.',
   hints: READ_ONLY_TOOL,
   input: z.strictObject({}),
   async run(_args, ctx) {

@@ -17,6 +17,8 @@ import { tempDir } from '../../helpers/tmp.js';
 
 afterEach(disposeAll);
 
+type Overview = { project: { footage: { missing?: true }[] } };
+
 async function setup(path: string) {
   const shown = await showing(path, { name: 'Plate' });
   const { s, comp, layer } = shown;
@@ -98,7 +100,12 @@ describeWithFfmpeg('footage.relink', () => {
       await rename(clip, moved);
       const opened = await run<{ missingFootage?: unknown[] }>(s, 'project.open', { path: project });
       expect(opened.missingFootage).toEqual([{ id: footage, name: 'Plate', path: clip }]);
+      // The document's view says so too, as long as the file is not there (what doc_inspect returns).
+      const marked = async () =>
+        (await run<Overview>(s, 'project.inspect', {})).project.footage.map((f) => f.missing);
+      expect(await marked()).toEqual([true]);
       await run(s, 'footage.relink', { footage, path: moved });
+      expect(await marked()).toEqual([undefined]);
       expect(await shownAt(s, comp, 7, dir)).toBe(7);
       // All there: nothing listed.
       await run(s, 'project.save', {});
