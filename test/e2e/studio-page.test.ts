@@ -84,6 +84,27 @@ describeWithChromium('the studio page', () => {
     await expect.poll(() => rotation.getAttribute('aria-valuenow')).toBe('0');
   });
 
+  it("shows a refused command once, as an alert with the engine's message and remedy, until dismissed", async () => {
+    const before = await control.call<View>('session.view');
+    await page.getByRole('button', { name: 'Open project' }).click();
+    await page.getByLabel('Project file to open').fill('/nowhere/at/all.ecproj');
+    await page.keyboard.press('Enter');
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.count()).toBe(1);
+    const text = await alert.textContent();
+    expect(text).toContain('/nowhere/at/all.ecproj');
+    expect(text).toContain('no_such_file');
+    expect(await alert.locator('.toast-main span').textContent()).toMatch(/\w+ \w+/);
+    // Only the toasts are alerts: no live region around them repeats the message.
+    expect(await page.locator('[aria-live], [role="status"]').filter({ hasText: 'all.ecproj' }).count()).toBe(
+      0,
+    );
+    expect((await control.call<View>('session.view')).revision).toBe(before.revision);
+    await alert.getByRole('button', { name: 'Dismiss message' }).click();
+    await expect.poll(() => alert.count()).toBe(0);
+    await page.keyboard.press('Escape');
+  });
+
   it('plays in real time: the transport reports the fps reached and the painted frame advances', async () => {
     const transport = page.locator('[data-panel="Transport"]');
     const first = Number(await canvas().getAttribute('data-frame'));

@@ -1,4 +1,7 @@
-/** Command errors as small toasts: the message and what to do about it. */
+/**
+ * Command errors as small toasts: the message and what to do about it. Each toast is its own alert; the list
+ * around them is not a live region too (an alert inside a polite region was announced twice).
+ */
 import type { JSX } from 'preact';
 import { useStudio, useStudioState } from '../studio.js';
 import { Icon } from './icons.js';
@@ -7,7 +10,7 @@ export function Toasts(): JSX.Element {
   const studio = useStudio();
   const toasts = useStudioState((s) => s.toasts);
   return (
-    <div class="toasts" role="status" aria-live="polite">
+    <div class="toasts" aria-label="Messages">
       {toasts.map((t) => (
         <div class="toast" key={t.id} role="alert">
           <div class="toast-main">
