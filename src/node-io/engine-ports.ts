@@ -13,6 +13,7 @@ import { startScriptThread } from './script-thread.js';
 import { openMediaFile } from './media-file.js';
 import { findExecutable } from './search-path.js';
 import { missingFfprobe, probeMedia } from '../render/media/probe.js';
+import { settleGifAlpha } from '../render/media/gif-alpha.js';
 import { sharpModule } from '../render/sharp-module.js';
 
 /** Reads a regular file within the size bound; fs errors become coded engine errors. */
@@ -104,7 +105,8 @@ export function createNodePorts(options: NodePortsOptions = {}): EnginePorts {
     async probeMedia(file, shownPath) {
       const ffprobe = await findExecutable('ffprobe', options.searchPath);
       if (!ffprobe) throw missingFfprobe();
-      return probeMedia(ffprobe, file.childPath, shownPath);
+      const probe = await probeMedia(ffprobe, file.childPath, shownPath);
+      return settleGifAlpha(probe, await findExecutable('ffmpeg', options.searchPath), file.childPath);
     },
     openWithOs,
     startScript: (data, events) => startScriptThread(data, events, scriptOutputToStderr),

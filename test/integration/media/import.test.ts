@@ -6,6 +6,7 @@ import { Engine, engineCommands, type FootageItem } from '../../../src/engine/in
 import { createNodePorts } from '../../../src/node-io/engine-ports.js';
 import { fails, newEngine, run } from '../../helpers/engine.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { mediaRenderer } from '../../helpers/media-render.js';
 import { numberedClip, numberedSequence, variableRateClip } from '../../helpers/media.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -63,6 +64,42 @@ describeWithFfmpeg('file.import of video', () => {
     // Turned a quarter: shown 48 wide and 64 high. ffmpeg 5.1 reads this matrix as 90 degrees counter-clockwise.
     expect(r).toMatchObject({ width: 48, height: 64 });
     expect(r.media).toMatchObject({ rotation: 270, audio: { codec: 'aac', sampleRate: 44100, channels: 1 } });
+  });
+
+  itWithFfmpeg('records alpha for a GIF that shows through, not for an opaque one', async () => {
+    const dir = await tempDir();
+    const { execFileSync } = await import('node:child_process');
+    const quiet = ['-hide_banner', '-loglevel', 'error'];
+    // ffmpeg's own GIFs are opaque but mark a transparent index: later frames let unchanged pixels of the frame
+    // before show through (what ffprobe's BGRA does not tell apart from a cut-out).
+    const opaque = join(dir, 'opaque.gif');
+    execFileSync('ffmpeg', [...quiet, '-f', 'lavfi', '-i', 'testsrc2=s=64x48:r=10:d=1', opaque]);
+    // A cut-out: the left 16 columns transparent in every frame, through a palette that keeps a transparent entry.
+    const cutOut = join(dir, 'cut-out.gif');
+    const left = "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(lt(X,16),0,255)'";
+    execFileSync('ffmpeg', [
+      ...[...quiet, '-f', 'lavfi', '-i', `testsrc2=s=64x48:r=10:d=1,${left}`],
+      ...['-filter_complex', 'split[a][b];[a]palettegen=reserve_transparent=1[p];[b][p]paletteuse', cutOut],
+    ]);
+    const engine = newEngine();
+    const a = await run<Imported>(engine, 'file.import', { path: opaque });
+    const b = await run<Imported>(engine, 'file.import', { path: cutOut });
+    expect(a.media).toMatchObject({ kind: 'video', codec: 'gif', frameCount: 10, alpha: false });
+    expect(b.media).toMatchObject({ kind: 'video', codec: 'gif', frameCount: 10, alpha: true });
+    // Drawn on a transparent frame at 0.5 s (a later frame, drawn over the one before): the opaque GIF covers
+    // all of it, the cut-out leaves its left columns clear.
+    const alphaAt = async (footage: string, x: number) => {
+      const comp = await run<{ id: string }>(engine, 'comp.new', { width: 64, height: 48, duration: 1 });
+      await run(engine, 'layer.addFootage', { comp: comp.id, footage });
+      const renderer = await mediaRenderer();
+      const f = await renderer.renderFrame(engine.document, comp.id, 0.5, {
+        missingFootage: 'fail',
+        transparent: true,
+      });
+      return f.rgba[(24 * 64 + x) * 4 + 3];
+    };
+    expect([await alphaAt(a.id, 4), await alphaAt(a.id, 40)]).toEqual([255, 255]);
+    expect([await alphaAt(b.id, 4), await alphaAt(b.id, 40)]).toEqual([0, 255]);
   });
 
   itWithFfmpeg('imports an image sequence by pattern or by its first file', async () => {
