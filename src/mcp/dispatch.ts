@@ -184,8 +184,9 @@ function abandoned(tool: string, args: unknown, seconds: number): string {
   if (stopping)
     return `${what} was stopped after ${seconds.toFixed(1)} s: the server is stopping (${stopping}); a render stops and removes the files it had not finished.`;
   return (
-    `${what} was cancelled by the client after ${seconds.toFixed(1)} s (notifications/cancelled; a client's request ` +
-    'timeout sends one too): a render stops and removes the files it had not finished. For long renders send ' +
+    `${what} was cancelled by the client after ${seconds.toFixed(1)} s (notifications/cancelled, or over HTTP its ` +
+    "response stream closed; a client's request timeout does the same): a render stops and removes the files it " +
+    'had not finished. For long renders send ' +
     '_meta.progressToken (clients that reset their timeout on progress keep waiting), or pass wait: false and ' +
     'poll renderQueue.list.'
   );

@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import { requestIdOf, type InFlightRequests } from './http-cancel.js';
 import { parseJsonBody } from './json-body.js';
 import { ChunkBuffers } from './remote/chunk-buffers.js';
 import { releaseAll, withLargeValues, type SpliceTable } from './http-splice.js';
@@ -102,6 +103,7 @@ export async function servePost(
   req: IncomingMessage,
   res: ServerResponse,
   body: { value: unknown; bytes: Map<string, Buffer> },
+  inFlight?: InFlightRequests,
 ): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -110,7 +112,10 @@ export async function servePost(
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   const abort = new AbortController();
+  const id = requestIdOf(body.value);
+  const untrack = id !== null && inFlight ? inFlight.track(id, abort) : () => undefined;
   res.on('close', () => {
+    untrack();
     if (!res.writableFinished) abort.abort();
   });
   const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {

@@ -11,6 +11,7 @@ import { bearerToken, tokenMatches } from '../bridge/auth.js';
 import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
 import { hostHeaderValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { readJsonBody, servePost } from './http-body.js';
+import { InFlightRequests, cancelledIdOf } from './http-cancel.js';
 import { LOOPBACK, allowedHostnames, displayHost } from './http-exposure.js';
 
 export interface HttpServing {
@@ -50,6 +51,13 @@ export async function serveMcpHttp(
   const maxRequestBodySize = options.maxBody ?? DEFAULT_MAX_BODY;
   const onerror = (err: Error) => log(`mcp http: ${err.message}`);
   const handler = createMcpHandler(factory, { onerror, maxRequestBodySize });
+  const inFlight = new InFlightRequests();
+  const cancelRequest = (id: string | number) => {
+    if (inFlight.cancel(id) === 'ambiguous')
+      log(
+        `notifications/cancelled names request ${JSON.stringify(id)}, which more than one call in flight carries: none was cancelled (a client can also close the request's response stream)`,
+      );
+  };
   // GET/DELETE and empty POSTs. A POST with a body is read by us within the limit (see http-body.ts).
   const node = toNodeHandler(handler, { onerror, maxRequestBodySize });
   // Security: a web page in the user's browser must not reach this server (DNS rebinding, cross-origin POST).
@@ -93,7 +101,11 @@ export async function serveMcpHttp(
       jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON');
       return;
     }
-    if (body.kind === 'json') return servePost(handler, req, res, body);
+    if (body.kind === 'json') {
+      const cancelled = cancelledIdOf(body.value);
+      if (cancelled !== null) cancelRequest(cancelled);
+      return servePost(handler, req, res, body, inFlight);
+    }
     return node(req, res);
   };
   const server: Server = options.tls ? createTlsServer({ ...options.tls }, serve) : createServer(serve);

@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { chmod, readFile, stat } from 'node:fs/promises';
+import { chmod, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliPath } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -58,6 +58,57 @@ describe('mcp --http', () => {
     expect(r.structuredContent).toMatchObject({ count: 1 });
     await client.close();
   });
+
+  it.each(['legacy', 'modern'] as const)(
+    'stops a render the client cancels (%s era: notifications/cancelled, or the response stream closed) and frees the render slot',
+    async (era) => {
+      const { url, stderr } = await startHttp();
+      const dir = await tempDir();
+      const client = new Client(
+        { name: 'e2e-http-cancel', version: '1.0.0' },
+        era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN } } } : {},
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: auth() } }),
+      );
+      const run = async (id: string, params: Record<string, unknown> = {}) => {
+        const r = await client.callTool({ name: 'command_run', arguments: { id, params } });
+        return { failed: r.isError === true, out: r.structuredContent as Record<string, unknown> };
+      };
+      await run('comp.new', { name: 'Long', width: 640, height: 360, frameRate: 30, duration: 60 });
+      await run('layer.addSolid', { color: '#3366cc' });
+      await run('renderQueue.add', { comp: 'Long', output: join(dir, 'f_[####].png'), format: 'png' });
+      const abort = new AbortController();
+      let frames = 0;
+      const rendering = client.callTool(
+        { name: 'command_run', arguments: { id: 'renderQueue.render' } },
+        { signal: abort.signal, timeout: 120_000, onprogress: () => void frames++ },
+      );
+      await expect.poll(() => frames, { timeout: 30_000 }).toBeGreaterThan(2);
+      abort.abort();
+      await expect(rendering).rejects.toThrow();
+      // Stopped, not rendering on: the item says so, and the frames it wrote are gone.
+      type Listed = { items: Array<{ status: string }> };
+      await expect
+        .poll(async () => ((await run('renderQueue.list')).out as unknown as Listed).items[0]!.status, {
+          timeout: 15_000,
+        })
+        .toBe('stopped');
+      expect(await readdir(dir)).toEqual([]);
+      // The slot is free: the next render is not refused with render_in_progress.
+      const one = await run('renderQueue.add', {
+        comp: 'Long',
+        output: join(dir, 'one_[####].png'),
+        format: 'png',
+        frameRange: { start: 0, end: 0 },
+      });
+      const next = await run('renderQueue.render', { items: [one.out.id] });
+      expect(next).toMatchObject({ failed: false, out: { completed: 1 } });
+      expect(await readdir(dir)).toContain('one_0000.png');
+      expect(stderr()).toContain('cancelled by the client');
+      await client.close();
+    },
+  );
 
   it('refuses a foreign Origin and a foreign Host with 403', async () => {
     const { url } = await startHttp();
