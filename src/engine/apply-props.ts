@@ -50,7 +50,7 @@ export function applyProps(
         const target = bindingTarget(original, b.property, input.type);
         if (target.kind !== 'footage') writeBound(layer, target, value);
         else if (layer.source.kind === 'footage') {
-          checkPictureKept(doc, original, input.name, value as string, footage);
+          checkKindKept(doc, original, input.name, value as string, footage);
           footageId ??= addFootage(d, taken, input.name, value as string, footage);
           layer.source.footage = footageId;
         }
@@ -80,25 +80,35 @@ export function writeBound(
 }
 
 /**
- * A file with sound only for a layer that shows a picture (its default is an image or a video) would leave the
- * layer showing nothing, and a batch of such renders black frames without a word: refused, naming the layer.
- * A layer that plays sound only (a music bed) takes any sound file.
+ * What the layer gives must still be there. A file with sound only for a layer that shows a picture (its default
+ * is an image or a video) would leave the layer showing nothing, and a batch of such renders black frames without
+ * a word; a file without sound for a layer that plays sound only (a music bed given a still, or a video with no
+ * audio track) renders silence, as quietly. Both are refused, naming the input and the layer. A sound file fits a
+ * music bed, and a video with sound fits either.
  */
-function checkPictureKept(
+function checkKindKept(
   doc: Project,
   layer: Layer,
   input: string,
   path: string,
   footage: ReadonlyMap<string, ProbedFootage>,
 ): void {
-  if (footage.get(path)?.media?.kind !== 'audio') return;
+  const given = footage.get(path)?.media;
   const shown = shownFootage(doc, layer);
-  if (!shown || shown.media?.kind === 'audio') return;
-  throw new EngineError(
-    'bad_argument',
-    `Input "${input}" was given "${path}", which has sound only, for layer "${layer.name}", which shows a picture (its default "${shown.name}").`,
-    `Give "${input}" an image or a video file; a sound file fits an input bound to a layer that plays sound only.`,
-  );
+  if (!shown) return;
+  const bed = shown.media?.kind === 'audio';
+  if (given?.kind === 'audio' && !bed)
+    throw new EngineError(
+      'bad_argument',
+      `Input "${input}" was given "${path}", which has sound only, for layer "${layer.name}", which shows a picture (its default "${shown.name}").`,
+      `Give "${input}" an image or a video file; a sound file fits an input bound to a layer that plays sound only.`,
+    );
+  if (bed && !given?.audio)
+    throw new EngineError(
+      'bad_argument',
+      `Input "${input}" was given "${path}", which has no sound, for layer "${layer.name}", which plays sound only (its default "${shown.name}"): it would render silence.`,
+      `Give "${input}" a sound file (WAV, MP3, AAC, FLAC, Opus) or a video with an audio track.`,
+    );
 }
 
 /** Adds the probed file as a footage item of the copy; returns its id (one not used in the document). */

@@ -15,7 +15,7 @@ export const footageRelink = defineCommand({
   title: 'Relink Footage',
   category: 'File',
   description:
-    'Points a footage item at a file (its new place, or the same path to read a file that changed on disk again): the file is probed as file.import does, and the item keeps its id and name, so every layer showing it shows the new file with its keyframes, timing and effects. A file of another size keeps a centred anchor point centred (an anchor set by hand stays); the result warns of that, of a freeze past the new end and of a file with sound only. One undo step.',
+    'Points a footage item at a file (its new place, or the same path to read a file that changed on disk again): the file is probed as file.import does, and the item keeps its id and name, so every layer showing it shows the new file with its keyframes, timing and effects. A file of another size keeps a centred anchor point centred (an anchor set by hand stays); the result warns of that, of a freeze past the new end, of a file with sound only for a picture and of a file without sound for an item that had some. One undo step.',
   example: { footage: 'Interview', path: '/media/interview-v2.mp4' },
   params: z.strictObject({
     footage: z.string().min(1).describe('Footage item id or unique name'),
@@ -69,7 +69,7 @@ export const footageRelink = defineCommand({
       ctx.warn(
         `The new file is ${found.width}x${found.height} (was ${item.width}x${item.height}): the anchor point of ${quoted(recentred)} moved to its centre.`,
       );
-    warnFits(ctx, item.id, found.media ?? null);
+    warnFits(ctx, item.id, item.media ?? null, found.media ?? null);
     return {
       id: item.id,
       path: found.path,
@@ -97,12 +97,13 @@ const quoted = (names: string[]): string => names.map((n) => `"${n}"`).join(', '
 
 /**
  * Warns of what the layers showing the item ask of it that the new file cannot give: a freeze past its end
- * (the last frame is held), or a picture when it has only sound. The layers are left as they were: what
+ * (the last frame is held), a picture when it has only sound, sound when it has none. The layers are left as they were: what
  * to do about it is the user's choice, and the warning says how.
  */
 function warnFits(
   ctx: { doc: Project; warn(message: string): void },
   id: string,
+  was: FootageMedia | null,
   media: FootageMedia | null,
 ): void {
   const layers = showingLayers(ctx.doc, id);
@@ -112,9 +113,13 @@ function warnFits(
     ctx.warn(
       `${quoted(frozen.map((l) => l.name))} freeze${frozen.length > 1 ? '' : 's'} at a time past the end of the new file (${duration} s long): the last frame is shown. Set another with layer.setTimeMap {freezeAt}.`,
     );
-  if (media?.kind === 'audio' && layers.length)
+  if (media?.kind === 'audio' && was?.kind !== 'audio' && layers.length)
     ctx.warn(
       `The new file has sound only: ${quoted(layers.map((l) => l.name))} show${layers.length > 1 ? '' : 's'} no picture.`,
+    );
+  if (was?.audio && !media?.audio && layers.length)
+    ctx.warn(
+      `The new file has no sound: ${quoted(layers.map((l) => l.name))} now play${layers.length > 1 ? '' : 's'} silence.`,
     );
   // A layer playing a stream the new file does not have fails every render that hears it: said now, not then.
   // (A file with no sound at all is silence for every stream.)

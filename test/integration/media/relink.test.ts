@@ -159,22 +159,33 @@ describeWithFfmpeg('footage.relink', () => {
     },
   );
 
-  itWithFfmpeg('a freeze past the end of the new file, or a file with sound only, is warned of', async () => {
-    const dir = await tempDir();
-    const first = await numberedClip(dir, 'h264', '30', 30);
-    const short = join(dir, 'short');
-    await mkdir(short);
-    const second = await numberedClip(short, 'h264', '30', 9);
-    const { s, footage, layer } = await setup(first);
-    await run(s, 'layer.setTimeMap', { layer, freezeAt: 0.8 });
-    const r = await s.engine.execute('footage.relink', { footage, path: second });
-    expect(r.ok && r.warnings?.join(' ')).toMatch(
-      /"Plate" freezes at a time past the end of the new file \(0\.3 s long\)/,
-    );
-    const sound = await s.engine.execute('footage.relink', {
-      footage,
-      path: await tone(dir, { freq: 440, seconds: 1 }),
-    });
-    expect(sound.ok && sound.warnings?.join(' ')).toMatch(/sound only: "Plate" shows no picture/);
-  });
+  itWithFfmpeg(
+    'a freeze past the end of the new file, a file with sound only for a picture, or without sound for a sound, is warned of',
+    async () => {
+      const dir = await tempDir();
+      const first = await numberedClip(dir, 'h264', '30', 30);
+      const short = join(dir, 'short');
+      await mkdir(short);
+      const second = await numberedClip(short, 'h264', '30', 9);
+      const { s, footage, layer } = await setup(first);
+      await run(s, 'layer.setTimeMap', { layer, freezeAt: 0.8 });
+      const r = await s.engine.execute('footage.relink', { footage, path: second });
+      expect(r.ok && r.warnings?.join(' ')).toMatch(
+        /"Plate" freezes at a time past the end of the new file \(0\.3 s long\)/,
+      );
+      const sound = await s.engine.execute('footage.relink', {
+        footage,
+        path: await tone(dir, { freq: 440, seconds: 1 }),
+      });
+      expect(sound.ok && sound.warnings?.join(' ')).toMatch(/sound only: "Plate" shows no picture/);
+      // Sound for sound: nothing to say (it never showed a picture). A silent clip for it: the layer goes quiet.
+      const again = await s.engine.execute('footage.relink', {
+        footage,
+        path: await tone(dir, { freq: 660, seconds: 1 }),
+      });
+      expect(again.ok && (again.warnings ?? [])).toEqual([]);
+      const silent = await s.engine.execute('footage.relink', { footage, path: first });
+      expect(silent.ok && silent.warnings?.join(' ')).toMatch(/no sound: "Plate" now plays silence/);
+    },
+  );
 });

@@ -165,7 +165,7 @@ describe('template props with the real renderer', () => {
   );
 
   itWithFfmpeg(
-    'a sound-only file for a layer that shows a picture fails the item, naming the input and the layer; a sound layer takes it',
+    'a sound-only file for a layer that shows a picture, or a file without sound for a music bed, fails the item, naming the input and the layer; a sound layer takes a sound file',
     async () => {
       const dir = await tempDir();
       const still = join(dir, 'still.png');
@@ -189,6 +189,9 @@ describe('template props with the real renderer', () => {
         await run(s, 'input.define', { name, type: 'footage', bind: [{ layer, property: 'source' }] });
       await run(s, 'renderQueue.add', { comp: 'V', output: join(dir, 'a.mp4'), props: { plate: voice } });
       await run(s, 'renderQueue.add', { comp: 'V', output: join(dir, 'b.mp4'), props: { bed: voice } });
+      const silent = await numberedClip(dir, 'h264', '10', 10, { size: '16x16' });
+      await run(s, 'renderQueue.add', { comp: 'V', output: join(dir, 'c.mp4'), props: { bed: silent } });
+      await run(s, 'renderQueue.add', { comp: 'V', output: join(dir, 'd.mp4'), props: { bed: still } });
       const r = await run<JobResult>(s, 'renderQueue.render', {});
       expect(r.items[0]).toMatchObject({ status: 'failed', error: { code: 'bad_argument' } });
       expect(r.items[0]!.error!.message).toBe(
@@ -197,6 +200,16 @@ describe('template props with the real renderer', () => {
       expect(r.items[0]!.error!.remediation).toMatch(/Give "plate" an image or a video file/);
       expect(r.items[1]!.status).toBe('done');
       expect(frequency(await decodeSound(join(dir, 'b.mp4')), 0.1, 0.9)).toBeCloseTo(660, -1);
+      for (const [item, given] of [
+        [r.items[2]!, silent],
+        [r.items[3]!, still],
+      ] as const) {
+        expect(item).toMatchObject({ status: 'failed', error: { code: 'bad_argument' } });
+        expect(item.error!.message).toBe(
+          `Input "bed" was given "${given}", which has no sound, for layer "Bed", which plays sound only (its default "Music"): it would render silence.`,
+        );
+        expect(item.error!.remediation).toMatch(/Give "bed" a sound file/);
+      }
     },
   );
 });
