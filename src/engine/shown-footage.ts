@@ -10,3 +10,8 @@ export function shownFootage(
   const id = layer.source.footage;
   return doc.items.find((i): i is FootageItem => i.type === 'footage' && i.id === id);
 }
+
+/** Whether `layer` plays a sound file: it has sound and no picture (a matte or a frame mix has nothing to use). */
+export function playsSoundOnly(doc: Pick<Project, 'items'>, layer: Pick<Layer, 'source'>): boolean {
+  return shownFootage(doc, layer)?.media?.kind === 'audio';
+}

@@ -5,6 +5,7 @@ import { worldMatrices } from '../layer-transform.js';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT, type CommandContext } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { BlendMode, MATTE_MODES, type Composition, type Layer } from '../model.js';
+import { playsSoundOnly } from '../shown-footage.js';
 import { draftLayer, findComp, findLayer, layersPath, newId, uniqueName } from '../resolve.js';
 import { needsComp } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
@@ -245,7 +246,7 @@ export const layerSetTrackMatte = defineCommand({
   title: 'Set Track Matte',
   category: 'Layer',
   description:
-    "Uses another layer of the same composition as this layer's matte (the matte layer itself is then hidden), or removes it with matte: null.",
+    "Uses another layer of the same composition as this layer's matte (the matte layer itself is then hidden), or removes it with matte: null. A layer that plays sound only has no picture and cannot be a matte.",
   example: { layer: 'Background', matte: 'Hello', mode: 'alpha' },
   params: z.strictObject({
     ...target,
@@ -266,6 +267,12 @@ export const layerSetTrackMatte = defineCommand({
           'bad_argument',
           'A layer cannot be its own track matte.',
           'Pick another layer as the matte.',
+        );
+      if (playsSoundOnly(ctx.doc, m))
+        throw new EngineError(
+          'bad_argument',
+          `Layer "${m.name}" plays sound only: it has no picture to be a track matte (the layer it mattes would be hidden everywhere).`,
+          'Pick a layer with a picture as the matte: a shape, text, solid, image or video layer.',
         );
       matte = { layer: m.id, mode: p.mode ?? 'alpha' };
     }

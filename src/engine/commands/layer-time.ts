@@ -4,6 +4,7 @@ import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { MAX_SPEED, MIN_SPEED, type Layer, type Project } from '../model.js';
 import { draftLayer } from '../resolve.js';
+import { playsSoundOnly } from '../shown-footage.js';
 import { DEFAULT_TIME_MAP, hasSourceTime } from '../time-map.js';
 import { needsComp } from './layer-add.js';
 import { locate, target } from './layer-edit.js';
@@ -55,6 +56,12 @@ export const layerSetTimeMap = defineCommand({
         'Pick a footage or precomp layer (precompose the layers to retime with layer.addPrecomp).',
       );
     }
+    if (p.frameBlending && playsSoundOnly(ctx.doc, layer))
+      throw new EngineError(
+        'bad_argument',
+        `Layer "${layer.name}" plays sound only: frame blending mixes pictures, and it has none.`,
+        'Leave out frameBlending for a sound layer (speed, loop and freezeAt apply to its sound).',
+      );
     const before = layer.time ?? DEFAULT_TIME_MAP;
     const length = sourceLength(ctx.doc, layer);
     if (p.freezeAt != null && length !== null && p.freezeAt >= length)

@@ -208,6 +208,28 @@ describe('sound footage', () => {
     expect(frequency(sound, 0.1, 0.9)).toBeCloseTo(440, -1);
   });
 
+  itWithFfmpeg(
+    'a sound layer is refused as a track matte and for frame blending, and the document stays as it was',
+    async () => {
+      const dir = await tempDir();
+      const s = soundSession();
+      const comp = await soundComp(s, 10, 1);
+      const bed = await addSound(s, comp, await tone(dir, { freq: 440, seconds: 1 }));
+      const { id: solid } = await run<{ id: string }>(s, 'layer.addSolid', { comp, color: '#ff0000' });
+      const before = s.engine.document;
+      const matte = await s.engine.execute('layer.setTrackMatte', { comp, layer: solid, matte: bed });
+      expect(matte).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+      if (!matte.ok)
+        expect(matte.error.message).toMatch(/plays sound only: it has no picture to be a track matte/);
+      const blend = await s.engine.execute('layer.setTimeMap', { comp, layer: bed, frameBlending: true });
+      expect(blend).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+      if (!blend.ok) expect(blend.error.remediation).toMatch(/Leave out frameBlending/);
+      expect(s.engine.document).toBe(before);
+      // What does apply to sound still does.
+      await run(s, 'layer.setTimeMap', { comp, layer: bed, speed: 2 });
+    },
+  );
+
   itWithFfmpeg("hears a video's audio stream with its picture", async () => {
     const dir = await tempDir();
     const clip = join(dir, 'talk.mp4');
