@@ -4,6 +4,7 @@
  */
 import { produce, type Draft } from 'immer';
 import { EngineError } from './errors.js';
+import { keepAnchorCentred } from './footage-anchor.js';
 import { shownFootage } from './shown-footage.js';
 import type { Composition, FootageItem, InputValue, Layer, Project, Props } from './model.js';
 import { coerceValue, draftAnimatable, setPlain } from './properties.js';
@@ -53,6 +54,8 @@ export function applyProps(
           checkKindKept(doc, original, input.name, value as string, footage);
           footageId ??= addFootage(d, taken, input.name, value as string, footage);
           layer.source.footage = footageId;
+          const [was, now] = [shownFootage(doc, original), footage.get(value as string)];
+          if (was && now) keepAnchorCentred(layer, was, now);
         }
       }
     }

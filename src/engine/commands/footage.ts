@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { FootageMedia, Layer, Project } from '../model.js';
 import { defineCommand, EDIT } from '../catalog.js';
 import { findFootage } from '../resolve.js';
+import { keepAnchorCentred } from '../footage-anchor.js';
 import { DEFAULT_SEQUENCE_RATE, importMedia } from './media-import.js';
 import { AbsPath } from './params.js';
 
@@ -43,9 +44,6 @@ export const footageRelink = defineCommand({
       sequence: p.sequence ?? false,
       frameRate: p.frameRate ?? ownRate,
     });
-    const oldCentre = [item.width / 2, item.height / 2];
-    const newCentre: [number, number] = [found.width / 2, found.height / 2];
-    const resized = found.width !== item.width || found.height !== item.height;
     const recentred: string[] = [];
     ctx.update((d) => {
       const draft = d.items.find((i) => i.id === item.id);
@@ -56,14 +54,8 @@ export const footageRelink = defineCommand({
       draft.format = found.format;
       if (found.media) draft.media = found.media;
       else delete draft.media;
-      // A layer turns about its footage's centre unless someone moved the anchor: a new size keeps it centred
-      // (the clip stays where it was on screen). An anchor set or animated by hand is theirs and stays.
-      for (const layer of showingLayers(d, item.id)) {
-        const anchor = layer.transform.anchorPoint;
-        if (!resized || anchor.keyframes.length || !sameXY(anchor.value, oldCentre)) continue;
-        anchor.value = [newCentre[0], newCentre[1]];
-        recentred.push(layer.name);
-      }
+      for (const layer of showingLayers(d, item.id))
+        if (keepAnchorCentred(layer, item, found)) recentred.push(layer.name);
     });
     if (recentred.length)
       ctx.warn(
@@ -89,9 +81,6 @@ function showingLayers(doc: Project, id: string): Layer[] {
       : [],
   );
 }
-
-const sameXY = (v: unknown, xy: number[]): boolean =>
-  Array.isArray(v) && v.length === 2 && Math.abs(v[0] - xy[0]!) < 1e-9 && Math.abs(v[1] - xy[1]!) < 1e-9;
 
 const quoted = (names: string[]): string => names.map((n) => `"${n}"`).join(', ');
 

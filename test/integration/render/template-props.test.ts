@@ -133,6 +133,44 @@ describe('template props with the real renderer', () => {
     expect(r.items[1]!.status).toBe('done');
   });
 
+  it('a file of another size given to a footage input is centred where the default was (its anchor kept centred)', async () => {
+    const dir = await tempDir();
+    const square = async (name: string, size: number, colour: string) => {
+      const path = join(dir, name);
+      await sharp({ create: { width: size, height: size, channels: 3, background: colour } })
+        .png()
+        .toFile(path);
+      return path;
+    };
+    const plate = await square('plate.png', 32, '#ff0000');
+    const small = await square('small.png', 16, '#0000ff');
+    const s = createSession({ renderQueue: { maxWorkers: 1 } });
+    await run(s, 'comp.new', { name: 'C', width: 32, height: 32, frameRate: 10, duration: 0.1 });
+    await run(s, 'file.import', { path: plate, name: 'Plate' });
+    await run(s, 'layer.addFootage', { footage: 'Plate', name: 'Plate' });
+    await run(s, 'input.define', {
+      name: 'plate',
+      type: 'footage',
+      bind: [{ layer: 'Plate', property: 'source' }],
+    });
+    await run(s, 'renderQueue.add', { comp: 'C', output: join(dir, 'c_[#].png'), props: { plate: small } });
+    expect((await run<JobResult>(s, 'renderQueue.render', {})).completed).toBe(1);
+    const { data } = await sharp(join(dir, 'c_0.png')).raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => [...data.subarray((y * 32 + x) * 4, (y * 32 + x) * 4 + 3)];
+    // The 16x16 file covers 8..23 in both directions: the centre is blue, the corners the black background.
+    expect(at(16, 16)).toEqual([0, 0, 255]);
+    expect(at(9, 9)).toEqual([0, 0, 255]);
+    expect(at(2, 2)).toEqual([0, 0, 0]);
+    expect(at(29, 29)).toEqual([0, 0, 0]);
+    // The document (and its anchor) is untouched: the props went to the render's copy only.
+    const layer = (
+      s.engine.document.items.find((i) => i.id === s.engine.document.activeComp) as {
+        layers: { transform: { anchorPoint: { value: number[] } } }[];
+      }
+    ).layers[0]!;
+    expect(layer.transform.anchorPoint.value).toEqual([16, 16]);
+  });
+
   itWithFfmpeg(
     'a video file given to a footage input plays frame by frame in place of the default still',
     async () => {
