@@ -52,13 +52,17 @@ export async function renderCommand(argv: string[]): Promise<number> {
   // A project that cannot be opened (missing, a folder, not JSON) is exit 1, as inspect and the docs say,
   // whatever code the reader gave it: the command line itself was well formed.
   if (!opened.ok) return fail(opened.error, EXIT.failed);
-  // The engine's reason names renderQueue.add, which is not a CLI verb: say what to do here instead.
+  // The engine's reason names renderQueue.add, which is not a CLI verb: say what to do here instead. Nothing to
+  // render without --comp is the command line's to fix (exit 2, as a usage error), not a failed render.
   if (!args.comp && engine.document.renderQueue.length === 0)
-    return fail({
-      code: 'command_disabled',
-      message: "The project's render queue is empty.",
-      remediation: `Render a composition with --comp NAME --output PATH (${CLI_WORDS.inspect} lists them).`,
-    });
+    return fail(
+      {
+        code: 'command_disabled',
+        message: "The project's render queue is empty.",
+        remediation: `Render a composition with --comp NAME --output PATH (${CLI_WORDS.inspect} lists them).`,
+      },
+      EXIT.usage,
+    );
   const prepared = await prepareItems(session, args);
   if (!prepared.ok) return fail(prepared.error);
   const items = prepared.items;

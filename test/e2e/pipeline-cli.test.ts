@@ -324,13 +324,13 @@ describe('effectcraft-cli render pipeline flags', () => {
     expect(unknown.stderr).toContain('effectcraft-cli inspect PROJECT');
   });
 
-  it('an empty render queue is explained in CLI terms', async () => {
+  it('an empty render queue is explained in CLI terms, as a usage error (exit 2)', async () => {
     const dir = await tempDir();
     const project = JSON.parse(projectWith({})) as { renderQueue: unknown[] };
     project.renderQueue = [];
     await writeFile(join(dir, 'p.ecproj'), JSON.stringify(project));
     const r = await runCli(['render', 'p.ecproj'], { cwd: dir });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('--comp NAME --output PATH');
     expect(r.stderr).not.toContain('renderQueue.add');
   });
