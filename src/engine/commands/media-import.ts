@@ -92,15 +92,32 @@ async function importSequence(ctx: Probing, path: string, frameRate: number): Pr
       'Pass a printf pattern such as /dir/frame_%04d.png, or the first file of a run of numbered files.',
     );
   }
-  const run = await findRun(named.pattern, named.number, (p) => ctx.ports.exists(p));
+  // A frame whose path leads outside the roots (a link out of a render folder) ends the run there, as a missing
+  // frame does, and is named; the whole import was refused. When no frame is left at all, the refusal stands.
+  const refused = new Map<string, EngineError>();
+  const exists = (p: string) =>
+    ctx.ports.exists(p).catch((err: unknown) => {
+      if (!(err instanceof EngineError) || err.code !== 'path_outside_roots') throw err;
+      refused.set(p, err);
+      return false;
+    });
+  const run = await findRun(named.pattern, named.number, exists);
   if (!run) {
+    const [refusal] = refused.values();
+    if (refusal) throw refusal;
     throw new EngineError(
       'no_such_file',
       `No frame of the sequence "${named.pattern}" exists${named.number === null ? ' (numbers 0 to 4 were tried for the first)' : ''}.`,
       'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png).',
     );
   }
-  const after = await framesAfterGap(named.pattern, run.last, (p) => ctx.ports.exists(p));
+  const stoppedAt = sequenceFrame(named.pattern, run.last + 1);
+  const outside = refused.get(stoppedAt);
+  if (outside)
+    ctx.warn?.(
+      `The sequence stops at frame ${run.last} (${basename(sequenceFrame(named.pattern, run.last))}): ${basename(stoppedAt)} leads outside the roots this session may read, so the frames from it on are left out. ${outside.remediation}`,
+    );
+  const after = outside ? null : await framesAfterGap(named.pattern, run.last, exists);
   if (after)
     ctx.warn?.(
       `The sequence stops at frame ${run.last} (${basename(sequenceFrame(named.pattern, run.last))}): ${basename(sequenceFrame(named.pattern, run.last + 1))}${after.first > run.last + 2 ? ` to ${basename(sequenceFrame(named.pattern, after.first - 1))}` : ''} ${after.first > run.last + 2 ? 'are' : 'is'} missing, so frames ${after.first} to ${after.last} after the gap are left out. Fill the gap and relink (footage.relink) to get them all, or import from ${basename(sequenceFrame(named.pattern, after.first))} for the frames after it.`,

@@ -58,6 +58,6 @@ export function cutShort(
   return new EngineError(
     'unsupported_format',
     `Footage "${item.name}" decodes only up to frame ${end} (${s(endTime)}) of the ${timestamps.length} its file declares${declared}; frame ${asked} (${s(askedTime)}) is asked: the file is damaged or cut short.`,
-    `Replace it with a complete copy and relink it (footage.relink), or show only its first ${s(endTime)} (layer.setTiming, layer.setTimeMap).`,
+    `Replace it with a complete copy at its path and render again, or relink it to one (footage.relink), or show only its first ${s(endTime)} (layer.setTiming, layer.setTimeMap; in a project file, the layer's "outPoint").`,
   );
 }

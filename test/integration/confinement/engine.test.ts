@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createConfinement } from '../../../src/confinement/index.js';
 import { defineCommand, EDIT, type AnyCommand } from '../../../src/engine/index.js';
 import { createSession } from '../../../src/session.js';
-import { layout, type Layout } from './fixture.js';
+import { layout, png, type Layout } from './fixture.js';
 
 function confined(l: Layout, extraCommands: AnyCommand[] = []) {
   const confinement = createConfinement({ readRoots: [l.ro], writeRoots: [l.root] });
@@ -81,6 +81,31 @@ describe('a confined engine', () => {
     // Relative paths never reach the guard: the engine itself requires absolute file params.
     expect(codeOf(await engine.execute('file.import', { path: 'root/in.png' }))).toBe('bad_argument');
     expect(engine.document.items.filter((i) => i.type === 'footage')).toHaveLength(1);
+  });
+
+  it('ends an image sequence at a frame that links out, naming it; a sequence that starts outside is refused', async () => {
+    const l = await layout();
+    const seq = join(l.root, 'seq');
+    await mkdir(seq);
+    for (const n of [1, 2, 3]) await png(join(seq, `f_000${n}.png`));
+    await symlink(join(l.outside, 'secret.png'), join(seq, 'f_0004.png'));
+    await png(join(seq, 'f_0005.png'));
+    const engine = confined(l);
+    const r = await engine.execute('file.import', { path: join(seq, 'f_%04d.png') });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.result).toMatchObject({
+      media: { kind: 'sequence', frameCount: 3, sequence: { first: 1, last: 3 } },
+    });
+    expect(r.warnings?.join(' ')).toMatch(
+      /stops at frame 3 \(f_0003\.png\): f_0004\.png leads outside the roots/,
+    );
+    expect(r.warnings?.join(' ')).toMatch(/--automation-read-root/);
+    // Nothing past the link is looked for: f_0005 is not announced as after a gap.
+    expect(r.warnings).toHaveLength(1);
+    // The link as the sequence's first file: the import itself reads outside, refused as before.
+    const first = await engine.execute('file.import', { path: join(seq, 'f_0004.png'), sequence: true });
+    expect(codeOf(first)).toBe('path_outside_roots');
   });
 
   it('refuses scripts, Execute File and Reveal in Finder whatever their arguments', async () => {

@@ -69,7 +69,7 @@ describeWithFfmpeg('a clip cut short after its header', () => {
     await expect(shownFramesAt(fresh, engine.document, comp, 30, 300, points)).rejects.toMatchObject({
       code: 'unsupported_format',
       message: expect.stringMatching(damaged) as unknown,
-      remediation: expect.stringContaining('relink it (footage.relink)') as unknown,
+      remediation: expect.stringContaining('relink it to one (footage.relink)') as unknown,
     });
   });
 
