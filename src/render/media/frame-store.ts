@@ -6,14 +6,13 @@
  * an LRU cache of decoded frames bounded in bytes, and for previews the scrub cache (scrub-cache.ts), which
  * stands in for a seek with a kept JPEG of the frame.
  */
-import type { ChildProcess } from 'node:child_process';
 import { createCanvas, Image, ImageData, type Canvas } from '@napi-rs/canvas';
 import { EngineError, sequenceFrame, type FootageItem } from '../../engine/core.js';
 import { untaggedMatrix } from './clip-colour.js';
 import { spawnDecoder, VideoDecoder, type DecoderSpec } from './decoder.js';
 import { checkUnchanged } from './footage-unchanged.js';
 import { missingFootage } from './missing-footage.js';
-import { ScrubCache } from './scrub-cache.js';
+import { ScrubCache, type Spawned } from './scrub-cache.js';
 import { TimestampCache } from './timestamps.js';
 
 /** How moving footage is reached from this thread; every read goes through the owner's (confined) ports. */
@@ -333,7 +332,7 @@ export class FrameStore {
     return canvas;
   }
 
-  async #spawnScrub(item: FootageItem, index: number): Promise<ChildProcess> {
+  async #spawnScrub(item: FootageItem, index: number): Promise<Spawned> {
     // Its frames would be numbered from `index` where they start at 0: the exact decoder reads such a file.
     if (this.#unseekable.has(item.path) && index > 0)
       throw new EngineError(
@@ -342,9 +341,12 @@ export class FrameStore {
         'Read it in order.',
       );
     const { spec, unchanged } = await this.#spec(item, index);
-    await unchanged;
     if (this.#closed) throw closedError();
-    return spawnDecoder(spec, item.media!.pixelAspect === 1, 'mjpeg');
+    // The file's header check (an ffprobe, ~80 ms, on a renderer's first decoder of the file) runs while the
+    // run starts instead of before it: a first preview took that much longer. The cache keeps none of the run's
+    // frames until the check has passed, and stops the run if it fails.
+    const child = spawnDecoder(spec, item.media!.pixelAspect === 1, 'mjpeg');
+    return { child, ready: unchanged };
   }
 
   async #videoFrame(item: FootageItem, wanted: number, output: 'rgba' | 'i420' = 'rgba'): Promise<Buffer> {

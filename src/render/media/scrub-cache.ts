@@ -37,6 +37,16 @@ interface Run {
   stopped: boolean;
 }
 
+/**
+ * A run's decoder as its owner started it: `ready` settles once the file is known to be the one imported (a
+ * header check that runs while the decoder starts); until then its frames wait, and if it rejects the run ends
+ * without keeping any.
+ */
+export interface Spawned {
+  child: ChildProcess;
+  ready: Promise<void>;
+}
+
 interface Clip {
   /** Frames the clip has. */
   count: number;
@@ -48,7 +58,7 @@ interface Clip {
   /** Seeks waiting for a frame of the run, by frame index. */
   waiting: Map<number, ((jpeg: Buffer | undefined) => void)[]>;
   /** Starts this clip's decoder at a frame (the owner's: it knows how the file is opened). */
-  spawnAt: (index: number) => Promise<ChildProcess>;
+  spawnAt: (index: number) => Promise<Spawned>;
 }
 
 export class ScrubCache {
@@ -77,7 +87,7 @@ export class ScrubCache {
     key: string,
     index: number,
     count: number,
-    spawnAt: (index: number) => Promise<ChildProcess>,
+    spawnAt: (index: number) => Promise<Spawned>,
   ): Promise<Buffer | undefined> {
     let clip = this.#clips.get(key);
     const kept = clip?.frames.get(index);
@@ -119,11 +129,11 @@ export class ScrubCache {
     const run: Run = { child: null, start: index, fill, next: index, stopped: false };
     clip.run = run;
     clip.spawnAt(index).then(
-      (child) => {
+      ({ child, ready }) => {
         run.child = child;
         if (run.stopped) return void child.kill('SIGKILL');
         if (niced) this.#lower(child);
-        this.#follow(key, clip, run);
+        this.#follow(key, clip, run, ready);
       },
       () => this.#ended(key, clip, run),
     );
@@ -138,16 +148,28 @@ export class ScrubCache {
     }
   }
 
-  #follow(key: string, clip: Clip, run: Run): void {
+  /**
+   * Reads the run's JPEGs. Listened to at once (a short clip's decoder may be done before `ready`), each event
+   * handled once `ready` has settled, in the order they came; a rejected `ready` stops the run instead.
+   */
+  #follow(key: string, clip: Clip, run: Run, ready: Promise<void>): void {
     const child = run.child!;
     const splitter = new MjpegSplitter();
-    child.stdout!.on('data', (chunk: Buffer) => {
-      splitter.push(chunk, (jpeg) => this.#deliver(key, clip, run, jpeg));
-      if (splitter.broken) this.#stop(clip);
-    });
+    let checked = false;
+    const settled = ready.then(
+      () => void (checked = true),
+      () => (clip.run === run ? this.#stop(clip) : void child.kill('SIGKILL')),
+    );
+    const then = (handle: () => void) => void settled.then(() => checked && handle());
+    child.stdout!.on('data', (chunk: Buffer) =>
+      then(() => {
+        splitter.push(chunk, (jpeg) => this.#deliver(key, clip, run, jpeg));
+        if (splitter.broken) this.#stop(clip);
+      }),
+    );
     child.stderr!.resume();
-    child.on('error', () => this.#ended(key, clip, run));
-    child.on('close', () => this.#ended(key, clip, run));
+    child.on('error', () => then(() => this.#ended(key, clip, run)));
+    child.on('close', () => then(() => this.#ended(key, clip, run)));
   }
 
   #deliver(key: string, clip: Clip, run: Run, jpeg: Buffer): void {
