@@ -30,12 +30,12 @@ function childWatch() {
     },
     alive,
     /**
-     * Resolves once at most `n` children are alive and no new one has started for a while (between two runs,
-     * none is alive for a moment).
+     * Resolves once at most `n` children are alive and no new one has started for 0.6 s (between two runs,
+     * none is alive for a moment: on a loaded machine that moment reached 0.3 s).
      */
     async settle(n: number, timeoutMs = 20_000) {
       const end = Date.now() + timeoutMs;
-      for (let quiet = 0, seen = started; quiet < 10; quiet++) {
+      for (let quiet = 0, seen = started; quiet < 20; quiet++) {
         if (alive.size > n || started !== seen) [quiet, seen] = [-1, started];
         if (Date.now() > end) throw new Error(`${alive.size} decoders still alive`);
         await new Promise((r) => setTimeout(r, 30));
