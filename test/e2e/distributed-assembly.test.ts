@@ -5,6 +5,7 @@
  * hands it to another worker, and the sound is encoded as the item asks (its codec and bitrate).
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,6 +24,23 @@ import { describeWithRedis, startRedis, type RedisServer } from '../helpers/redi
 import { ffmpegChildren, runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 
+/**
+ * Command lines of every live ffmpeg on the machine started by process `pid` (orphans included: they read
+ * through its descriptors, /proc/PID/fd/N, media-file.ts) or writing under `dir`.
+ */
+function ffmpegOf(pid: number, dir: string): string[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .flatMap((pid) => {
+      try {
+        return [readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')];
+      } catch {
+        return [];
+      }
+    })
+    .filter((cmd) => /(^|\/)ffmpeg /.test(cmd) && (cmd.includes(`/proc/${pid}/fd/`) || cmd.includes(dir)));
+}
+
 /** 300 s of a looped tone: its AAC encode at assembly takes seconds, the picture's three chunks a moment. */
 const SECONDS = 300;
 const joining = (w: Worker) => /joining 3 segments, its sound mixed/.test(w.log());
@@ -37,11 +55,11 @@ describeWithRedis('the assembly of segments with sound (render --redis)', () => 
     workers = [];
   });
 
-  async function farm(count: number): Promise<{ dir: string; render: string[] }> {
+  async function farm(count: number, { loop = true } = {}): Promise<{ dir: string; render: string[] }> {
     redis = await startRedis();
     workers = await Promise.all(Array.from({ length: count }, () => startWorker(redis!.url)));
     const dir = await tempDir();
-    await loopedToneProject(dir, SECONDS);
+    await loopedToneProject(dir, SECONDS, { loop });
     const render = ['render', 'long.ecproj', '--comp', 'Long', '--output', 'dist/v.mp4'];
     return { dir, render: [...render, '--redis', redis.url, '--chunk-size', '100'] };
   }
@@ -109,6 +127,38 @@ describeWithRedis('the assembly of segments with sound (render --redis)', () => 
       expect(durations.audio).toBeCloseTo(SECONDS, 1);
     },
     180_000,
+  );
+
+  itWithFfmpeg(
+    'a worker killed outright (SIGKILL) while it mixes: its ffmpeg dies with it, another worker assembles, nothing of the first is left',
+    async () => {
+      // A sound file as long as the item, not looped: the mix's ffmpeg reads it itself, fed nothing by the
+      // worker, and so did not end with it.
+      const { dir, render } = await farm(2, { loop: false });
+      const dist = join(dir, 'dist');
+      const mixing = async () =>
+        (await readdir(dist).catch(() => [])).some((f) => /\.mix\.wav\..*\.part$/.test(f));
+      let victim: Worker | undefined;
+      let orphans: string[] | null = null;
+      const rendering = cliUntil(render, dir, () => false, workers);
+      while (!victim) {
+        const candidate = workers.find(joining);
+        if (candidate && (await mixing())) victim = candidate;
+        else await sleep(20);
+      }
+      victim.child.kill('SIGKILL');
+      // The kernel kills its children with it (setpriv's parent-death signal): none of its ffmpeg runs on.
+      // (Left alone, this mix ran on for about a second more; a long item's, for minutes.)
+      await sleep(150);
+      orphans = ffmpegOf(victim.child.pid!, dir);
+      const r = await rendering;
+      expect(orphans).toEqual([]);
+      expect(r.code).toBe(0);
+      // The other worker assembled, after removing what the killed one left (its mix's temporary).
+      expect(workers.filter(joining)).toHaveLength(2);
+      expect((await readdir(dist)).sort()).toEqual(['v.mp4', 'v.mp4.manifest.json']);
+    },
+    240_000,
   );
 
   itWithFfmpeg(

@@ -234,7 +234,7 @@ export async function toneProject(dir: string): Promise<void> {
  * DIR/long.ecproj: composition "Long", 32x18 at 1 fps for `seconds`, a moving bar over a 3 s tone looped for
  * the whole composition; its sound takes seconds to mix and encode where its picture takes a moment.
  */
-export async function loopedToneProject(dir: string, seconds: number): Promise<void> {
+export async function loopedToneProject(dir: string, seconds: number, { loop = true } = {}): Promise<void> {
   const engine = newEngine();
   await run(engine, 'comp.new', { name: 'Long', width: 32, height: 18, frameRate: 1, duration: seconds });
   await run(engine, 'layer.addSolid', { name: 'Bar', color: '#008080', width: 8, height: 18 });
@@ -244,11 +244,12 @@ export async function loopedToneProject(dir: string, seconds: number): Promise<v
     time: seconds - 1,
     value: [28, 9],
   });
+  // Looped, a 3 s tone; otherwise one as long as the composition (a sound file the mix's ffmpeg reads itself).
   const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
-    path: await tone(dir, { freq: 440, seconds: 3 }),
+    path: await tone(dir, { freq: 440, seconds: loop ? 3 : seconds }),
   });
   await run(engine, 'layer.addFootage', { comp: 'Long', footage, name: 'Tone' });
-  await run(engine, 'layer.setTimeMap', { layer: 'Tone', loop: true });
+  if (loop) await run(engine, 'layer.setTimeMap', { layer: 'Tone', loop: true });
   await run(engine, 'layer.setTiming', { layer: 'Tone', outPoint: seconds });
   await run(engine, 'project.save', { path: join(dir, 'long.ecproj') });
 }

@@ -13,9 +13,8 @@
  * (VP9 in WebM: one packet per frame, in presentation order; the alt-ref frames libvpx adds travel inside
  * the next frame's packet).
  */
-import { mkdtemp, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import {
   EngineError,
   isEngineError,
@@ -38,7 +37,8 @@ function soundCodec(item: RenderQueueItem): string[] {
 }
 
 /** A concat list line: single quotes in a path are closed, escaped and reopened (ffmpeg's quoting). */
-const listLine = (path: string) => `file '${path.replace(/'/g, "'\\''")}'`;
+// As `file:` URLs: the list is read from a pipe, and a bare path would be taken relative to "pipe:".
+const listLine = (path: string) => `file 'file:${path.replace(/'/g, "'\\''")}'`;
 
 /**
  * The concat list: each segment with its exact duration, in whole microseconds (the demuxer's unit), taken as
@@ -82,40 +82,49 @@ export async function joinSegments(
   const segments = chunks.flatMap((c) => c.files);
   const ffmpeg = await (options.findFfmpeg ?? findFfmpeg)();
   if (!ffmpeg) throw missingFfmpeg(item.format);
-  const listDir = await mkdtemp(join(tmpdir(), 'effectcraft-concat-'));
-  try {
-    const list = join(listDir, 'segments.txt');
-    await writeFile(list, concatList(chunks, frameRate));
-    await tracker.ensureDir(dirname(item.output));
-    const mix = soundDoc ? await mixItemSound(tracker, soundDoc, item, options.ports, ffmpeg, signal) : null;
-    const codecs = mix
-      ? ['-i', mix.childPath, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', ...soundCodec(item)]
-      : ['-c', 'copy'];
-    const file = await tracker.create(item.output);
-    const container = containerArgs(item.format, frameRate);
-    const joining = new FfmpegProcess(
-      ffmpeg,
-      ['-f', 'concat', '-safe', '0', '-i', list, ...codecs, ...container, '-y', file.childPath],
-      { output: item.output },
-    );
-    await untilStopped({ finished: () => joining.end(), kill: () => joining.kill() }, signal, stopped).catch(
-      (err: unknown) => {
-        // A full disk (io_error) and a stop (cancelled) say so themselves.
-        if (!isEngineError(err) || err.code !== 'render_failed') throw err;
-        throw new EngineError(
-          'render_failed',
-          `ffmpeg could not join the segments of "${item.output}": ${err.message}`,
-          'Render again; if it keeps failing, render this item without --redis.',
-        );
-      },
-    );
-    await tracker.commit(file);
-    if (mix) await tracker.discard(mix);
-    const { size } = await stat(file.readPath);
-    const joined = { path: file.finalPath, bytes: size, sha256: await sha256File(file.readPath) };
-    await Promise.all(segments.map((s) => unlink(s.path).catch(() => undefined)));
-    return [joined];
-  } finally {
-    await rm(listDir, { recursive: true, force: true });
-  }
+  await tracker.ensureDir(dirname(item.output));
+  const mix = soundDoc ? await mixItemSound(tracker, soundDoc, item, options.ports, ffmpeg, signal) : null;
+  const codecs = mix
+    ? ['-i', mix.childPath, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', ...soundCodec(item)]
+    : ['-c', 'copy'];
+  const file = await tracker.create(item.output);
+  const container = containerArgs(item.format, frameRate);
+  // The list goes to ffmpeg's stdin, not to a file: a temporary folder for it was left in /tmp by a worker
+  // killed while joining, where the next worker to assemble could not see it.
+  const joining = new FfmpegProcess(
+    ffmpeg,
+    [
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-protocol_whitelist',
+      'pipe,file',
+      '-i',
+      'pipe:0',
+      ...codecs,
+      ...container,
+      '-y',
+      file.childPath,
+    ],
+    { output: item.output },
+  );
+  await joining.write(Buffer.from(concatList(chunks, frameRate), 'utf8')).catch(() => undefined);
+  await untilStopped({ finished: () => joining.end(), kill: () => joining.kill() }, signal, stopped).catch(
+    (err: unknown) => {
+      // A full disk (io_error) and a stop (cancelled) say so themselves.
+      if (!isEngineError(err) || err.code !== 'render_failed') throw err;
+      throw new EngineError(
+        'render_failed',
+        `ffmpeg could not join the segments of "${item.output}": ${err.message}`,
+        'Render again; if it keeps failing, render this item without --redis.',
+      );
+    },
+  );
+  await tracker.commit(file);
+  if (mix) await tracker.discard(mix);
+  const { size } = await stat(file.readPath);
+  const joined = { path: file.finalPath, bytes: size, sha256: await sha256File(file.readPath) };
+  await Promise.all(segments.map((s) => unlink(s.path).catch(() => undefined)));
+  return [joined];
 }

@@ -20,6 +20,7 @@ import { jobIo } from './job-confinement.js';
 import { dropKept, keptTag } from './kept.js';
 import { DocCache, docGone } from './shared-doc.js';
 import { removeLeftTemporaries } from './leftovers.js';
+import { manifestPathFor } from '../queue/manifest.js';
 import { FailedHere, HANDBACK_REST_MS, jobFailure } from './retry.js';
 import { joinSegments } from './join-segments.js';
 import {
@@ -326,8 +327,12 @@ async function assemble(
   const values = Object.values(await job.getChildrenValues()).map((v) => parsed(ChunkResult, v));
   values.sort((a, b) => a.start - b.start);
   const written = values.flatMap((v) => v.files);
-  // A worker killed mid-chunk could not clean up: its temporaries of these frames are removed here.
-  await removeLeftTemporaries(written.map((f) => f.path));
+  // A worker killed mid-chunk, or mid-assembly, could not clean up: its temporaries of these frames, and of the
+  // joined output, its sound mix and the manifest, are removed here. (A mix that worker's ffmpeg is still
+  // writing goes on into the removed file until it ends; nothing of it stays on disk.)
+  const { output } = data.item;
+  const assembly = data.split === 'segments' ? [output, `${output}.mix.wav`] : [];
+  await removeLeftTemporaries([...written.map((f) => f.path), ...assembly, manifestPathFor(output)]);
   let files = written;
   let manifest: string | null = null;
   if (files.length) {

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { EngineError } from '../../engine/core.js';
 import type { YuvMatrix } from '../yuv/i420.js';
 import { readerSocketPair, type SocketPair } from './frame-socket.js';
+import { tiedToParent } from '../../node-io/child-lifetime.js';
 
 /** Frames decoded ahead of the reader before its socket (or pipe) is left to fill. */
 const READ_AHEAD = 1;
@@ -113,7 +114,7 @@ export function spawnDecoder(
   output: DecoderOutput,
   stdout: 'pipe' | Socket = 'pipe',
 ): ChildProcess {
-  const child = spawn(spec.ffmpeg, decoderArgs(spec, squarePixels, output), {
+  const child = spawn(...tiedToParent(spec.ffmpeg, decoderArgs(spec, squarePixels, output)), {
     stdio: ['ignore', stdout, 'pipe'],
   });
   const pid = child.pid;

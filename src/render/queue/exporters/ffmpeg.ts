@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { EngineError, fsError } from '../../../engine/index.js';
+import { tiedToParent } from '../../../node-io/child-lifetime.js';
 import { findExecutable } from '../../../node-io/search-path.js';
 
 /** Absolute path of an executable `ffmpeg` on `searchPath` (PATH-style; the CLI passes $PATH), or null. */
@@ -78,8 +79,15 @@ export class FfmpegProcess {
     const progress = onProgress ? ['-progress', 'pipe:1', '-stats_period', '0.5'] : [];
     const stdout = onProgress || onStdout ? 'pipe' : 'ignore';
     this.#child = spawn(
-      ffmpeg,
-      ['-hide_banner', '-loglevel', 'error', '-nostdin', ...progress, ...graph, ...args],
+      ...tiedToParent(ffmpeg, [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        ...progress,
+        ...graph,
+        ...args,
+      ]),
       { stdio: filterGraph === undefined ? ['pipe', stdout, 'pipe'] : ['pipe', stdout, 'pipe', 'pipe'] },
     );
     if (onStdout) this.#child.stdout!.on('data', onStdout);

@@ -15,11 +15,11 @@ describe('the concat list of joined segments', () => {
     const list = concatList([chunk(100, 20, '/o/a'), chunk(120, 20, "/o/it's"), chunk(140, 15, '/o/c')], 30);
     expect(list).toBe(
       [
-        "file '/o/a'",
+        "file 'file:/o/a'",
         'duration 0.666667',
-        "file '/o/it'\\''s'",
+        "file 'file:/o/it'\\''s'",
         'duration 0.666666',
-        "file '/o/c'",
+        "file 'file:/o/c'",
         'duration 0.500000',
         '',
       ].join('\n'),
