@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { distDir } from '../helpers/cli.js';
-import { describeWithFfmpeg, itWithFfmpeg } from '../helpers/ffmpeg.js';
+import { describeWithFfmpeg, hasFfmpeg } from '../helpers/ffmpeg.js';
 import { untilTrue } from '../helpers/poll.js';
 
 /** Running or sleeping: neither gone nor a zombie waiting for a parent to reap it. */
@@ -25,7 +25,7 @@ function alive(pid: number): boolean {
 const hasSetpriv = ['/usr/bin/setpriv', '/bin/setpriv'].some((p) => existsSync(p));
 
 describeWithFfmpeg('ffmpeg children of a process killed outright', () => {
-  itWithFfmpeg.runIf(process.platform === 'linux' && hasSetpriv)(
+  it.runIf(hasFfmpeg && process.platform === 'linux' && hasSetpriv)(
     'die with it (the parent-death signal setpriv gives them), where they ran on to their end before',
     async () => {
       const module = pathToFileURL(join(distDir, 'render/queue/exporters/ffmpeg.js')).href;

@@ -4,6 +4,7 @@
  * a person's typed edit (one command, undoable), playback, and the UI tools the app forwards to the page
  * (ui.set of a view control, the in-page screenshot). One app for the file; one browser (test/helpers/chromium).
  */
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -103,6 +104,34 @@ describeWithChromium('the studio page', () => {
     await alert.getByRole('button', { name: 'Dismiss message' }).click();
     await expect.poll(() => alert.count()).toBe(0);
     await page.keyboard.press('Escape');
+  });
+
+  it("shows an agent's render as it ends: done when finished, stopped after a stop, with Render lit again", async () => {
+    const dir = await tempDir();
+    const exec = async <T>(id: string, params: Record<string, unknown> = {}) =>
+      (await control.call<{ result: T }>('engine.execute', { id, params })).result;
+    const comp = (await control.call<View>('session.view')).doc.activeComp;
+    const added = (output: string, frames?: number) =>
+      exec<{ id: string }>('renderQueue.add', {
+        comp,
+        output: join(dir, output),
+        ...(frames && { frameRange: { start: 0, end: frames - 1 } }),
+      });
+    const statusOf = (id: string) => page.locator(`[aria-label="Render item ${id}"]`).getAttribute('class');
+    const short = await added('a_[###].png', 3);
+    await exec('renderQueue.render', { wait: false, items: [short.id] });
+    await expect.poll(() => statusOf(short.id), { timeout: 20_000 }).toContain('status-done');
+    // A stop sends no progress: the panel still learns of it.
+    const long = await added('b_[###].png');
+    await exec('renderQueue.render', { wait: false, items: [long.id] });
+    await expect.poll(() => statusOf(long.id), { timeout: 20_000 }).toContain('status-rendering');
+    await exec('renderQueue.stop');
+    await expect.poll(() => statusOf(long.id), { timeout: 10_000 }).toContain('status-stopped');
+    const row = page.locator(`[aria-label="Render item ${long.id}"]`);
+    expect(await row.textContent()).not.toMatch(/[1-9]\d*\/\d+ frames/);
+    expect(await page.getByRole('button', { name: 'Render', exact: true }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Stop render' }).isEnabled()).toBe(false);
+    for (const id of [short.id, long.id]) await exec('renderQueue.remove', { id });
   });
 
   it('plays in real time: the transport reports the fps reached and the painted frame advances', async () => {

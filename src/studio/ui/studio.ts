@@ -19,6 +19,8 @@ import { initialState, type QueueItem, type StudioState } from './state/studio-s
 
 const ACTIVITY_LIMIT = 200;
 const TOAST_MS = 6000;
+/** While an item renders, the queue is read again this often (its end sends no event of its own). */
+const QUEUE_POLL_MS = 1000;
 
 export class Studio {
   readonly store = new Store<StudioState>(initialState);
@@ -47,7 +49,21 @@ export class Studio {
       (i) => i.status === 'rendering' && before.find((b) => b.id === i.id)?.status !== 'rendering',
     );
     this.store.update({ queue: items, ...((added || started) && { dockTab: 'Render Queue' as const }) });
+    // An item's end (done, failed, stopped) sends no event of its own: progress reaches the last frame while
+    // the file is still being finished, and a stop sends none. So while anything renders, the list is read
+    // again every second, and the panel never shows a finished render as running (with Stop lit, Render not).
+    if (items.some((i) => i.status === 'rendering')) this.#pollQueueSoon();
   });
+
+  #queuePoll: ReturnType<typeof setTimeout> | null = null;
+
+  #pollQueueSoon(): void {
+    if (this.#queuePoll) return;
+    this.#queuePoll = setTimeout(() => {
+      this.#queuePoll = null;
+      void this.refreshQueue().catch(() => undefined);
+    }, QUEUE_POLL_MS);
+  }
 
   constructor() {
     this.channel = new LiveChannel({

@@ -57,7 +57,8 @@ export function RenderQueuePanel(props: { title: JSX.Element }): JSX.Element {
       </div>
       <ul class="queue-list" aria-label="Render queue items">
         {queue.map((item) => {
-          const live = progress[item.id];
+          // Live figures while it renders; after, the list's (a stopped item's files are gone: 0 done).
+          const live = item.status === 'rendering' ? progress[item.id] : undefined;
           const done = live?.framesDone ?? item.framesDone;
           const total = live?.framesTotal ?? item.framesTotal;
           const pct = total > 0 ? Math.round((done / total) * 100) : 0;
