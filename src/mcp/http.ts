@@ -68,7 +68,8 @@ export async function serveMcpHttp(
     // Security: Host and Origin stop browsers, not local processes; only the token lets a request run anything.
     if (!tokenMatches(options.token, bearerToken(req.headers.authorization))) {
       log(`refused a request without a valid token from ${req.socket.remoteAddress ?? '?'}`);
-      unauthorized(res, options.tokenSource);
+      // Where the token is kept helps a caller on this machine; told to any other, it maps the server's disk.
+      unauthorized(res, fromThisMachine(req) ? options.tokenSource : undefined);
       return;
     }
     const path = (req.url ?? '/').split('?')[0];
@@ -139,9 +140,20 @@ function jsonRpcError(
     .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }) + '\n');
 }
 
-/** 401 with a body that names the remedy; JSON-RPC shaped so MCP clients can show it. */
-function unauthorized(res: ServerResponse, source = 'the server token file'): void {
-  const message = `Unauthorized: send "Authorization: Bearer <token>" with the token from ${source}.`;
+/** Whether the request comes over loopback (127.0.0.0/8, ::1, or IPv4 mapped into IPv6). */
+function fromThisMachine(req: IncomingMessage): boolean {
+  const address = req.socket.remoteAddress ?? '';
+  return address === '::1' || /^(::ffff:)?127\./.test(address);
+}
+
+/**
+ * 401 with a body that names the remedy; JSON-RPC shaped so MCP clients can show it. `source` (where the token
+ * is kept) only for callers on this machine; others are told to ask whoever runs the node.
+ */
+function unauthorized(res: ServerResponse, source?: string): void {
+  const message = source
+    ? `Unauthorized: send "Authorization: Bearer <token>" with the token from ${source}.`
+    : 'Unauthorized: send "Authorization: Bearer <token>" with this server\'s token (whoever started it has it).';
   res
     .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="effectcraft"' })
     .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message } }) + '\n');

@@ -120,6 +120,10 @@ describe('mcp --http beyond loopback', () => {
         headers: { 'content-type': 'application/json' },
       });
       expect(noToken.status).toBe(401);
+      // Where the token is kept is told to callers on this machine only (mcp-http.test.ts), not over the LAN.
+      const { message } = ((await noToken.json()) as { error: { message: string } }).error;
+      expect(message).toContain('whoever started it has it');
+      expect(message).not.toMatch(/token file|environment variable|\//);
       expect(node.stderr()).toContain('TLS proxy');
     },
   );
