@@ -169,7 +169,7 @@ function lostRedis(
     'not_configured',
     `Lost Redis at ${options.url} during the render (${cause.message || 'no answer'}).`,
     options.unreachableRemedy ??
-      'Start Redis again, then render again: frames of chunks that completed before it went away may be left, and are rendered again.',
+      'Start Redis again, then render again. Chunks that completed before it went away may have left files: frames at their final names (a new render writes them again), and for a video, hidden segments beside the output (.NAME.<render id>.<first>-<last>.seg.EXT) that no later render reuses or removes: delete those.',
   ).toInfo();
 }
 
