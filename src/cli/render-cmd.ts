@@ -231,6 +231,12 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
 }
 
 function printBatch(result: BatchResult, json: boolean, seconds: number): void {
+  // As for items (printSummary): why a row failed goes to stderr too, the log a pipeline keeps.
+  for (const row of result.rows)
+    if (row.status === 'failed' && row.error)
+      process.stderr.write(
+        `effectcraft-cli render: row ${row.row} (line ${row.line}) failed: ${printable(row.error.message)}\n  ${printable(row.error.remediation)}\n`,
+      );
   if (json) {
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return;

@@ -66,6 +66,11 @@ describe('effectcraft-cli render with template values', () => {
     expect(r.stdout).toMatch(/\n {2}Fix the row in the data file \("accent": a colour/);
     expect(r.stdout).not.toMatch(/--props/);
     expect(r.stdout).toMatch(/4 rows done, 1 failed/);
+    // Why, on stderr too (a pipeline's log), as for a failed item.
+    expect(r.stderr).toMatch(
+      /effectcraft-cli render: row 3 \(line 4\) failed: Row 3 \(line 4\): Input "accent"/,
+    );
+    expect(r.stderr).toMatch(/\n {2}Fix the row in the data file/);
     expect(await pixel(join(dir, 'out/Ada_0.png'))).toEqual([255, 0, 0]);
     expect(await pixel(join(dir, 'out/Linus_0.png'))).toEqual([0, 0, 255]);
     expect(await readFile(project)).toEqual(before);
