@@ -5,7 +5,7 @@
  * the sound is unchanged (304), and played by the page in a real Chromium along with the frames: from the
  * playhead's time, switchable, swapped after an edit, silent for a composition without sound.
  */
-import { writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,37 @@ describeIfTools("the studio's sound", () => {
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { code: string }).code).toBe('not_found');
     expect((await getSound(null, main)).status).toBe(401);
+  });
+
+  it('mixes again when a sound file is replaced on disk (the same document, another sound)', async () => {
+    const cookie = await signIn();
+    // The suite's folder went with the first test (tmp.ts removes a test's folders after it); samplesOf uses it.
+    await mkdir(dir, { recursive: true });
+    const path = await tone(await tempDir(), { freq: 440, seconds: 2 });
+    const comp = (
+      await run<{ id: string }>('comp.new', {
+        name: 'Swap',
+        width: 320,
+        height: 180,
+        frameRate: FPS,
+        duration: 2,
+      })
+    ).id;
+    try {
+      const footage = await run<{ id: string }>('file.import', { path });
+      await run('layer.addFootage', { comp, footage: footage.id });
+      const first = await getSound(cookie, comp);
+      const etag = first.headers.get('etag')!;
+      expect(frequency(await samplesOf(first), 0.1, 1.9)).toBeCloseTo(440, 0);
+      // Another take of the same length at the same path: nothing in the document changes.
+      await copyFile(await tone(await tempDir(), { freq: 660, seconds: 2 }), path);
+      const again = await getSound(cookie, comp, etag);
+      expect(again.status).toBe(200);
+      expect(again.headers.get('etag')).not.toBe(etag);
+      expect(frequency(await samplesOf(again), 0.1, 1.9)).toBeCloseTo(660, 0);
+    } finally {
+      await run('comp.setActive', { comp: main });
+    }
   });
 
   it('plays the sound along with the frames, switchable, swapped after an edit, silent where nothing is heard', async () => {

@@ -3,6 +3,8 @@
  * for the page to play along with its frames. Mixes are kept by what they are mixed from, so the page's ask
  * after every edit costs a look-up (304) unless the sound changed; requests for a mix being made share it.
  */
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EngineError, type Engine } from '../../engine/index.js';
 import { mixPreviewSound, planPreviewSound, type MixedSound } from '../../render/audio/preview-sound.js';
@@ -13,6 +15,19 @@ import { sendError } from './errors.js';
 const KEPT_MIXES = 4;
 /** And at most these bytes of WAV together (about 23 minutes of sound). */
 const KEPT_BYTES = 256 * 1024 * 1024;
+
+/** A short hash of each file's size and time of last change ("-" for one that cannot be read now). */
+async function filesStamp(paths: readonly string[]): Promise<string> {
+  const stamps = await Promise.all(
+    [...new Set(paths)].map((p) =>
+      stat(p).then(
+        (s) => `${s.size}:${s.mtimeMs}:${s.ino}`,
+        () => '-',
+      ),
+    ),
+  );
+  return createHash('sha256').update(stamps.join('|')).digest('hex').slice(0, 12);
+}
 
 export class SoundMixes {
   readonly #engine: Engine;
@@ -40,10 +55,13 @@ export class SoundMixes {
       const doc = this.#engine.document;
       const plan = planPreviewSound(doc, comp);
       if (!plan) return void res.writeHead(204, { 'cache-control': 'no-store' }).end();
-      const etag = `"${plan.key}"`;
+      // The files' identity (size, time of last change) is part of what the sound is: a file replaced or put
+      // back on disk gave the same key, and the page went on playing the old mix (a 304).
+      const key = `${plan.key}-${await filesStamp(plan.mix.clips.map((c) => c.path))}`;
+      const etag = `"${key}"`;
       if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
-      let mixing = this.#mixes.get(plan.key);
-      if (mixing) this.#mixes.delete(plan.key);
+      let mixing = this.#mixes.get(key);
+      if (mixing) this.#mixes.delete(key);
       else {
         const ffmpeg = await this.#findFfmpeg();
         mixing = mixPreviewSound(doc, plan, {
@@ -52,11 +70,11 @@ export class SoundMixes {
           signal: this.#closing.signal,
         });
         // A failed mix is not kept: the next ask tries again (a file put back, ffmpeg installed).
-        mixing.catch(() => this.#forget(plan.key));
+        mixing.catch(() => this.#forget(key));
       }
-      this.#mixes.set(plan.key, mixing);
+      this.#mixes.set(key, mixing);
       const { wav, warnings } = await mixing;
-      this.#sizes.set(plan.key, wav.length);
+      this.#sizes.set(key, wav.length);
       this.#trim();
       res.writeHead(200, {
         'content-type': 'audio/wav',
