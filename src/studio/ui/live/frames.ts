@@ -21,9 +21,16 @@ export interface Frame extends FrameRequest {
   height: number;
   warnings: string[];
   renderMs: number;
+  /** When it arrived (performance.now()). */
+  fetchedAt: number;
 }
 
 const DEFAULT_BUDGET_BYTES = 512 * 1024 * 1024;
+/**
+ * A frame that came with warnings (a placeholder for footage that could not be read) is asked for again once it
+ * is this old: the file may be back, with no edit to change the revision. Playback still paints it meanwhile.
+ */
+export const WARNED_FRAME_MS = 2000;
 
 export const frameKey = (revision: number, r: FrameRequest) =>
   `${revision}|${r.comp}|${r.frame}|${r.scale}|${r.transparent ? 't' : 'o'}`;
@@ -103,7 +110,9 @@ export class FrameSource {
   load(revision: number, request: FrameRequest): Promise<Frame> {
     const key = frameKey(revision, request);
     const cached = this.cache.get(key);
-    if (cached) return Promise.resolve(cached);
+    const recheck =
+      cached && cached.warnings.length > 0 && performance.now() - cached.fetchedAt > WARNED_FRAME_MS;
+    if (cached && !recheck) return Promise.resolve(cached);
     let pending = this.#inFlight.get(key);
     if (!pending) {
       pending = this.#fetch(request).finally(() => this.#inFlight.delete(key));
@@ -141,6 +150,7 @@ export class FrameSource {
       height,
       warnings: parseWarnings(res.headers.get(FrameHeaders.warnings)),
       renderMs: Number(res.headers.get(FrameHeaders.renderMs) ?? 0),
+      fetchedAt: performance.now(),
     };
     this.#avgFetchMs = this.#avgFetchMs * 0.8 + (performance.now() - started) * 0.2;
     this.cache.put(frame);

@@ -7,7 +7,7 @@
  * same clock (sound.ts).
  */
 import { coalesced } from '../live/coalesce.js';
-import { frameKey, type Frame, type FrameRequest } from '../live/frames.js';
+import { WARNED_FRAME_MS, frameKey, type Frame, type FrameRequest } from '../live/frames.js';
 import { toErrorBody } from '../live/rpc-error.js';
 import { activeComp, frameCount } from '../state/doc.js';
 import type { StudioState } from '../state/studio-state.js';
@@ -140,10 +140,25 @@ export class Player {
       const frame = await this.#studio.frames.load(wanted.revision, wanted.request);
       this.#lastError = '';
       this.#paint(frame);
+      if (frame.warnings.length) this.#recheckSoon();
     } catch (error) {
       this.#report(error);
     }
   });
+
+  #recheck: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * A still shown with warnings (footage that could not be read) is asked for again in a moment, while nobody
+   * plays: a file put back changes nothing in the document, so no edit would bring the frame back.
+   */
+  #recheckSoon(): void {
+    if (this.#recheck) return;
+    this.#recheck = setTimeout(() => {
+      this.#recheck = null;
+      if (!this.#studio.store.state.playing) void this.#refreshStill();
+    }, WARNED_FRAME_MS + 100);
+  }
 
   #tick(now: number): void {
     const s = this.#studio.store.state;
