@@ -210,4 +210,38 @@ describeIfTools("the studio's sound", () => {
     expect(await transport.getAttribute('data-sound-time')).toBeNull();
     await page.close();
   });
+
+  it('says once, not after every edit, that a composition is too long for its sound to play along', async () => {
+    const path = await tone(await tempDir(), { freq: 440, seconds: 2 });
+    const long = (
+      await run<{ id: string }>('comp.new', {
+        name: 'Film',
+        width: 320,
+        height: 180,
+        frameRate: 1,
+        duration: 1500,
+      })
+    ).id;
+    try {
+      const footage = await run<{ id: string }>('file.import', { path });
+      const layer = (await run<{ id: string }>('layer.addFootage', { comp: long, footage: footage.id })).id;
+      const { url } = await control.call<{ url: string }>('studio.link');
+      const page: Page = await openStudio(url);
+      const transport = page.locator('[data-panel="Transport"]');
+      await page.getByRole('button', { name: 'Play' }).click();
+      await expect.poll(() => transport.getAttribute('data-sound'), { timeout: 15_000 }).toBe('failed');
+      const told = () =>
+        page.getByRole('alert').filter({ hasText: 'played along only up to 20 minutes' }).count();
+      await expect.poll(told).toBe(1);
+      // Each edit asks for the mix again, and is refused again: still one message.
+      for (const rotation of [5, 10, 15]) {
+        await run('property.set', { layer, property: 'transform.rotation', value: rotation });
+        await page.waitForTimeout(300);
+      }
+      expect(await told()).toBe(1);
+      await page.close();
+    } finally {
+      await run('comp.setActive', { comp: main });
+    }
+  });
 });

@@ -122,7 +122,10 @@ export class SoundPlayback {
       if (turn !== this.#turn) return;
       if (onlyIfChanged && mix === before && this.#source) return;
       this.#stopSource();
-      if (!mix.audio) return this.#set('silent');
+      if (!mix.audio) {
+        this.#lastFailure = '';
+        return this.#set('silent');
+      }
       const context = this.#context!;
       const source = context.createBufferSource();
       source.buffer = mix.audio;
@@ -134,12 +137,20 @@ export class SoundPlayback {
       this.#source = source;
       this.#started = { at: context.currentTime, offset };
       this.#set('playing');
+      this.#lastFailure = '';
     } catch (error) {
       if (turn !== this.#turn) return;
       this.#set('failed');
-      this.#studio.toast(toErrorBody(error));
+      // Every edit while playing asks for the mix again: a refusal that has not changed (a composition too long
+      // to play along) is told once, not once per edit.
+      const body = toErrorBody(error);
+      const key = `${body.code}:${body.message}`;
+      if (key !== this.#lastFailure) this.#studio.toast(body);
+      this.#lastFailure = key;
     }
   }
+
+  #lastFailure = '';
 
   /** The composition's mix: the one kept when the app says it has not changed (304), else fetched and decoded. */
   async #load(comp: string): Promise<Mix> {
