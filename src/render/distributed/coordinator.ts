@@ -6,7 +6,8 @@
  * a local job.
  */
 import { randomUUID } from 'node:crypto';
-import { unlink } from 'node:fs/promises';
+import { rmdir, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { FlowProducer, Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
@@ -225,6 +226,9 @@ async function renderOne(
     throw err;
   }
   const framesTotal = spans.reduce((n, s) => n + s.end - s.start + 1, 0);
+  // The folders the item's output will be the first to make: removed (when empty) if it fails or stops, as a
+  // local render removes the folders it created.
+  const madeDirs = await missingFolders(dirname(item.output));
   // Deterministic ids: a chunk delivered twice is the same job, and its frames the same files.
   const parentId = `${renderId}-i${index}`;
   const chunkId = (s: { start: number; end: number }) => `${parentId}-f${s.start}-${s.end}`;
@@ -293,6 +297,7 @@ async function renderOne(
       await broadcastCancel(links.control, renderId).catch(() => undefined);
       await settled(links.queue, [...chunkIds, parentId]);
       await discard(links.queue, parentId);
+      await removeEmpty(madeDirs);
       return outcomeOf(item, 'stopped', {
         code: 'cancelled',
         message: 'The render was stopped.',
@@ -302,6 +307,7 @@ async function renderOne(
     if (!result.ok) {
       const error = await chunkFailure(links.queue, [...chunkIds], result.reason);
       await discard(links.queue, parentId);
+      await removeEmpty(madeDirs);
       return outcomeOf(item, 'failed', error);
     }
     const assembled = AssembleResult.parse(result.value);
@@ -355,6 +361,35 @@ async function chunkFailure(queue: Queue, ids: string[], parentReason: string): 
  * leaves no partial sequence and the earlier render as it was (as locally). A chunk that is
  * still rendering cannot be removed here (its worker holds the lock).
  */
+/** `dir` and its ancestors that do not exist yet, deepest first. */
+async function missingFolders(dir: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (
+    let d = dir;
+    !(await stat(d).then(
+      () => true,
+      () => false,
+    ));
+    d = dirname(d)
+  ) {
+    if (dirname(d) === d) break;
+    missing.push(d);
+  }
+  return missing;
+}
+
+/** Removes `dirs` (deepest first) while each is empty: a folder someone put a file in meanwhile stays. */
+async function removeEmpty(dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs)
+    if (
+      !(await rmdir(dir).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+}
+
 async function discard(queue: Queue, parentId: string): Promise<void> {
   const parent = await queue.getJob(parentId).catch(() => undefined);
   const values = parent ? await parent.getChildrenValues().catch(() => ({})) : {};
