@@ -106,7 +106,7 @@ export function createNodePorts(options: NodePortsOptions = {}): EnginePorts {
       const ffprobe = await findExecutable('ffprobe', options.searchPath);
       if (!ffprobe) throw missingFfprobe();
       const probe = await probeMedia(ffprobe, file.childPath, shownPath);
-      return settleGifAlpha(probe, await findExecutable('ffmpeg', options.searchPath), file.childPath);
+      return settleGifAlpha(probe, () => findExecutable('ffmpeg', options.searchPath), file.childPath);
     },
     openWithOs,
     startScript: (data, events) => startScriptThread(data, events, scriptOutputToStderr),

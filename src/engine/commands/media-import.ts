@@ -112,15 +112,16 @@ async function importSequence(ctx: Probing, path: string, frameRate: number): Pr
     );
   }
   const stoppedAt = sequenceFrame(named.pattern, run.last + 1);
+  const stops = `The sequence stops at frame ${run.last} (${basename(sequenceFrame(named.pattern, run.last))})`;
   const outside = refused.get(stoppedAt);
   if (outside)
     ctx.warn?.(
-      `The sequence stops at frame ${run.last} (${basename(sequenceFrame(named.pattern, run.last))}): ${basename(stoppedAt)} leads outside the roots this session may read, so the frames from it on are left out. ${outside.remediation}`,
+      `${stops}: ${basename(stoppedAt)} leads outside the roots this session may read, so the frames from it on are left out. ${outside.remediation}`,
     );
   const after = outside ? null : await framesAfterGap(named.pattern, run.last, exists);
   if (after)
     ctx.warn?.(
-      `The sequence stops at frame ${run.last} (${basename(sequenceFrame(named.pattern, run.last))}): ${basename(sequenceFrame(named.pattern, run.last + 1))}${after.first > run.last + 2 ? ` to ${basename(sequenceFrame(named.pattern, after.first - 1))}` : ''} ${after.first > run.last + 2 ? 'are' : 'is'} missing, so frames ${after.first} to ${after.last} after the gap are left out. Fill the gap and relink (footage.relink) to get them all, or import from ${basename(sequenceFrame(named.pattern, after.first))} for the frames after it.`,
+      `${stops}: ${basename(stoppedAt)}${after.first > run.last + 2 ? ` to ${basename(sequenceFrame(named.pattern, after.first - 1))}` : ''} ${after.first > run.last + 2 ? 'are' : 'is'} missing, so frames ${after.first} to ${after.last} after the gap are left out. Fill the gap and relink (footage.relink) to get them all, or import from ${basename(sequenceFrame(named.pattern, after.first))} for the frames after it.`,
     );
   const first = sequenceFrame(named.pattern, run.first);
   const info = await probeStill(ctx, first);

@@ -355,41 +355,30 @@ async function chunkFailure(queue: Queue, ids: string[], parentReason: string): 
   return decodeFailure(parentReason);
 }
 
+/** `dir` and its ancestors that do not exist yet, deepest first. */
+async function missingFolders(dir: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let d = dir; dirname(d) !== d; d = dirname(d)) {
+    if (await stat(d).catch(() => null)) break;
+    missing.push(d);
+  }
+  return missing;
+}
+
+/**
+ * Removes `dirs` (deepest first) while each is empty, as a local render's FileTracker removes the folders it
+ * made: a folder someone put a file in meanwhile stays, and so do the ones above it.
+ */
+async function removeEmpty(dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs) if ((await rmdir(dir).catch(() => 'kept')) === 'kept') return;
+}
+
 /**
  * Removes an item's flow that did not finish: the chunks not started go, and the frames of the chunks that
  * completed are deleted, the earlier files they replaced put back (kept.ts), so a failed or stopped item
  * leaves no partial sequence and the earlier render as it was (as locally). A chunk that is
  * still rendering cannot be removed here (its worker holds the lock).
  */
-/** `dir` and its ancestors that do not exist yet, deepest first. */
-async function missingFolders(dir: string): Promise<string[]> {
-  const missing: string[] = [];
-  for (
-    let d = dir;
-    !(await stat(d).then(
-      () => true,
-      () => false,
-    ));
-    d = dirname(d)
-  ) {
-    if (dirname(d) === d) break;
-    missing.push(d);
-  }
-  return missing;
-}
-
-/** Removes `dirs` (deepest first) while each is empty: a folder someone put a file in meanwhile stays. */
-async function removeEmpty(dirs: readonly string[]): Promise<void> {
-  for (const dir of dirs)
-    if (
-      !(await rmdir(dir).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return;
-}
-
 async function discard(queue: Queue, parentId: string): Promise<void> {
   const parent = await queue.getJob(parentId).catch(() => undefined);
   const values = parent ? await parent.getChildrenValues().catch(() => ({})) : {};

@@ -44,13 +44,18 @@ export async function opaqueGif(ffmpeg: string, input: string): Promise<boolean>
   return lowest.length > 0 && lowest.every((v) => v === 255);
 }
 
-/** `probe` with alpha cleared when it is a GIF that is opaque throughout (`ffmpeg` null: left as it is). */
+/**
+ * `probe` with alpha cleared when it is a GIF that is opaque throughout. ffmpeg is looked for only then (none
+ * found: left as it is), not for every file imported.
+ */
 export async function settleGifAlpha(
   probe: MediaProbe,
-  ffmpeg: string | null,
+  findFfmpeg: () => Promise<string | null>,
   input: string,
 ): Promise<MediaProbe> {
   const media = probe.media;
-  if (!ffmpeg || media.kind !== 'video' || media.codec !== 'gif' || !media.alpha) return probe;
-  return (await opaqueGif(ffmpeg, input)) ? { ...probe, media: { ...media, alpha: false } } : probe;
+  if (media.kind !== 'video' || media.codec !== 'gif' || !media.alpha) return probe;
+  const ffmpeg = await findFfmpeg();
+  if (!ffmpeg || !(await opaqueGif(ffmpeg, input))) return probe;
+  return { ...probe, media: { ...media, alpha: false } };
 }

@@ -160,16 +160,16 @@ export class ScrubCache {
       () => void (checked = true),
       () => (clip.run === run ? this.#stop(clip) : void child.kill('SIGKILL')),
     );
-    const then = (handle: () => void) => void settled.then(() => checked && handle());
+    const afterCheck = (handle: () => void) => void settled.then(() => checked && handle());
     child.stdout!.on('data', (chunk: Buffer) =>
-      then(() => {
+      afterCheck(() => {
         splitter.push(chunk, (jpeg) => this.#deliver(key, clip, run, jpeg));
         if (splitter.broken) this.#stop(clip);
       }),
     );
     child.stderr!.resume();
-    child.on('error', () => then(() => this.#ended(key, clip, run)));
-    child.on('close', () => then(() => this.#ended(key, clip, run)));
+    child.on('error', () => afterCheck(() => this.#ended(key, clip, run)));
+    child.on('close', () => afterCheck(() => this.#ended(key, clip, run)));
   }
 
   #deliver(key: string, clip: Clip, run: Run, jpeg: Buffer): void {

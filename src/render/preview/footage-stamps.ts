@@ -12,7 +12,7 @@ import { footagePaths } from '../reachable-footage.js';
 const KEPT = 4096;
 
 /** inode, size and change times (to the nanosecond: two writes in one millisecond differ); "missing" when gone. */
-async function stampOf(path: string): Promise<string> {
+export async function stampOf(path: string): Promise<string> {
   try {
     const s = await stat(path, { bigint: true });
     return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;

@@ -4,9 +4,9 @@
  * after every edit costs a look-up (304) unless the sound changed; requests for a mix being made share it.
  */
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EngineError, type Engine } from '../../engine/index.js';
+import { stampOf } from '../../render/preview/footage-stamps.js';
 import { mixPreviewSound, planPreviewSound, type MixedSound } from '../../render/audio/preview-sound.js';
 import { SOUND_WARNINGS_HEADER } from '../protocol.js';
 import { sendError } from './errors.js';
@@ -16,16 +16,9 @@ const KEPT_MIXES = 4;
 /** And at most these bytes of WAV together (about 23 minutes of sound). */
 const KEPT_BYTES = 256 * 1024 * 1024;
 
-/** A short hash of each file's size and time of last change ("-" for one that cannot be read now). */
+/** A short hash of the files' stamps (footage-stamps.ts: inode, size, change times; "missing" when gone). */
 async function filesStamp(paths: readonly string[]): Promise<string> {
-  const stamps = await Promise.all(
-    [...new Set(paths)].map((p) =>
-      stat(p).then(
-        (s) => `${s.size}:${s.mtimeMs}:${s.ino}`,
-        () => '-',
-      ),
-    ),
-  );
+  const stamps = await Promise.all([...new Set(paths)].map(stampOf));
   return createHash('sha256').update(stamps.join('|')).digest('hex').slice(0, 12);
 }
 
@@ -55,7 +48,7 @@ export class SoundMixes {
       const doc = this.#engine.document;
       const plan = planPreviewSound(doc, comp);
       if (!plan) return void res.writeHead(204, { 'cache-control': 'no-store' }).end();
-      // The files' identity (size, time of last change) is part of what the sound is: a file replaced or put
+      // The files' identity (inode, size, times of change) is part of what the sound is: a file replaced or put
       // back on disk gave the same key, and the page went on playing the old mix (a 304).
       const key = `${plan.key}-${await filesStamp(plan.mix.clips.map((c) => c.path))}`;
       const etag = `"${key}"`;
