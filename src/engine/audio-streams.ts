@@ -4,7 +4,7 @@
  * `media.audio` otherwise.
  */
 import { EngineError } from './errors.js';
-import { shownFootage } from './shown-footage.js';
+import { audioStreamsOf, shownFootage } from './shown-footage.js';
 import { staticProp, type AudioStreamInfo, type FootageItem, type Layer, type Project } from './model.js';
 
 /** A stream as an error lists it: `1 (ac3, 6 channels, eng, "Commentary")`. */
@@ -16,12 +16,6 @@ function describeStream(index: number, s: AudioStreamInfo): string {
     s.title && `"${s.title}"`,
   ];
   return `${index} (${words.filter(Boolean).join(', ')})`;
-}
-
-/** The audio streams of `item` (the first alone for a file with one; none without sound). */
-export function audioStreamsOf(item: FootageItem): AudioStreamInfo[] {
-  const first = item.media?.audio;
-  return item.media?.audioStreams ?? (first ? [first] : []);
 }
 
 /** Throws bad_argument naming the streams there are when `item` has no audio stream `stream`. */

@@ -100,6 +100,8 @@ export interface PageToApp {
     /** `actor`: how this page's own edits appear in the activity log. */
     result: { app: string; version: string; pageId: string; actor: Actor; confined: boolean };
   };
+  /** Footage items whose file is not there now (looked up through the app's confined ports). */
+  'studio.missingFootage': { params: Record<string, never>; result: { ids: string[] } };
 }
 
 /** Events the app sends every page (notifications, no reply). */

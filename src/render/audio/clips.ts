@@ -18,7 +18,7 @@ import {
   type NumberProp,
   type Project,
 } from '../../engine/index.js';
-import { audioStreamsOf } from '../../engine/audio-streams.js';
+import { audioStreamsOf } from '../../engine/shown-footage.js';
 import { DEFAULT_TIME_MAP, footageTime, type TimeMap } from '../../engine/time-map.js';
 import { branchWidth, loopRuns, RUN_GROUP } from './loop-runs.js';
 

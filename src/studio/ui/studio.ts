@@ -11,6 +11,7 @@ import { LiveChannel } from './live/channel.js';
 import { coalesced } from './live/coalesce.js';
 import { Commands } from './live/commands.js';
 import { FrameSource } from './live/frames.js';
+import { MissingFootageWatch } from './live/missing-footage.js';
 import { Player } from './playback/player.js';
 import { soundSetting } from './playback/sound.js';
 import { activeComp, clampFrame, layerById } from './state/doc.js';
@@ -28,6 +29,7 @@ export class Studio {
   readonly commands: Commands;
   readonly frames = new FrameSource();
   readonly player: Player;
+  readonly #missing: MissingFootageWatch;
   #toastId = 0;
 
   /** Fetches session.view; concurrent calls coalesce (one more run after the one in flight). */
@@ -75,6 +77,11 @@ export class Studio {
       },
     });
     this.commands = new Commands(this.channel, (error) => this.toast(error));
+    this.#missing = new MissingFootageWatch(this.channel, (ids) => {
+      const before = this.store.state.missingFootage;
+      if (ids.length !== before.length || ids.some((id, i) => id !== before[i]))
+        this.store.update({ missingFootage: ids });
+    });
     this.player = new Player(this);
     this.store.update({ soundOn: soundSetting() });
   }
@@ -215,6 +222,7 @@ export class Studio {
       frame,
       ...(compChanged && { workArea: null, expanded: [] }),
     });
+    this.#missing.update(doc);
   }
 }
 

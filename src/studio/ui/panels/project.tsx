@@ -1,8 +1,10 @@
 /**
- * The project: its compositions (click one to make it active: comp.setActive) and footage; open a project by
- * path, save (the first save asks for a path), and create a composition.
+ * The project: its compositions (click one to make it active: comp.setActive) and footage (a file that is not
+ * there is marked, with a Relink field: footage.relink); open a project by path, save (the first save asks for a
+ * path), and create a composition.
  */
 import type { JSX } from 'preact';
+import type { FootageItem } from '../../../engine/model.js';
 import { useState } from 'preact/hooks';
 import { TextField } from '../components/fields.js';
 import { Icon } from '../components/icons.js';
@@ -19,7 +21,9 @@ export function ProjectPanel(): JSX.Element {
   const studio = useStudio();
   const doc = useStudioState((s) => s.doc);
   const projectPath = useStudioState((s) => s.projectPath);
+  const missing = useStudioState((s) => s.missingFootage);
   const [form, setForm] = useState<Form>(null);
+  const [relinking, setRelinking] = useState<string | null>(null);
   const run = (id: string, params: Record<string, unknown> = {}) =>
     studio.commands.run(id, params).then(
       () => true,
@@ -101,17 +105,14 @@ export function ProjectPanel(): JSX.Element {
               </span>
             </li>
           ) : item.type === 'footage' ? (
-            <li
+            <FootageRow
               key={item.id}
-              role="treeitem"
-              aria-label={`Footage ${item.name}`}
-              class="item"
-              title={item.path}
-            >
-              <Icon name="film" />
-              <span class="name-text">{item.name}</span>
-              <span class="muted">{footageFacts(item)}</span>
-            </li>
+              item={item}
+              missing={missing.includes(item.id)}
+              relinking={relinking === item.id}
+              onRelink={(open) => setRelinking(open ? item.id : null)}
+              run={run}
+            />
           ) : (
             <li key={item.id} role="treeitem" aria-label={`Folder ${item.name}`} class="item">
               <Icon name="folder" />
@@ -121,6 +122,61 @@ export function ProjectPanel(): JSX.Element {
         )}
       </ul>
     </Panel>
+  );
+}
+
+/** A footage item; one whose file is not there is marked, with a field to point it at the file's new place. */
+function FootageRow(props: {
+  item: FootageItem;
+  missing: boolean;
+  relinking: boolean;
+  onRelink(open: boolean): void;
+  run(id: string, params: Record<string, unknown>): Promise<boolean>;
+}): JSX.Element {
+  const { item, missing } = props;
+  return (
+    <>
+      <li
+        role="treeitem"
+        aria-label={`Footage ${item.name}${missing ? ' (missing)' : ''}`}
+        class={`item ${missing ? 'is-missing' : ''}`}
+        title={missing ? `Not found: ${item.path}` : item.path}
+      >
+        <Icon name="film" />
+        <span class="name-text">{item.name}</span>
+        {missing ? (
+          <>
+            <span class="missing-mark">missing</span>
+            <button
+              class="button small"
+              aria-label={`Relink ${item.name}`}
+              aria-pressed={props.relinking}
+              onClick={() => props.onRelink(!props.relinking)}
+            >
+              Relink
+            </button>
+          </>
+        ) : (
+          <span class="muted">{footageFacts(item)}</span>
+        )}
+      </li>
+      {props.relinking && (
+        <li class="inline-form" aria-label={`Relink ${item.name}`}>
+          <TextField
+            label={`New file for ${item.name}`}
+            placeholder="/absolute/path/to/the/file"
+            value={item.path}
+            autoFocus
+            onCommit={async (path) => {
+              if (await props.run('footage.relink', { footage: item.id, path: path.trim() }))
+                props.onRelink(false);
+            }}
+            onCancel={() => props.onRelink(false)}
+          />
+          <span class="hint">Enter to relink, Esc to close</span>
+        </li>
+      )}
+    </>
   );
 }
 

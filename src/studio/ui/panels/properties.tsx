@@ -1,11 +1,16 @@
-/** The selected layer's properties: transform, source, effects, each editable with its unit and keyframe toggle. */
+/**
+ * The selected layer's properties: transform, source, time mapping and sound (footage and precomp layers),
+ * effects; each editable with its unit, and the keyframed ones with their keyframe toggle.
+ */
 import type { JSX } from 'preact';
 import { EFFECT_TYPE_NAMES, effectType } from '../../../engine/effect-types.js';
 import { Panel } from '../components/panel.js';
 import { activeComp, layerById } from '../state/doc.js';
 import { effectNames, layerProperties, type PropertyRow } from '../state/layer-properties.js';
+import { layerSwitches, type SwitchRow } from '../state/layer-switches.js';
 import { useStudio, useStudioState } from '../studio.js';
 import { PropertyRowView } from './property-row.js';
+import { SwitchRowView } from './switch-row.js';
 
 export function PropertiesPanel(): JSX.Element {
   const studio = useStudio();
@@ -22,9 +27,17 @@ export function PropertiesPanel(): JSX.Element {
       </Panel>
     );
   }
-  const rows = layerProperties(layer);
-  const groups = new Map<string, PropertyRow[]>();
-  for (const r of rows) groups.set(r.group, [...(groups.get(r.group) ?? []), r]);
+  const rows = layerProperties(layer, doc);
+  const switches = doc ? layerSwitches(doc, comp, layer, frame) : [];
+  // Groups in order: transform and source, then Time and Audio, then the effects.
+  const groups = new Map<string, { rows: PropertyRow[]; switches: SwitchRow[] }>();
+  const groupOf = (name: string) => {
+    if (!groups.has(name)) groups.set(name, { rows: [], switches: [] });
+    return groups.get(name)!;
+  };
+  for (const r of rows) if (!r.group.startsWith('Effects/') && r.group !== 'Audio') groupOf(r.group);
+  for (const sw of switches) groupOf(sw.group).switches.push(sw);
+  for (const r of rows) groupOf(r.group).rows.push(r);
   const effects = new Map(effectNames(layer).map((e) => [`Effects/${e.name}`, e.effect]));
 
   return (
@@ -37,7 +50,7 @@ export function PropertiesPanel(): JSX.Element {
       }
     >
       <div role="treegrid" aria-label={`Properties of ${layer.name}`}>
-        {[...groups].map(([group, groupRows]) => {
+        {[...groups].map(([group, { rows: groupRows, switches: groupSwitches }]) => {
           const effect = effects.get(group);
           return (
             <section class="prop-group" key={group} aria-label={group}>
@@ -79,6 +92,9 @@ export function PropertiesPanel(): JSX.Element {
               </h3>
               {groupRows.map((row) => (
                 <PropertyRowView key={row.path} row={row} comp={comp} layer={layer} frame={frame} />
+              ))}
+              {groupSwitches.map((sw) => (
+                <SwitchRowView key={sw.name} row={sw} />
               ))}
             </section>
           );

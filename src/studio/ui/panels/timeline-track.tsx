@@ -1,17 +1,22 @@
 /**
- * A layer's track: its in/out bar (drag to move the layer in time: one layer.setTiming on release) and, when
+ * A layer's track: its in/out bar (drag to move the layer in time, or drag either end to trim its in or out
+ * point: one layer.setTiming on release) and, when
  * the layer is expanded, a row of keyframe diamonds per animated property (drag one to retime it: remove +
  * set in one group, so it is one undo step).
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import type { Composition, Keyframe, Layer } from '../../../engine/model.js';
+import type { Composition, Keyframe, Layer, Project } from '../../../engine/model.js';
+import { DEFAULT_TIME_MAP, hasSourceTime } from '../../../engine/time-map.js';
 import { windowDrag } from '../components/window-drag.js';
 import { isAnimatable, type PropertyRow } from '../state/layer-properties.js';
-import { useStudio } from '../studio.js';
+import { sourceSeconds } from '../state/layer-switches.js';
+import { useStudio, useStudioState } from '../studio.js';
 import { timeX, type TimeScale } from './timeline-geometry.js';
 
 const DRAG_THRESHOLD_PX = 3;
+
+type Edge = 'in' | 'out';
 
 export function LayerBar(props: {
   comp: Composition;
@@ -21,8 +26,41 @@ export function LayerBar(props: {
 }): JSX.Element {
   const { comp, layer, scale } = props;
   const studio = useStudio();
+  const doc = useStudioState((s) => s.doc);
   const [shiftFrames, setShiftFrames] = useState(0);
+  const [trim, setTrim] = useState<{ edge: Edge; time: number } | null>(null);
   const shiftPx = shiftFrames * scale.pxPerFrame;
+  const inPoint = trim?.edge === 'in' ? trim.time : layer.inPoint;
+  const outPoint = trim?.edge === 'out' ? trim.time : layer.outPoint;
+
+  const onTrimDown = (edge: Edge) => (e: PointerEvent) => {
+    if (e.button !== 0) return;
+    e.stopPropagation();
+    studio.select(layer.id);
+    const startX = e.clientX;
+    const from = edge === 'in' ? layer.inPoint : layer.outPoint;
+    const [lo, hi] = trimRange(doc, comp, layer, edge);
+    let time = from;
+    windowDrag({
+      move: (ev) => {
+        const frames = Math.round((ev.clientX - startX) / scale.pxPerFrame);
+        // Whole frames of the composition, within what the layer can show.
+        time = Math.min(hi, Math.max(lo, Math.round(from * comp.frameRate + frames) / comp.frameRate));
+        setTrim({ edge, time });
+      },
+      up: () => {
+        if (time === from) return setTrim(null);
+        void studio.commands
+          .run('layer.setTiming', {
+            comp: comp.id,
+            layer: layer.id,
+            ...(edge === 'in' ? { inPoint: time } : { outPoint: time }),
+          })
+          .catch(() => undefined)
+          .finally(() => setTrim(null));
+      },
+    });
+  };
 
   const onPointerDown = (e: PointerEvent) => {
     if (e.button !== 0) return;
@@ -59,18 +97,44 @@ export function LayerBar(props: {
     <div
       class={`layer-bar kind-${layer.source.kind} ${props.selected ? 'is-selected' : ''} ${layer.enabled ? '' : 'is-hidden'}`}
       style={{
-        left: `${timeX(scale, layer.inPoint) + shiftPx}px`,
-        width: `${Math.max(2, timeX(scale, layer.outPoint - layer.inPoint))}px`,
+        left: `${timeX(scale, inPoint) + shiftPx}px`,
+        width: `${Math.max(2, timeX(scale, outPoint - inPoint))}px`,
       }}
       role="slider"
       aria-label={`Timing of ${layer.name}: drag to move it in time`}
-      aria-valuenow={Number(layer.inPoint.toFixed(3))}
-      aria-valuetext={`${layer.inPoint.toFixed(2)}s to ${layer.outPoint.toFixed(2)}s`}
+      aria-valuenow={Number(inPoint.toFixed(3))}
+      aria-valuetext={`${inPoint.toFixed(2)}s to ${outPoint.toFixed(2)}s`}
       onPointerDown={onPointerDown}
     >
+      {(['in', 'out'] as const).map((edge) => (
+        <span
+          key={edge}
+          class={`bar-trim is-${edge}`}
+          role="slider"
+          aria-label={`${edge === 'in' ? 'In' : 'Out'} point of ${layer.name}: drag to trim`}
+          aria-valuenow={Number((edge === 'in' ? inPoint : outPoint).toFixed(3))}
+          onPointerDown={onTrimDown(edge)}
+        />
+      ))}
       <span class="bar-label">{layer.name}</span>
     </div>
   );
+}
+
+/**
+ * Where an edge may be dragged: at least a frame from the other edge, and, for footage or a precomp that
+ * neither loops nor freezes, not past the ends of its source (as After Effects stops a trim there).
+ */
+function trimRange(doc: Project | null, comp: Composition, layer: Layer, edge: Edge): [number, number] {
+  const frame = 1 / comp.frameRate;
+  let [lo, hi] = edge === 'in' ? [-Infinity, layer.outPoint - frame] : [layer.inPoint + frame, Infinity];
+  const map = layer.time ?? DEFAULT_TIME_MAP;
+  const length = doc && hasSourceTime(layer) ? sourceSeconds(doc, layer) : null;
+  if (length !== null && !map.loop && map.freezeAt === null) {
+    lo = Math.max(lo, layer.startTime);
+    hi = Math.min(hi, layer.startTime + length / Math.abs(map.speed));
+  }
+  return [lo, Math.max(lo, hi)];
 }
 
 export function KeyframeTrack(props: {

@@ -82,7 +82,7 @@ export function TimelinePanel(): JSX.Element {
           <div role="tree" aria-label={`Timeline of ${comp.name}`} class="tl-rows">
             {comp.layers.map((layer, index) => {
               const open = expanded.includes(layer.id);
-              const animated = layerProperties(layer).filter(isAnimated);
+              const animated = layerProperties(layer, doc).filter(isAnimated);
               return (
                 <div key={layer.id} role="treeitem" aria-label={layer.name} aria-expanded={open}>
                   <div class={`tl-row ${layer.id === selection ? 'is-selected' : ''}`} role="row">

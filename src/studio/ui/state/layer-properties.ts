@@ -9,18 +9,20 @@ import type {
   Composition,
   Keyframe,
   Layer,
+  Project,
   PropertyValue,
 } from '../../../engine/model.js';
+import { layerHasSound } from '../../../engine/shown-footage.js';
 import { layerTimeAt } from './doc.js';
 
 export type RowType = 'number' | 'vec2' | 'color' | 'string';
 
 export interface PropertyRow {
-  /** 'Transform', 'Text', 'Solid', 'Shape' or 'Effects/<effect name>'. */
+  /** 'Transform', 'Text', 'Solid', 'Shape', 'Audio' or 'Effects/<effect name>'. */
   group: string;
   /** As shown: 'Position', 'Fill Color', 'Radius'. */
   name: string;
-  /** The engine's property path: 'transform.position', 'effects.fx_3.radius'. */
+  /** The engine's property path: 'transform.position', 'audio.level', 'effects.fx_3.radius'. */
   path: string;
   type: RowType;
   unit?: string;
@@ -42,7 +44,8 @@ const still = <T extends PropertyValue>(value: T): AnimatableProperty =>
 const titleCase = (key: string) =>
   key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
 
-export function layerProperties(layer: Layer): PropertyRow[] {
+/** `doc` tells whether the layer has sound (its footage's file, or what a precomp holds): then its level too. */
+export function layerProperties(layer: Layer, doc: Pick<Project, 'items'> | null): PropertyRow[] {
   const t = layer.transform;
   const rows: PropertyRow[] = [
     row('Transform', 'Anchor Point', 'transform.anchorPoint', 'vec2', t.anchorPoint, { unit: 'px' }),
@@ -110,6 +113,16 @@ export function layerProperties(layer: Layer): PropertyRow[] {
       }),
     );
   }
+  if (doc && layerHasSound(doc, layer))
+    rows.push(
+      row('Audio', 'Level', 'audio.level', 'number', layer.audio?.level ?? still(0), {
+        unit: 'dB',
+        min: -96,
+        max: 24,
+        step: 0.1,
+        precision: 1,
+      }),
+    );
   for (const { effect, name } of effectNames(layer)) {
     const type = effectType(effect.type);
     for (const [key, spec] of Object.entries(type?.params ?? {})) {

@@ -50,6 +50,8 @@ export interface StudioState {
   /** Blend modes from the command catalog's schema of layer.setBlendMode (the engine's list, not a copy). */
   blendModes: readonly string[];
   doc: Project | null;
+  /** Footage items whose file is not there (the Project panel marks them; relink there). */
+  missingFootage: readonly string[];
   revision: number;
   projectPath: string | null;
   canUndo: boolean;
@@ -92,6 +94,7 @@ export const initialState: StudioState = {
   appName: 'EffectCraft',
   blendModes: [],
   doc: null,
+  missingFootage: [],
   revision: 0,
   projectPath: null,
   canUndo: false,

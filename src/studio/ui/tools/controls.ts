@@ -18,6 +18,7 @@ import {
   rowValue,
   type PropertyRow,
 } from '../state/layer-properties.js';
+import { layerSwitches, switchPathOf, type SwitchRow } from '../state/layer-switches.js';
 import type { ViewerResolution } from '../state/studio-state.js';
 import type { Studio } from '../studio.js';
 
@@ -52,6 +53,15 @@ export const CONTROL_PATHS = [
   'Properties/Shape/Fill Color',
   'Properties/Shape/Stroke Color',
   'Properties/Shape/Stroke Width',
+  'Properties/Time/Speed',
+  'Properties/Time/Reverse',
+  'Properties/Time/Loop',
+  'Properties/Time/Freeze',
+  'Properties/Time/Freeze At',
+  'Properties/Time/Frame Blending',
+  'Properties/Audio/Level',
+  'Properties/Audio/Mute',
+  'Properties/Audio/Stream',
   'Properties/Effects/<effect name>/<param>',
 ] as const;
 
@@ -195,9 +205,56 @@ export function listControls(studio: Studio): Control[] {
   const layer = layerById(comp, s().selection);
   if (comp && layer) {
     const effectIds = new Map(effectNames(layer).map((e) => [e.name, e.effect.id]));
-    for (const row of layerProperties(layer)) controls.push(propertyControl(studio, row, effectIds));
+    for (const row of layerProperties(layer, s().doc)) controls.push(propertyControl(studio, row, effectIds));
+    for (const row of layerSwitches(s().doc!, comp, layer, s().frame))
+      controls.push(switchControl(studio, row));
   }
   return controls;
+}
+
+/** A Time or Audio setting of the selected layer: the value read from the document now, set by its command. */
+function switchControl(studio: Studio, row: SwitchRow): Control {
+  const path = switchPathOf(row);
+  const current = () => {
+    const at = selected(studio);
+    return at
+      ? layerSwitches(at.doc, at.comp, at.layer, at.s.frame).find((r) => r.name === row.name)
+      : undefined;
+  };
+  return {
+    ...described(path, row),
+    ...(row.options && { options: row.options }),
+    get: () => current()?.value,
+    set: async (v) => {
+      const now = current();
+      if (!now) throw bad(path, 'a value for the selected layer', v);
+      let value: SwitchRow['value'];
+      if (now.type === 'boolean') value = toBoolean(path, v);
+      else if (now.type === 'number') value = toNumber(path, v);
+      else if (now.options?.includes(String(v))) value = String(v);
+      else throw bad(path, `one of ${now.options?.join(', ')}`, v);
+      const step = now.change(value);
+      await studio.commands.run(step.id, step.params);
+      await studio.refreshView();
+    },
+  };
+}
+
+/** What page.controls tells of a row's control: its path, type, unit and bounds. */
+const described = (path: string, row: Pick<Control, 'type' | 'unit' | 'min' | 'max'>) => ({
+  path,
+  type: row.type,
+  unit: row.unit,
+  min: row.min,
+  max: row.max,
+});
+
+/** The selected layer of the active composition, with the state it was read from; null when none is. */
+function selected(studio: Studio) {
+  const s = studio.store.state;
+  const comp = activeComp(s.doc);
+  const layer = layerById(comp, s.selection);
+  return s.doc && comp && layer ? { s, doc: s.doc, comp, layer } : null;
 }
 
 function flag(studio: Studio, path: string, key: 'transparencyGrid' | 'safeMargins'): Control {
@@ -215,22 +272,14 @@ function flag(studio: Studio, path: string, key: 'transparencyGrid' | 'safeMargi
 function propertyControl(studio: Studio, row: PropertyRow, effectIds: Map<string, string>): Control {
   const path = controlPathOf(row);
   const current = () => {
-    const s = studio.store.state;
-    const comp = activeComp(s.doc);
-    const layer = layerById(comp, s.selection);
-    return comp && layer
-      ? { s, comp, layer, row: layerProperties(layer).find((r) => r.path === row.path) }
-      : null;
+    const at = selected(studio);
+    return at ? { ...at, row: layerProperties(at.layer, at.doc).find((r) => r.path === row.path) } : null;
   };
   const effect = row.group.startsWith('Effects/') ? row.group.slice('Effects/'.length) : null;
   const effectId = effect ? effectIds.get(effect) : undefined;
   const key = row.path.split('.').pop()!;
   return {
-    path,
-    type: row.type,
-    unit: row.unit,
-    min: row.min,
-    max: row.max,
+    ...described(path, row),
     // An effect is also found by its id, and a parameter by its key ("mapBlackTo" as well as "Map Black To").
     ...(effect && {
       aliases: [
