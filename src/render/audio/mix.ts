@@ -49,24 +49,26 @@ export class AudioMixRun {
 }
 
 /**
- * A mix (its graph's inputs from `firstInput` on) that failed on one of its files: a file the document says has
- * sound that no longer has any ("matches no streams" for its `[N:a:S]`), or that ffmpeg cannot read any more (it
- * names the open file). Both mean the file changed since it was imported; the error names the footage file, not
+ * A mix that failed on one of its files: a file the document says has sound that no longer has any ("matches no
+ * streams"), or that ffmpeg cannot read any more (it names the open file). Both mean the file changed since it was imported; the error names the footage file, not
  * the descriptor ffmpeg was given. null when the failure is not one of these (a full disk, a killed run).
  */
-export function changedSound(err: unknown, head: string, mix: AudioMix, firstInput = 0): EngineError | null {
+export function changedSound(err: unknown, head: string, mix: AudioMix): EngineError | null {
   if (!isEngineError(err) || err.code !== 'render_failed') return null;
   // The graph's inputs, in its order: one per file (graph.ts).
   const files = [...new Map(mix.clips.map((c) => [c.path, c.shown ?? c.path])).entries()];
-  const noStream = /filtergraph description \[(\d+):a(?::\d+)?\]/.exec(head);
-  const byIndex = noStream ? files[Number(noStream[1]) - firstInput] : undefined;
+  // ffmpeg names the stream specifier (":a:0"), not the input, and echoes the whole graph after it: the file is
+  // known only when the mix has one (the render's probe, sound-unchanged.ts, names it before the mix runs).
+  const noStream = /matches no streams/.test(head) && /filtergraph description/.test(head);
   const byPath = files.find(([opened]) => err.message.includes(`${opened}:`) || head.includes(`${opened}:`));
-  const file = byIndex ?? byPath;
-  if (!file) return null;
-  const what = byIndex ? 'has no sound stream any more' : 'can no longer be read as media';
+  const file = byPath ?? (noStream && files.length === 1 ? files[0] : undefined);
+  const what = byPath ? 'can no longer be read as media' : 'has no sound stream any more';
+  if (!file && !noStream) return null;
   return new EngineError(
     'unsupported_format',
-    `The sound of "${file[1]}" cannot be mixed: the file ${what}; it has changed since it was imported.`,
+    file
+      ? `The sound of "${file[1]}" cannot be mixed: the file ${what}; it has changed since it was imported.`
+      : `The sound cannot be mixed: one of its files (${files.map(([, shown]) => `"${shown}"`).join(', ')}) ${what}; it has changed since it was imported.`,
     'Put the file back as it was, or relink the footage to it (footage.relink) so that it is probed again.',
   );
 }

@@ -1,15 +1,20 @@
 /**
  * A mix's files opened through the engine's ports (openMedia: confined, checked at the open, never through a
- * link), for ffmpeg to read as open files (`/proc/<pid>/fd/N`), never by path again.
+ * link), for ffmpeg to read as open files (`/proc/<pid>/fd/N`), never by path again; and each checked to be the
+ * file its footage item recorded (sound-unchanged.ts) when ffprobe is there.
  */
 import type { EnginePorts, FootageItem, Project } from '../../engine/index.js';
 import { footageFailure } from '../media/missing-footage.js';
+import { probeMedia } from '../media/probe.js';
 import type { AudioMix } from './clips.js';
+import { checkSoundUnchanged } from './sound-unchanged.js';
 
 /**
  * `mix` with every clip's path replaced by its file opened through `ports`; `keep` gets each file's close. A
  * missing file fails as its footage (`fail`, a render), or its clips are left out with a warning naming it
- * (`skip`, a preview: as a missing picture is a placeholder there).
+ * (`skip`, a preview: as a missing picture is a placeholder there). A changed file is the same, except that a
+ * render's check runs on while it starts: `checked` rejects then (a preview's has settled before this returns).
+ * `ffprobe`: null skips the check.
  */
 export async function openMix(
   doc: Project,
@@ -17,13 +22,15 @@ export async function openMix(
   ports: EnginePorts,
   keep: (close: () => Promise<void>) => void,
   missing: 'fail' | 'skip',
-): Promise<{ mix: AudioMix; warnings: string[] }> {
+  ffprobe: string | null,
+): Promise<{ mix: AudioMix; warnings: string[]; checked: Promise<void> }> {
   const opened = new Map<string, string>();
   const warnings: string[] = [];
+  const checks: Promise<void>[] = [];
   for (const path of new Set(mix.clips.map((c) => c.path))) {
+    // Named as the footage it is, as a missing picture is (the person knows the item, not only the path).
+    const item = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.path === path);
     const file = await ports.openMedia(path).catch((err: unknown) => {
-      // Named as the footage it is, as a missing picture is (the person knows the item, not only the path).
-      const item = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.path === path);
       const failure = footageFailure(item, path, err, 'read sound from');
       // Only a missing file is left out of a preview; anything else (outside the roots) fails it.
       if (missing === 'fail' || failure.code !== 'no_such_file') throw failure;
@@ -33,10 +40,25 @@ export async function openMix(
     if (!file) continue;
     keep(() => file.close());
     opened.set(path, file.childPath);
+    if (!ffprobe || !item) continue;
+    const streams = [...new Set(mix.clips.filter((c) => c.path === path).map((c) => c.stream))];
+    const probe = (o: { countPackets: boolean }) => probeMedia(ffprobe, file.childPath, path, o);
+    checks.push(
+      checkSoundUnchanged(probe, item, streams).catch((err: unknown) => {
+        if (missing === 'fail') throw err;
+        warnings.push(`${(err as Error).message} Its sound is left out.`);
+        opened.delete(path);
+      }),
+    );
   }
+  // Every file is looked at in parallel; a render fails on the first change found.
+  const checked = Promise.all(checks).then(() => undefined);
+  // Awaited by the render's start; a render stopped before that must not leave it unhandled.
+  checked.catch(() => undefined);
+  if (missing === 'skip') await checked;
   const clips = mix.clips.flatMap((c) => {
     const path = opened.get(c.path);
     return path === undefined ? [] : [{ ...c, path, shown: c.path }];
   });
-  return { mix: { ...mix, clips }, warnings };
+  return { mix: { ...mix, clips }, warnings, checked };
 }

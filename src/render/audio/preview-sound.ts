@@ -4,6 +4,8 @@
  * PCM on a pipe and wrapped as a WAV in memory, so nothing is written to disk. Keyed by what it is mixed from,
  * so an edit that changes no sound (a title's colour) reuses the last mix.
  */
+import { dirname } from 'node:path';
+import { findExecutable } from '../../node-io/search-path.js';
 import { createHash } from 'node:crypto';
 import { EngineError, type EnginePorts, type Project } from '../../engine/index.js';
 import { findComp } from '../../engine/resolve.js';
@@ -65,7 +67,8 @@ export async function mixPreviewSound(
     );
   const closes: (() => Promise<void>)[] = [];
   try {
-    const { mix, warnings } = await openMix(doc, plan.mix, ports, (c) => closes.push(c), 'skip');
+    const ffprobe = await findExecutable('ffprobe', dirname(ffmpeg));
+    const { mix, warnings } = await openMix(doc, plan.mix, ports, (c) => closes.push(c), 'skip', ffprobe);
     const pcm = await decodeMix(ffmpeg, mix, signal);
     return { wav: Buffer.concat([wavHeader(pcm.length), pcm]), warnings };
   } finally {

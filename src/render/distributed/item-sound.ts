@@ -30,7 +30,10 @@ export async function mixItemSound(
   const closes: Array<() => Promise<void>> = [];
   try {
     const templated = await templateDoc(doc, item, ports);
-    const mix = await soundInput(templated, planItem(templated, item), ports, (close) => closes.push(close));
+    const { mix, checked } = await soundInput(templated, planItem(templated, item), ports, ffmpeg, (close) =>
+      closes.push(close),
+    );
+    await checked;
     if (!mix.clips.length) return null;
     if (signal.aborted) throw stopped();
     const file = await tracker.create(`${item.output}.mix.wav`);

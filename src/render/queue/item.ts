@@ -143,6 +143,9 @@ async function render(
   const factory = env.exporters.get(item.format);
   if (!factory)
     throw new EngineError('unsupported_format', `No exporter for "${item.format}".`, 'Pick another format.');
+  const sound = plan.sound
+    ? await soundInput(env.doc, plan, env.ports, env.options.ffmpeg, (close) => cleanup.always(close))
+    : null;
   const exporter = factory({
     item,
     frames,
@@ -151,7 +154,7 @@ async function render(
     tracker,
     ffmpeg: env.options.ffmpeg,
     signal: stop.signal,
-    audio: plan.sound ? await soundInput(env.doc, plan, env.ports, (close) => cleanup.always(close)) : null,
+    audio: sound?.mix ?? null,
     progress: (n) => env.onFrames(counts.skipped + n, frames.length, tracker.committed),
   });
   // Set once the frames to write are known (after prepare); the cleanup below may run before that.
@@ -183,6 +186,9 @@ async function render(
       stop.signal,
       (close) => cleanup.always(close),
     );
+    // The video files' check and the sound files' (sound-input.ts) run while the workers start.
+    const checked = Promise.all([input.checked, sound?.checked]).then(() => undefined);
+    checked.catch(() => undefined);
     const pool = await startAlongside(
       () =>
         RenderPool.start({
@@ -200,7 +206,7 @@ async function render(
       exporter,
       stop,
       cleanup,
-      input.checked,
+      checked,
       w,
     );
     // Stopping terminates the workers at once; the batch they held rejects with `cancelled`.
@@ -211,7 +217,7 @@ async function render(
     // A file that changed since its import fails the check; its frames may have failed to decode meanwhile,
     // and the check's error is the one that names the cause.
     await dispatch(pool, w, todo, plan, exporter, stop).catch(async (err: unknown) => {
-      await input.checked;
+      await checked;
       throw err;
     });
     // Every frame is drawn: the workers end their job while the encoder finishes, and wait for the next
@@ -219,6 +225,8 @@ async function render(
     void pool.release();
   }
   await w.flush();
+  // An item with no frames to draw (sound only, or every frame kept from before) waited for no check yet.
+  await sound?.checked;
   if (stop.checkRemoved() || stop.signal.aborted) throw stopped();
   const files = await finishStoppably(exporter, stop);
   // Removed while the encoder finished: the tracker still owns the final files, so they go too.

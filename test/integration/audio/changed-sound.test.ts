@@ -1,6 +1,7 @@
-// A footage file that changed after import so that its sound is gone, or is not media any more: the mix fails
-// with unsupported_format naming the footage file (not ffmpeg's filter graph or the descriptor it read) and a
-// remedy that helps, and nothing is written.
+// A footage file that changed after import so that its sound is gone, shorter, or not media any more: the render
+// fails before its mix with unsupported_format naming the footage file (not ffmpeg's filter graph or the
+// descriptor it read) and what changed, with a remedy that helps, and nothing is written. Never a render called
+// done with silence where the sound was.
 import { copyFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
@@ -25,24 +26,42 @@ async function voiceComp() {
 
 describe('a sound file changed after import', () => {
   itWithFfmpeg.each([
-    ['has no sound any more', 'no sound stream any more', 'mix.wav'],
-    ['is not media any more', 'can no longer be read as media', 'mix.wav'],
+    ['has no sound any more', 'it now has no audio stream', 'mix.wav'],
+    ['is not media any more', 'it is no longer media', 'mix.wav'],
+    ['is shorter', 'lasted 1.00 s; it now lasts 0.40 s', 'mix.wav'],
     // A video's encoder mixes the sound itself: its failure is named the same way.
-    ['has no sound any more', 'no sound stream any more', 'clip.mp4'],
-    ['is not media any more', 'can no longer be read as media', 'clip.mp4'],
+    ['has no sound any more', 'it now has no audio stream', 'clip.mp4'],
+    ['is not media any more', 'it is no longer media', 'clip.mp4'],
+    ['is shorter', 'lasted 1.00 s; it now lasts 0.40 s', 'clip.mp4'],
   ])('one that %s fails the mix naming it (%s, %s)', async (change, said, output) => {
     const { dir, sound, s, comp } = await voiceComp();
     if (change === 'has no sound any more') await copyFile(await numberedClip(dir, 'h264', '10', 10), sound);
+    else if (change === 'is shorter') await copyFile(await tone(dir, { freq: 440, seconds: 0.4 }), sound);
     else await writeFile(sound, 'not a sound at all');
     const out = join(dir, 'out', output);
     const job = await renderTo(s, comp, out);
     const error = job.items[0]?.error;
     expect(error?.code).toBe('unsupported_format');
-    expect(error?.message).toContain(`"${sound}"`);
+    expect(error?.message).toContain(`"${sound}" has changed since it was imported`);
     expect(error?.message).toContain(said);
     expect(error?.message).not.toMatch(/\/proc\/|atrim|filter/);
     expect(error?.remediation).toMatch(/footage\.relink/);
     expect(await readdir(dir)).not.toContain('out');
+  });
+
+  itWithFfmpeg('of two, the one that changed is the one named', async () => {
+    const { dir, sound, s, comp } = await voiceComp();
+    const other = join(dir, 'music.wav');
+    await copyFile(await tone(dir, { freq: 660, seconds: 1 }), other);
+    const { id: music } = await run<{ id: string }>(s, 'file.import', { path: other });
+    await run(s, 'layer.addFootage', { comp, footage: music });
+    // The second file loses its sound; the first is as it was.
+    await copyFile(await numberedClip(dir, 'h264', '10', 10), other);
+    for (const output of ['mix.wav', 'clip.mp4']) {
+      const job = await renderTo(s, comp, join(dir, 'out', output));
+      expect(job.items[0]?.error?.message).toContain(`"${other}" has changed`);
+      expect(job.items[0]?.error?.message).not.toContain(sound);
+    }
   });
 
   itWithFfmpeg('one that is gone fails naming the footage item, as a missing picture does', async () => {

@@ -85,7 +85,7 @@ export class VideoExporter implements Exporter {
   /** An encoder failure on one of the sound's files names that file (audio/mix.ts), not ffmpeg's graph. */
   #explained(err: unknown, child: FfmpegProcess): unknown {
     const audio = this.#ctx.audio;
-    return (audio && changedSound(err, child.stderrHead, audio, 1)) ?? err;
+    return (audio && changedSound(err, child.stderrHead, audio)) ?? err;
   }
 
   #encoder(): Promise<FfmpegProcess> {

@@ -1,0 +1,62 @@
+/**
+ * Whether a file's sound is still the one its footage item recorded. The mix trusts the item: it places a
+ * stream's samples by the recorded length and offset, and a file replaced by a shorter one (a voice-over
+ * re-exported under the same name) or one without the stream would be mixed as silence and the render called
+ * done. So every sound file of a render is probed again before its mix starts (headers only, tens of
+ * milliseconds; packets counted as at import only when the quick look disagrees), as video files are
+ * (media/footage-unchanged.ts).
+ */
+import { EngineError, type FootageItem } from '../../engine/core.js';
+import { audioStreamsOf } from '../../engine/shown-footage.js';
+import type { MediaProbe } from '../../engine/ports.js';
+
+const REMEDY =
+  'Put the file back as it was, or relink the footage to it (footage.relink) so that it is probed again.';
+
+/** Lengths may differ this much between a quick look and a count (rounding, an estimate from the bit rate). */
+const slack = (seconds: number) => Math.max(0.05, 0.01 * seconds);
+
+/** What differs between the streams `item` recorded and those probed `now`, for the streams a mix plays; null: none. */
+function difference(item: FootageItem, now: MediaProbe, streams: readonly number[]): string | null {
+  const was = audioStreamsOf(item);
+  const found = audioStreamsOf({ ...item, media: now.media });
+  for (const s of streams) {
+    const then = was[s];
+    const got = found[s];
+    if (!then) continue;
+    if (!got)
+      return found.length
+        ? `it had ${was.length} audio stream${was.length === 1 ? '' : 's'}; it now has ${found.length}, without stream ${s}`
+        : 'it had sound; it now has no audio stream';
+    if (Math.abs(got.duration - then.duration) > slack(then.duration))
+      return `its sound${was.length > 1 ? ` (stream ${s})` : ''} lasted ${then.duration.toFixed(2)} s; it now lasts ${got.duration.toFixed(2)} s`;
+  }
+  return null;
+}
+
+export type Probe = (options: { countPackets: boolean }) => Promise<MediaProbe>;
+
+/**
+ * Throws unsupported_format naming what changed when the file `probe` reads no longer has the sound `item`
+ * recorded in the `streams` a mix plays. A file that is no media at all now is the same error.
+ */
+export async function checkSoundUnchanged(
+  probe: Probe,
+  item: FootageItem,
+  streams: readonly number[],
+): Promise<void> {
+  const changed = (what: string) =>
+    new EngineError(
+      'unsupported_format',
+      `"${item.path}" has changed since it was imported: ${what}.`,
+      REMEDY,
+    );
+  const look = (countPackets: boolean) =>
+    probe({ countPackets }).catch((err: unknown) => {
+      if (!(err instanceof EngineError) || err.code !== 'unsupported_format') throw err;
+      throw changed(`it is no longer media (${err.message.replace(/\.$/, '')})`);
+    });
+  if (difference(item, await look(false), streams) === null) return;
+  const counted = difference(item, await look(true), streams);
+  if (counted !== null) throw changed(counted);
+}
