@@ -76,6 +76,9 @@ function fail(error: ErrorInfo, exitCode?: number): number {
   return exitCode ?? (error.code === 'bad_argument' || error.code === 'not_found' ? EXIT.usage : EXIT.failed);
 }
 
+/** Times computed from frame numbers (n / rate) land a hair under n * rate in binary: still frame n. */
+const FRAME_EPSILON = 1e-6;
+
 export async function stillCommand(argv: string[]): Promise<number> {
   const args = parse(argv);
   if (!args) return EXIT.ok;
@@ -97,15 +100,18 @@ export async function stillCommand(argv: string[]): Promise<number> {
     if (isEngineError(err)) return fail(err.toInfo(CLI_WORDS));
     throw err;
   }
-  let time: number;
-  if ('frame' in args.at) {
-    const frames = frameCount(comp);
-    if (args.at.frame >= frames)
-      throw new UsageError(
-        `--frame ${args.at.frame} is past the end of "${comp.name}": frames 0-${frames - 1}.`,
-      );
-    time = args.at.frame / comp.frameRate;
-  } else time = args.at.time;
+  // A time draws the frame it falls in, as a render writes it (keyframes and footage at that frame's time, not
+  // between frames): 1.039 s at 25 fps is frame 25, drawn at 1.0 s.
+  const frame =
+    'frame' in args.at ? args.at.frame : Math.floor(args.at.time * comp.frameRate + FRAME_EPSILON);
+  const frames = frameCount(comp);
+  if (frame >= frames)
+    throw new UsageError(
+      'frame' in args.at
+        ? `--frame ${frame} is past the end of "${comp.name}": frames 0-${frames - 1}.`
+        : `--time ${args.at.time} is past the end of "${comp.name}" (${comp.duration} s): times from 0 to under ${comp.duration}.`,
+    );
+  const time = frame / comp.frameRate;
   try {
     const saved = await engine.execute<{ path: string; width: number; height: number; bytes: number }>(
       'frame.save',

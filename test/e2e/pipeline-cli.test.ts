@@ -255,7 +255,7 @@ describe('effectcraft-cli still', () => {
     expect((await readdir(dir)).sort()).toEqual(['a.jpg', 'f30.png', 'sample.ecproj', 't1.png']);
   });
 
-  itWithFfmpeg('draws video footage in-process (the frame at the asked time) and exits', async () => {
+  itWithFfmpeg('draws video footage in-process (the frame the asked time falls in) and exits', async () => {
     const dir = await tempDir();
     const clip = await numberedClip(dir, 'h264', '25', 50);
     const engine = newEngine();
@@ -269,6 +269,14 @@ describe('effectcraft-cli still', () => {
     expect(r.code, r.stderr).toBe(0);
     const { data } = await sharp(join(dir, 'f.png')).raw().toBuffer({ resolveWithObject: true });
     expect(frameOf(data[0]!, data[1]!, data[2]!)).toBe(30);
+    // A time late in a frame is that frame, as a render writes it (1.239 s at 25 fps is frame 30, drawn at
+    // 1.2 s), not the source frame nearest the exact time (31).
+    const late = await runCli(['still', 'v.ecproj', '--comp', 'V', '--time', '1.239', '-o', 'g.png'], {
+      cwd: dir,
+    });
+    expect(late.code, late.stderr).toBe(0);
+    const g = await sharp(join(dir, 'g.png')).raw().toBuffer();
+    expect(frameOf(g[0]!, g[1]!, g[2]!)).toBe(30);
   });
 
   it('refuses bad requests with exit 2, in CLI words', async () => {

@@ -13,6 +13,7 @@
  * (VP9 in WebM: one packet per frame, in presentation order; the alt-ref frames libvpx adds travel inside
  * the next frame's packet).
  */
+import { exactRate, ffmpegRate } from '../queue/exporters/frame-rate.js';
 import { stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
@@ -46,7 +47,9 @@ const listLine = (path: string) => `file 'file:${path.replace(/'/g, "'\\''")}'`;
  */
 export function concatList(chunks: readonly ChunkResult[], frameRate: number): string {
   const first = chunks[0]?.start ?? 0;
-  const micros = (frame: number) => Math.round(((frame - first) * 1e6) / frameRate);
+  // The segments' own timestamps follow the rate their encoder was told (29.97 is 30000/1001).
+  const rate = exactRate(frameRate);
+  const micros = (frame: number) => Math.round(((frame - first) * 1e6) / rate);
   return chunks
     .flatMap((c) => {
       const path = c.files[0]?.path;
@@ -61,7 +64,7 @@ export function concatList(chunks: readonly ChunkResult[], frameRate: number): s
 /** The output container, and for WebM the packets retimed to frame N's time as a local render rounds it. */
 function containerArgs(format: string, frameRate: number): string[] {
   if (format === 'mp4') return ['-movflags', '+faststart', '-f', 'mp4'];
-  if (format === 'webm') return ['-bsf:v', `setts=ts=round(N/(${frameRate}*TB))`, '-f', 'webm'];
+  if (format === 'webm') return ['-bsf:v', `setts=ts=round(N/((${ffmpegRate(frameRate)})*TB))`, '-f', 'webm'];
   return ['-f', 'mov'];
 }
 

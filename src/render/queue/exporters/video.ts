@@ -7,6 +7,7 @@
  * last exactly its frames, so they stay in sync. One process, started at once: the sound was mixed first into a
  * temporary WAV by a second ffmpeg, and the first frame waited for it (~100 ms of ffmpeg's start-up alone).
  */
+import { ffmpegRate } from './frame-rate.js';
 import { dirname } from 'node:path';
 import { EngineError, type FfmpegFormat } from '../../../engine/index.js';
 import type { FramePayload } from '../../encode.js';
@@ -108,7 +109,7 @@ export class VideoExporter implements Exporter {
       '-s',
       `${picture.width}x${picture.height}`,
       '-r',
-      String(this.#ctx.frameRate),
+      ffmpegRate(this.#ctx.frameRate),
       // No reader thread: ffmpeg 5 gives each input one when a second input (the sound) is named or a queue
       // size is set, and with it held ~75 MB more at a 1080p render's peak (its queued 8 MB packets, and the
       // glibc heap they were allocated in), at the same speed: our own pipe already queues ahead of it.
