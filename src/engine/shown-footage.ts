@@ -16,6 +16,12 @@ export function playsSoundOnly(doc: Pick<Project, 'items'>, layer: Pick<Layer, '
   return shownFootage(doc, layer)?.media?.kind === 'audio';
 }
 
+/** Whether a layer's source has frames to mix: a video or an image sequence (not a precomp, a still or sound). */
+export function blendsFrames(doc: Pick<Project, 'items'>, layer: Pick<Layer, 'source'>): boolean {
+  const kind = shownFootage(doc, layer)?.media?.kind;
+  return kind === 'video' || kind === 'sequence';
+}
+
 /** The audio streams of `item` (the first alone for a file with one; none without sound). */
 export function audioStreamsOf(item: FootageItem): AudioStreamInfo[] {
   const first = item.media?.audio;

@@ -4,7 +4,7 @@ import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { MAX_SPEED, MIN_SPEED, type Layer, type Project } from '../model.js';
 import { draftLayer } from '../resolve.js';
-import { playsSoundOnly } from '../shown-footage.js';
+import { blendsFrames, playsSoundOnly } from '../shown-footage.js';
 import { DEFAULT_TIME_MAP, hasSourceTime } from '../time-map.js';
 import { needsComp } from './layer-add.js';
 import { locate, target } from './layer-edit.js';
@@ -61,6 +61,16 @@ export const layerSetTimeMap = defineCommand({
         'bad_argument',
         `Layer "${layer.name}" plays sound only: frame blending mixes pictures, and it has none.`,
         'Leave out frameBlending for a sound layer (speed, loop and freezeAt apply to its sound).',
+      );
+    if (p.frameBlending && !blendsFrames(ctx.doc, layer))
+      throw new EngineError(
+        'bad_argument',
+        layer.source.kind === 'precomp'
+          ? `Layer "${layer.name}" is a precomp: frame blending mixes the frames of a video or an image sequence, and a precomp is drawn at any time asked, so it would do nothing.`
+          : `Layer "${layer.name}" shows a still: frame blending mixes the frames of a video or an image sequence, and a still has one.`,
+        layer.source.kind === 'precomp'
+          ? 'Turn frameBlending on for the footage layers inside the precomp; speed, loop and freezeAt apply to the precomp layer.'
+          : 'Leave out frameBlending for this layer.',
       );
     const before = layer.time ?? DEFAULT_TIME_MAP;
     const length = sourceLength(ctx.doc, layer);

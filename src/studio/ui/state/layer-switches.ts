@@ -7,12 +7,7 @@
  * there.
  */
 import type { Composition, Layer, Project } from '../../../engine/model.js';
-import {
-  audioStreamsOf,
-  layerHasSound,
-  playsSoundOnly,
-  shownFootage,
-} from '../../../engine/shown-footage.js';
+import { audioStreamsOf, layerHasSound, blendsFrames, shownFootage } from '../../../engine/shown-footage.js';
 import { DEFAULT_TIME_MAP, footageTime, hasSourceTime, type TimeMap } from '../../../engine/time-map.js';
 import type { Step } from '../live/commands.js';
 import { frameToTime } from './doc.js';
@@ -128,7 +123,7 @@ export function layerSwitches(
         precision: 2,
         change: (v) => retime({ freezeAt: Number(v) }),
       });
-    if (!playsSoundOnly(doc, layer))
+    if (blendsFrames(doc, layer))
       rows.push({
         group: 'Time',
         name: 'Frame Blending',
