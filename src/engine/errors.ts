@@ -117,6 +117,13 @@ export function fsError(err: unknown, path: string, action: string): EngineError
       'Free space on that volume or write somewhere else.',
     );
   }
+  if (code === 'EROFS') {
+    return new EngineError(
+      'io_error',
+      `Cannot ${action} "${path}": the volume is read-only.`,
+      'Write to a writable volume (or remount this one read-write).',
+    );
+  }
   if (code === 'EISDIR') {
     return new EngineError(
       'bad_argument',

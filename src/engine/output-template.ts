@@ -52,6 +52,9 @@ export interface OutputFormatProblem {
   remediation: Remedy;
 }
 
+/** Sound-only extensions no format writes (`.aac` alone: AAC is written in an .m4a). */
+const UNWRITTEN_SOUND = new Set(['.ogg', '.oga', '.opus', '.flac', '.aac', '.aiff', '.aif']);
+
 /**
  * Picks the format from the template's extension when not given, and checks the two agree: the extension
  * is one of the format's, and the file name has a frame field exactly when the format is a sequence.
@@ -70,6 +73,14 @@ export function checkOutputFormat(
   const chosen = format ?? formatFromExtension(ext, hasFrameField(template));
   if (!chosen) {
     const known = firstExtensions(formatsWhere((s) => s.inferred));
+    // Sound containers people reach for that no format writes: passing a format cannot make one.
+    if (UNWRITTEN_SOUND.has(ext))
+      return problem(
+        'output',
+        `${ext.slice(1).toUpperCase()} files are not written: sound alone is written as WAV, MP3 or M4A (AAC).`,
+        'End the output in .wav, .mp3 or .m4a; for Opus with a picture, .webm.',
+        'unsupported_format',
+      );
     return problem(
       'output',
       `Cannot tell the output format from "${ext || 'no extension'}".`,

@@ -41,15 +41,8 @@ export function removedError(id: string): ErrorInfo {
 export function toInfo(err: unknown, output: string): ErrorInfo {
   if (err instanceof EngineError) return err.toInfo();
   const errno = err as NodeJS.ErrnoException | undefined;
-  if (typeof errno?.code === 'string' && typeof errno.syscall === 'string') {
-    if (errno.code === 'EROFS')
-      return new EngineError(
-        'io_error',
-        `Cannot write "${errno.path ?? output}": the volume is read-only.`,
-        'Write to a writable volume (or remount this one read-write).',
-      ).toInfo();
+  if (typeof errno?.code === 'string' && typeof errno.syscall === 'string')
     return fsError(err, errno.path ?? output, 'write').toInfo();
-  }
   return {
     code: 'render_failed',
     message: `Rendering failed: ${err instanceof Error ? err.message : String(err)}`,

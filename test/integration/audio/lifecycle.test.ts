@@ -67,6 +67,8 @@ describe('sound and the render lifecycle', () => {
       }>(s, 'renderQueue.render');
       expect(r.items[0]).toMatchObject({ status: 'failed', error: { code: 'missing_dependency' } });
       expect(r.items[0]!.error!.remediation).toMatch(/apt-get install ffmpeg/);
+      // A picture format is no way round for a sound file: the remedy does not offer one.
+      expect(r.items[0]!.error!.remediation).not.toMatch(/PNG/);
       expect(r.items[1]!.status).toBe('done');
       expect((await listDir(dir)).filter((n) => n.endsWith('.png'))).toHaveLength(5);
     },

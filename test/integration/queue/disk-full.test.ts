@@ -95,6 +95,8 @@ describe('full disk (real tmpfs)', () => {
     const r = await run<JobResult>(s, 'renderQueue.render', {});
     expect(r.failed).toBe(1);
     expect(r.items[0]!.error?.code).toBe('io_error');
+    expect(r.items[0]!.error?.message).toMatch(/the volume is read-only/);
+    expect(r.items[0]!.error?.remediation).toMatch(/writable volume/);
     expect(await listDir(m.dir)).toEqual([]);
   });
 });

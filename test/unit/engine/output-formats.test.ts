@@ -86,6 +86,15 @@ describe('output format table', () => {
     expect(() => resolveOutputFormat('/out/clip.xyz', undefined)).toThrow(
       expect.objectContaining({ code: 'unsupported_format' }),
     );
+    // A sound container no format writes: the remedy names the sound formats there are, not "pass format".
+    for (const ext of ['ogg', 'flac', 'aac'])
+      expect(() => resolveOutputFormat(`/out/mix.${ext}`, undefined)).toThrow(
+        expect.objectContaining({
+          code: 'unsupported_format',
+          message: expect.stringMatching(/not written: sound alone is written as WAV, MP3 or M4A/),
+          remediation: expect.stringMatching(/\.wav, \.mp3 or \.m4a/),
+        }),
+      );
   });
 
   it('renderQueue.add infers the format, and takes alpha and overflow exactly where the table says', async () => {

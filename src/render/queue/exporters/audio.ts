@@ -22,7 +22,7 @@ export class AudioExporter implements Exporter {
   #run: AudioMixRun | null = null;
 
   constructor(ctx: ExporterContext, format: AudioOnlyFormat) {
-    if (!ctx.ffmpeg) throw missingFfmpeg(format);
+    if (!ctx.ffmpeg) throw missingFfmpeg(format, true);
     this.#ctx = ctx;
     this.#format = format;
     this.#ffmpeg = ctx.ffmpeg;

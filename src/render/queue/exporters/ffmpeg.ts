@@ -13,11 +13,14 @@ export function findFfmpeg(searchPath?: string): Promise<string | null> {
   return findExecutable('ffmpeg', searchPath);
 }
 
-export function missingFfmpeg(format: string): EngineError {
+/** `sound`: the format is sound only (WAV, MP3, M4A), for which a picture format is no way round. */
+export function missingFfmpeg(format: string, sound = false): EngineError {
   return new EngineError(
     'missing_dependency',
     `Rendering ${format} needs ffmpeg, which was not found on PATH.`,
-    'Install it: apt-get install ffmpeg (or render a PNG sequence, which needs nothing else).',
+    sound
+      ? 'Install it: apt-get install ffmpeg (every sound file is mixed and encoded by it).'
+      : 'Install it: apt-get install ffmpeg (or render a PNG sequence, which needs nothing else unless the composition shows video footage).',
   );
 }
 
