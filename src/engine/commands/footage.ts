@@ -8,6 +8,7 @@ import type { FootageMedia, Layer, Project } from '../model.js';
 import { defineCommand, EDIT } from '../catalog.js';
 import { findFootage } from '../resolve.js';
 import { keepAnchorCentred } from '../footage-anchor.js';
+import { DEFAULT_TIME_MAP } from '../time-map.js';
 import { DEFAULT_SEQUENCE_RATE, importMedia } from './media-import.js';
 import { AbsPath } from './params.js';
 
@@ -16,7 +17,7 @@ export const footageRelink = defineCommand({
   title: 'Relink Footage',
   category: 'File',
   description:
-    'Points a footage item at a file (its new place, or the same path to read a file that changed on disk again): the file is probed as file.import does, and the item keeps its id and name, so every layer showing it shows the new file with its keyframes, timing and effects. A file of another size keeps a centred anchor point centred (an anchor set by hand stays); the result warns of that, of a freeze past the new end, of a file with sound only for a picture and of a file without sound for an item that had some. One undo step.',
+    'Points a footage item at a file (its new place, or the same path to read a file that changed on disk again): the file is probed as file.import does, and the item keeps its id and name, so every layer showing it shows the new file with its keyframes, timing and effects. A file of another size keeps a centred anchor point centred (an anchor set by hand stays); the result warns of that, of a freeze past the new end, of a shorter file that ends before a layer showing it does (one that neither loops nor freezes), of a file with sound only for a picture and of a file without sound for an item that had some. One undo step.',
   example: { footage: 'Interview', path: '/media/interview-v2.mp4' },
   params: z.strictObject({
     footage: z.string().min(1).describe('Footage item id or unique name'),
@@ -54,8 +55,11 @@ export const footageRelink = defineCommand({
       draft.format = found.format;
       if (found.media) draft.media = found.media;
       else delete draft.media;
+      // Sound has no picture to centre on (its size is a placeholder), and a picture that replaces sound moved
+      // nothing anyone saw: only a picture for a picture is told of.
+      if (found.media?.kind === 'audio') return;
       for (const layer of showingLayers(d, item.id))
-        if (keepAnchorCentred(layer, item, found)) recentred.push(layer.name);
+        if (keepAnchorCentred(layer, item, found) && item.media?.kind !== 'audio') recentred.push(layer.name);
     });
     if (recentred.length)
       ctx.warn(
@@ -102,6 +106,20 @@ function warnFits(
     ctx.warn(
       `${quoted(frozen.map((l) => l.name))} freeze${frozen.length > 1 ? '' : 's'} at a time past the end of the new file (${duration} s long): the last frame is shown. Set another with layer.setTimeMap {freezeAt}.`,
     );
+  // A shorter file leaves the end of a layer that neither loops nor freezes with nothing to show or play.
+  if (duration !== null && was?.duration != null && duration < was.duration) {
+    const ends = layers.flatMap((l) => {
+      const map = l.time ?? DEFAULT_TIME_MAP;
+      const end = l.startTime + duration / Math.abs(map.speed);
+      return !map.loop && map.freezeAt === null && l.outPoint > end + 1e-6
+        ? [`"${l.name}" at ${+end.toFixed(3)} s`]
+        : [];
+    });
+    if (ends.length)
+      ctx.warn(
+        `The new file is ${+duration.toFixed(3)} s long (was ${+was.duration.toFixed(3)} s): it ends before the layer${ends.length > 1 ? 's' : ''} showing it do${ends.length > 1 ? '' : 'es'}, so nothing ${media?.kind === 'audio' ? 'plays' : 'shows'} after ${ends.join(', ')}. Move the out point (layer.setTiming {outPoint}), or loop it (layer.setTimeMap {loop: true}).`,
+      );
+  }
   if (media?.kind === 'audio' && was?.kind !== 'audio' && layers.length)
     ctx.warn(
       `The new file has sound only: ${quoted(layers.map((l) => l.name))} show${layers.length > 1 ? '' : 's'} no picture.`,

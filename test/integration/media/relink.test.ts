@@ -188,4 +188,40 @@ describeWithFfmpeg('footage.relink', () => {
       expect(silent.ok && silent.warnings?.join(' ')).toMatch(/no sound: "Plate" now plays silence/);
     },
   );
+
+  itWithFfmpeg(
+    'a shorter file is warned of where a layer outlasts it; a sound file says nothing of anchors and keeps them',
+    async () => {
+      const dir = await tempDir();
+      const first = await numberedClip(dir, 'h264', '30', 30);
+      const short = join(dir, 'short');
+      await mkdir(short);
+      const second = await numberedClip(short, 'h264', '30', 9);
+      const { s, comp, footage, layer } = await setup(first);
+      const shorter = await s.engine.execute('footage.relink', { footage, path: second });
+      expect(shorter.ok && shorter.warnings?.join(' ')).toMatch(
+        /0\.3 s long \(was 1 s\).*nothing shows after "Plate" at 0\.3 s.*layer\.setTiming/,
+      );
+      // A sound for the picture: no word of a 1x1 size or of anchors, and the anchor stays the picture's.
+      const sound = await s.engine.execute('footage.relink', {
+        footage,
+        path: await tone(dir, { freq: 440, seconds: 1 }),
+      });
+      expect(sound.ok && sound.warnings?.join(' ')).not.toMatch(/1x1|anchor/);
+      expect(layerOf(s, comp, layer).transform.anchorPoint.value).toEqual([32, 24]);
+      // A shorter sound: the layer plays silence after it ends.
+      const clipped = await s.engine.execute('footage.relink', {
+        footage,
+        path: await tone(dir, { freq: 440, seconds: 0.5 }),
+      });
+      expect(clipped.ok && clipped.warnings?.join(' ')).toMatch(/nothing plays after "Plate" at 0\.5 s/);
+      // Looping, it never runs out: nothing to say.
+      await run(s, 'layer.setTimeMap', { layer, loop: true });
+      const looped = await s.engine.execute('footage.relink', {
+        footage,
+        path: await tone(dir, { freq: 440, seconds: 0.25 }),
+      });
+      expect(looped.ok && (looped.warnings ?? [])).toEqual([]);
+    },
+  );
 });
