@@ -35,6 +35,15 @@ const layerOf = (s: Session, comp: string, id: string) =>
 const shownAt = async (s: Session, comp: string, frame: number, dir: string) =>
   frameOf(...(await savedCentre(s, comp, frame / 30, dir)));
 
+/** A 1 s clip and a 0.3 s one (in a folder of its own: the clips are named by codec and rate). */
+async function longAndShort(): Promise<{ dir: string; first: string; second: string }> {
+  const dir = await tempDir();
+  const first = await numberedClip(dir, 'h264', '30', 30);
+  const short = join(dir, 'short');
+  await mkdir(short);
+  return { dir, first, second: await numberedClip(short, 'h264', '30', 9) };
+}
+
 describeWithFfmpeg('footage.relink', () => {
   itWithFfmpeg(
     'shows the new file in every layer, keeping the item and the layers as they were',
@@ -162,11 +171,7 @@ describeWithFfmpeg('footage.relink', () => {
   itWithFfmpeg(
     'a freeze past the end of the new file, a file with sound only for a picture, or without sound for a sound, is warned of',
     async () => {
-      const dir = await tempDir();
-      const first = await numberedClip(dir, 'h264', '30', 30);
-      const short = join(dir, 'short');
-      await mkdir(short);
-      const second = await numberedClip(short, 'h264', '30', 9);
+      const { dir, first, second } = await longAndShort();
       const { s, footage, layer } = await setup(first);
       await run(s, 'layer.setTimeMap', { layer, freezeAt: 0.8 });
       const r = await s.engine.execute('footage.relink', { footage, path: second });
@@ -192,11 +197,7 @@ describeWithFfmpeg('footage.relink', () => {
   itWithFfmpeg(
     'a shorter file is warned of where a layer outlasts it; a sound file says nothing of anchors and keeps them',
     async () => {
-      const dir = await tempDir();
-      const first = await numberedClip(dir, 'h264', '30', 30);
-      const short = join(dir, 'short');
-      await mkdir(short);
-      const second = await numberedClip(short, 'h264', '30', 9);
+      const { dir, first, second } = await longAndShort();
       const { s, comp, footage, layer } = await setup(first);
       const shorter = await s.engine.execute('footage.relink', { footage, path: second });
       expect(shorter.ok && shorter.warnings?.join(' ')).toMatch(
