@@ -10,7 +10,7 @@ import { CLI_WORDS } from './cli-words.js';
 import { parseOrHelp } from './flag-spec.js';
 import { sessionEnv } from './host-env.js';
 import { inspectSpec } from './specs/inspect.js';
-import { EXIT, printable, UsageError } from './usage.js';
+import { EXIT, jsonFailure, printable, UsageError } from './usage.js';
 
 /** What this command reads of project.inspect's result (allLayers: true). */
 interface Overview {
@@ -45,7 +45,7 @@ export async function inspectCommand(argv: string[]): Promise<number> {
   if (!inspected.ok) {
     const { message, remediation } = inspected.error;
     process.stderr.write(`effectcraft-cli inspect: ${printable(message)}\n  ${printable(remediation)}\n`);
-    return EXIT.failed;
+    return jsonFailure(argv, inspected.error, EXIT.failed);
   }
   const { project } = inspected.result;
   const summary = {

@@ -6,7 +6,7 @@
 import { own } from '../engine/own.js';
 import { SUBCOMMAND_SPECS } from './specs/index.js';
 import type * as StillCmd from './still-cmd.js';
-import { EXIT, isUsageError, printable } from './usage.js';
+import { EXIT, isUsageError, jsonFailure, printable } from './usage.js';
 import { packageVersion } from './version.js';
 
 type Run = (args: string[]) => Promise<number>;
@@ -79,7 +79,12 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(
         `effectcraft-cli ${first}: ${printable((err as Error).message)}\nSee: effectcraft-cli ${first} --help\n`,
       );
-      return EXIT.usage;
+      const remediation = `See: effectcraft-cli ${first} --help`;
+      return jsonFailure(
+        rest,
+        { code: 'bad_argument', message: (err as Error).message, remediation },
+        EXIT.usage,
+      );
     }
     throw err;
   }

@@ -15,8 +15,11 @@ import { parseRenderArgs, type RenderArgs } from './render-args.js';
 import { absoluteFootage } from './footage-props.js';
 import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
 import { ProgressView } from './render-progress.js';
-import { EXIT, printable } from './usage.js';
+import { EXIT, jsonFailure, printable } from './usage.js';
 import { packageVersion } from './version.js';
+
+/** The command line, for --json failures (jsonFailure). */
+let commandLine: readonly string[] = [];
 
 function fail(error: ErrorInfo, exitCode?: number): number {
   process.stderr.write(
@@ -24,7 +27,7 @@ function fail(error: ErrorInfo, exitCode?: number): number {
   );
   // An output whose format cannot be told (--output z.xyz) is the command line's mistake too.
   const usage = ['bad_argument', 'not_found', 'unsupported_format'].includes(error.code);
-  return exitCode ?? (usage ? EXIT.usage : EXIT.failed);
+  return jsonFailure(commandLine, error, exitCode ?? (usage ? EXIT.usage : EXIT.failed));
 }
 
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -33,6 +36,7 @@ type CancelSignal = (typeof CANCEL_SIGNALS)[number];
 const SIGNAL_EXIT: Record<CancelSignal, number> = { SIGINT: EXIT.cancelled, SIGTERM: 143, SIGHUP: 129 };
 
 export async function renderCommand(argv: string[]): Promise<number> {
+  commandLine = argv;
   const args = parseRenderArgs(argv);
   if (!args) return EXIT.ok;
   warnOverCores(args.concurrency);

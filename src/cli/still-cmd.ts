@@ -13,7 +13,7 @@ import { CLI_WORDS } from './cli-words.js';
 import { parseOrHelp } from './flag-spec.js';
 import { sessionEnv } from './host-env.js';
 import { stillSpec } from './specs/still.js';
-import { EXIT, printable, UsageError } from './usage.js';
+import { EXIT, jsonFailure, printable, UsageError } from './usage.js';
 
 interface StillArgs {
   project: string;
@@ -69,17 +69,22 @@ function parse(argv: string[]): StillArgs | null {
   };
 }
 
+/** The command line, for --json failures (jsonFailure). */
+let commandLine: readonly string[] = [];
+
 function fail(error: ErrorInfo, exitCode?: number): number {
   process.stderr.write(
     `effectcraft-cli still: ${printable(error.message)}\n  ${printable(error.remediation)}\n`,
   );
-  return exitCode ?? (error.code === 'bad_argument' || error.code === 'not_found' ? EXIT.usage : EXIT.failed);
+  const usage = error.code === 'bad_argument' || error.code === 'not_found';
+  return jsonFailure(commandLine, error, exitCode ?? (usage ? EXIT.usage : EXIT.failed));
 }
 
 /** Times computed from frame numbers (n / rate) land a hair under n * rate in binary: still frame n. */
 const FRAME_EPSILON = 1e-6;
 
 export async function stillCommand(argv: string[]): Promise<number> {
+  commandLine = argv;
   const args = parse(argv);
   if (!args) return EXIT.ok;
   const session = createSession({ ...sessionEnv(), words: CLI_WORDS, inProcessRenderer: true });

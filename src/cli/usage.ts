@@ -16,6 +16,28 @@ export function isUsageError(err: unknown): err is UsageError {
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
+/**
+ * A failure as a pipeline reads it when it asked for --json: one JSON object on stdout, `{error: {code, message,
+ * remediation}, exitCode}`, besides the words on stderr (stdout would otherwise be empty, leaving a script with an
+ * exit code and nothing to parse). `argv` is the command's own: --json is looked for there, so a command line
+ * that failed to parse still gets it.
+ */
+export function jsonFailure(
+  argv: readonly string[],
+  error: { code: string; message: string; remediation: string },
+  exitCode: number,
+): number {
+  if (argv.includes('--json'))
+    process.stdout.write(
+      JSON.stringify(
+        { error: { code: error.code, message: error.message, remediation: error.remediation }, exitCode },
+        null,
+        2,
+      ) + '\n',
+    );
+  return exitCode;
+}
+
 /** A port flag: a whole number 0-65535 (0 picks a free port), or the fallback when absent. */
 export function parsePort(text: string | undefined, flag: string, fallback: number): number {
   if (text === undefined) return fallback;

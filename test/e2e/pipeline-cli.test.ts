@@ -217,6 +217,33 @@ describe('effectcraft-cli inspect', () => {
     const r = await runCli(['inspect', '/nonexistent/x.ecproj']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('x.ecproj');
+    // Nothing on stdout without --json (a script reading it gets no half answer).
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('--json failures', () => {
+  it('a command that fails before it has a result prints one JSON object with the error on stdout', async () => {
+    const dir = await sampleCopy();
+    const cases: Array<[string[], number, string]> = [
+      [['inspect', '/nonexistent/x.ecproj', '--json'], 1, 'no_such_file'],
+      [['render', '/nonexistent/x.ecproj', '--json'], 1, 'no_such_file'],
+      [['render', 'sample.ecproj', '--frames', 'soon', '--json'], 2, 'bad_argument'],
+      [['still', 'sample.ecproj', '--comp', 'Nope', '--frame', '0', '-o', 'x.png', '--json'], 2, 'not_found'],
+    ];
+    for (const [args, exitCode, code] of cases) {
+      const r = await runCli(args, { cwd: dir });
+      expect(r.code, args.join(' ')).toBe(exitCode);
+      const out = JSON.parse(r.stdout) as {
+        error: { code: string; message: string; remediation: string };
+        exitCode: number;
+      };
+      expect(out, args.join(' ')).toMatchObject({ exitCode, error: { code } });
+      expect(out.error.message.length).toBeGreaterThan(10);
+      expect(out.error.remediation.length).toBeGreaterThan(5);
+      // The words for people stay on stderr.
+      expect(r.stderr).toContain(out.error.message.slice(0, 20));
+    }
   });
 });
 

@@ -9,5 +9,6 @@ export const inspectSpec = defineSubcommand({
     "Lists what a project holds: its compositions (id, size, frame rate, duration, layers with their names and kinds), its footage (path, kind, size; frame rate, variable or not, and duration of video and sequences, a sequence's pattern, the sound's codec, rate and channels, missing files) and its render queue items (id, composition, output, format, frame range). Human-readable by default; --json prints the same as one JSON object for scripts.",
   positionals: true,
   flags: { ...JSON_FLAG },
-  notes: 'Exit codes: 0 listed, 1 the project cannot be opened, 2 usage error.',
+  notes:
+    'Exit codes: 0 listed, 1 the project cannot be opened, 2 usage error. With --json, a failure before there is a result (a project that cannot be opened, a usage error) prints {"error": {code, message, remediation}, "exitCode": N} on stdout as well.',
 });

@@ -203,5 +203,5 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
     ...JSON_FLAG,
   },
   notes: `Progress goes to stderr, and so does why an item failed (with its remedy; the summary on stdout has it too). Ctrl-C stops the render and removes its unfinished files, putting back any earlier file it replaced (exit 130); SIGTERM and SIGHUP do the same (exit 143 and 129). A signal that comes when every item has already finished stops nothing and exits as the results say (0 or 1). See docs/exporters.md.
-Exit codes: 0 all items rendered, 1 an item (with --data: a row) failed or was stopped, or the project cannot be opened, 2 usage error (a --props value that does not fit an input, or an empty render queue without --comp, included), 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.`,
+Exit codes: 0 all items rendered, 1 an item (with --data: a row) failed or was stopped, or the project cannot be opened, 2 usage error (a --props value that does not fit an input, or an empty render queue without --comp, included), 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP. With --json, a failure before there is a result (a project that cannot be opened, a usage error) prints {"error": {code, message, remediation}, "exitCode": N} on stdout as well.`,
 });
