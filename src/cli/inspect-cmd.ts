@@ -28,10 +28,12 @@ interface Overview {
       layerList: { id: string; name: string; kind: string }[];
       inputs?: ReturnType<typeof describeInputs>;
     }[];
-    footage: (FootageItem & { missing?: true })[];
+    footage: (FootageItem & { missing?: true; missingFrames?: MissingFrames })[];
     renderQueue: RenderQueueItem[];
   };
 }
+
+type MissingFrames = { count: number; first: number[] };
 
 export async function inspectCommand(argv: string[]): Promise<number> {
   const parsed = parseOrHelp(inspectSpec, argv);
@@ -52,7 +54,11 @@ export async function inspectCommand(argv: string[]): Promise<number> {
     name: project.name,
     path: project.path,
     compositions: project.compositions.map(({ layerList, ...c }) => ({ ...c, layers: layerList })),
-    footage: project.footage.map((f) => ({ ...footageSummary(f), ...(f.missing && { missing: true }) })),
+    footage: project.footage.map((f) => ({
+      ...footageSummary(f),
+      ...(f.missing && { missing: true }),
+      ...(f.missingFrames && { missingFrames: f.missingFrames }),
+    })),
     renderQueue: project.renderQueue.map((q) => queueSummary(q, project.compositions)),
   };
   process.stdout.write(
@@ -74,7 +80,9 @@ function footageSummary(f: FootageItem) {
       ? { frameRate: m.frameRate, duration: m.duration }
       : {}),
     ...(m?.kind === 'video' && m.variableFrameRate ? { variableFrameRate: true } : {}),
-    ...(m?.kind === 'sequence' && m.sequence ? { pattern: m.sequence.pattern } : {}),
+    ...(m?.kind === 'sequence' && m.sequence
+      ? { pattern: m.sequence.pattern, firstFrame: m.sequence.first, lastFrame: m.sequence.last }
+      : {}),
     ...(m?.kind === 'audio' ? { duration: m.duration } : {}),
     ...(m?.audio
       ? { audio: { codec: m.audio.codec, sampleRate: m.audio.sampleRate, channels: m.audio.channels } }
@@ -98,8 +106,11 @@ function footageLine(f: Summary['footage'][number]): string {
   const picture = f.kind === 'audio' ? '' : `  ${f.width}x${f.height}${fps}${variable}`;
   const more = 'audioStreams' in f && f.audioStreams ? ` (1 of ${f.audioStreams} audio streams)` : '';
   const sound = f.audio ? `  sound ${soundText(f.audio)}${more}` : '';
-  const gone = 'missing' in f && f.missing ? '  (missing: no file at that path)' : '';
-  const where = 'pattern' in f && f.pattern ? f.pattern : f.path;
+  const holes = f.missingFrames
+    ? `  (missing ${f.missingFrames.count} frame${f.missingFrames.count === 1 ? '' : 's'}: ${f.missingFrames.first.join(', ')}${f.missingFrames.count > f.missingFrames.first.length ? ', …' : ''})`
+    : '';
+  const gone = 'missing' in f && f.missing ? '  (missing: no file at that path)' : holes;
+  const where = 'pattern' in f && f.pattern ? `${f.pattern} (frames ${f.firstFrame}-${f.lastFrame})` : f.path;
   return `  ${f.id}  "${f.name}"  ${f.kind}${picture}${duration}${sound}  ${where}${gone}`;
 }
 
@@ -124,7 +135,7 @@ type Summary = {
   compositions: (Omit<Overview['project']['compositions'][number], 'layerList'> & {
     layers: { id: string; name: string; kind: string }[];
   })[];
-  footage: (ReturnType<typeof footageSummary> & { missing?: boolean })[];
+  footage: (ReturnType<typeof footageSummary> & { missing?: boolean; missingFrames?: MissingFrames })[];
   renderQueue: ReturnType<typeof queueSummary>[];
 };
 

@@ -2,22 +2,59 @@
  * Footage whose file is not there: what project.open reports and project.inspect marks, so an agent or a
  * pipeline learns it from the document's view rather than at the first preview (a placeholder) or render
  * (no_such_file). Looked up through the engine's ports, so a path the roots do not allow is never told about.
+ * An image sequence is looked at frame by frame: one file gone from the middle fails a render as surely as the
+ * first (its frames are `missingFrames`, the item itself is there).
  */
-import type { Project } from './model.js';
+import { sequenceFrame } from './image-sequence.js';
+import type { FootageItem, Project } from './model.js';
 
 export interface MissingFootage {
   id: string;
   name: string;
   path: string;
+  /** A sequence whose first file is there: the numbers of its frames that are not (at most MAX_LISTED). */
+  missingFrames?: { count: number; first: number[] };
 }
 
-export async function missingFootage(
-  doc: Project,
-  exists: (path: string) => Promise<boolean>,
-): Promise<MissingFootage[]> {
+/** Frame numbers a report lists (the count says how many in all). */
+const MAX_LISTED = 20;
+/** Files looked at together: a sequence of thousands is checked without thousands of calls in flight. */
+const BATCH = 64;
+
+type Exists = (path: string) => Promise<boolean>;
+
+export async function missingFootage(doc: Project, exists: Exists): Promise<MissingFootage[]> {
   const missing: MissingFootage[] = [];
-  for (const item of doc.items)
-    if (item.type === 'footage' && !(await exists(item.path).catch(() => true)))
-      missing.push({ id: item.id, name: item.name, path: item.path });
+  const there = (path: string) => exists(path).catch(() => true);
+  for (const item of doc.items) {
+    if (item.type !== 'footage') continue;
+    const entry = { id: item.id, name: item.name, path: item.path };
+    if (!(await there(item.path))) missing.push(entry);
+    else {
+      const frames = await missingFrames(item, there);
+      if (frames.length)
+        missing.push({
+          ...entry,
+          missingFrames: { count: frames.length, first: frames.slice(0, MAX_LISTED) },
+        });
+    }
+  }
   return missing;
 }
+
+/** The frame numbers of a sequence whose files are not there (none for other footage). */
+async function missingFrames(item: FootageItem, there: Exists): Promise<number[]> {
+  const seq = item.media?.sequence;
+  if (!seq) return [];
+  const gone: number[] = [];
+  for (let start = seq.first; start <= seq.last; start += BATCH) {
+    const numbers = Array.from({ length: Math.min(BATCH, seq.last - start + 1) }, (_, i) => start + i);
+    const found = await Promise.all(numbers.map((n) => there(sequenceFrame(seq.pattern, n))));
+    for (const [i, n] of numbers.entries()) if (!found[i]) gone.push(n);
+  }
+  return gone;
+}
+
+/** The ids of footage that is not there at all (a sequence missing some frames is there). */
+export const wholeMissing = (missing: readonly MissingFootage[]): Set<string> =>
+  new Set(missing.filter((m) => !m.missingFrames).map((m) => m.id));

@@ -2,6 +2,7 @@
  * A compact, agent-friendly view of the document: the project overview plus the active composition's layers.
  * Animated properties are summarised (keyframe times and values) rather than dumped raw.
  */
+import type { MissingFootage } from './footage-presence.js';
 import type { SessionView } from './catalog.js';
 import { describeInputs } from './template-inputs.js';
 import type { AnimatableProperty, Composition, Layer, Project } from './model.js';
@@ -137,13 +138,20 @@ function layerList(c: Composition) {
 
 /**
  * The project overview and the active composition in detail; with `allLayers`, every composition's summary
- * also lists its layers (id, name, kind), which `effectcraft-cli inspect` prints; footage in `missing` (ids whose
- * file is not there) is marked `missing: true`.
+ * also lists its layers (id, name, kind), which `effectcraft-cli inspect` prints; footage in `missing`
+ * (footage-presence.ts) is marked `missing: true` when its file is not there, and a sequence with frames gone
+ * gets `missingFrames: {count, first}`.
  */
 export function inspectDocument(
   view: SessionView,
-  options: { allLayers?: boolean; missing?: ReadonlySet<string> } = {},
+  options: { allLayers?: boolean; missing?: readonly MissingFootage[] } = {},
 ): Record<string, unknown> {
+  const marks = new Map(
+    (options.missing ?? []).map((m) => [
+      m.id,
+      m.missingFrames ? { missingFrames: m.missingFrames } : { missing: true as const },
+    ]),
+  );
   const doc: Project = view.doc;
   const active = doc.items.find((i): i is Composition => i.type === 'composition' && i.id === doc.activeComp);
   return {
@@ -155,9 +163,7 @@ export function inspectDocument(
       compositions: doc.items
         .filter((i): i is Composition => i.type === 'composition')
         .map((c) => (options.allLayers ? { ...compSummary(c), layerList: layerList(c) } : compSummary(c))),
-      footage: doc.items
-        .filter((i) => i.type === 'footage')
-        .map((f) => (options.missing?.has(f.id) ? { ...f, missing: true } : f)),
+      footage: doc.items.filter((i) => i.type === 'footage').map((f) => ({ ...f, ...marks.get(f.id) })),
       renderQueue: doc.renderQueue,
       activeComp: doc.activeComp,
     },

@@ -32,7 +32,7 @@ export const projectOpen = defineCommand({
   title: 'Open Project',
   category: 'Project',
   description:
-    'Opens an .ecproj file, replacing the open project. A malformed file is reported and the open project is left unchanged. Relative render outputs in the file resolve against its folder, or against outputDir when given. Footage whose file is not there is listed in missingFootage (the project still opens; relink it with footage.relink).',
+    'Opens an .ecproj file, replacing the open project. A malformed file is reported and the open project is left unchanged. Relative render outputs in the file resolve against its folder, or against outputDir when given. Footage whose file is not there is listed in missingFootage (the project still opens; relink it with footage.relink), as is an image sequence with frames gone from the middle (its missingFrames: {count, first}).',
   example: { path: '/projects/promo.ecproj' },
   params: z.strictObject({
     path: AbsPath,
@@ -168,7 +168,7 @@ export const projectInspect = defineCommand({
   title: 'Inspect Project',
   category: 'Project',
   description:
-    "Project overview and the active composition with its layers (the same data as the doc_inspect tool); allLayers adds each composition's layer list (id, name, kind). Footage whose file is not there is marked missing: true (relink it with footage.relink).",
+    "Project overview and the active composition with its layers (the same data as the doc_inspect tool); allLayers adds each composition's layer list (id, name, kind). Footage whose file is not there is marked missing: true (relink it with footage.relink); an image sequence with frames gone from the middle, missingFrames: {count, first} (the first 20 numbers).",
   example: { allLayers: true },
   params: z.strictObject({
     allLayers: z
@@ -181,7 +181,7 @@ export const projectInspect = defineCommand({
   mutates: false,
   async run(ctx, p) {
     const missing = await missingFootage(ctx.doc, (path) => ctx.ports.exists(path));
-    return inspectDocument(ctx, { allLayers: p.allLayers, missing: new Set(missing.map((m) => m.id)) });
+    return inspectDocument(ctx, { allLayers: p.allLayers, missing });
   },
 });
 

@@ -13,7 +13,7 @@ import { createHostHandler, type HostIdentity } from '../../bridge/host-methods.
 import { UI_METHODS } from '../../bridge/ui-methods.js';
 import { MAX_PAYLOAD, Timeouts } from '../../bridge/protocol.js';
 import { EngineError, type Engine } from '../../engine/index.js';
-import { missingFootage } from '../../engine/footage-presence.js';
+import { missingFootage, wholeMissing } from '../../engine/footage-presence.js';
 import type { ActivityLog } from './activity.js';
 import type { StudioAuth } from './auth.js';
 import type { StudioHub } from './hub.js';
@@ -100,7 +100,7 @@ export class LiveChannel {
             };
           case 'studio.missingFootage': {
             const missing = await missingFootage(engine.view.doc, (path) => engine.ports.exists(path));
-            return { ids: missing.map((m) => m.id) };
+            return { ids: [...wholeMissing(missing)] };
           }
           case 'session.view': {
             const v = engine.view;
