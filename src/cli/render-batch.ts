@@ -10,6 +10,7 @@ import type { ErrorInfo, RenderQueueItem } from '../engine/index.js';
 import { LIMITS } from '../engine/limits.js';
 import { fillOutputFields, outputFields } from '../engine/output-template.js';
 import { checkProps, inputsOf, propsFromText } from '../engine/template-inputs.js';
+import type { ItemReport } from '../render/queue/job.js';
 import type { JobResult } from '../render/queue/service.js';
 import type { Session } from '../session.js';
 import { readDataFile, type DataRow } from './data-rows.js';
@@ -22,6 +23,11 @@ export interface RowOutcome {
   status: 'done' | 'failed' | 'stopped';
   /** The files the row's items wrote (first file of a sequence). */
   outputs: string[];
+  /**
+   * Each of the row's items as a render without --data reports it (files first/last/count, bytes, manifest,
+   * and every file's sha256 when the render asks for them); absent for a row that never rendered.
+   */
+  items?: ItemReport[];
   error?: ErrorInfo;
 }
 
@@ -216,6 +222,7 @@ export async function renderBatch(
       const bad = items.find((i) => i?.status !== 'done');
       outcome.status = bad ? (bad.status === 'stopped' ? 'stopped' : 'failed') : 'done';
       outcome.outputs = items.flatMap((i) => (i?.files ? [i.files.first] : []));
+      outcome.items = items.filter((i): i is ItemReport => i !== undefined);
       if (bad?.error)
         outcome.error = {
           ...bad.error,

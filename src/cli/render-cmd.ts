@@ -246,9 +246,13 @@ function printBatch(result: BatchResult, json: boolean, seconds: number): void {
     return;
   }
   for (const row of result.rows) {
-    const what = row.error
-      ? `: ${printable(row.error.message)}`
-      : `  ${row.outputs.map(printable).join('  ')}`;
+    // A sequence is its first and last file and how many (as a render without --data lists an item).
+    const written = (row.items ?? []).flatMap((i) =>
+      i.files
+        ? [i.files.count > 1 ? `${i.files.first} … ${i.files.last} (${i.files.count} files)` : i.files.first]
+        : [],
+    );
+    const what = row.error ? `: ${printable(row.error.message)}` : `  ${written.map(printable).join('  ')}`;
     process.stdout.write(`row ${row.row} (line ${row.line})  ${row.status}${what}\n`);
     if (row.error) process.stdout.write(`  ${printable(row.error.remediation)}\n`);
   }

@@ -2,6 +2,7 @@
  * `effectcraft-cli render` with template values: --props, and --data rows (CSV, JSON Lines) through the built
  * CLI. A bad row fails alone with its row and line named; the project file is never changed.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -87,13 +88,35 @@ describe('effectcraft-cli render with template values', () => {
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout) as {
       completed: number;
-      rows: { row: number; status: string; outputs: string[] }[];
+      rows: {
+        row: number;
+        status: string;
+        outputs: string[];
+        items: Array<{ manifest: string } & Record<string, unknown>>;
+      }[];
     };
     expect(result.completed).toBe(2);
     expect(result.rows.map((row) => [row.row, row.status, row.outputs])).toEqual([
       [1, 'done', [join(dir, 'out/Ada_0.png')]],
       [2, 'done', [join(dir, 'out/Bo_0.png')]],
     ]);
+    // Each row's items as a render without --data reports them: files, bytes, manifest, every file's sha256.
+    for (const [row, name] of [
+      [result.rows[0]!, 'Ada'],
+      [result.rows[1]!, 'Bo'],
+    ] as const) {
+      const file = join(dir, `out/${name}_0.png`);
+      const bytes = await readFile(file);
+      expect(row.items).toHaveLength(1);
+      expect(row.items[0]).toMatchObject({
+        status: 'done',
+        files: { first: file, last: file, count: 1 },
+        bytes: bytes.length,
+        sha256: { [file]: createHash('sha256').update(bytes).digest('hex') },
+      });
+      const manifest = JSON.parse(await readFile(row.items[0]!.manifest, 'utf8')) as { files: unknown[] };
+      expect(manifest.files).toHaveLength(1);
+    }
     // Bo keeps the default accent.
     expect(await pixel(join(dir, 'out/Bo_0.png'))).toEqual([0, 128, 128]);
   });
