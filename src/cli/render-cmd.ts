@@ -70,7 +70,12 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const prepared = await prepareItems(session, args);
   if (!prepared.ok) return fail(prepared.error);
   const items = prepared.items;
-  if (args.outputDir) warnAbsoluteOutputs(engine.document.renderQueue, items, args.outputDir);
+  if (args.outputDir) {
+    // An --output given here is the command line's own choice, not an absolute path stored in the project.
+    const given = [args.comp?.output, args.itemOutput?.output].flatMap((o) => (o ? [resolve(o)] : []));
+    const stored = engine.document.renderQueue.filter((q) => !given.includes(q.output));
+    warnAbsoluteOutputs(stored, items, args.outputDir);
+  }
   const view = new ProgressView(process.stderr);
   const off = session.renderQueue.onProgress((p) => view.update(p));
   const controller = new AbortController();
@@ -249,7 +254,7 @@ function printBatch(result: BatchResult, json: boolean, seconds: number): void {
     // A sequence is its first and last file and how many (as a render without --data lists an item).
     const written = (row.items ?? []).flatMap((i) =>
       i.files
-        ? [i.files.count > 1 ? `${i.files.first} … ${i.files.last} (${i.files.count} files)` : i.files.first]
+        ? [i.files.count > 1 ? `${i.files.first} .. ${i.files.last} (${i.files.count} files)` : i.files.first]
         : [],
     );
     const what = row.error ? `: ${printable(row.error.message)}` : `  ${written.map(printable).join('  ')}`;
@@ -284,7 +289,7 @@ function printSummary(result: JobResult, json: boolean, seconds: number): void {
     const alpha = item.alpha ? '  RGB+Alpha' : '';
     const manifest = item.manifest ? `  manifest ${item.manifest}` : '';
     process.stdout.write(
-      `${item.id}  ${item.status}  ${item.frames} frames${skipped}  ${files}  ${item.bytes} bytes${alpha}${manifest}${error}\n`,
+      `${item.id}  ${item.status}  ${item.frames} frame${item.frames === 1 ? '' : 's'}${skipped}  ${files}  ${item.bytes} bytes${alpha}${manifest}${error}\n`,
     );
     // What to do about it, as the batch rows and the usage errors say (the JSON carries it as remediation).
     if (item.error?.remediation) process.stdout.write(`  ${printable(item.error.remediation)}\n`);

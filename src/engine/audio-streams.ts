@@ -51,7 +51,7 @@ export function checkHasSound(doc: Project, layer: Layer): void {
   if (!item || audioStreamsOf(item).length) return;
   throw new EngineError(
     'bad_argument',
-    `"${layer.name}" shows "${item.name}", ${item.media?.kind === 'video' ? 'a video without a sound stream' : `a ${item.media?.kind ?? 'still'} with no sound`}: there is nothing to mute or level.`,
+    `Layer "${layer.name}" shows footage "${item.name}", ${item.media?.kind === 'video' ? 'a video without a sound stream' : `a ${item.media?.kind ?? 'still'} with no sound`}: there is nothing to mute or level.`,
     'Do it on a layer whose footage has sound (media.audio in doc_inspect), or on a precomp layer.',
   );
 }

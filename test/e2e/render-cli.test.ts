@@ -470,6 +470,23 @@ describe('effectcraft-cli render', () => {
       expect(await readdir(elsewhere)).toContain('far.wav');
       expect(r.stderr).toContain(`item ${far.id} writes to ${join(elsewhere, 'far.wav')}`);
       expect(r.stderr.match(/--output-dir applies to relative outputs only/g)).toHaveLength(1);
+      // An absolute --output given on the command line is its own choice: nothing to explain.
+      const chosen = await cli(
+        [
+          'render',
+          's.ecproj',
+          '--item',
+          far.id,
+          '--output',
+          join(elsewhere, 'x.wav'),
+          '--output-dir',
+          renders,
+        ],
+        dir,
+      );
+      expect(chosen.code, chosen.stderr).toBe(0);
+      expect(await readdir(elsewhere)).toContain('x.wav');
+      expect(chosen.stderr).not.toMatch(/relative outputs only/);
     },
   );
 

@@ -49,7 +49,10 @@ export const fileImport = defineCommand({
       );
     let id = '';
     const footage = ctx.doc.items.filter((i) => i.type === 'footage');
-    const base = basename(p.path, extname(p.path)).replace(/_?%0?\d*d$/, '') || 'Footage';
+    // A sequence is named after its pattern without the number (`frame_%04d.png`: "frame"), however it was
+    // given: the pattern itself, or its first file (`frame_0001.png`).
+    const named = media.sequence?.pattern ?? p.path;
+    const base = basename(named, extname(named)).replace(/[._-]?%0?\d*d$/, '') || 'Footage';
     ctx.update((d) => {
       id = newId(d, 'footage');
       d.items.push({

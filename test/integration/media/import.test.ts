@@ -118,6 +118,9 @@ describeWithFfmpeg('file.import of video', () => {
       frameRate: 24,
     });
     expect(byFile.media).toMatchObject({ kind: 'sequence', frameRate: 24, duration: 0.5 });
+    // Both named after the pattern without its number, the second made unique: "f", "f 2" (not "f_0001").
+    const names = engine.document.items.filter((i) => i.type === 'footage').map((i) => i.name);
+    expect(names).toEqual(['f', 'f 2']);
     // A whole run says nothing more.
     const whole = await engine.execute('file.import', { path: pattern });
     expect(whole.ok && whole.warnings).toBeFalsy();
