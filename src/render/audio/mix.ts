@@ -16,6 +16,10 @@ export class AudioMixRun {
    * Starts ffmpeg; `shownPath` names the output in errors (a full disk). `watch`: its progress (the seconds of
    * the mix written so far) or, for an output to `pipe:1`, its bytes.
    */
+  /**
+   * `strict` (a render's): a file that ends before its header says (copied half-way) fails the mix instead of
+   * leaving silence where its sound was; a preview plays what there is.
+   */
   constructor(
     ffmpeg: string,
     mix: AudioMix,
@@ -23,16 +27,23 @@ export class AudioMixRun {
     output: string,
     shownPath: string,
     watch: Pick<FfmpegOptions, 'onProgress' | 'onStdout'> = {},
+    strict = false,
   ) {
     const { inputs, graph } = mixGraph(mix);
     this.#child = new FfmpegProcess(ffmpeg, [...inputs, '-map', '[mix]', ...outputArgs, '-y', output], {
       output: shownPath,
       filterGraph: graph,
+      watchInputs: strict,
       ...watch,
     });
-    this.#done = this.#child.end().catch((err: unknown) => {
-      throw changedSound(err, this.#child.stderrHead, mix) ?? err;
-    });
+    this.#done = this.#child.end().then(
+      () => {
+        if (strict && this.#child.cutShort) throw soundCutShort(mix);
+      },
+      (err: unknown) => {
+        throw changedSound(err, this.#child.stderrHead, mix) ?? err;
+      },
+    );
     // Whoever awaits finished() sees a failure; a run killed before anyone awaited it must not crash the process.
     this.#done.catch(() => undefined);
   }
@@ -46,6 +57,17 @@ export class AudioMixRun {
   async kill(): Promise<void> {
     await this.#child.kill();
   }
+}
+
+/** A mix one of whose files ended before its header said: named when the mix has one file. */
+export function soundCutShort(mix: AudioMix): EngineError {
+  const files = [...new Set(mix.clips.map((c) => c.shown ?? c.path))];
+  const which = files.length === 1 ? `"${files[0]}"` : `one of ${files.map((f) => `"${f}"`).join(', ')}`;
+  return new EngineError(
+    'unsupported_format',
+    `The sound of ${which} ends before its file says it does (cut short, or damaged): the mix would be silent where the rest of it should be.`,
+    'Put the whole file back (copy it again), or relink the footage to a complete one (footage.relink).',
+  );
 }
 
 /**

@@ -37,7 +37,7 @@ export async function mixItemSound(
     if (!mix.clips.length) return null;
     if (signal.aborted) throw stopped();
     const file = await tracker.create(`${item.output}.mix.wav`);
-    const run = new AudioMixRun(ffmpeg, mix, MIX_INTERMEDIATE_ARGS, file.childPath, item.output);
+    const run = new AudioMixRun(ffmpeg, mix, MIX_INTERMEDIATE_ARGS, file.childPath, item.output, {}, true);
     await untilStopped(run, signal, stopped);
     return file;
   } finally {

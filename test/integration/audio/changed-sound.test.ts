@@ -2,8 +2,10 @@
 // fails before its mix with unsupported_format naming the footage file (not ffmpeg's filter graph or the
 // descriptor it read) and what changed, with a remedy that helps, and nothing is written. Never a render called
 // done with silence where the sound was.
-import { copyFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect } from 'vitest';
 import { tone } from '../../helpers/audio.js';
 import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
@@ -11,6 +13,8 @@ import { numberedClip } from '../../helpers/media.js';
 import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { renderTo, soundComp, soundSession } from './sound-helpers.js';
+
+const execFileP = promisify(execFile);
 
 /** A 1 s composition whose one layer is the tone `voice.wav`, imported from a temporary folder. */
 async function voiceComp() {
@@ -63,6 +67,33 @@ describe('a sound file changed after import', () => {
       expect(job.items[0]?.error?.message).not.toContain(sound);
     }
   });
+
+  itWithFfmpeg.each(['mix.wav', 'clip.mp4'])(
+    'one cut short whose header still gives its whole length fails, not silence after the cut (%s)',
+    async (output) => {
+      const dir = await tempDir();
+      // An M4A with its index first (as a web copy is), then only its first half: the header still says 2 s.
+      const whole = join(dir, 'whole.m4a');
+      await copyFile(await tone(dir, { freq: 440, seconds: 2, ext: 'm4a' }), join(dir, 'plain.m4a'));
+      await execFileP('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y', '-i', join(dir, 'plain.m4a')],
+        ...['-c', 'copy', '-movflags', '+faststart', whole],
+      ]);
+      const sound = join(dir, 'voice.m4a');
+      const bytes = await readFile(whole);
+      await writeFile(sound, bytes.subarray(0, Math.floor(bytes.length / 2)));
+      const s = soundSession();
+      const comp = await soundComp(s, 10, 2, 32);
+      const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: sound });
+      await run(s, 'layer.addFootage', { comp, footage });
+      const job = await renderTo(s, comp, join(dir, 'out', output));
+      const error = job.items[0]?.error;
+      expect(error?.code).toBe('unsupported_format');
+      expect(error?.message).toContain(`"${sound}" ends before its file says it does`);
+      expect(error?.remediation).toMatch(/footage\.relink/);
+      expect(await readdir(dir)).not.toContain('out');
+    },
+  );
 
   itWithFfmpeg('one that is gone fails naming the footage item, as a missing picture does', async () => {
     const { dir, sound, s, comp, footage } = await voiceComp();

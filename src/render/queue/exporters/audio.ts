@@ -55,6 +55,7 @@ export class AudioExporter implements Exporter {
       item.output,
       // The frames' span the sound written so far covers (the end counts once the file is complete).
       { onProgress: (seconds) => this.#ctx.progress(Math.min(total - 1, Math.floor(seconds * frameRate))) },
+      true,
     );
     await this.#run.finished();
     return completeFile(this.#ctx, file);

@@ -60,7 +60,16 @@ export interface FfmpegOptions {
   onProgress?: (seconds: number) => void;
   /** Given what ffmpeg writes to stdout, for an output to `pipe:1` (not with onProgress, which uses it). */
   onStdout?: (chunk: Buffer) => void;
+  /**
+   * Listen for an input cut short (a file copied half-way, whose header still gives its whole length): ffmpeg
+   * says so only as a warning ("partial file"), and then ends its output early as if nothing were wrong. Logs at
+   * warning level; `cutShort` then tells whether it was seen.
+   */
+  watchInputs?: boolean;
 }
+
+/** How the demuxers name an input that ends before its header says (mov/mp4: "partial file"), or is damaged. */
+const CUT_SHORT = /: partial file\b|Packet corrupt/i;
 
 export class FfmpegProcess {
   readonly #child: ChildProcess;
@@ -72,6 +81,7 @@ export class FfmpegProcess {
   #fatal: string | null = null;
   readonly #output: string;
   #spawnError: Error | null = null;
+  #cutShort = false;
 
   constructor(ffmpeg: string, args: string[], options: FfmpegOptions = {}) {
     const { filterGraph, onProgress, onStdout } = options;
@@ -85,7 +95,7 @@ export class FfmpegProcess {
       ...tiedToParent(ffmpeg, [
         '-hide_banner',
         '-loglevel',
-        'error',
+        options.watchInputs ? 'warning' : 'error',
         '-nostdin',
         ...progress,
         ...graph,
@@ -108,7 +118,9 @@ export class FfmpegProcess {
       const before = this.#stderr.length;
       this.#stderr = (this.#stderr + s).slice(-STDERR_TAIL);
       // Scan the new text with the end of the old (a line may arrive in two chunks).
-      if (!this.#fatal) this.#fatal = fatalLine(this.#stderr.slice(Math.max(0, before - s.length - 200)));
+      const fresh = this.#stderr.slice(Math.max(0, before - s.length - 200));
+      if (!this.#fatal) this.#fatal = fatalLine(fresh);
+      if (options.watchInputs && CUT_SHORT.test(fresh)) this.#cutShort = true;
     });
     // A dead ffmpeg makes stdin emit EPIPE; the exit code reports the failure, so swallow it here.
     this.#child.stdin!.on('error', () => undefined);
@@ -119,6 +131,11 @@ export class FfmpegProcess {
       });
       this.#child.on('close', (code, signal) => resolve({ code, signal }));
     });
+  }
+
+  /** With `watchInputs`: whether an input ended before its header said (its output is short of it). */
+  get cutShort(): boolean {
+    return this.#cutShort;
   }
 
   /** The first KiB ffmpeg wrote to stderr (a setup error's own words; the failure carries the tail). */

@@ -17,7 +17,7 @@ import { completeFile, skipWhenPresent } from './single-file.js';
 import { FFMPEG_FORMATS, ffmpegOutputArgs, pictureInput, type PictureInput } from './ffmpeg-formats.js';
 import { i420Size } from '../../yuv/i420.js';
 import { mixGraph } from '../../audio/graph.js';
-import { changedSound } from '../../audio/mix.js';
+import { changedSound, soundCutShort } from '../../audio/mix.js';
 import { stopped } from '../item-errors.js';
 import { isMuxedAudio, muxedAudioArgs } from './audio-formats.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
@@ -134,7 +134,12 @@ export class VideoExporter implements Exporter {
     this.#child = new FfmpegProcess(
       this.#ffmpeg,
       [...input, ...sound.input, ...sound.map, ...output, ...sound.codec, '-y', this.#file.childPath],
-      { output: this.#ctx.item.output, filterGraph: sound.graph },
+      // With sound, a sound file cut short is listened for (its mix would be silent where the rest should be).
+      {
+        output: this.#ctx.item.output,
+        filterGraph: sound.graph,
+        watchInputs: Boolean(this.#ctx.audio?.clips.length),
+      },
     );
     return this.#child;
   }
@@ -166,6 +171,7 @@ export class VideoExporter implements Exporter {
     await child.end().catch((err: unknown) => {
       throw this.#explained(err, child);
     });
+    if (child.cutShort && this.#ctx.audio) throw soundCutShort(this.#ctx.audio);
     return completeFile(this.#ctx, this.#file, FFMPEG_FORMATS[this.#format].finish);
   }
 
