@@ -137,6 +137,21 @@ describeIfTools('a clip steered in the studio', () => {
     await stream.selectOption('1');
     await expect.poll(async () => (await layer(clipLayer)).audio?.stream).toBe(1);
 
+    // A tick leaves the keys to the page: Space plays (it does not tick the box again).
+    await field('Properties/Time/Reverse').click();
+    await expect.poll(async () => (await layer(clipLayer)).time?.speed).toBe(-1);
+    const playButton = page.locator(
+      '[aria-label="Transport"] [aria-pressed][aria-label="Play"], [aria-label="Transport"] [aria-label="Pause"]',
+    );
+    await page.keyboard.press('Space');
+    await expect.poll(() => playButton.getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('Space');
+    await expect.poll(() => playButton.getAttribute('aria-pressed')).toBe('false');
+    expect((await layer(clipLayer)).time?.speed).toBe(-1);
+    // And Ctrl+Z, pressed right after the tick, undoes it.
+    await page.keyboard.press('Control+Z');
+    await expect.poll(async () => (await layer(clipLayer)).time?.speed).toBe(1);
+
     // Each was one undo step: undoing the stream leaves the mute.
     await undo();
     await expect.poll(async () => (await layer(clipLayer)).audio?.stream ?? 0).toBe(0);
@@ -175,6 +190,14 @@ describeIfTools('a clip steered in the studio', () => {
     await field('Properties/Time/Freeze').uncheck();
     await expect.poll(async () => (await layer(clipLayer)).time?.freezeAt).toBeNull();
     await expect.poll(() => field('Properties/Time/Freeze At').count()).toBe(0);
+
+    // A playhead after the source ends (2 s of clip at 2x: over at comp 1 s) holds its last frame, not its first.
+    await run('layer.setTimeMap', { layer: clipLayer, speed: 2 });
+    await control.call('ui.set', { control: 'Transport/frame', value: 90 });
+    await field('Properties/Time/Freeze').check();
+    await expect.poll(async () => (await layer(clipLayer)).time?.freezeAt).toBeCloseTo(2 - 1 / FPS, 6);
+    await field('Properties/Time/Freeze').uncheck();
+    await run('layer.setTimeMap', { layer: clipLayer, speed: 1 });
   });
 
   it('sets and lists the Time and Audio controls for an agent, and refuses a value of the wrong type', async () => {
@@ -192,6 +215,9 @@ describeIfTools('a clip steered in the studio', () => {
     await expect(set('Properties/Audio/Stream', '7')).rejects.toMatchObject({
       data: { code: 'bad_argument' },
     });
+    // The speed is a size, as on screen: a negative one is Reverse's to set, and is refused, changing nothing.
+    await expect(set('Properties/Time/Speed', -2)).rejects.toMatchObject({ data: { code: 'bad_argument' } });
+    expect((await layer(clipLayer)).time?.speed).toBe(2);
 
     const { controls } = await control.call<{ controls: Array<{ path: string; type: string }> }>(
       'ui.control',
@@ -255,23 +281,58 @@ describeIfTools('a clip steered in the studio', () => {
     await expect.poll(async () => (await layer(clipLayer)).outPoint).toBeLessThan(2);
     expect((await layer(clipLayer)).outPoint).toBeCloseTo(1.75, 1);
     expect((await layer(clipLayer)).inPoint).toBeCloseTo(0.5, 1);
+
+    // Retimed so that the out point (1.75 s) is past the source's end (2 s at 2x: 1 s): a drag outward never
+    // pulls it back in to that end.
+    await run('layer.setTimeMap', { layer: clipLayer, speed: 2 });
+    const before = (await layer(clipLayer)).outPoint;
+    const outNow = (await outHandle.boundingBox())!;
+    await page.mouse.move(outNow.x + outNow.width - 2, y);
+    await page.mouse.down();
+    await page.mouse.move(outNow.x + outNow.width - 2 + pxPerSecond * 0.5, y, { steps: 5 });
+    await page.mouse.up();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await layer(clipLayer)).outPoint).toBe(before);
+
+    // Looping, the source never ends: the composition (4 s) is the bound.
+    await run('layer.setTimeMap', { layer: clipLayer, speed: 1, loop: true });
+    const loopOut = (await outHandle.boundingBox())!;
+    await page.mouse.move(loopOut.x + loopOut.width - 2, y);
+    await page.mouse.down();
+    await page.mouse.move(loopOut.x + pxPerSecond * 10, y, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => (await layer(clipLayer)).outPoint).toBe(4);
+    await run('layer.setTimeMap', { layer: clipLayer, loop: false });
   });
 
   it('marks footage whose file went away in the Project panel, and relinks it to the file where it is now', async () => {
     // Named after its file, as file.import names footage.
     const item = page.locator('[data-panel="Project"] [role="treeitem"][aria-label^="Footage interview"]');
     await expect.poll(() => item.getAttribute('aria-label')).toBe('Footage interview');
+    // A frame that shows the clip, drawn from the file while it is there.
+    await control.call('ui.set', { control: 'Transport/frame', value: 30 });
+    expect(await page.locator('[data-panel="Viewer"] .warning').count()).toBe(0);
     const moved = join(dir, 'moved.mp4');
     await rename(clipPath, moved);
     // No edit: the panel asks again on its own.
     await expect
       .poll(() => item.getAttribute('aria-label'), { timeout: 10_000 })
       .toBe('Footage interview (missing)');
+    // The viewer's frame, drawn before from the file, is drawn again without it: the placeholder and its warning.
+    await expect
+      .poll(() => page.locator('[data-panel="Viewer"] .warning').count(), { timeout: 10_000 })
+      .toBe(1);
     await page.getByRole('button', { name: 'Relink interview' }).click();
     await page.getByLabel('New file for interview').fill(moved);
-    await page.keyboard.press('Enter');
+    // What was typed stays when the focus goes elsewhere; Apply relinks it.
+    await page.locator('[data-panel="Viewer"]').click();
+    expect(await page.getByLabel('New file for interview').inputValue()).toBe(moved);
+    await page.getByRole('button', { name: 'Apply relink of interview' }).click();
     await expect.poll(() => item.getAttribute('aria-label'), { timeout: 10_000 }).toBe('Footage interview');
     const view = await control.call<View>('session.view');
     expect(view.doc.items.find((i) => i.id === clipItem)?.path).toBe(moved);
+    await expect
+      .poll(() => page.locator('[data-panel="Viewer"] .warning').count(), { timeout: 10_000 })
+      .toBe(0);
   });
 });

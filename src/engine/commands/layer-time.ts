@@ -4,7 +4,7 @@ import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { MAX_SPEED, MIN_SPEED, type Layer, type Project } from '../model.js';
 import { draftLayer } from '../resolve.js';
-import { blendsFrames, playsSoundOnly } from '../shown-footage.js';
+import { blendsFrames, playsSoundOnly, shownFootage } from '../shown-footage.js';
 import { DEFAULT_TIME_MAP, hasSourceTime } from '../time-map.js';
 import { needsComp } from './layer-add.js';
 import { locate, target } from './layer-edit.js';
@@ -56,6 +56,13 @@ export const layerSetTimeMap = defineCommand({
         'Pick a footage or precomp layer (precompose the layers to retime with layer.addPrecomp).',
       );
     }
+    const shown = shownFootage(ctx.doc, layer);
+    if (shown && (!shown.media || shown.media.kind === 'still'))
+      throw new EngineError(
+        'bad_argument',
+        `Layer "${layer.name}" shows a still: it is the same picture at every time, so there is no time to map.`,
+        'Retime a video, image sequence, sound or precomp layer; to show the still for a while only, set its in and out points (layer.setTiming).',
+      );
     if (p.frameBlending && playsSoundOnly(ctx.doc, layer))
       throw new EngineError(
         'bad_argument',
@@ -65,12 +72,8 @@ export const layerSetTimeMap = defineCommand({
     if (p.frameBlending && !blendsFrames(ctx.doc, layer))
       throw new EngineError(
         'bad_argument',
-        layer.source.kind === 'precomp'
-          ? `Layer "${layer.name}" is a precomp: frame blending mixes the frames of a video or an image sequence, and a precomp is drawn at any time asked, so it would do nothing.`
-          : `Layer "${layer.name}" shows a still: frame blending mixes the frames of a video or an image sequence, and a still has one.`,
-        layer.source.kind === 'precomp'
-          ? 'Turn frameBlending on for the footage layers inside the precomp; speed, loop and freezeAt apply to the precomp layer.'
-          : 'Leave out frameBlending for this layer.',
+        `Layer "${layer.name}" is a precomp: frame blending mixes the frames of a video or an image sequence, and a precomp is drawn at any time asked, so it would do nothing.`,
+        'Turn frameBlending on for the footage layers inside the precomp; speed, loop and freezeAt apply to the precomp layer.',
       );
     const before = layer.time ?? DEFAULT_TIME_MAP;
     const length = sourceLength(ctx.doc, layer);

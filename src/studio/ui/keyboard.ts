@@ -5,8 +5,12 @@
 import { jump, step } from './panels/transport.js';
 import type { Studio } from './studio.js';
 
+/** Inputs that take no typing: a shortcut pressed while one has the focus (after a click) is the page's. */
+const CLICKED_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset']);
+
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLInputElement && CLICKED_INPUTS.has(target.type)) return false;
   return target.isContentEditable || target.closest('input, textarea, select') !== null;
 }
 

@@ -79,8 +79,10 @@ export class Studio {
     this.commands = new Commands(this.channel, (error) => this.toast(error));
     this.#missing = new MissingFootageWatch(this.channel, (ids) => {
       const before = this.store.state.missingFootage;
-      if (ids.length !== before.length || ids.some((id, i) => id !== before[i]))
-        this.store.update({ missingFootage: ids });
+      if (ids.length === before.length && ids.every((id, i) => id === before[i])) return;
+      this.store.update({ missingFootage: ids });
+      // The viewer's frames of a file now gone (or back) were drawn from what is no longer there.
+      this.player.filesChanged();
     });
     this.player = new Player(this);
     this.store.update({ soundOn: soundSetting() });

@@ -187,8 +187,8 @@ describeWithFfmpeg('time mapping of video footage', () => {
   });
 });
 
-describe('frame blending on a still', () => {
-  it('is refused, as it has one frame to mix, and nothing changes', async () => {
+describe('a time map on a still', () => {
+  it('is refused, as a still has no time to map, and nothing changes', async () => {
     const engine = newEngine();
     const png = join(await tempDir(), 'logo.png');
     await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } })
@@ -198,9 +198,13 @@ describe('frame blending on a still', () => {
     const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path: png });
     const { id: layer } = await run<{ id: string }>(engine, 'layer.addFootage', { footage });
     const before = engine.document;
-    const blend = await engine.execute('layer.setTimeMap', { layer, frameBlending: true });
-    expect(blend.ok).toBe(false);
-    if (!blend.ok) expect(blend.error.message).toMatch(/still/);
+    // Nor any time map: a still is the same picture at every time (its in and out points are its timing).
+    for (const params of [{ frameBlending: true }, { speed: 2 }, { loop: true }]) {
+      const r = await engine.execute('layer.setTimeMap', { layer, ...params });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toMatch(/shows a still/);
+      if (!r.ok) expect(r.error.remediation).toMatch(/layer\.setTiming/);
+    }
     expect(engine.document).toBe(before);
   });
 });

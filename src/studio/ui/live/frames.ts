@@ -69,6 +69,11 @@ export class FrameCache {
     }
   }
 
+  /** Frees every frame: files on disk changed (footage gone or back), so no drawn frame can be trusted. */
+  clear(): void {
+    for (const key of [...this.#entries.keys()]) this.#remove(key);
+  }
+
   /** Frees the frames of revisions before `revision`: after an edit they can never be shown again. */
   dropBefore(revision: number): void {
     for (const [key, frame] of this.#entries) if (frame.revision < revision) this.#remove(key);

@@ -5,7 +5,7 @@
  */
 import type { JSX } from 'preact';
 import type { FootageItem } from '../../../engine/model.js';
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { TextField } from '../components/fields.js';
 import { Icon } from '../components/icons.js';
 import { Panel } from '../components/panel.js';
@@ -161,22 +161,62 @@ function FootageRow(props: {
         )}
       </li>
       {props.relinking && (
-        <li class="inline-form" aria-label={`Relink ${item.name}`}>
-          <TextField
-            label={`New file for ${item.name}`}
-            placeholder="/absolute/path/to/the/file"
-            value={item.path}
-            autoFocus
-            onCommit={async (path) => {
-              if (await props.run('footage.relink', { footage: item.id, path: path.trim() }))
-                props.onRelink(false);
-            }}
-            onCancel={() => props.onRelink(false)}
-          />
-          <span class="hint">Enter to relink, Esc to close</span>
-        </li>
+        <RelinkForm
+          item={item}
+          onRelink={(path) => props.run('footage.relink', { footage: item.id, path })}
+          onClose={() => props.onRelink(false)}
+        />
       )}
     </>
+  );
+}
+
+/**
+ * The new path for a footage item: Enter or the Apply button relinks (and closes on success); Escape or Cancel
+ * closes. What was typed stays while the focus is elsewhere (a path copied from another window).
+ */
+function RelinkForm(props: {
+  item: FootageItem;
+  onRelink(path: string): Promise<boolean>;
+  onClose(): void;
+}): JSX.Element {
+  const { item } = props;
+  const [path, setPath] = useState(item.path);
+  const input = useRef<HTMLInputElement>(null);
+  // Focused once, as it opens (the autofocus attribute only acts at page load).
+  useLayoutEffect(() => input.current?.select(), []);
+  const apply = async () => {
+    if (await props.onRelink(path.trim())) props.onClose();
+  };
+  return (
+    <li class="inline-form" aria-label={`Relink ${item.name}`}>
+      <form
+        class="relink-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void apply();
+        }}
+      >
+        <input
+          class="field wide"
+          aria-label={`New file for ${item.name}`}
+          placeholder="/absolute/path/to/the/file"
+          value={path}
+          ref={input}
+          onInput={(e) => setPath(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            e.stopPropagation();
+            if (e.key === 'Escape') props.onClose();
+          }}
+        />
+        <button type="submit" class="button small primary" aria-label={`Apply relink of ${item.name}`}>
+          Apply
+        </button>
+        <button type="button" class="button small" onClick={props.onClose}>
+          Cancel
+        </button>
+      </form>
+    </li>
   );
 }
 

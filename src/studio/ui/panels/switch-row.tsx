@@ -37,7 +37,11 @@ export function SwitchRowView(props: { row: SwitchRow }): JSX.Element {
         aria-label={row.name}
         data-control={control}
         checked={row.value === true}
-        onChange={(e) => commit(e.currentTarget.checked)}
+        onChange={(e) => {
+          commit(e.currentTarget.checked);
+          // The focus goes back to the page: Space then plays (not ticks it again), Ctrl+Z undoes.
+          e.currentTarget.blur();
+        }}
       />
     );
   else if (row.type === 'number')
@@ -62,7 +66,10 @@ export function SwitchRowView(props: { row: SwitchRow }): JSX.Element {
         aria-label={row.name}
         data-control={control}
         value={String(row.value)}
-        onChange={(e) => commit(e.currentTarget.value)}
+        onChange={(e) => {
+          commit(e.currentTarget.value);
+          e.currentTarget.blur();
+        }}
       >
         {row.options?.map((o, i) => (
           <option key={o} value={o}>

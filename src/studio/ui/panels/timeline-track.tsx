@@ -127,14 +127,20 @@ export function LayerBar(props: {
  */
 function trimRange(doc: Project | null, comp: Composition, layer: Layer, edge: Edge): [number, number] {
   const frame = 1 / comp.frameRate;
-  let [lo, hi] = edge === 'in' ? [-Infinity, layer.outPoint - frame] : [layer.inPoint + frame, Infinity];
+  // Within the composition (a layer that loops, freezes or is a still could otherwise be dragged off-screen)...
+  let [lo, hi] = edge === 'in' ? [0, layer.outPoint - frame] : [layer.inPoint + frame, comp.duration];
   const map = layer.time ?? DEFAULT_TIME_MAP;
   const length = doc && hasSourceTime(layer) ? sourceSeconds(doc, layer) : null;
   if (length !== null && !map.loop && map.freezeAt === null) {
     lo = Math.max(lo, layer.startTime);
     hi = Math.min(hi, layer.startTime + length / Math.abs(map.speed));
   }
-  return [lo, Math.max(lo, hi)];
+  // ...but never so that the edge jumps the other way: an edge already past these (a layer retimed, a precomp
+  // longer than its source) may stay where it is and be dragged back in.
+  const at = edge === 'in' ? layer.inPoint : layer.outPoint;
+  return edge === 'in'
+    ? [Math.min(lo, at), Math.max(Math.min(lo, at), hi)]
+    : [Math.min(lo, Math.max(hi, at)), Math.max(hi, at)];
 }
 
 export function KeyframeTrack(props: {

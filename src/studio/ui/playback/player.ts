@@ -80,6 +80,16 @@ export class Player {
     this.#studio.store.update({ playing: false, fpsReached: 0 });
   }
 
+  /**
+   * Footage went missing or came back with no edit: the frames drawn from it are stale. Every cached frame is
+   * dropped and the still view asks for its frame again (playback asks as it goes).
+   */
+  filesChanged(): void {
+    this.#studio.frames.cache.clear();
+    this.#lastStillKey = '';
+    if (!this.playing) void this.#refreshStill();
+  }
+
   /** The frames playback loops over: the work area, or the whole composition. */
   #range(s: StudioState): [number, number] {
     const comp = activeComp(s.doc);

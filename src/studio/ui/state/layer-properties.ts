@@ -12,7 +12,7 @@ import type {
   Project,
   PropertyValue,
 } from '../../../engine/model.js';
-import { layerHasSound } from '../../../engine/shown-footage.js';
+import { layerHasSound, playsSoundOnly } from '../../../engine/shown-footage.js';
 import { layerTimeAt } from './doc.js';
 
 export type RowType = 'number' | 'vec2' | 'color' | 'string';
@@ -47,18 +47,22 @@ const titleCase = (key: string) =>
 /** `doc` tells whether the layer has sound (its footage's file, or what a precomp holds): then its level too. */
 export function layerProperties(layer: Layer, doc: Pick<Project, 'items'> | null): PropertyRow[] {
   const t = layer.transform;
-  const rows: PropertyRow[] = [
-    row('Transform', 'Anchor Point', 'transform.anchorPoint', 'vec2', t.anchorPoint, { unit: 'px' }),
-    row('Transform', 'Position', 'transform.position', 'vec2', t.position, { unit: 'px' }),
-    row('Transform', 'Scale', 'transform.scale', 'vec2', t.scale, { unit: '%' }),
-    row('Transform', 'Rotation', 'transform.rotation', 'number', t.rotation, { unit: '°', step: 0.5 }),
-    row('Transform', 'Opacity', 'transform.opacity', 'number', t.opacity, {
-      unit: '%',
-      min: 0,
-      max: 100,
-      step: 0.5,
-    }),
-  ];
+  // A sound file has no picture to place: its layer has no transform worth showing (its Time and Audio are all).
+  const rows: PropertyRow[] =
+    doc && playsSoundOnly(doc, layer)
+      ? []
+      : [
+          row('Transform', 'Anchor Point', 'transform.anchorPoint', 'vec2', t.anchorPoint, { unit: 'px' }),
+          row('Transform', 'Position', 'transform.position', 'vec2', t.position, { unit: 'px' }),
+          row('Transform', 'Scale', 'transform.scale', 'vec2', t.scale, { unit: '%' }),
+          row('Transform', 'Rotation', 'transform.rotation', 'number', t.rotation, { unit: '°', step: 0.5 }),
+          row('Transform', 'Opacity', 'transform.opacity', 'number', t.opacity, {
+            unit: '%',
+            min: 0,
+            max: 100,
+            step: 0.5,
+          }),
+        ];
   const src = layer.source;
   if (src.kind === 'text') {
     const stroke = src.stroke ?? { color: still('#000000'), width: still(0) };

@@ -69,10 +69,15 @@ export function layerSwitches(
       id: 'layer.setTimeMap',
       params: { ...target, ...change },
     });
-    // The source moment under the playhead, which Freeze holds (as After Effects' Freeze Frame does).
+    // The source moment under the playhead, which Freeze holds (as After Effects' Freeze Frame does); a playhead
+    // before the layer's source starts holds its first moment, one after it ends its last.
     const here = () => {
-      const t = footageTime(layer, frameToTime(comp, frame), length, frameLength(doc, layer));
-      return Number((t ?? 0).toFixed(6));
+      const last = Math.max(0, length - frameLength(doc, layer));
+      const shown = footageTime(layer, frameToTime(comp, frame), length, frameLength(doc, layer));
+      const lt = frameToTime(comp, frame) - layer.startTime;
+      const raw = map.speed >= 0 ? lt * map.speed : last + lt * map.speed;
+      const t = shown ?? Math.min(last, Math.max(0, raw));
+      return Number(t.toFixed(6));
     };
     rows.push(
       {

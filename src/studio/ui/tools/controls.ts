@@ -230,8 +230,12 @@ function switchControl(studio: Studio, row: SwitchRow): Control {
       if (!now) throw bad(path, 'a value for the selected layer', v);
       let value: SwitchRow['value'];
       if (now.type === 'boolean') value = toBoolean(path, v);
-      else if (now.type === 'number') value = toNumber(path, v);
-      else if (now.options?.includes(String(v))) value = String(v);
+      else if (now.type === 'number') {
+        value = toNumber(path, v);
+        // As the field on screen bounds it (a negative speed is Reverse, a control of its own).
+        if (value < (now.min ?? -Infinity) || value > (now.max ?? Infinity))
+          throw bad(path, `a number from ${now.min} to ${now.max}`, v);
+      } else if (now.options?.includes(String(v))) value = String(v);
       else throw bad(path, `one of ${now.options?.join(', ')}`, v);
       const step = now.change(value);
       await studio.commands.run(step.id, step.params);
