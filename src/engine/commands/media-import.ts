@@ -108,7 +108,9 @@ async function importSequence(ctx: Probing, path: string, frameRate: number): Pr
     throw new EngineError(
       'no_such_file',
       `No frame of the sequence "${named.pattern}" exists${named.number === null ? ' (numbers 0 to 4 were tried for the first)' : ''}.`,
-      'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png).',
+      named.number === null
+        ? 'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png). A sequence numbered from elsewhere (1001, as VFX shots are) is imported by its first file: pass that file with sequence: true.'
+        : 'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png).',
     );
   }
   const stoppedAt = sequenceFrame(named.pattern, run.last + 1);
