@@ -28,11 +28,17 @@ export interface ConnectionScope {
   actorOf?: (client: string | undefined) => Actor;
   /** Where the UI methods go (the studio); without it they answer not_configured. */
   ui?: UiDriver;
+  /**
+   * Who is acting through this connection right now, when not its own client: an agent driving a studio page
+   * with the UI tools (its clicks and settings become the page's commands, and are the agent's edits).
+   */
+  drivenBy?: () => Actor | null;
 }
 
 /** The app's face: the studio pages the UI methods drive, and its status for studio.status. */
 export interface UiDriver {
-  call(method: UiMethodName, params: unknown, signal: AbortSignal): Promise<unknown>;
+  /** `caller`: the connection's actor, whose edits the page's commands are while it answers. */
+  call(method: UiMethodName, params: unknown, signal: AbortSignal, caller?: Actor): Promise<unknown>;
   status(): z.input<(typeof METHODS)['studio.status']['result']>;
   /** A fresh one-time studio link. */
   link(): string;
@@ -74,6 +80,7 @@ function parse(schema: z.ZodType, params: unknown, method: string): unknown {
 export function createHostHandler(engine: Engine, identity: HostIdentity, scope: ConnectionScope) {
   let greeted = false;
   let actor: Actor = actorOfClient(undefined);
+  const acting = (): Actor => scope.drivenBy?.() ?? actor;
   // Groups this connection opened and has not ended: each ends by engine.endGroup, its timeout, or the close.
   const groups = new Map<string, { group: EditGroup; timer: NodeJS.Timeout }>();
 
@@ -108,7 +115,7 @@ export function createHostHandler(engine: Engine, identity: HostIdentity, scope:
     async 'engine.execute'(p, signal) {
       const r = await engine.execute(p.id, p.params, {
         signal,
-        actor,
+        actor: acting(),
         group: groupOf(p.groupId),
         onProgress: (info) => scope.notify('event.progress', { command: p.id, ...info }),
       });
@@ -124,7 +131,7 @@ export function createHostHandler(engine: Engine, identity: HostIdentity, scope:
         p.label ?? 'Batch',
         async (group) => {
           for (const step of p.steps) {
-            const r = await engine.execute(step.id, step.params, { group, signal, actor });
+            const r = await engine.execute(step.id, step.params, { group, signal, actor: acting() });
             steps.push(
               r.ok ? { id: step.id, ok: true, result: r.result } : { id: step.id, ok: false, error: r.error },
             );
@@ -160,7 +167,7 @@ export function createHostHandler(engine: Engine, identity: HostIdentity, scope:
       if (!scope.ui) throw appError(noStudio('studio.link'));
       return { url: scope.ui.link() };
     },
-    ...uiHandlers(scope.ui),
+    ...uiHandlers(scope.ui, () => actor),
   };
 
   async function handle(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
@@ -193,10 +200,10 @@ export function createHostHandler(engine: Engine, identity: HostIdentity, scope:
 }
 
 /** Each UI method goes to the studio; without one, it says so plainly rather than pretend. */
-function uiHandlers(ui: UiDriver | undefined): Pick<Handlers, UiMethodName> {
+function uiHandlers(ui: UiDriver | undefined, caller: () => Actor): Pick<Handlers, UiMethodName> {
   const forward = (method: UiMethodName) => (params: unknown, signal: AbortSignal) => {
     if (!ui) throw appError(noStudio(method));
-    return ui.call(method, params, signal);
+    return ui.call(method, params, signal, caller());
   };
   return Object.fromEntries(
     Object.keys(UI_METHODS).map((m) => [m, forward(m as UiMethodName)]),

@@ -186,6 +186,11 @@ describeWithChromium('the studio with an agent and a person', () => {
       body: { control: 'Properties/Transform/Opacity', value: 40 },
     });
     expect((await layerOf(client, 'Box')).transform.opacity).toBe(40);
+    // The page ran the command, but the edit is the agent's: the Activity panel says who, and through which page.
+    const newest = page.locator('.activity-list li.activity').first();
+    await expect
+      .poll(() => newest.getAttribute('aria-label'))
+      .toMatch(/^agent .*\(through studio page \d+\): Set Property Value ok/);
     const unknown = await call(client, 'ui_set', { control: 'Properties/Nope', value: 1 });
     expect(unknown).toMatchObject({ isError: true, body: { code: 'not_found' } });
     expect(JSON.stringify(unknown.body)).toContain('Properties/Transform/Opacity');

@@ -7,6 +7,7 @@
 import type { Connection } from '../../bridge/connection.js';
 import type { UiDriver } from '../../bridge/host-methods.js';
 import type { UiMethodName } from '../../bridge/ui-methods.js';
+import type { Actor } from '../protocol.js';
 import { EngineError } from '../../engine/index.js';
 import type { BrowserFound, OwnedBrowser } from './headless-browser.js';
 import type { UiScripts } from './ui-scripts.js';
@@ -23,6 +24,8 @@ export interface StudioPage {
   focusedAt: number | null;
   /** The app's own headless page. */
   readonly owned: boolean;
+  /** Who drives it with the UI tools right now (their edits are theirs): set while the page answers them. */
+  drivenBy: Actor | null;
 }
 
 /** App-level actions `control` answers without a page, or with the app's own browser. */
@@ -63,6 +66,7 @@ export class StudioHub implements UiDriver {
       openedAt: Date.now(),
       focusedAt: null,
       owned,
+      drivenBy: null,
     };
     this.#pages.set(page.id, page);
     conn.once('close', () => this.#pages.delete(page.id));
@@ -113,7 +117,7 @@ export class StudioHub implements UiDriver {
     };
   }
 
-  async call(method: UiMethodName, params: unknown, _signal: AbortSignal): Promise<unknown> {
+  async call(method: UiMethodName, params: unknown, _signal: AbortSignal, caller?: Actor): Promise<unknown> {
     const p = params as Record<string, unknown>;
     if (method === 'ui.control' && (APP_ACTIONS as readonly string[]).includes(p.action as string))
       return this.#appAction(
@@ -121,6 +125,22 @@ export class StudioHub implements UiDriver {
         (p.params ?? {}) as Record<string, unknown>,
       );
     const page = this.#requireTarget(method);
+    // The commands the page runs while it answers are the caller's edits (the Activity panel names the agent).
+    const before = page.drivenBy;
+    if (caller) page.drivenBy = caller;
+    try {
+      return await this.#forward(page, method, params, p);
+    } finally {
+      page.drivenBy = before;
+    }
+  }
+
+  async #forward(
+    page: StudioPage,
+    method: UiMethodName,
+    params: unknown,
+    p: Record<string, unknown>,
+  ): Promise<unknown> {
     switch (method) {
       case 'ui.click':
         return { page: page.id, ...(await this.#ask(page, 'page.click', params)) };

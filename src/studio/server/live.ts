@@ -74,6 +74,9 @@ export class LiveChannel {
       notify: (event, params) => conn.notify(event, params),
       groupTimeoutMs: this.#options.groupTimeoutMs,
       actorOf: () => ({ kind: 'page', name }),
+      // An agent driving this page with the UI tools: the page's commands meanwhile are its edits.
+      drivenBy: () =>
+        page.drivenBy ? { kind: page.drivenBy.kind, name: `${page.drivenBy.name} (through ${name})` } : null,
     });
     const conn: Connection = new Connection(ws, {
       maxPayload: MAX_PAYLOAD,
