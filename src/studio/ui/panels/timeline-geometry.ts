@@ -33,3 +33,11 @@ export function tickStep(scale: TimeScale): number {
   const steps = candidates.map((c) => (c >= 30 ? Math.round((c / 30) * fps) : c));
   return steps.find((s) => s * scale.pxPerFrame >= 60) ?? steps[steps.length - 1]!;
 }
+
+/** A tick's label: whole seconds as `2s`, other ticks as seconds and frames (`1s15f`), as After Effects counts. */
+export function tickLabel(frame: number, fps: number): string {
+  const seconds = Math.floor(frame / fps);
+  const rest = frame - seconds * fps;
+  if (!rest) return `${seconds}s`;
+  return seconds ? `${seconds}s${rest}f` : `${rest}f`;
+}

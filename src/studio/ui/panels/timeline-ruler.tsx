@@ -8,7 +8,7 @@ import { windowDrag } from '../components/window-drag.js';
 import { frameCount, timecode } from '../state/doc.js';
 import type { WorkArea } from '../state/studio-state.js';
 import { useStudio } from '../studio.js';
-import { frameAtX, frameX, tickStep, type TimeScale } from './timeline-geometry.js';
+import { frameAtX, frameX, tickLabel, tickStep, type TimeScale } from './timeline-geometry.js';
 
 export function TimelineRuler(props: {
   comp: Composition;
@@ -86,7 +86,7 @@ export function TimelineRuler(props: {
       </div>
       {ticks.map((f) => (
         <span class="tick" key={f} style={{ left: `${frameX(scale, f)}px` }}>
-          {f % Math.round(comp.frameRate) === 0 ? `${f / Math.round(comp.frameRate)}s` : `${f}f`}
+          {tickLabel(f, Math.round(comp.frameRate))}
         </span>
       ))}
     </div>
