@@ -26,7 +26,9 @@ export async function openMix(
 ): Promise<{ mix: AudioMix; warnings: string[]; checked: Promise<void> }> {
   const opened = new Map<string, string>();
   const warnings: string[] = [];
-  const checks: Promise<void>[] = [];
+  // Each check settles to its error or null, never rejects: a later file that fails to open ends this before
+  // they are awaited, and closes the files they read (their failures are then nobody's to report).
+  const checks: Promise<unknown>[] = [];
   for (const path of new Set(mix.clips.map((c) => c.path))) {
     // Named as the footage it is, as a missing picture is (the person knows the item, not only the path).
     const item = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.path === path);
@@ -44,15 +46,22 @@ export async function openMix(
     const streams = [...new Set(mix.clips.filter((c) => c.path === path).map((c) => c.stream))];
     const probe = (o: { countPackets: boolean }) => probeMedia(ffprobe, file.childPath, path, o);
     checks.push(
-      checkSoundUnchanged(probe, item, streams).catch((err: unknown) => {
-        if (missing === 'fail') throw err;
-        warnings.push(`${(err as Error).message} Its sound is left out.`);
-        opened.delete(path);
-      }),
+      checkSoundUnchanged(probe, item, streams).then(
+        () => null,
+        (err: unknown) => {
+          if (missing === 'fail') return err;
+          warnings.push(`${(err as Error).message} Its sound is left out.`);
+          opened.delete(path);
+          return null;
+        },
+      ),
     );
   }
   // Every file is looked at in parallel; a render fails on the first change found.
-  const checked = Promise.all(checks).then(() => undefined);
+  const checked = Promise.all(checks).then((errors) => {
+    const failed = errors.find((e) => e !== null);
+    if (failed) throw failed;
+  });
   // Awaited by the render's start; a render stopped before that must not leave it unhandled.
   checked.catch(() => undefined);
   if (missing === 'skip') await checked;

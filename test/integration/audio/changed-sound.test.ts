@@ -95,6 +95,26 @@ describe('a sound file changed after import', () => {
     },
   );
 
+  itWithFfmpeg.each(['voice', 'music'])(
+    'of two, one gone (%s) fails naming it, and the other, being checked meanwhile, is no failure of its own',
+    async (gone) => {
+      const { dir, sound, s, comp } = await voiceComp();
+      const other = join(dir, 'music.wav');
+      await copyFile(await tone(dir, { freq: 660, seconds: 1 }), other);
+      const { id: music } = await run<{ id: string }>(s, 'file.import', { path: other });
+      await run(s, 'layer.addFootage', { comp, footage: music });
+      await rm(gone === 'voice' ? sound : other);
+      for (const output of ['mix.wav', 'clip.mp4']) {
+        const job = await renderTo(s, comp, join(dir, 'out', output));
+        expect(job.items[0]?.error?.code).toBe('no_such_file');
+        expect(job.items[0]?.error?.message).toContain(gone === 'voice' ? sound : other);
+      }
+      // The check of the file still there was cut short by the item's end: nothing is left to reject later
+      // (an unhandled rejection here crashed the process: the CLI, an MCP server, a render node).
+      await new Promise((r) => setTimeout(r, 500));
+    },
+  );
+
   itWithFfmpeg('one that is gone fails naming the footage item, as a missing picture does', async () => {
     const { dir, sound, s, comp, footage } = await voiceComp();
     await rm(sound);
