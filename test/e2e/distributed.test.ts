@@ -5,7 +5,7 @@
  * a worker of another version refuses the job.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -27,6 +27,7 @@ import {
   toneProject,
   type Worker,
 } from '../helpers/distributed.js';
+import { tone } from '../helpers/audio.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { hashFiles } from '../helpers/queue.js';
 import { describeWithRedis, freePort, startRedis, type RedisServer } from '../helpers/redis.js';
@@ -124,6 +125,38 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
       expect(d).toEqual(l);
       expect(keyFrames(join(dir, 'dist/v.mp4'))).toHaveLength(3);
       expect(await readdir(join(dir, 'dist'))).toEqual(['v.mp4', 'v.mp4.manifest.json']);
+    },
+    180_000,
+  );
+
+  itWithFfmpeg(
+    'a sound file changed since its import fails a video item before its chunks render, naming the file and the worker',
+    async () => {
+      const dir = await tempDir();
+      await toneProject(dir);
+      // The 3 s tone re-exported shorter under the same name.
+      await copyFile(await tone(await tempDir(), { freq: 440, seconds: 1 }), join(dir, 'tone-440-3.wav'));
+      const dist = await runCli(
+        [
+          'render',
+          's.ecproj',
+          '--comp',
+          'Spot',
+          '--output',
+          'dist/v.mp4',
+          '--redis',
+          redis.url,
+          '--chunk-size',
+          '10',
+        ],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(1);
+      // Met by a chunk's check (the assembly's failure carried no worker): nothing was drawn for nothing.
+      expect(dist.stderr).toMatch(
+        /On worker .*\(attempt \d of \d\): ".*tone-440-3\.wav" has changed since it was imported: its sound lasted 3\.00 s; it now lasts 1\.00 s/,
+      );
+      expect(await readdir(dir)).not.toContain('dist');
     },
     180_000,
   );

@@ -6,7 +6,17 @@
  * names the file and this worker, and says so.
  */
 import { open } from 'node:fs/promises';
-import { footageProps, type ErrorInfo, type Project, type RenderQueueItem } from '../../engine/index.js';
+import {
+  EngineError,
+  footageProps,
+  type ErrorInfo,
+  type FootageItem,
+  type Project,
+  type RenderQueueItem,
+} from '../../engine/index.js';
+import { collectAudio } from '../audio/clips.js';
+import { checkSoundUnchanged } from '../audio/sound-unchanged.js';
+import { probeMedia } from '../media/probe.js';
 import { reachableFootage } from '../reachable-footage.js';
 import { sequenceFiles } from '../queue/footage-input.js';
 
@@ -43,6 +53,37 @@ export async function unreadableFootage(doc: Project, item: RenderQueueItem): Pr
           'Put the footage on storage every worker mounts at the same path as the machine that renders (an NFS or SMB share), or stop the workers that cannot read it.',
       };
     }
+  }
+  return null;
+}
+
+/**
+ * null when every sound file the item mixes is still the one its footage item recorded (audio/sound-unchanged.ts);
+ * else what changed. A video item's chunks render silent and its sound is mixed at the assembly: checked here,
+ * before a chunk renders, a changed file fails the item at once instead of after every frame is drawn.
+ * `ffprobe` null (not installed beside ffmpeg) skips the check, as a local render does.
+ */
+export async function changedSoundFile(
+  doc: Project,
+  item: RenderQueueItem,
+  ffprobe: string | null,
+): Promise<ErrorInfo | null> {
+  if (!ffprobe || item.audio === false) return null;
+  const comp = doc.items.find((i) => i.id === item.comp);
+  if (comp?.type !== 'composition') return null;
+  const first = item.frameRange?.start ?? 0;
+  const last = item.frameRange?.end ?? Math.max(0, Math.round(comp.duration * comp.frameRate) - 1);
+  try {
+    const mix = collectAudio(doc, item.comp, first / comp.frameRate, (last - first + 1) / comp.frameRate);
+    for (const path of new Set(mix.clips.map((c) => c.path))) {
+      const footage = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.path === path);
+      if (!footage) continue;
+      const streams = [...new Set(mix.clips.filter((c) => c.path === path).map((c) => c.stream))];
+      await checkSoundUnchanged((o) => probeMedia(ffprobe, path, path, o), footage, streams);
+    }
+  } catch (err) {
+    if (err instanceof EngineError) return err.toInfo();
+    throw err;
   }
   return null;
 }

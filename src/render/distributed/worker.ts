@@ -5,17 +5,21 @@
  * at their final names, byte for byte what a local render writes. The assembly writes the item's manifest from
  * every chunk's files. A job from another version is refused: two versions may not draw the same frame alike.
  */
+import { dirname } from 'node:path';
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { EngineError, type EnginePorts, type ErrorInfo, type Project } from '../../engine/index.js';
+import { findExecutable } from '../../node-io/search-path.js';
+import { findFfmpeg } from '../queue/exporters/ffmpeg.js';
 import { builtinExporters } from '../queue/exporters/index.js';
+import { templateDoc } from '../queue/template-doc.js';
 import { renderItem } from '../queue/item.js';
 import { writeManifest } from '../queue/manifest.js';
 import { resolveJobOptions } from '../queue/options.js';
 import { FileTracker, KeptAside } from '../queue/tracker.js';
 import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
 import { workerOptions } from './connection.js';
-import { unreadableFootage } from './footage-check.js';
+import { changedSoundFile, unreadableFootage } from './footage-check.js';
 import { jobIo } from './job-confinement.js';
 import { dropKept, keptTag } from './kept.js';
 import { DocCache, docGone } from './shared-doc.js';
@@ -248,6 +252,12 @@ function onWorker(error: ErrorInfo, job: Job, options: RenderWorkerOptions): Err
   return { ...error, message: `On worker ${options.name} (${attempt}): ${error.message}` };
 }
 
+/** The ffprobe beside this worker's ffmpeg, or null. */
+async function findFfprobe(options: RenderWorkerOptions): Promise<string | null> {
+  const ffmpeg = await (options.findFfmpeg ?? findFfmpeg)();
+  return ffmpeg ? findExecutable('ffprobe', dirname(ffmpeg)) : null;
+}
+
 const CANCELLED: ErrorInfo = {
   code: 'cancelled',
   message: 'The render was stopped.',
@@ -266,7 +276,16 @@ async function renderChunk(
     ? { ...data.item, frameRange, output: data.segment, audio: false, skipExisting: false }
     : { ...data.item, frameRange };
   // Checked before anything renders: a worker without the shared storage says so, naming the file and itself.
-  const unreadable = await unreadableFootage(data.doc, data.item);
+  // A chunk of a video with sound renders silent (the assembly mixes the sound): its files are checked here too.
+  const unreadable =
+    (await unreadableFootage(data.doc, data.item)) ??
+    (data.segment
+      ? await changedSoundFile(
+          await templateDoc(data.doc, data.item, options.ports),
+          data.item,
+          await findFfprobe(options),
+        )
+      : null);
   if (unreadable) {
     options.log(`worker: ${data.item.id} frames ${data.start}-${data.end} failed: ${unreadable.message}`);
     throw jobFailure(onWorker(unreadable, job, options));
