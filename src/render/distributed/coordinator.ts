@@ -305,7 +305,12 @@ async function renderOne(
       });
     }
     if (!result.ok) {
+      // The cause first (the chunks cancelled next fail too, as cancelled).
       const error = await chunkFailure(links.queue, [...chunkIds], result.reason);
+      // The item's other chunks are of no use: those in hand stop and remove their files, those queued are not
+      // rendered; then its folders go, as a local render's do.
+      await broadcastCancel(links.control, parentId).catch(() => undefined);
+      await settled(links.queue, [...chunkIds]);
       await discard(links.queue, parentId);
       await removeEmpty(madeDirs);
       return outcomeOf(item, 'failed', error);

@@ -74,7 +74,7 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   const subscriber = control.duplicate();
   for (const c of [control, subscriber]) c.on('error', () => undefined);
   // The chunks in hand (job id -> render id), for the cancel broadcast.
-  const running = new Map<string, string>();
+  const running = new Map<string, string[]>();
   const state: WorkerState = {
     stopping: false,
     control,
@@ -95,9 +95,10 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
     },
   );
   worker.on('error', (err) => options.log(`worker: Redis error: ${err.message}`));
-  subscriber.on('message', (_channel: string, renderId: string) => {
-    for (const [jobId, rid] of running)
-      if (rid === renderId && worker.cancelJob(jobId, 'the render was cancelled'))
+  // A render's id (it was stopped) or one item's (it failed: its other chunks are of no use any more).
+  subscriber.on('message', (_channel: string, cancelled: string) => {
+    for (const [jobId, ids] of running)
+      if (ids.includes(cancelled) && worker.cancelJob(jobId, 'the render was cancelled'))
         options.log(`worker: job ${jobId} cancelled by the render`);
   });
   await subscriber.subscribe(CANCEL_CHANNEL);
@@ -123,7 +124,8 @@ type ChunkWork = ChunkData & { doc: Project };
 interface WorkerState {
   stopping: boolean;
   control: Redis;
-  running: Map<string, string>;
+  /** Each job in hand and the ids that cancel it (its render's, and a chunk's item's). */
+  running: Map<string, string[]>;
   /** --fail-first-chunk not used up yet. */
   failNext: boolean;
   failedHere: FailedHere;
@@ -150,8 +152,10 @@ async function processJob(
   }
   if (job.name === JOB.chunk) {
     const data = parsed(ChunkData, job.data);
-    if (await isCancelled(state.control, data.renderId))
-      throw new UnrecoverableError(encodeFailure(CANCELLED));
+    // The render stopped, or the chunk's item failed (the coordinator cancels the item's other chunks).
+    const ids = [data.renderId, ...(job.parent?.id ? [job.parent.id] : [])];
+    for (const id of ids)
+      if (await isCancelled(state.control, id)) throw new UnrecoverableError(encodeFailure(CANCELLED));
     // A retry of a chunk that failed here goes to another worker if one comes while this one rests.
     if (state.failedHere.handBack(job.id!)) {
       options.log(`worker: job ${job.id} failed on this worker before: handed back for another worker`);
@@ -161,7 +165,7 @@ async function processJob(
     }
     const doc = await state.docs.get(state.control, data.renderId);
     if (!doc) throw new UnrecoverableError(encodeFailure(docGone(data.renderId)));
-    state.running.set(job.id!, data.renderId);
+    state.running.set(job.id!, ids);
     const result = await chunkOnce(job, { ...data, doc }, options, state, signal)
       .catch((err: unknown) => {
         if (!(err instanceof UnrecoverableError)) state.failedHere.remember(job.id!);
@@ -184,7 +188,7 @@ async function processJob(
     const soundDoc = sound ? await state.docs.get(state.control, renderId) : null;
     if (sound && !soundDoc) throw new UnrecoverableError(encodeFailure(docGone(renderId)));
     // In hand like a chunk: the cancel broadcast stops the mix and the join (their files removed).
-    state.running.set(job.id!, renderId);
+    state.running.set(job.id!, [renderId]);
     const own = signal ?? new AbortController().signal;
     try {
       return await assemble(job, soundDoc, options, own);
