@@ -59,6 +59,11 @@ export async function workerCommand(argv: string[]): Promise<number> {
     ...(stalledInterval && { stalledInterval }),
   });
   log(`effectcraft-cli worker ${version}: waiting for render jobs on ${url} as ${name}`);
+  // Said at once, not at the first video chunk: such a worker fails (and hands back) every chunk that needs it.
+  if (!(await findFfmpeg(searchPath)))
+    log(
+      'worker: ffmpeg was not found on PATH: chunks of video, GIF, animated WebP and sound items fail on this worker (other workers retry them). Install it: apt-get install ffmpeg.',
+    );
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log(`effectcraft-cli worker: ${signal}: stopping`);

@@ -5,7 +5,7 @@
  * a worker of another version refuses the job.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { copyFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -386,6 +386,23 @@ describeWithRedis('a chunk that fails with a transient error (retries)', () => {
       await redis.stop();
     }
   }, 120_000);
+
+  it('a worker without ffmpeg says so as it starts, naming what fails there', async () => {
+    const redis = await startRedis();
+    // A PATH with node alone.
+    const bin = await tempDir();
+    await symlink(process.execPath, join(bin, 'node'));
+    const bare = await startWorker(redis.url, ['--name', 'bare'], undefined, { ...process.env, PATH: bin });
+    try {
+      await expect
+        .poll(() => bare.log(), { timeout: 10_000 })
+        .toMatch(/ffmpeg was not found on PATH: chunks of video/);
+      expect(bare.log()).toMatch(/apt-get install ffmpeg/);
+    } finally {
+      await stopWorker(bare);
+      await redis.stop();
+    }
+  }, 60_000);
 
   it('flags: --attempts and --backoff need --redis; --attempts 0 is refused (exit 2)', async () => {
     const dir = await sampleDir();

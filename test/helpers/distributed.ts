@@ -23,10 +23,16 @@ export interface Worker {
 }
 
 /** Starts `effectcraft-cli worker --redis url`, as the user `uid` when given; resolves once it waits for jobs. */
-export async function startWorker(url: string, extra: string[] = [], uid?: number): Promise<Worker> {
+export async function startWorker(
+  url: string,
+  extra: string[] = [],
+  uid?: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<Worker> {
   const child = spawn(process.execPath, [cliPath, 'worker', '--redis', url, '--concurrency', '1', ...extra], {
     stdio: ['ignore', 'ignore', 'pipe'],
     ...(uid !== undefined && { uid, gid: uid }),
+    ...(env && { env }),
   });
   let log = '';
   await new Promise<void>((resolve, reject) => {
