@@ -37,7 +37,11 @@ export class ProgressView {
     const fps = elapsed > 0.2 ? (p.framesDone - this.#base) / elapsed : 0;
     const left = fps > 0 ? (p.framesTotal - p.framesDone) / fps : Infinity;
     const pct = p.framesTotal ? p.framesDone / p.framesTotal : 0;
-    const text = `${p.itemId} (${p.itemsDone + 1}/${p.itemsTotal}) ${p.framesDone}/${p.framesTotal} frames  ${fps.toFixed(1)} fps  ${duration(left)} left`;
+    const finished = p.framesTotal > 0 && p.framesDone === p.framesTotal;
+    // A finished item says how long it took; a rate measured from nothing (a sound-only item reports its frames
+    // when its file is written, all at once) would read "0.0 fps -- left".
+    const pace = finished ? `done in ${duration(elapsed)}` : `${fps.toFixed(1)} fps  ${duration(left)} left`;
+    const text = `${p.itemId} (${p.itemsDone + 1}/${p.itemsTotal}) ${p.framesDone}/${p.framesTotal} frames  ${pace}`;
     const now = Date.now();
     if (this.#tty) {
       // Redraw at most 10 times a second (and on the last frame): a terminal is slow to repaint.

@@ -506,7 +506,9 @@ describe('effectcraft-cli render', () => {
       expect(wav.code).toBe(0);
       expect(await kinds('sound.wav')).toEqual(['audio']);
       // The progress (not a terminal: plain lines) reaches the sound's span once it is written.
-      expect(wav.stderr).toMatch(/render: \S+ \(1\/1\) 10\/10 frames/);
+      expect(wav.stderr).toMatch(/render: \S+ \(1\/1\) 10\/10 frames {2}done in \d+s\n/);
+      // Its end is "done in", not a rate measured from nothing ("0.0 fps -- left").
+      expect(wav.stderr).not.toMatch(/10\/10 frames .*-- left/);
       expect((await cli(['render', '--help'], dir)).stdout).toMatch(
         /--no-audio +leave the composition's sound out/,
       );
