@@ -213,27 +213,30 @@ describe('effectcraft-cli inspect', () => {
     expect(json.footage[2]).toMatchObject({ pattern: '/abs/seq/f_%04d.png' });
   });
 
-  itWithFfmpeg('checks every frame of an image sequence: frames gone from the middle are listed', async () => {
-    const dir = await tempDir();
-    const pattern = await numberedSequence(dir, 12, 3);
-    const engine = newEngine();
-    await run(engine, 'file.import', { path: pattern, frameRate: 12 });
-    await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
-    // Frames 5 and 9 (of 3-14) go; the first file is still there.
-    for (const n of [5, 9]) await rm(join(dir, 'seq', `f_${String(n).padStart(4, '0')}.png`));
-    const r = await runCli(['inspect', 's.ecproj', '--json'], { cwd: dir });
-    expect(r.code, r.stderr).toBe(0);
-    const [seq] = (JSON.parse(r.stdout) as { footage: Array<Record<string, unknown>> }).footage;
-    expect(seq).toMatchObject({
-      kind: 'sequence',
-      firstFrame: 3,
-      lastFrame: 14,
-      missingFrames: { count: 2, first: [5, 9] },
-    });
-    expect(seq).not.toHaveProperty('missing');
-    const text = await runCli(['inspect', 's.ecproj'], { cwd: dir });
-    expect(text.stdout).toContain(`${pattern} (frames 3-14)  (missing 2 frames: 5, 9)`);
-  });
+  itWithFfmpeg(
+    'checks every frame of an image sequence: frames gone from the middle are listed',
+    async () => {
+      const dir = await tempDir();
+      const pattern = await numberedSequence(dir, 12, 3);
+      const engine = newEngine();
+      await run(engine, 'file.import', { path: pattern, frameRate: 12 });
+      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      // Frames 5 and 9 (of 3-14) go; the first file is still there.
+      for (const n of [5, 9]) await rm(join(dir, 'seq', `f_${String(n).padStart(4, '0')}.png`));
+      const r = await runCli(['inspect', 's.ecproj', '--json'], { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      const [seq] = (JSON.parse(r.stdout) as { footage: Array<Record<string, unknown>> }).footage;
+      expect(seq).toMatchObject({
+        kind: 'sequence',
+        firstFrame: 3,
+        lastFrame: 14,
+        missingFrames: { count: 2, first: [5, 9] },
+      });
+      expect(seq).not.toHaveProperty('missing');
+      const text = await runCli(['inspect', 's.ecproj'], { cwd: dir });
+      expect(text.stdout).toContain(`${pattern} (frames 3-14)  (missing 2 frames: 5, 9)`);
+    },
+  );
 
   it('a missing project exits 1 with the reason', async () => {
     const r = await runCli(['inspect', '/nonexistent/x.ecproj']);

@@ -126,21 +126,24 @@ describeWithFfmpeg('file.import of video', () => {
     expect(whole.ok && whole.warnings).toBeFalsy();
   });
 
-  itWithFfmpeg('a sequence numbered from 1001 names the first-file form when its pattern finds nothing', async () => {
-    const pattern = await numberedSequence(await tempDir(), 4, 1001);
-    const engine = newEngine();
-    const byPattern = await engine.execute('file.import', { path: pattern });
-    expect(byPattern.ok).toBe(false);
-    if (!byPattern.ok) {
-      expect(byPattern.error.code).toBe('no_such_file');
-      expect(byPattern.error.remediation).toMatch(/first file: pass that file with sequence: true/);
-    }
-    const byFile = await run<Imported>(engine, 'file.import', {
-      path: pattern.replace('%04d', '1001'),
-      sequence: true,
-    });
-    expect(byFile.media).toMatchObject({ kind: 'sequence', sequence: { first: 1001, last: 1004 } });
-  });
+  itWithFfmpeg(
+    'a sequence numbered from 1001 names the first-file form when its pattern finds nothing',
+    async () => {
+      const pattern = await numberedSequence(await tempDir(), 4, 1001);
+      const engine = newEngine();
+      const byPattern = await engine.execute('file.import', { path: pattern });
+      expect(byPattern.ok).toBe(false);
+      if (!byPattern.ok) {
+        expect(byPattern.error.code).toBe('no_such_file');
+        expect(byPattern.error.remediation).toMatch(/first file: pass that file with sequence: true/);
+      }
+      const byFile = await run<Imported>(engine, 'file.import', {
+        path: pattern.replace('%04d', '1001'),
+        sequence: true,
+      });
+      expect(byFile.media).toMatchObject({ kind: 'sequence', sequence: { first: 1001, last: 1004 } });
+    },
+  );
 
   itWithFfmpeg(
     'a sequence with a gap imports the run before it and says which frames it leaves out',
