@@ -73,6 +73,7 @@ function Dock(): JSX.Element {
           class={`tab ${tab === name ? 'is-active' : ''}`}
           aria-selected={tab === name}
           aria-label={name}
+          title={name}
           onClick={() => studio.showPanel(name)}
         >
           {name}
