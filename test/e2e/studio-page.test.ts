@@ -56,6 +56,20 @@ describeWithChromium('the studio page', () => {
     expect(Number(await canvas().getAttribute('data-revision'))).toBeGreaterThanOrEqual(0);
   });
 
+  it('keeps the dock buttons (Render, Stop, Undo, Redo) inside a 1280x720 window', async () => {
+    const small = await openAnotherTab(page, new URL(app.link).origin);
+    await small.setViewportSize({ width: 1280, height: 720 });
+    const inside = async (name: string) => {
+      const box = (await small.getByRole('button', { name, exact: true }).boundingBox())!;
+      return box.x >= 0 && box.x + box.width <= 1280;
+    };
+    await small.getByRole('tab', { name: 'Render Queue' }).click();
+    expect([await inside('Render'), await inside('Stop render')]).toEqual([true, true]);
+    await small.getByRole('tab', { name: 'Activity' }).click();
+    expect([await inside('Undo'), await inside('Redo')]).toEqual([true, true]);
+    await small.close();
+  });
+
   it("makes a person's typed value one command that another page sees and that undoes in one step", async () => {
     await page.locator('[data-panel="Layers"]').getByText('Title', { exact: true }).click();
     const rotation = page.locator(
