@@ -86,7 +86,7 @@ export function acceptsWords(input: Pick<TemplateInput, 'type' | 'choices'>): st
     case 'boolean':
       return 'true or false';
     case 'footage':
-      return 'an absolute path to an image or video file';
+      return 'an absolute path to an image, video, image sequence or sound file (on the command line, a relative one resolves first)';
     case 'choice':
       return `one of: ${(input.choices ?? []).join(', ')}`;
   }
