@@ -10,7 +10,7 @@ import { CLI_WORDS } from './cli-words.js';
 import { parseOrHelp } from './flag-spec.js';
 import { sessionEnv } from './host-env.js';
 import { inspectSpec } from './specs/inspect.js';
-import { EXIT, jsonFailure, printable, UsageError } from './usage.js';
+import { EXIT, failWith, printable, UsageError } from './usage.js';
 
 /** What this command reads of project.inspect's result (allLayers: true). */
 interface Overview {
@@ -44,11 +44,7 @@ export async function inspectCommand(argv: string[]): Promise<number> {
   const inspected = opened.ok
     ? await engine.execute<Overview>('project.inspect', { allLayers: true })
     : opened;
-  if (!inspected.ok) {
-    const { message, remediation } = inspected.error;
-    process.stderr.write(`effectcraft-cli inspect: ${printable(message)}\n  ${printable(remediation)}\n`);
-    return jsonFailure(argv, inspected.error, EXIT.failed);
-  }
+  if (!inspected.ok) return failWith('inspect', argv, inspected.error, EXIT.failed);
   const { project } = inspected.result;
   const summary = {
     name: project.name,

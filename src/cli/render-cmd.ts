@@ -15,19 +15,14 @@ import { parseRenderArgs, type RenderArgs } from './render-args.js';
 import { absoluteFootage } from './footage-props.js';
 import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
 import { ProgressView } from './render-progress.js';
-import { EXIT, jsonFailure, printable } from './usage.js';
+import { EXIT, failWith, printable } from './usage.js';
 import { packageVersion } from './version.js';
 
-/** The command line, for --json failures (jsonFailure). */
-let commandLine: readonly string[] = [];
-
-function fail(error: ErrorInfo, exitCode?: number): number {
-  process.stderr.write(
-    `effectcraft-cli render: ${printable(error.message)}\n  ${printable(error.remediation)}\n`,
-  );
+/** `argv`: the command line, for --json (failWith). */
+function fail(argv: readonly string[], error: ErrorInfo, exitCode?: number): number {
   // An output whose format cannot be told (--output z.xyz) is the command line's mistake too.
   const usage = ['bad_argument', 'not_found', 'unsupported_format'].includes(error.code);
-  return jsonFailure(commandLine, error, exitCode ?? (usage ? EXIT.usage : EXIT.failed));
+  return failWith('render', argv, error, exitCode ?? (usage ? EXIT.usage : EXIT.failed));
 }
 
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -36,7 +31,6 @@ type CancelSignal = (typeof CANCEL_SIGNALS)[number];
 const SIGNAL_EXIT: Record<CancelSignal, number> = { SIGINT: EXIT.cancelled, SIGTERM: 143, SIGHUP: 129 };
 
 export async function renderCommand(argv: string[]): Promise<number> {
-  commandLine = argv;
   const args = parseRenderArgs(argv);
   if (!args) return EXIT.ok;
   warnOverCores(args.concurrency);
@@ -55,11 +49,12 @@ export async function renderCommand(argv: string[]): Promise<number> {
   });
   // A project that cannot be opened (missing, a folder, not JSON) is exit 1, as inspect and the docs say,
   // whatever code the reader gave it: the command line itself was well formed.
-  if (!opened.ok) return fail(opened.error, EXIT.failed);
+  if (!opened.ok) return fail(argv, opened.error, EXIT.failed);
   // The engine's reason names renderQueue.add, which is not a CLI verb: say what to do here instead. Nothing to
   // render without --comp is the command line's to fix (exit 2, as a usage error), not a failed render.
   if (!args.comp && engine.document.renderQueue.length === 0)
     return fail(
+      argv,
       {
         code: 'command_disabled',
         message: "The project's render queue is empty.",
@@ -68,7 +63,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
       EXIT.usage,
     );
   const prepared = await prepareItems(session, args);
-  if (!prepared.ok) return fail(prepared.error);
+  if (!prepared.ok) return fail(argv, prepared.error);
   const items = prepared.items;
   if (args.outputDir) {
     // An --output given here is the command line's own choice, not an absolute path stored in the project.
@@ -131,13 +126,13 @@ export async function renderCommand(argv: string[]): Promise<number> {
       const templates = items ? queue.filter((q) => items.includes(q.id)) : queue;
       const b = await renderBatch(session, templates, args.data, args.props ?? {}, render);
       view.done();
-      if (!b.ok) return (code = fail(b.error));
+      if (!b.ok) return (code = fail(argv, b.error));
       printBatch(b.result, args.json, view.elapsedSeconds);
       return (code = outcome(b.result));
     }
     const r = await render(items ?? engine.document.renderQueue.map((q) => q.id));
     view.done();
-    if (!r.ok) return (code = fail(r.error));
+    if (!r.ok) return (code = fail(argv, r.error));
     printSummary(r.result, args.json, view.elapsedSeconds);
     return (code = outcome(r.result));
   } finally {

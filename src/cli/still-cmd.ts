@@ -13,7 +13,7 @@ import { CLI_WORDS } from './cli-words.js';
 import { parseOrHelp } from './flag-spec.js';
 import { sessionEnv } from './host-env.js';
 import { stillSpec } from './specs/still.js';
-import { EXIT, jsonFailure, printable, UsageError } from './usage.js';
+import { EXIT, failWith, printable, UsageError } from './usage.js';
 
 interface StillArgs {
   project: string;
@@ -69,22 +69,16 @@ function parse(argv: string[]): StillArgs | null {
   };
 }
 
-/** The command line, for --json failures (jsonFailure). */
-let commandLine: readonly string[] = [];
-
-function fail(error: ErrorInfo, exitCode?: number): number {
-  process.stderr.write(
-    `effectcraft-cli still: ${printable(error.message)}\n  ${printable(error.remediation)}\n`,
-  );
+/** `argv`: the command line, for --json (failWith). */
+function fail(argv: readonly string[], error: ErrorInfo, exitCode?: number): number {
   const usage = error.code === 'bad_argument' || error.code === 'not_found';
-  return jsonFailure(commandLine, error, exitCode ?? (usage ? EXIT.usage : EXIT.failed));
+  return failWith('still', argv, error, exitCode ?? (usage ? EXIT.usage : EXIT.failed));
 }
 
 /** Times computed from frame numbers (n / rate) land a hair under n * rate in binary: still frame n. */
 const FRAME_EPSILON = 1e-6;
 
 export async function stillCommand(argv: string[]): Promise<number> {
-  commandLine = argv;
   const args = parse(argv);
   if (!args) return EXIT.ok;
   const session = createSession({ ...sessionEnv(), words: CLI_WORDS, inProcessRenderer: true });
@@ -97,12 +91,12 @@ export async function stillCommand(argv: string[]): Promise<number> {
   const opened = await engine.execute('project.open', { path: args.project });
   // A project that cannot be opened is exit 1 whatever the reader's code (a folder is bad_argument), as render
   // and inspect: the command line was well formed.
-  if (!opened.ok) return fail(opened.error, EXIT.failed);
+  if (!opened.ok) return fail(argv, opened.error, EXIT.failed);
   let comp;
   try {
     comp = findComp(engine.document, args.comp);
   } catch (err) {
-    if (isEngineError(err)) return fail(err.toInfo(CLI_WORDS));
+    if (isEngineError(err)) return fail(argv, err.toInfo(CLI_WORDS));
     throw err;
   }
   // A time draws the frame it falls in, as a render writes it (keyframes and footage at that frame's time, not
@@ -128,7 +122,7 @@ export async function stillCommand(argv: string[]): Promise<number> {
         ...(args.alpha && { transparent: true }),
       },
     );
-    if (!saved.ok) return fail(saved.error);
+    if (!saved.ok) return fail(argv, saved.error);
     const r = saved.result;
     process.stdout.write(
       args.json

@@ -22,6 +22,19 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
  * exit code and nothing to parse). `argv` is the command's own: --json is looked for there, so a command line
  * that failed to parse still gets it.
  */
+/** A command's failure: its words and remedy on stderr, and with --json the same on stdout (jsonFailure). */
+export function failWith(
+  command: string,
+  argv: readonly string[],
+  error: { code: string; message: string; remediation: string },
+  exitCode: number,
+): number {
+  process.stderr.write(
+    `effectcraft-cli ${command}: ${printable(error.message)}\n  ${printable(error.remediation)}\n`,
+  );
+  return jsonFailure(argv, error, exitCode);
+}
+
 export function jsonFailure(
   argv: readonly string[],
   error: { code: string; message: string; remediation: string },

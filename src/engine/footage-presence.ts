@@ -23,20 +23,22 @@ const BATCH = 64;
 
 type Exists = (path: string) => Promise<boolean>;
 
-export async function missingFootage(doc: Project, exists: Exists): Promise<MissingFootage[]> {
+/** `frames: false` looks at each item's own file only (a sequence's first): the studio's poll every 3 s. */
+export async function missingFootage(
+  doc: Project,
+  exists: Exists,
+  { frames = true }: { frames?: boolean } = {},
+): Promise<MissingFootage[]> {
   const missing: MissingFootage[] = [];
   const there = (path: string) => exists(path).catch(() => true);
   for (const item of doc.items) {
     if (item.type !== 'footage') continue;
     const entry = { id: item.id, name: item.name, path: item.path };
     if (!(await there(item.path))) missing.push(entry);
-    else {
-      const frames = await missingFrames(item, there);
-      if (frames.length)
-        missing.push({
-          ...entry,
-          missingFrames: { count: frames.length, first: frames.slice(0, MAX_LISTED) },
-        });
+    else if (frames) {
+      const gone = await missingFrames(item, there);
+      if (gone.length)
+        missing.push({ ...entry, missingFrames: { count: gone.length, first: gone.slice(0, MAX_LISTED) } });
     }
   }
   return missing;
@@ -54,7 +56,3 @@ async function missingFrames(item: FootageItem, there: Exists): Promise<number[]
   }
   return gone;
 }
-
-/** The ids of footage that is not there at all (a sequence missing some frames is there). */
-export const wholeMissing = (missing: readonly MissingFootage[]): Set<string> =>
-  new Set(missing.filter((m) => !m.missingFrames).map((m) => m.id));

@@ -47,3 +47,16 @@ export function layerHasSound(
   const comp = doc.items.find((i) => i.id === id);
   return comp?.type === 'composition' && comp.layers.some((l) => layerHasSound(doc, l, seen));
 }
+
+/**
+ * Seconds of source a footage or precomp layer can show: a clip's, sequence's or sound's duration, a precomp's;
+ * null for a still (or any other layer).
+ */
+export function sourceSeconds(doc: Pick<Project, 'items'>, layer: Pick<Layer, 'source'>): number | null {
+  const item = shownFootage(doc, layer);
+  if (item) return item.media?.duration || null;
+  if (layer.source.kind !== 'precomp') return null;
+  const id = layer.source.comp;
+  const comp = doc.items.find((i) => i.id === id);
+  return comp?.type === 'composition' ? comp.duration : null;
+}

@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
-import { MAX_SPEED, MIN_SPEED, type Layer, type Project } from '../model.js';
+import { MAX_SPEED, MIN_SPEED } from '../model.js';
 import { draftLayer } from '../resolve.js';
-import { blendsFrames, playsSoundOnly, shownFootage } from '../shown-footage.js';
+import { blendsFrames, playsSoundOnly, shownFootage, sourceSeconds } from '../shown-footage.js';
 import { DEFAULT_TIME_MAP, hasSourceTime } from '../time-map.js';
 import { needsComp } from './layer-add.js';
 import { locate, target } from './layer-edit.js';
@@ -76,7 +76,7 @@ export const layerSetTimeMap = defineCommand({
         'Turn frameBlending on for the footage layers inside the precomp; speed, loop and freezeAt apply to the precomp layer.',
       );
     const before = layer.time ?? DEFAULT_TIME_MAP;
-    const length = sourceLength(ctx.doc, layer);
+    const length = sourceSeconds(ctx.doc, layer);
     if (p.freezeAt != null && length !== null && p.freezeAt >= length)
       throw new EngineError(
         'bad_argument',
@@ -98,16 +98,3 @@ export const layerSetTimeMap = defineCommand({
     return { id: layer.id, time };
   },
 });
-
-/** Seconds of source a layer can show: a clip's, sequence's or sound's duration, a precomp's; null for a still. */
-function sourceLength(doc: Project, layer: Layer): number | null {
-  const src = layer.source;
-  if (src.kind === 'precomp') {
-    const comp = doc.items.find((i) => i.id === src.comp);
-    return comp?.type === 'composition' ? comp.duration : null;
-  }
-  if (src.kind !== 'footage') return null;
-  const item = doc.items.find((i) => i.id === src.footage);
-  const duration = item?.type === 'footage' ? item.media?.duration : null;
-  return duration ? duration : null;
-}

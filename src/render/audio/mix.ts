@@ -14,11 +14,9 @@ export class AudioMixRun {
 
   /**
    * Starts ffmpeg; `shownPath` names the output in errors (a full disk). `watch`: its progress (the seconds of
-   * the mix written so far) or, for an output to `pipe:1`, its bytes.
-   */
-  /**
-   * `strict` (a render's): a file that ends before its header says (copied half-way) fails the mix instead of
-   * leaving silence where its sound was; a preview plays what there is.
+   * the mix written so far) or, for an output to `pipe:1`, its bytes. `strict` (a render's): a file that ends
+   * before its header says (copied half-way) fails the mix instead of leaving silence where its sound was; a
+   * preview plays what there is.
    */
   constructor(
     ffmpeg: string,
@@ -72,8 +70,9 @@ export function soundCutShort(mix: AudioMix): EngineError {
 
 /**
  * A mix that failed on one of its files: a file the document says has sound that no longer has any ("matches no
- * streams"), or that ffmpeg cannot read any more (it names the open file). Both mean the file changed since it was imported; the error names the footage file, not
- * the descriptor ffmpeg was given. null when the failure is not one of these (a full disk, a killed run).
+ * streams"), or that ffmpeg cannot read any more (it names the open file). Both mean the file changed since it
+ * was imported; the error names the footage file, not the descriptor ffmpeg was given. null when the failure is
+ * not one of these (a full disk, a killed run).
  */
 export function changedSound(err: unknown, head: string, mix: AudioMix): EngineError | null {
   if (!isEngineError(err) || err.code !== 'render_failed') return null;

@@ -7,7 +7,7 @@ import type { EnginePorts, FootageItem, Project } from '../../engine/index.js';
 import { footageFailure } from '../media/missing-footage.js';
 import { probeMedia } from '../media/probe.js';
 import type { AudioMix } from './clips.js';
-import { checkSoundUnchanged } from './sound-unchanged.js';
+import { checkSoundUnchanged, playedStreams } from './sound-unchanged.js';
 
 /**
  * `mix` with every clip's path replaced by its file opened through `ports`; `keep` gets each file's close. A
@@ -29,7 +29,7 @@ export async function openMix(
   // Each check settles to its error or null, never rejects: a later file that fails to open ends this before
   // they are awaited, and closes the files they read (their failures are then nobody's to report).
   const checks: Promise<unknown>[] = [];
-  for (const path of new Set(mix.clips.map((c) => c.path))) {
+  for (const [path, streams] of playedStreams(mix)) {
     // Named as the footage it is, as a missing picture is (the person knows the item, not only the path).
     const item = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.path === path);
     const file = await ports.openMedia(path).catch((err: unknown) => {
@@ -43,7 +43,6 @@ export async function openMix(
     keep(() => file.close());
     opened.set(path, file.childPath);
     if (!ffprobe || !item) continue;
-    const streams = [...new Set(mix.clips.filter((c) => c.path === path).map((c) => c.stream))];
     const probe = (o: { countPackets: boolean }) => probeMedia(ffprobe, file.childPath, path, o);
     checks.push(
       checkSoundUnchanged(probe, item, streams).then(

@@ -4,11 +4,11 @@
  * PCM on a pipe and wrapped as a WAV in memory, so nothing is written to disk. Keyed by what it is mixed from,
  * so an edit that changes no sound (a title's colour) reuses the last mix.
  */
-import { dirname } from 'node:path';
-import { findExecutable } from '../../node-io/search-path.js';
 import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
 import { EngineError, type EnginePorts, type Project } from '../../engine/index.js';
 import { findComp } from '../../engine/resolve.js';
+import { findExecutable } from '../../node-io/search-path.js';
 import { collectAudio, type AudioMix } from './clips.js';
 import { MIX_RATE } from './graph.js';
 import { AudioMixRun } from './mix.js';

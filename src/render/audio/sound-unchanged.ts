@@ -2,13 +2,14 @@
  * Whether a file's sound is still the one its footage item recorded. The mix trusts the item: it places a
  * stream's samples by the recorded length and offset, and a file replaced by a shorter one (a voice-over
  * re-exported under the same name) or one without the stream would be mixed as silence and the render called
- * done. So every sound file of a render is probed again before its mix starts (headers only, tens of
- * milliseconds; packets counted as at import only when the quick look disagrees), as video files are
- * (media/footage-unchanged.ts).
+ * done. So every sound file of a render is probed again before its mix starts, as video files are
+ * (media/footage-unchanged.ts: differenceOnDisk).
  */
 import { EngineError, type FootageItem } from '../../engine/core.js';
 import { audioStreamsOf } from '../../engine/shown-footage.js';
 import type { MediaProbe } from '../../engine/ports.js';
+import { differenceOnDisk } from '../media/footage-unchanged.js';
+import type { AudioMix } from './clips.js';
 
 const REMEDY =
   'Put the file back as it was, or relink the footage to it (footage.relink) so that it is probed again.';
@@ -34,6 +35,18 @@ function difference(item: FootageItem, now: MediaProbe, streams: readonly number
   return null;
 }
 
+/** Each file a mix reads and the audio streams of it the mix plays. */
+export function playedStreams(mix: AudioMix): Map<string, number[]> {
+  const files = new Map<string, number[]>();
+  for (const c of mix.clips) {
+    const streams = files.get(c.path) ?? [];
+    if (!streams.includes(c.stream)) streams.push(c.stream);
+    files.set(c.path, streams);
+  }
+  return files;
+}
+
+/** The file probed: headers only, or counting packets too. */
 export type Probe = (options: { countPackets: boolean }) => Promise<MediaProbe>;
 
 /**
@@ -56,7 +69,6 @@ export async function checkSoundUnchanged(
       if (!(err instanceof EngineError) || err.code !== 'unsupported_format') throw err;
       throw changed(`it is no longer media (${err.message.replace(/\.$/, '')})`);
     });
-  if (difference(item, await look(false), streams) === null) return;
-  const counted = difference(item, await look(true), streams);
-  if (counted !== null) throw changed(counted);
+  const what = await differenceOnDisk(look, (now) => difference(item, now, streams));
+  if (what !== null) throw changed(what);
 }

@@ -14,11 +14,12 @@ import {
   type Project,
   type RenderQueueItem,
 } from '../../engine/index.js';
-import { collectAudio } from '../audio/clips.js';
-import { checkSoundUnchanged } from '../audio/sound-unchanged.js';
+import { checkSoundUnchanged, playedStreams } from '../audio/sound-unchanged.js';
 import { probeMedia } from '../media/probe.js';
 import { reachableFootage } from '../reachable-footage.js';
 import { sequenceFiles } from '../queue/footage-input.js';
+import { planItem } from '../queue/plan.js';
+import { itemMix } from '../queue/sound-input.js';
 
 /** Every file an item of `doc` reads, each once. */
 export function filesRead(doc: Project, item: RenderQueueItem): string[] {
@@ -68,18 +69,13 @@ export async function changedSoundFile(
   item: RenderQueueItem,
   ffprobe: string | null,
 ): Promise<ErrorInfo | null> {
-  if (!ffprobe || item.audio === false) return null;
-  const comp = doc.items.find((i) => i.id === item.comp);
-  if (comp?.type !== 'composition') return null;
-  const first = item.frameRange?.start ?? 0;
-  const last = item.frameRange?.end ?? Math.max(0, Math.round(comp.duration * comp.frameRate) - 1);
+  if (!ffprobe) return null;
   try {
-    const mix = collectAudio(doc, item.comp, first / comp.frameRate, (last - first + 1) / comp.frameRate);
-    for (const path of new Set(mix.clips.map((c) => c.path))) {
+    const plan = planItem(doc, item);
+    if (!plan.sound) return null;
+    for (const [path, streams] of playedStreams(itemMix(doc, plan))) {
       const footage = doc.items.find((i): i is FootageItem => i.type === 'footage' && i.path === path);
-      if (!footage) continue;
-      const streams = [...new Set(mix.clips.filter((c) => c.path === path).map((c) => c.stream))];
-      await checkSoundUnchanged((o) => probeMedia(ffprobe, path, path, o), footage, streams);
+      if (footage) await checkSoundUnchanged((o) => probeMedia(ffprobe, path, path, o), footage, streams);
     }
   } catch (err) {
     if (err instanceof EngineError) return err.toInfo();

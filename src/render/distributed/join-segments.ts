@@ -13,7 +13,6 @@
  * (VP9 in WebM: one packet per frame, in presentation order; the alt-ref frames libvpx adds travel inside
  * the next frame's packet).
  */
-import { exactRate, ffmpegRate } from '../queue/exporters/frame-rate.js';
 import { stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
@@ -31,6 +30,7 @@ import type { OutputFile } from '../queue/exporters/types.js';
 import type { FileTracker } from '../queue/tracker.js';
 import { mixItemSound } from './item-sound.js';
 import type { AssembleData, ChunkResult } from './protocol.js';
+import { exactRate, ffmpegRate } from '../queue/exporters/frame-rate.js';
 
 /** The sound codec a local render of `item` muxes (audio-formats.ts): the same, so the output matches. */
 function soundCodec(item: RenderQueueItem): string[] {

@@ -31,26 +31,38 @@ function matches(item: FootageItem, now: MediaProbe): boolean {
   );
 }
 
+/**
+ * What `differs` finds between a file and its footage item, looked at twice at most: its headers (ffprobe without
+ * counting packets: tens of milliseconds), and only when they differ, again counting packets as the import did
+ * (a file whose headers give no duration, a browser's MediaRecorder WebM, was timed then by its packets). null:
+ * nothing differs. Shared by the video check (here) and the sound check (audio/sound-unchanged.ts).
+ */
+export async function differenceOnDisk<T>(
+  look: (countPackets: boolean) => Promise<MediaProbe>,
+  differs: (now: MediaProbe) => T | null,
+): Promise<T | null> {
+  if (differs(await look(false)) === null) return null;
+  return differs(await look(true));
+}
+
 /** Throws unsupported_format naming what changed when the file at `input` is not what `item` recorded. */
 export async function checkUnchanged(ffprobe: string, input: string, item: FootageItem): Promise<void> {
   const was = item.media!;
   // Loaded here, not with this module: probe.ts parses with zod, which a render worker otherwise never loads
   // (a render's files are checked by the main thread, footage-input.ts).
   const { probeMedia } = await import('./probe.js');
-  let now = await probeMedia(ffprobe, input, item.path, { countPackets: false }).catch((err: unknown) => {
-    // No longer media at all: the import's remedy (import another file) is not this footage's; relinking is.
-    if (!(err instanceof EngineError) || err.code !== 'unsupported_format') throw err;
-    throw new EngineError(
-      'unsupported_format',
-      `"${item.path}" has changed since it was imported: it was ${described(item.width, item.height, was.duration, was.rotation)}; now ${err.message.replace(/^./, (c) => c.toLowerCase())}`,
-      CHANGED_REMEDY,
-    );
-  });
-  if (matches(item, now)) return;
-  // A file whose headers give no duration (a browser's MediaRecorder WebM) was timed at import by counting its
-  // packets: count them too before calling it changed.
-  now = await probeMedia(ffprobe, input, item.path);
-  if (matches(item, now)) return;
+  const look = (countPackets: boolean) =>
+    probeMedia(ffprobe, input, item.path, { countPackets }).catch((err: unknown) => {
+      // No longer media at all: the import's remedy (import another file) is not this footage's; relinking is.
+      if (!(err instanceof EngineError) || err.code !== 'unsupported_format') throw err;
+      throw new EngineError(
+        'unsupported_format',
+        `"${item.path}" has changed since it was imported: it was ${described(item.width, item.height, was.duration, was.rotation)}; now ${err.message.replace(/^./, (c) => c.toLowerCase())}`,
+        CHANGED_REMEDY,
+      );
+    });
+  const now = await differenceOnDisk(look, (probe) => (matches(item, probe) ? null : probe));
+  if (!now) return;
   const nowText =
     now.media.kind === 'video'
       ? described(now.width, now.height, now.media.duration, now.media.rotation)

@@ -11,6 +11,12 @@ import { collectAudio, type AudioMix } from '../audio/clips.js';
 import { openMix } from '../audio/open-mix.js';
 import type { ItemPlan } from './plan.js';
 
+/** The audible clips over the item's frames, by their footage paths (not opened). */
+export function itemMix(doc: Project, plan: ItemPlan): AudioMix {
+  const start = plan.frames[0]! / plan.frameRate;
+  return collectAudio(doc, plan.item.comp, start, plan.frames.length / plan.frameRate);
+}
+
 /**
  * The item's mix with every clip's path replaced by its opened file; `keep` gets each file's close. `checked`
  * settles once each file is known to be the one its footage item recorded (with the ffprobe beside `ffmpeg`),
@@ -23,8 +29,7 @@ export async function soundInput(
   ffmpeg: string | null,
   keep: (close: () => Promise<void>) => void,
 ): Promise<{ mix: AudioMix; checked: Promise<void> }> {
-  const start = plan.frames[0]! / plan.frameRate;
-  const mix = collectAudio(doc, plan.item.comp, start, plan.frames.length / plan.frameRate);
+  const mix = itemMix(doc, plan);
   const ffprobe = ffmpeg ? await findExecutable('ffprobe', dirname(ffmpeg)) : null;
   const opened = await openMix(doc, mix, ports, keep, 'fail', ffprobe);
   return { mix: opened.mix, checked: opened.checked };

@@ -129,18 +129,14 @@ export class StudioHub implements UiDriver {
     const before = page.drivenBy;
     if (caller) page.drivenBy = caller;
     try {
-      return await this.#forward(page, method, params, p);
+      return await this.#forward(page, method, params);
     } finally {
       page.drivenBy = before;
     }
   }
 
-  async #forward(
-    page: StudioPage,
-    method: UiMethodName,
-    params: unknown,
-    p: Record<string, unknown>,
-  ): Promise<unknown> {
+  async #forward(page: StudioPage, method: UiMethodName, params: unknown): Promise<unknown> {
+    const p = params as Record<string, unknown>;
     switch (method) {
       case 'ui.click':
         return { page: page.id, ...(await this.#ask(page, 'page.click', params)) };

@@ -13,7 +13,7 @@ import { createHostHandler, type HostIdentity } from '../../bridge/host-methods.
 import { UI_METHODS } from '../../bridge/ui-methods.js';
 import { MAX_PAYLOAD, Timeouts } from '../../bridge/protocol.js';
 import { EngineError, type Engine } from '../../engine/index.js';
-import { missingFootage, wholeMissing } from '../../engine/footage-presence.js';
+import { missingFootage } from '../../engine/footage-presence.js';
 import type { ActivityLog } from './activity.js';
 import type { StudioAuth } from './auth.js';
 import type { StudioHub } from './hub.js';
@@ -102,8 +102,11 @@ export class LiveChannel {
               confined: identity.confinement?.confined ?? false,
             };
           case 'studio.missingFootage': {
-            const missing = await missingFootage(engine.view.doc, (path) => engine.ports.exists(path));
-            return { ids: [...wholeMissing(missing)] };
+            // Each item's own file: a sequence's frames are not looked at every few seconds.
+            const missing = await missingFootage(engine.view.doc, (path) => engine.ports.exists(path), {
+              frames: false,
+            });
+            return { ids: missing.map((m) => m.id) };
           }
           case 'session.view': {
             const v = engine.view;

@@ -7,7 +7,6 @@
  * last exactly its frames, so they stay in sync. One process, started at once: the sound was mixed first into a
  * temporary WAV by a second ffmpeg, and the first frame waited for it (~100 ms of ffmpeg's start-up alone).
  */
-import { ffmpegRate } from './frame-rate.js';
 import { dirname } from 'node:path';
 import { EngineError, type FfmpegFormat } from '../../../engine/index.js';
 import type { FramePayload } from '../../encode.js';
@@ -15,6 +14,7 @@ import type { TrackedFile } from '../tracker.js';
 import { FfmpegProcess, missingFfmpeg } from './ffmpeg.js';
 import { completeFile, skipWhenPresent } from './single-file.js';
 import { FFMPEG_FORMATS, ffmpegOutputArgs, pictureInput, type PictureInput } from './ffmpeg-formats.js';
+import { ffmpegRate } from './frame-rate.js';
 import { i420Size } from '../../yuv/i420.js';
 import { mixGraph } from '../../audio/graph.js';
 import { changedSound, soundCutShort } from '../../audio/mix.js';

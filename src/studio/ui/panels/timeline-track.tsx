@@ -7,10 +7,10 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Composition, Keyframe, Layer, Project } from '../../../engine/model.js';
+import { sourceSeconds } from '../../../engine/shown-footage.js';
 import { DEFAULT_TIME_MAP, hasSourceTime } from '../../../engine/time-map.js';
 import { windowDrag } from '../components/window-drag.js';
 import { isAnimatable, type PropertyRow } from '../state/layer-properties.js';
-import { sourceSeconds } from '../state/layer-switches.js';
 import { useStudio, useStudioState } from '../studio.js';
 import { timeX, type TimeScale } from './timeline-geometry.js';
 

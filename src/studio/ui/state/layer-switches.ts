@@ -7,7 +7,13 @@
  * there.
  */
 import type { Composition, Layer, Project } from '../../../engine/model.js';
-import { audioStreamsOf, layerHasSound, blendsFrames, shownFootage } from '../../../engine/shown-footage.js';
+import {
+  audioStreamsOf,
+  blendsFrames,
+  layerHasSound,
+  shownFootage,
+  sourceSeconds,
+} from '../../../engine/shown-footage.js';
 import { DEFAULT_TIME_MAP, footageTime, hasSourceTime, type TimeMap } from '../../../engine/time-map.js';
 import type { Step } from '../live/commands.js';
 import { frameToTime } from './doc.js';
@@ -34,16 +40,6 @@ export interface SwitchRow {
 }
 
 export const switchPathOf = (row: Pick<SwitchRow, 'group' | 'name'>) => `Properties/${row.group}/${row.name}`;
-
-/** Seconds of source a layer can show (a clip's, a sequence's, a sound's, a precomp's), or null (a still). */
-export function sourceSeconds(doc: Pick<Project, 'items'>, layer: Layer): number | null {
-  const item = shownFootage(doc, layer);
-  if (item) return item.media?.duration || null;
-  if (layer.source.kind !== 'precomp') return null;
-  const id = layer.source.comp;
-  const comp = doc.items.find((i) => i.id === id);
-  return comp?.type === 'composition' ? comp.duration : null;
-}
 
 /** How long one source frame lasts: a reversed clip starts at its last frame's own time. */
 function frameLength(doc: Pick<Project, 'items'>, layer: Layer): number {
@@ -72,11 +68,11 @@ export function layerSwitches(
     // The source moment under the playhead, which Freeze holds (as After Effects' Freeze Frame does); a playhead
     // before the layer's source starts holds its first moment, one after it ends its last.
     const here = () => {
+      const at = frameToTime(comp, frame);
+      const shown = footageTime(layer, at, length, frameLength(doc, layer));
+      // Outside the source: forward, the first moment before it and the last after; reversed, the other way.
       const last = Math.max(0, length - frameLength(doc, layer));
-      const shown = footageTime(layer, frameToTime(comp, frame), length, frameLength(doc, layer));
-      const lt = frameToTime(comp, frame) - layer.startTime;
-      const raw = map.speed >= 0 ? lt * map.speed : last + lt * map.speed;
-      const t = shown ?? Math.min(last, Math.max(0, raw));
+      const t = shown ?? (at < layer.startTime === map.speed >= 0 ? 0 : last);
       return Number(t.toFixed(6));
     };
     rows.push(
