@@ -30,7 +30,7 @@ export interface MediaFile {
 export interface MediaProbe {
   width: number;
   height: number;
-  /** The container as ffprobe names it (first of its names): mov, matroska, gif, wav... */
+  /** The container as ffprobe names it: of its family, the name the extension gives (mp4, mov, webm, m4a), else the first. */
   format: string;
   media: FootageMedia;
 }

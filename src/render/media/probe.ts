@@ -132,13 +132,23 @@ function soundOf(
   };
 }
 
+/**
+ * The container's name: ffprobe names a demuxer's whole family ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm"), so
+ * the one the file's extension names when it is in the family (an .mp4 is "mp4", not "mov"), else the first.
+ */
+export function containerName(formatName: string | undefined, path: string): string {
+  const family = formatName?.split(',').filter(Boolean) ?? [];
+  const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
+  return (ext && family.includes(ext) ? ext : family[0]) ?? 'unknown';
+}
+
 /** The media facts of ffprobe's JSON output; throws unsupported_format when it holds no picture or sound. */
 export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
   const parsed = ProbeOutput.safeParse(json);
   if (!parsed.success) throw notMedia(shownPath, 'ffprobe gave output that could not be read');
   const { streams, format } = parsed.data;
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
-  const container = format?.format_name?.split(',')[0] ?? 'unknown';
+  const container = containerName(format?.format_name, shownPath);
   const sounds = streams
     .filter((s) => s.codec_type === 'audio')
     .slice(0, MAX_AUDIO_STREAM + 1)

@@ -26,7 +26,7 @@ const video = (over: Record<string, unknown> = {}) => ({
 describe('mediaFromProbe', () => {
   it('reads a 29.97 fps clip as constant rate', () => {
     const r = mediaFromProbe(video(), 'a.mp4');
-    expect(r).toMatchObject({ width: 1920, height: 1080, format: 'mov' });
+    expect(r).toMatchObject({ width: 1920, height: 1080, format: 'mp4' });
     expect(r.media).toMatchObject({
       kind: 'video',
       frameCount: 300,
@@ -34,6 +34,13 @@ describe('mediaFromProbe', () => {
       codec: 'h264',
     });
     expect(r.media.frameRate).toBeCloseTo(29.97, 2);
+  });
+
+  it("names the container by the file's extension within ffprobe's family, else the family's first", () => {
+    expect(mediaFromProbe(video(), 'a.MOV').format).toBe('mov');
+    expect(mediaFromProbe(video(), 'b.m4a').format).toBe('m4a');
+    expect(mediaFromProbe(video(), 'c.webm').format).toBe('mov');
+    expect(mediaFromProbe(video(), 'no-extension').format).toBe('mov');
   });
 
   it('marks variable frame rate when the average differs from the real base rate', () => {
