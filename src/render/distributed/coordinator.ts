@@ -123,6 +123,7 @@ export async function renderItemsDistributed(
     for (const [index, item] of items.entries()) {
       // Its count until its progress says otherwise: an item stopped before its turn still shows its frames.
       let framesTotal = framesOf(doc, item);
+      let reached = 0;
       // Stored (renewed) per item, before its jobs: workers read the document by the render's id.
       const unstored = lostError
         ? null
@@ -140,6 +141,7 @@ export async function renderItemsDistributed(
                 ...options,
                 onProgress(p) {
                   framesTotal = p.framesTotal;
+                  reached = p.framesDone;
                   options.setStatus?.(item.id, {
                     status: 'rendering',
                     framesDone: p.framesDone,
@@ -149,7 +151,7 @@ export async function renderItemsDistributed(
                   options.onProgress(p);
                 },
               });
-      options.setStatus?.(item.id, finalStatus(outcome, framesTotal));
+      options.setStatus?.(item.id, finalStatus(outcome, framesTotal, reached));
       outcomes.push(outcome);
     }
     return outcomes;

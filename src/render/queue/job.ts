@@ -112,6 +112,7 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
       continue;
     }
     let total = 0;
+    let reached = 0;
     let manifest: string | null = null;
     const outcome = await renderItem(item, {
       ...env,
@@ -120,6 +121,7 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
       removed: () => !env.isQueued(item.id),
       onFrames(done, framesTotal, files) {
         total = framesTotal;
+        reached = done;
         env.setStatus(item.id, { status: 'rendering', framesDone: done, framesTotal, files });
         env.onProgress({
           itemId: item.id,
@@ -134,17 +136,22 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
     if (outcome.status !== 'done') manifest = null;
     const done: JobItemOutcome = { id: item.id, alpha: item.alpha, ...outcome, manifest };
     for (const file of outcome.status === 'done' ? outcome.files : []) written.add(file.path);
-    env.setStatus(item.id, finalStatus(done, total));
+    env.setStatus(item.id, finalStatus(done, total, reached));
     outcomes.push(done);
   }
   return outcomes;
 }
 
-/** The live status of an item that has ended (`framesTotal`: its frames, as its progress last said). */
-export function finalStatus(outcome: JobItemOutcome, framesTotal: number): ItemStatus {
+/**
+ * The live status of an item that has ended (`framesTotal`: its frames, as its progress last said). A stopped or
+ * failed item's `framesDone` is how far it got (`reached`, its last progress), and `files` what it kept: a video
+ * stopped at frame 120 of 240 reads 120/240 with no file, not 0/240 as if it had never started.
+ */
+export function finalStatus(outcome: JobItemOutcome, framesTotal: number, reached = 0): ItemStatus {
+  const kept = outcome.frames + outcome.skipped;
   const status: ItemStatus = {
     status: outcome.status,
-    framesDone: outcome.frames + outcome.skipped,
+    framesDone: outcome.status === 'done' ? kept : Math.max(kept, Math.min(reached, framesTotal)),
     framesTotal,
     files: outcome.files.length,
   };

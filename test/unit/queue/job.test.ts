@@ -136,6 +136,12 @@ describe('render job', () => {
     expect(r.result.items[0]!.status).toBe('stopped');
     expect(await listDir(dir)).toEqual([]);
     expect(s.renderQueue.running).toBe(false);
+    // The list tells how far it got (at least the 3 frames seen), and that it kept no file.
+    type List = { items: Array<{ framesDone: number; framesTotal: number; files: number }> };
+    const [item] = (await run<List>(s, 'renderQueue.list')).items;
+    expect(item!.framesDone).toBeGreaterThanOrEqual(3);
+    expect(item!.framesDone).toBeLessThan(item!.framesTotal);
+    expect(item!.files).toBe(0);
   });
 
   it('skipExisting neither renders nor touches an existing frame on any volume', async () => {

@@ -223,7 +223,7 @@ function renderQueueList(statusOf: StatusSource) {
     title: 'List Render Queue',
     category: 'Render',
     description:
-      'Lists queue items (comp, output, format, alpha, frame range, ...) with status (queued, rendering, done, failed, stopped), frames done/total, files written, error, and for a done item the manifest (a JSON file listing every file it wrote with its size and sha256).',
+      'Lists queue items (comp, output, format, alpha, frame range, ...) with status (queued, rendering, done, failed, stopped), frames done/total (for a stopped or failed item, how far it got), files written (kept), error, and for a done item the manifest (a JSON file listing every file it wrote with its size and sha256).',
     example: {},
     params: z.strictObject({}),
     pathParams: {},
