@@ -4,7 +4,9 @@
  * - a line that is not JSON gets -32700 with a null id, JSON that is not JSON-RPC gets -32600, and the
  *   session keeps serving (the SDK skipped such lines silently);
  * - the protocol version claimed in a request's `_meta` is checked on every request, not only the first
- *   (-32022 naming the supported revisions);
+ *   (-32022 naming the supported revisions, the legacy one served through `initialize` too);
+ * - a request that claims the modern revision carries the envelope's other required field, client capabilities
+ *   as an object, or is malformed: -32602, as the specification requires (the SDK answered it);
  * - when stdin closes, requests still running (a render) finish and their replies are written before
  *   `onclose` fires (the SDK dropped them);
  * - a request that reuses the id of one still in flight is answered -32600 and not run, so the first one's
@@ -13,6 +15,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   parseJSONRPCMessage,
   PROTOCOL_VERSION_META_KEY,
   type JSONRPCMessage,
@@ -21,9 +24,12 @@ import {
 
 /** Protocol revisions a per-request `_meta` claim may name (the SDK serves 2026-07-28 as its modern era). */
 export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+/** Every revision this server speaks: the modern ones per request, 2025-11-25 through `initialize`. */
+export const SUPPORTED_PROTOCOL_VERSIONS = [...MODERN_PROTOCOL_VERSIONS, '2025-11-25'] as const;
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
+export const INVALID_PARAMS = -32602;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 export interface StdioWireOptions {
@@ -158,13 +164,22 @@ export class StdioWire implements Transport {
           UNSUPPORTED_PROTOCOL_VERSION,
           `Unsupported protocol version: ${String(claim)}`,
           {
-            supported: [...MODERN_PROTOCOL_VERSIONS],
+            supported: [...SUPPORTED_PROTOCOL_VERSIONS],
             requested: claim,
           },
         );
       } else {
         this.#log(`dropped a notification claiming protocol version ${String(claim)}`);
       }
+      return;
+    }
+    if (claim !== undefined && 'id' in message && 'method' in message && !declaresCapabilities(message)) {
+      this.#reply(
+        message.id,
+        INVALID_PARAMS,
+        `Invalid params: a ${String(claim)} request carries "${CLIENT_CAPABILITIES_META_KEY}" in its _meta, an object ({} when it declares none).`,
+        { missing: [CLIENT_CAPABILITIES_META_KEY] },
+      );
       return;
     }
     if ('method' in message && 'id' in message) {
@@ -252,10 +267,19 @@ function idOf(value: unknown): Id | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-function versionClaim(message: JSONRPCMessage): unknown {
+function metaOf(message: JSONRPCMessage): Record<string, unknown> | undefined {
   const params = (message as { params?: unknown }).params;
   if (typeof params !== 'object' || params === null) return undefined;
   const meta = (params as { _meta?: unknown })._meta;
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  return (meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY];
+  return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
+}
+
+function versionClaim(message: JSONRPCMessage): unknown {
+  return metaOf(message)?.[PROTOCOL_VERSION_META_KEY];
+}
+
+/** The modern envelope's client capabilities: present, and an object (not an array, not a string). */
+function declaresCapabilities(message: JSONRPCMessage): boolean {
+  const declared = metaOf(message)?.[CLIENT_CAPABILITIES_META_KEY];
+  return typeof declared === 'object' && declared !== null && !Array.isArray(declared);
 }

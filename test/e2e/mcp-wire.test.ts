@@ -40,9 +40,28 @@ describe('mcp stdio wire', () => {
       _meta: envelope({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }),
     });
     expect(bad.error?.code).toBe(-32022);
-    expect(bad.error?.data).toMatchObject({ supported: [MODERN], requested: '2099-01-01' });
+    // Every revision it serves: the legacy one through initialize too, so a 2025-11-25 client knows to stay.
+    expect(bad.error?.data).toMatchObject({ supported: [MODERN, '2025-11-25'], requested: '2099-01-01' });
     // and the session still serves
     expect((await s.request(4, 'tools/list', { _meta: envelope() })).result?.tools).toBeDefined();
+  });
+
+  it('refuses a 2026-07-28 request without client capabilities in its envelope (-32602), as the spec says', async () => {
+    const s = new RawServer();
+    const { 'io.modelcontextprotocol/clientCapabilities': _, ...noCapabilities } = envelope();
+    const missing = await s.request(1, 'tools/call', {
+      name: 'doc_inspect',
+      arguments: {},
+      _meta: noCapabilities,
+    });
+    expect(missing.error?.code).toBe(-32602);
+    expect(missing.error?.message).toContain('io.modelcontextprotocol/clientCapabilities');
+    const wrongType = await s.request(2, 'tools/list', {
+      _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': 'x' }),
+    });
+    expect(wrongType.error?.code).toBe(-32602);
+    // A whole envelope is served as before.
+    expect((await s.request(3, 'tools/list', { _meta: envelope() })).result?.tools).toBeDefined();
   });
 
   it('gives 2026-07-28 clients resultType and cache hints: the document never cached, the catalog may be', async () => {
