@@ -14,3 +14,4 @@ export * from './time-map.js';
 export { isSequencePattern, sequenceFrame } from './image-sequence.js';
 export { missingGlyphsMessage } from './missing-glyphs.js';
 export { shownFootage } from './shown-footage.js';
+export { MAX_MOVING_SIDE } from './footage-limits.js';

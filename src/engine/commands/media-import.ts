@@ -13,6 +13,7 @@ import {
   sequenceFrame,
 } from '../image-sequence.js';
 import type { FootageMedia } from '../model.js';
+import { MAX_MOVING_SIDE } from '../footage-limits.js';
 import type { ImageInfo } from '../ports.js';
 
 /** All an import needs of a command's context: its ports (a render job probes a footage prop's file too). */
@@ -144,8 +145,30 @@ async function importSequence(ctx: Probing, path: string, frameRate: number): Pr
   };
 }
 
+function assertMovingSize(imported: Imported): Imported {
+  const kind = imported.media?.kind;
+  if (
+    (kind !== 'video' && kind !== 'sequence') ||
+    Math.max(imported.width, imported.height) <= MAX_MOVING_SIDE
+  )
+    return imported;
+  throw new EngineError(
+    'unsupported_format',
+    `"${basename(imported.path)}" is ${imported.width}x${imported.height}; moving footage (video, animated GIF, image sequences) is at most ${MAX_MOVING_SIDE} pixels on a side.`,
+    `Scale it down first, e.g. ffmpeg -i "${basename(imported.path)}" -vf scale=${MAX_MOVING_SIDE}:-2 smaller.mov (a still image of any size imports as it is).`,
+  );
+}
+
 /** What `path` holds, as a footage item's fields. */
 export async function importMedia(
+  ctx: Probing,
+  path: string,
+  options: { sequence: boolean; frameRate: number | undefined },
+): Promise<Imported> {
+  return assertMovingSize(await importAny(ctx, path, options));
+}
+
+async function importAny(
   ctx: Probing,
   path: string,
   options: { sequence: boolean; frameRate: number | undefined },

@@ -7,6 +7,7 @@
  */
 import type { AudioClip, AudioMix, AudioSegment } from './clips.js';
 import { gainFilter } from './envelope.js';
+import { footageInput } from '../media/input-formats.js';
 import { branchWidth, loopRuns, runGroups, type Branch, type LoopRun } from './loop-runs.js';
 
 export const MIX_RATE = 48_000;
@@ -99,7 +100,7 @@ export function mixGraph(mix: AudioMix, firstInput = 0): MixGraph {
   if (!mix.clips.length)
     return { inputs: [], graph: `anullsrc=r=${MIX_RATE}:cl=stereo,atrim=end_sample=${total}[mix]` };
   const paths = [...new Set(mix.clips.map((c) => c.path))];
-  const inputs = paths.flatMap((p) => ['-i', p]);
+  const inputs = paths.flatMap((p) => footageInput(p));
   const lines: string[] = [];
   // Each file is an input once; each of its streams that is heard is decoded once and split into as many
   // branches as its segments and loop groups take (loop-runs.ts).

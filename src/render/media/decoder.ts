@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { EngineError } from '../../engine/core.js';
 import type { YuvMatrix } from '../yuv/i420.js';
 import { readerSocketPair, type SocketPair } from './frame-socket.js';
+import { footageInput } from './input-formats.js';
 import { tiedToParent } from '../../node-io/child-lifetime.js';
 
 /** Frames decoded ahead of the reader before its socket (or pipe) is left to fill. */
@@ -68,7 +69,8 @@ export function decoderArgs(
     // (a 1080p H.264 decoder takes ~100 MB with one thread, ~140 MB with two); decoding is not the bottleneck.
     // The scrub cache's one run per clip takes two: a preview waits for its first frame, and later it runs niced.
     ...['-threads', output === 'mjpeg' ? '2' : '1'],
-    ...['-i', spec.input, '-map', '0:v:0', '-an', '-sn', '-dn'],
+    ...footageInput(spec.input),
+    ...['-map', '0:v:0', '-an', '-sn', '-dn'],
     // Every decoded frame once, as timed in the file: no frames duplicated or dropped to reach a rate.
     ...['-fps_mode', 'passthrough'],
     ...(output === 'i420'

@@ -4,7 +4,7 @@
  * or cut shorter would be read as garbage and rendered as if nothing were wrong. So the first decoder of a file
  * in a renderer reads its headers again (ffprobe without counting packets: tens of milliseconds) and compares.
  */
-import { EngineError, type FootageItem } from '../../engine/core.js';
+import { EngineError, MAX_MOVING_SIDE, type FootageItem } from '../../engine/core.js';
 import type { MediaProbe } from '../../engine/ports.js';
 
 /** Durations may differ this much (two frames, or 1%) between ffprobe versions and containers' rounding. */
@@ -48,6 +48,13 @@ export async function differenceOnDisk<T>(
 /** Throws unsupported_format naming what changed when the file at `input` is not what `item` recorded. */
 export async function checkUnchanged(ffprobe: string, input: string, item: FootageItem): Promise<void> {
   const was = item.media!;
+  // The import refuses larger clips; a project file written by hand may still declare one (and be right).
+  if (Math.max(item.width, item.height) > MAX_MOVING_SIDE)
+    throw new EngineError(
+      'unsupported_format',
+      `"${item.path}" is ${item.width}x${item.height}; video footage is at most ${MAX_MOVING_SIDE} pixels on a side.`,
+      'Scale the clip down (ffmpeg -vf scale=...) and relink the footage to it (footage.relink).',
+    );
   // Loaded here, not with this module: probe.ts parses with zod, which a render worker otherwise never loads
   // (a render's files are checked by the main thread, footage-input.ts).
   const { probeMedia } = await import('./probe.js');

@@ -10,6 +10,7 @@
  */
 import type { MediaProbe } from '../../engine/ports.js';
 import { runBounded } from './child-output.js';
+import { footageInput } from './input-formats.js';
 
 /** A GIF that takes longer to decode keeps ffprobe's answer (alpha): the check is a nicety, not an import's cost. */
 const CHECK_TIMEOUT_MS = 15_000;
@@ -27,8 +28,7 @@ export async function opaqueGif(ffmpeg: string, input: string): Promise<boolean>
       '-loglevel',
       'error',
       '-nostdin',
-      '-i',
-      input,
+      ...footageInput(input),
       '-map',
       '0:v:0',
       '-vf',

@@ -8,6 +8,7 @@ import { EngineError, type AudioStreamInfo, type FootageMedia } from '../../engi
 import { MAX_AUDIO_STREAM } from '../../engine/model.js';
 import type { MediaProbe } from '../../engine/ports.js';
 import { runBounded } from './child-output.js';
+import { FOOTAGE_INPUT_OPTIONS, notSelfContained, refusedFormat } from './input-formats.js';
 
 /** A probe that takes longer is stopped (a network mount, a pathological file). */
 export const PROBE_TIMEOUT_MS = 30_000;
@@ -256,11 +257,14 @@ export async function probeMedia(
       '-show_streams',
       // Containers without a frame count in their header (WebM, GIF): counting packets only demuxes.
       ...(countPackets ? ['-count_packets'] : []),
+      ...FOOTAGE_INPUT_OPTIONS,
       childPath,
     ],
     { timeoutMs: PROBE_TIMEOUT_MS, maxBytes: PROBE_MAX_BYTES, what: `Probing "${shownPath}"` },
   );
   if (result.code !== 0) {
+    const refused = refusedFormat(result.stderr);
+    if (refused) throw notSelfContained(shownPath, refused);
     const said = result.stderr.trim().split('\n').at(-1)?.replace(childPath, shownPath) || 'it failed';
     throw notMedia(shownPath, `ffprobe said "${said.slice(0, 300)}"`);
   }

@@ -5,6 +5,7 @@
  */
 import { constantTimestamps, type FootageItem } from '../../engine/core.js';
 import { runBounded } from './child-output.js';
+import { FOOTAGE_INPUT_OPTIONS } from './input-formats.js';
 
 const TIMESTAMPS_TIMEOUT_MS = 60_000;
 /** ffprobe prints about 10 bytes a frame: 32 MiB is three million frames. */
@@ -45,7 +46,9 @@ export class TimestampCache {
       ffprobe,
       [
         ...['-v', 'error', '-select_streams', 'v:0'],
-        ...['-show_entries', 'stream=time_base:packet=pts', '-of', 'csv=p=0', input],
+        ...['-show_entries', 'stream=time_base:packet=pts', '-of', 'csv=p=0'],
+        ...FOOTAGE_INPUT_OPTIONS,
+        input,
       ],
       {
         timeoutMs: TIMESTAMPS_TIMEOUT_MS,

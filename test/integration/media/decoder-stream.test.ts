@@ -115,4 +115,23 @@ describe('decoder streams', () => {
       }
     },
   );
+
+  itWithFfmpeg(
+    'decodes no frame of a playlist that names another file (the check before may be skipped)',
+    async () => {
+      const dir = await tempDir();
+      // An MPEG-TS segment, as HLS plays them.
+      const other = join(dir, 'segment.ts');
+      await exec('ffmpeg', ['-loglevel', 'error', '-y', '-i', await clip(dir), '-c', 'copy', other]);
+      const input = join(dir, 'looks-like.mp4');
+      await writeFile(input, `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:1.6,\n${other}\n#EXT-X-ENDLIST\n`);
+      const decoder = await VideoDecoder.start(h264Spec(input), true, 'rgba');
+      try {
+        expect(await decoder.next()).toBeNull();
+        expect(decoder.failure('/media/looks-like.mp4').code).toBe('unsupported_format');
+      } finally {
+        decoder.close();
+      }
+    },
+  );
 });

@@ -1,0 +1,53 @@
+/**
+ * The containers ffmpeg and ffprobe may read footage as. Confinement checks the one file a footage item names
+ * and hands its children that open descriptor (`/proc/<pid>/fd/N`); but ffmpeg picks a demuxer by the bytes it
+ * finds, and some demuxers open other files named inside: an HLS playlist or a DASH manifest (any absolute path
+ * or `file:` URL), an ffconcat list (relative names, resolved against `/proc/<pid>/fd/`: the server's own
+ * stdin), IMF, SDP. A file of that kind inside a read root would read media from anywhere on the machine into a
+ * preview or a render. So every child that reads footage is given this list (`-format_whitelist`): containers
+ * whose pictures and sound are all inside the one file. ffmpeg refuses any other demuxer outright.
+ */
+import { EngineError } from '../../engine/core.js';
+
+/**
+ * ffmpeg's demuxer names (a demuxer matches when any of its names is here: "mov" is the one that reads MP4,
+ * M4A, 3GP and MOV; "matroska" reads WebM). No playlist, manifest, list or script format.
+ */
+export const SELF_CONTAINED_FORMATS = [
+  // Video containers
+  ...['mov', 'matroska', 'avi', 'mpegts', 'mpeg', 'mxf', 'flv', 'asf', 'nut', 'dv', 'ivf', 'obu'],
+  // Elementary video streams and animated pictures
+  ...['h264', 'hevc', 'm4v', 'mpegvideo', 'mjpeg', 'gif', 'apng', 'yuv4mpegpipe'],
+  // Sound
+  ...['wav', 'w64', 'mp3', 'aac', 'flac', 'ogg', 'aiff', 'caf', 'au', 'amr', 'ac3', 'eac3', 'dts'],
+  ...['truehd', 'wv', 'ape', 'tta'],
+] as const;
+
+const WHITELIST = SELF_CONTAINED_FORMATS.join(',');
+
+/** The options before a footage input (`-i`) of ffmpeg, or before ffprobe's input: the containers allowed. */
+export const FOOTAGE_INPUT_OPTIONS: readonly string[] = ['-format_whitelist', WHITELIST];
+
+/** `-format_whitelist LIST -i PATH`: a footage file as an ffmpeg input. */
+export function footageInput(path: string): string[] {
+  return [...FOOTAGE_INPUT_OPTIONS, '-i', path];
+}
+
+/** ffmpeg's words for a refused container: "[hls @ 0x55...] Format not on whitelist '...'". */
+const REFUSED = /\[([\w-]+) @ [^\]]*\] Format not on whitelist/;
+
+/** The demuxer ffmpeg refused in `stderr`, if that is why it failed. */
+export function refusedFormat(stderr: string): string | null {
+  return REFUSED.exec(stderr)?.[1] ?? null;
+}
+
+/** The error for footage whose container names other files (an HLS playlist, a DASH manifest, a concat list). */
+export function notSelfContained(shownPath: string, format: string): EngineError {
+  return new EngineError(
+    'unsupported_format',
+    `"${shownPath}" is a ${format} file: a list that names other media files, which EffectCraft does not follow ` +
+      '(they could be anywhere, outside the folders it may read). Footage is one self-contained media file.',
+    'Import the media files themselves (MP4, MOV, WebM, MKV, GIF, WAV, MP3...), or join them into one first ' +
+      '(ffmpeg -f concat ... -c copy joined.mp4, or ffmpeg -i playlist.m3u8 -c copy joined.mp4).',
+  );
+}
