@@ -11,6 +11,7 @@ import { LIMITS } from '../engine/limits.js';
 import { fillOutputFields, outputFields } from '../engine/output-template.js';
 import { checkProps, inputsOf, propsFromText } from '../engine/template-inputs.js';
 import type { ItemReport } from '../render/queue/job.js';
+import { manifestPathFor } from '../render/queue/manifest.js';
 import type { JobResult } from '../render/queue/service.js';
 import type { Session } from '../session.js';
 import { readDataFile, type DataRow } from './data-rows.js';
@@ -158,19 +159,25 @@ async function addRowItem(
       error: { code: 'bad_argument', message: `${item.message}.`, remediation: item.remediation ?? FIX_ROW },
     };
   const output = item.params.output as string;
-  const clash = batch.written.get(output);
+  // Two outputs may share a manifest (`a_[##].png` and `a.[##].png` both list theirs in a.png.manifest.json):
+  // the later row would replace the earlier one's.
+  const manifest = manifestPathFor(output);
+  const clash = batch.written.get(output) ?? batch.written.get(manifest);
   if (clash !== undefined)
     return {
       ok: false,
       error: {
         code: 'bad_argument',
-        message: `it writes "${output}", as row ${clash} does.`,
+        message: batch.written.has(output)
+          ? `it writes "${output}", as row ${clash} does.`
+          : `its render manifest would be "${manifest}", which row ${clash}'s output has: one would replace the other.`,
         remediation: 'Give each row its own output: the values of its {field}s must differ.',
       },
     };
   const added = await batch.session.engine.execute<{ id: string }>('renderQueue.add', item.params);
   if (!added.ok) return added;
   batch.written.set(output, row.row);
+  batch.written.set(manifest, row.row);
   return { ok: true, id: added.result.id };
 }
 

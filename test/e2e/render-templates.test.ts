@@ -121,6 +121,18 @@ describe('effectcraft-cli render with template values', () => {
     expect(await pixel(join(dir, 'out/Bo_0.png'))).toEqual([0, 128, 128]);
   });
 
+  it("fails a row whose render manifest would replace an earlier row's (a_[#].png and a.[#].png share one)", async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}[#].png');
+    await writeFile(join(dir, 'rows.csv'), 'name\na_\na.\n');
+    const r = await runCli(['render', project, '--data', 'rows.csv'], { cwd: dir, timeoutMs: 120_000 });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /row 2 \(line 3\) {2}failed: .*its render manifest would be ".*a\.png\.manifest\.json", which row 1's output has/,
+    );
+    expect((await readdir(join(dir, 'out'))).sort()).toEqual(['a.png.manifest.json', 'a_0.png']);
+  });
+
   it('refuses, before rendering, an output without a {field}, a stray column and a row value that is a path', async () => {
     const dir = await tempDir();
     const project = await templateProject(dir, 'out/same_[#].png');

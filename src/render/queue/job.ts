@@ -136,6 +136,7 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
     if (outcome.status !== 'done') manifest = null;
     const done: JobItemOutcome = { id: item.id, alpha: item.alpha, ...outcome, manifest };
     for (const file of outcome.status === 'done' ? outcome.files : []) written.add(file.path);
+    if (done.manifest) written.add(done.manifest);
     env.setStatus(item.id, finalStatus(done, total, reached));
     outcomes.push(done);
   }

@@ -35,9 +35,11 @@ const FIELD_WITH_SEPARATOR = /[-_. ]?\[#+\]/;
  * `/out/clip.mp4.manifest.json`). It never matches a frame of the sequence, so skipExisting ignores it.
  */
 export function manifestPathFor(output: string): string {
-  const name = basename(output).replace(FIELD_WITH_SEPARATOR, '');
-  // `[####].png` leaves `.png`: a hidden name would be easy to miss.
-  const visible = name.startsWith('.') || name === '' ? `frames${name}` : name;
+  const own = basename(output);
+  const name = own.replace(FIELD_WITH_SEPARATOR, '');
+  // `[####].png` leaves `.png`: a hidden name would be easy to miss. A name hidden by itself (`.take.mp4`) keeps
+  // its own: `frames.take.mp4` is another output's name, whose manifest it would have replaced.
+  const visible = name !== own && (name.startsWith('.') || name === '') ? `frames${name}` : name;
   return join(dirname(output), `${visible}.manifest.json`);
 }
 

@@ -10,6 +10,7 @@ import { frameOfName, hasFrameField } from '../../engine/output-template.js';
 import { sequenceFrame } from '../../engine/image-sequence.js';
 import { reachableFootage } from '../reachable-footage.js';
 import type { FrameSpan } from './plan.js';
+import { manifestPathFor } from './manifest.js';
 
 /** The footage item, and its file, that rendering `item` (frames `span`) would overwrite; null when none. */
 export function overwrittenFootage(
@@ -80,4 +81,16 @@ export function rewrittenFile(
     if (frame !== null && frame >= span.start && frame <= span.end) return file;
   }
   return null;
+}
+
+/**
+ * The manifest of an earlier item of the same render that `item`'s would replace (two outputs of one folder
+ * share a manifest name: `a_[##].png` and `a.[##].png` are both listed in `a.png.manifest.json`); null when none.
+ */
+export function rewrittenManifest(
+  item: Pick<RenderQueueItem, 'output'>,
+  written: ReadonlySet<string>,
+): string | null {
+  const manifest = manifestPathFor(item.output);
+  return written.has(manifest) ? manifest : null;
 }

@@ -13,7 +13,7 @@ import {
 import { formatSpec } from '../../engine/output-formats.js';
 import { remedyText } from '../../engine/errors.js';
 import { checkRenderItem } from '../../engine/render-item-rules.js';
-import { refuseFootageOverwrite, rewrittenFile } from './output-overlap.js';
+import { refuseFootageOverwrite, rewrittenFile, rewrittenManifest } from './output-overlap.js';
 import { outputSize } from '../output-size.js';
 
 /** Inclusive frame numbers. */
@@ -83,7 +83,7 @@ export function planItem(
     );
   const { start, end } = frameSpan(item, comp)!;
   refuseFootageOverwrite(doc, item, { start, end }, `Queue item "${item.id}"`);
-  const rewritten = rewrittenFile(item, { start, end }, written);
+  const rewritten = rewrittenFile(item, { start, end }, written) ?? rewrittenManifest(item, written);
   if (rewritten)
     throw new EngineError(
       'bad_argument',

@@ -14,8 +14,34 @@ describe('manifestPathFor', () => {
     ['/out/shot[###].png', '/out/shot.png.manifest.json'],
     ['/out/[####].png', '/out/frames.png.manifest.json'],
     ['/out/clip.mp4', '/out/clip.mp4.manifest.json'],
+    // Hidden by itself, not by a removed frame field: its own name (frames.take.mp4 is another output's).
+    ['/out/.take.mp4', '/out/.take.mp4.manifest.json'],
   ])('%s -> %s', (output, expected) => {
     expect(manifestPathFor(output)).toBe(expected);
+  });
+});
+
+describe('one manifest per output', () => {
+  it("refuses an item whose manifest would replace an earlier item's in the same render", async () => {
+    const dir = await tempDir();
+    const s = queueSession();
+    const comp = await addComp(s, { name: 'c', duration: 0.3 });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'a_[##].png') });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'a.[##].png') });
+    const r = await run<JobResult>(s, 'renderQueue.render', {});
+    expect(r.items.map((i) => i.status)).toEqual(['done', 'failed']);
+    expect(r.items[1]!.error).toMatchObject({ code: 'bad_argument' });
+    expect(r.items[1]!.error!.message).toContain(join(dir, 'a.png.manifest.json'));
+    // The first item's manifest lists its own frames, and nothing of the second was written.
+    const manifest = JSON.parse(await readFile(join(dir, 'a.png.manifest.json'), 'utf8')) as {
+      files: Array<{ path: string }>;
+    };
+    expect(manifest.files.map((f) => f.path)).toEqual([
+      join(dir, 'a_00.png'),
+      join(dir, 'a_01.png'),
+      join(dir, 'a_02.png'),
+    ]);
+    expect(await listDir(dir)).toEqual(['a.png.manifest.json', 'a_00.png', 'a_01.png', 'a_02.png']);
   });
 });
 
