@@ -23,6 +23,11 @@ export type Probing = Pick<CommandContext, 'ports'> & Partial<Pick<CommandContex
 /** Still formats sharp reads; a GIF with more than one frame is imported as video. */
 export const STILL_FORMATS = ['png', 'jpeg', 'webp', 'gif', 'svg'];
 const STILL_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif', '.svg']);
+
+/** Whether `path` names an image file (PNG, JPEG, WebP, GIF, SVG): what an image sequence is made of. */
+export function isStillName(path: string): boolean {
+  return STILL_EXTENSIONS.has(extname(path).toLowerCase());
+}
 export const DEFAULT_SEQUENCE_RATE = 30;
 
 export interface Imported {

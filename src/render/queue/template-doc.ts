@@ -1,16 +1,23 @@
 /**
  * The document a queue item renders: the job's snapshot with the item's props applied (apply-props.ts). A
- * footage prop's file is probed here, through the engine's ports (so confinement applies), as file.import would.
+ * footage prop's file is probed here, through the engine's ports (so confinement applies), as file.import would,
+ * and read like the footage it replaces: a numbered image (`shot_1001.png`) given for an image sequence starts one
+ * at the replaced one's frame rate, and a pattern (`shot_%04d.png`) plays at the replaced footage's rate (a CSV
+ * row or a --props value has no place for `sequence: true` or a frame rate).
  */
 import {
   applyProps,
   footageProps,
+  inputsOf,
+  shownFootage,
+  type Composition,
   type EnginePorts,
+  type FootageItem,
   type ProbedFootage,
   type Project,
   type RenderQueueItem,
 } from '../../engine/index.js';
-import { importMedia } from '../../engine/commands/media-import.js';
+import { importMedia, isStillName } from '../../engine/commands/media-import.js';
 
 /** `doc` as `item` renders it: unchanged without props; a new document with them (the snapshot is untouched). */
 export async function templateDoc(doc: Project, item: RenderQueueItem, ports: EnginePorts): Promise<Project> {
@@ -18,10 +25,36 @@ export async function templateDoc(doc: Project, item: RenderQueueItem, ports: En
   const comp = doc.items.find((i) => i.id === item.comp);
   if (comp?.type !== 'composition') return doc;
   const footage = new Map<string, ProbedFootage>();
+  const replaced = replacedFootage(doc, comp, item.props);
   for (const path of footageProps(comp, item.props)) {
     if (footage.has(path)) continue;
-    const probed = await importMedia({ ports }, path, { sequence: false, frameRate: undefined });
+    const like = replaced.get(path)?.media;
+    // A numbered image (shot_1001.png); an image without a number (logo.png) is a still put in its place.
+    const sequence = like?.kind === 'sequence' && isStillName(path) && /\d\.[^./]+$/.test(path);
+    const probed = await importMedia({ ports }, path, { sequence, frameRate: like?.frameRate ?? undefined });
     footage.set(path, probed);
   }
   return applyProps(doc, item.comp, item.props, footage);
+}
+
+/** For each footage value of `props`: the footage its input's first bound layer shows in `doc` (its default). */
+function replacedFootage(
+  doc: Project,
+  comp: Composition,
+  props: Record<string, unknown>,
+): Map<string, FootageItem> {
+  const out = new Map<string, FootageItem>();
+  for (const input of inputsOf(comp)) {
+    const value = props[input.name];
+    if (input.type !== 'footage' || typeof value !== 'string' || out.has(value)) continue;
+    for (const binding of input.bindings) {
+      const layer = comp.layers.find((l) => l.id === binding.layer);
+      const shown = layer && shownFootage(doc, layer);
+      if (shown) {
+        out.set(value, shown);
+        break;
+      }
+    }
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import type { JobResult } from '../../../src/render/queue/service.js';
 import { createNodePorts } from '../../../src/node-io/engine-ports.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
-import { frameOf, numberedClip } from '../../helpers/media.js';
+import { frameOf, numberedClip, numberedSequence } from '../../helpers/media.js';
 import { run } from '../../helpers/queue.js';
 import { decodeSound, frequency, tone } from '../../helpers/audio.js';
 
@@ -199,6 +199,46 @@ describe('template props with the real renderer', () => {
       expect(r.completed).toBe(1);
       const { data } = await sharp(join(dir, 'v_3.png')).raw().toBuffer({ resolveWithObject: true });
       expect(frameOf(data[0]!, data[1]!, data[2]!)).toBe(3);
+    },
+  );
+
+  itWithFfmpeg(
+    "a numbered image or a pattern given for an image sequence plays as a sequence at the replaced one's rate",
+    async () => {
+      const dir = await tempDir();
+      // The default: a 10-frame sequence at 5 fps; the values: one numbered from 1001 by its first file, and
+      // one numbered from 1 by its pattern.
+      const base = await numberedSequence(join(dir, 'base'), 10);
+      const shot = await numberedSequence(join(dir, 'shot'), 10, 1001);
+      const other = await numberedSequence(join(dir, 'other'), 10);
+      const s = createSession({ renderQueue: { maxWorkers: 1 } });
+      await run(s, 'comp.new', { name: 'V', width: 16, height: 16, frameRate: 10, duration: 1 });
+      await run(s, 'file.import', { path: base, name: 'Plate', frameRate: 5 });
+      await run(s, 'layer.addFootage', { footage: 'Plate', name: 'Plate' });
+      await run(s, 'input.define', {
+        name: 'plate',
+        type: 'footage',
+        bind: [{ layer: 'Plate', property: 'source' }],
+      });
+      for (const [name, value] of [
+        ['first', shot.replace('%04d', '1001')],
+        ['pattern', other],
+      ])
+        await run(s, 'renderQueue.add', {
+          comp: 'V',
+          output: join(dir, `${name}_[#].png`),
+          frameRange: { start: 6, end: 6 },
+          props: { plate: value },
+        });
+      const r = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(r.items.map((i) => i.error?.message ?? i.status)).toEqual(['done', 'done']);
+      // Comp frame 6 at 10 fps is 0.6 s: frame 3 of a 5 fps sequence (a still would show frame 0 throughout).
+      for (const name of ['first', 'pattern']) {
+        const { data } = await sharp(join(dir, `${name}_6.png`))
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        expect(frameOf(data[0]!, data[1]!, data[2]!), name).toBe(3);
+      }
     },
   );
 
