@@ -13,6 +13,8 @@ import { CLI_WORDS } from './cli-words.js';
 import { sessionEnv } from './host-env.js';
 import { parseRenderArgs, type RenderArgs } from './render-args.js';
 import { absoluteFootage } from './footage-props.js';
+import { filledOutput } from './output-fields.js';
+import { outputFields } from '../engine/output-template.js';
 import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
 import { ProgressView } from './render-progress.js';
 import { EXIT, failWith, printable } from './usage.js';
@@ -213,12 +215,16 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
   const props = args.props && !args.data ? args.props : undefined;
   const encoding = hasEncoding && !args.comp;
   const silent = args.noAudio && !args.comp;
-  if (!encoding && !props && !silent) return { ok: true, items: ids };
   const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
   const chosen = ids ? queue.filter((q) => ids.includes(q.id)) : queue;
+  const fields = args.data ? [] : chosen.filter((q) => outputFields(q.output).length);
+  if (!encoding && !props && !silent && !fields.length) return { ok: true, items: ids };
   for (const item of chosen) {
+    const filled = args.data ? null : filledOutput(engine.document, item, props ?? {});
+    if (filled && !filled.ok) return filled;
     const updated = await engine.execute('renderQueue.update', {
       id: item.id,
+      ...(filled?.output && { output: filled.output }),
       ...(encoding && { encoding: { ...item.encoding, ...args.encoding } }),
       ...(silent && { audio: false }),
       ...(props && {

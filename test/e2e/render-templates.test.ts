@@ -121,6 +121,28 @@ describe('effectcraft-cli render with template values', () => {
     expect(await pixel(join(dir, 'out/Bo_0.png'))).toEqual([0, 128, 128]);
   });
 
+  it("without --data, fills the output's {field}s from --props, else from the inputs' defaults; refuses a field nothing fills", async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}_[#].png');
+    const given = await runCli(['render', project, '--props', '{"name": "Ada"}'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(given.code).toBe(0);
+    const plain = await runCli(['render', project], { cwd: dir, timeoutMs: 120_000 });
+    expect(plain.code).toBe(0);
+    // "x" is the name input's default (the text layer's text when it was defined).
+    expect((await readdir(join(dir, 'out'))).filter((n) => n.endsWith('.png')).sort()).toEqual([
+      'Ada_0.png',
+      'x_0.png',
+    ]);
+    const other = await templateProject(await tempDir(), 'out/{shot}_[#].png');
+    const refused = await runCli(['render', other], { timeoutMs: 120_000 });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/whose \{shot\} no input of its composition and no --props value fills/);
+    expect(refused.stderr).toMatch(/--data rows\.csv \(a "shot" column\)/);
+  });
+
   it("fails a row whose render manifest would replace an earlier row's (a_[#].png and a.[#].png share one)", async () => {
     const dir = await tempDir();
     const project = await templateProject(dir, 'out/{name}[#].png');
