@@ -144,7 +144,7 @@ function layerList(c: Composition) {
  */
 export function inspectDocument(
   view: SessionView,
-  options: { allLayers?: boolean; missing?: readonly MissingFootage[] } = {},
+  options: { allLayers?: boolean; missing?: readonly MissingFootage[]; comp?: Composition } = {},
 ): Record<string, unknown> {
   const marks = new Map(
     (options.missing ?? []).map((m) => [
@@ -167,6 +167,13 @@ export function inspectDocument(
       renderQueue: doc.renderQueue,
       activeComp: doc.activeComp,
     },
-    activeComposition: active ? { ...compSummary(active), layers: active.layers.map(inspectLayer) } : null,
+    // One composition in detail: the active one, or the one asked for (`comp`), under its own key.
+    ...(options.comp
+      ? { composition: { ...compSummary(options.comp), layers: options.comp.layers.map(inspectLayer) } }
+      : {
+          activeComposition: active
+            ? { ...compSummary(active), layers: active.layers.map(inspectLayer) }
+            : null,
+        }),
   };
 }

@@ -8,7 +8,8 @@ import { missingFootage } from '../footage-presence.js';
 import { inspectDocument } from '../inspect.js';
 import { emptyProject } from '../model.js';
 import { checkProjectBytes, parseProject, serializeProject } from '../project-file.js';
-import { AbsPath } from './params.js';
+import { AbsPath, CompRef } from './params.js';
+import { findComp } from '../resolve.js';
 
 export const projectNew = defineCommand({
   id: 'project.new',
@@ -168,9 +169,12 @@ export const projectInspect = defineCommand({
   title: 'Inspect Project',
   category: 'Project',
   description:
-    "Project overview and the active composition with its layers (the same data as the doc_inspect tool); allLayers adds each composition's layer list (id, name, kind). Footage whose file is not there is marked missing: true (relink it with footage.relink); an image sequence with frames gone from the middle, missingFrames: {count, first} (the first 20 numbers).",
+    "Project overview and the active composition with its layers (the same data as the doc_inspect tool); comp details another composition instead (under composition, the active one unchanged); allLayers adds each composition's layer list (id, name, kind). Footage whose file is not there is marked missing: true (relink it with footage.relink); an image sequence with frames gone from the middle, missingFrames: {count, first} (the first 20 numbers).",
   example: { allLayers: true },
   params: z.strictObject({
+    comp: CompRef.optional().describe(
+      'Detail this composition (id or name) instead of the active one, under "composition"; the active composition stays as it is',
+    ),
     allLayers: z
       .boolean()
       .optional()
@@ -181,7 +185,8 @@ export const projectInspect = defineCommand({
   mutates: false,
   async run(ctx, p) {
     const missing = await missingFootage(ctx.doc, (path) => ctx.ports.exists(path));
-    return inspectDocument(ctx, { allLayers: p.allLayers, missing });
+    const comp = p.comp === undefined ? undefined : findComp(ctx.doc, p.comp);
+    return inspectDocument(ctx, { allLayers: p.allLayers, missing, comp });
   },
 });
 

@@ -7,6 +7,7 @@ import type { UiStatus } from '../backend.js';
 import { describeTools, type ToolCapability } from '../capabilities.js';
 import { remoteReport, withUploads, type RemoteNode } from '../remote/remote-node.js';
 import { READ_ONLY_TOOL, defineTool, isPlainObject, type ToolContext } from './types.js';
+import { docPage } from './doc-page.js';
 
 export const SERVER_NAME = 'effectcraft-cli';
 
@@ -26,14 +27,30 @@ export const docInspect = defineTool({
   name: 'doc_inspect',
   title: 'Inspect Document',
   description:
-    'Project overview and the active composition with its layers, plus the confinement in force (read/write roots; in bridge mode also each layer, this server and the app). Footage whose file is not there is marked missing: true. Same JSON as the effectcraft://document resource.',
+    'Project overview and the active composition with its layers (or comp: another one, under "composition"), plus the confinement in force (read/write roots; in bridge mode also each layer, this server and the app). Footage whose file is not there is marked missing: true. Over 32 KB, the layers come in pages: layersPage says which, and offset: next_offset gives the next. Same JSON as the effectcraft://document resource, which is never cut.',
   hints: READ_ONLY_TOOL,
-  input: z.strictObject({}),
-  async run(_args, ctx) {
-    const r = await ctx.backend.execute('project.inspect', {});
+  input: z.strictObject({
+    comp: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A composition id or name to detail instead of the active one (the active one stays)'),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("The first layer to list (a cut result's layersPage.next_offset); default 0"),
+  }),
+  async run(args, ctx) {
+    const r = await ctx.backend.execute(
+      'project.inspect',
+      args.comp === undefined ? {} : { comp: args.comp },
+    );
     if (!r.ok) return { kind: 'error', error: r.error };
     const doc = isPlainObject(r.result) ? r.result : { project: r.result };
-    return { kind: 'json', value: { ...doc, confinement: await confinementReport(ctx) } };
+    const value = { ...doc, confinement: await confinementReport(ctx) };
+    return { kind: 'json', value: docPage(value, args.offset ?? 0) };
   },
 });
 

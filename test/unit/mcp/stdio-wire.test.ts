@@ -42,7 +42,12 @@ describe('StdioWire', () => {
   it('answers -32022 for any request claiming an unsupported protocol version', async () => {
     const t = setup();
     await t.wire.start();
-    const meta = (v: string) => ({ _meta: { 'io.modelcontextprotocol/protocolVersion': v } });
+    const meta = (v: string) => ({
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': v,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    });
     t.stdin.write(
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: meta('2026-07-28') }) + '\n',
     );
@@ -57,7 +62,7 @@ describe('StdioWire', () => {
         id: 2,
         error: expect.objectContaining({
           code: -32022,
-          data: { supported: ['2026-07-28'], requested: '1999-01-01' },
+          data: { supported: ['2026-07-28', '2025-11-25'], requested: '1999-01-01' },
         }),
       },
     ]);

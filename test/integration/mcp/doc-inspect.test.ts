@@ -1,0 +1,71 @@
+/**
+ * doc_inspect on a large document: its layers in pages under 32 KB, every layer reached by following
+ * next_offset; another composition in detail by `comp`; a small document whole, as before.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { harness, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+type Page = {
+  activeComposition?: { name: string; layers: Array<{ id: string; name: string }> };
+  composition?: { name: string; layers: Array<{ id: string }> };
+  layersPage?: { offset: number; count: number; total: number; next_offset?: number };
+  note?: string;
+};
+
+async function inspect(args: Record<string, unknown>): Promise<{ page: Page; bytes: number }> {
+  const r = await h!.client.callTool({ name: 'doc_inspect', arguments: args });
+  expect(r.isError).toBeFalsy();
+  const text = (r.content as Array<{ type: string; text: string }>)[0]!.text;
+  return { page: r.structuredContent as Page, bytes: Buffer.byteLength(text) };
+}
+
+async function run(id: string, params: Record<string, unknown>) {
+  const r = await h!.client.callTool({ name: 'command_run', arguments: { id, params } });
+  expect(r.isError).toBeFalsy();
+  return r.structuredContent as { id: string };
+}
+
+describe('doc_inspect', () => {
+  it('pages the layers of a 400-layer composition under 32 KB, and every layer is listed once', async () => {
+    h = await harness();
+    await run('comp.new', { name: 'Small', width: 64, height: 64, frameRate: 10, duration: 1 });
+    await run('layer.addSolid', { color: '#ff0000', name: 'Only' });
+    const small = await inspect({});
+    expect(small.page.layersPage).toBeUndefined();
+    expect(small.page.activeComposition!.layers.map((l) => l.name)).toEqual(['Only']);
+
+    await run('comp.new', { name: 'Big', width: 64, height: 64, frameRate: 10, duration: 1 });
+    const steps = Array.from({ length: 400 }, (_, i) => ({
+      id: 'layer.addSolid',
+      params: { color: '#336699', name: `Solid ${i}` },
+    }));
+    const batch = await h.client.callTool({ name: 'command_batch', arguments: { steps } });
+    expect(batch.isError).toBeFalsy();
+    const seen: string[] = [];
+    let offset: number | undefined = 0;
+    let pages = 0;
+    while (offset !== undefined) {
+      const { page, bytes } = await inspect(offset ? { offset } : {});
+      expect(bytes).toBeLessThanOrEqual(32 * 1024);
+      expect(page.layersPage).toMatchObject({ offset, total: 400 });
+      seen.push(...page.activeComposition!.layers.map((l) => l.id));
+      offset = page.layersPage!.next_offset;
+      if (offset !== undefined) expect(page.note).toMatch(new RegExp(`offset: ${offset}`));
+      pages++;
+    }
+    expect(pages).toBeGreaterThan(1);
+    expect(new Set(seen).size).toBe(400);
+
+    // Another composition in detail, the active one unchanged.
+    const other = await inspect({ comp: 'Small' });
+    expect(other.page.composition!.name).toBe('Small');
+    expect(other.page.activeComposition).toBeUndefined();
+    expect((await inspect({})).page.activeComposition!.name).toBe('Big');
+  });
+});
