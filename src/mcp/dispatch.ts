@@ -9,7 +9,7 @@ import type { Confinement } from '../confinement/types.js';
 import type { Backend } from './backend.js';
 import type { CallOrder } from './call-order.js';
 import type { CapabilityProbe } from './capabilities.js';
-import { listedFor, toolUiMeta } from './player/apps.js';
+import { isAppOnly, listedFor, toolUiMeta } from './player/apps.js';
 import { createProgressReporter } from './progress.js';
 import {
   argumentsNotObject,
@@ -108,7 +108,12 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const { name } = request.params;
   const spec = table.get(name);
-  if (!spec) throw unknownTool(name, [...table.keys()]);
+  // The tools a model may call: those only the player's view calls are kept from it, in errors too.
+  if (!spec)
+    throw unknownTool(
+      name,
+      [...table.values()].filter((t) => !isAppOnly(t)).map((t) => t.name),
+    );
   const checked = checkArguments(spec, request.params.arguments);
   if (!checked.ok) return checked.result;
   // A render for a client that declared the tasks extension answers at once with a task (see tasks/).

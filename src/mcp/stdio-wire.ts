@@ -5,6 +5,7 @@
  *   session keeps serving (the SDK skipped such lines silently);
  * - the protocol version claimed in a request's `_meta` is checked on every request, not only the first
  *   (-32022 naming the supported revisions, the legacy one served through `initialize` too);
+ * - a tools/call whose arguments are not an object gets -32602 in a sentence (the SDK sent zod's issue list);
  * - a request that claims the modern revision carries the envelope's other required field, client capabilities
  *   as an object, or is malformed: -32602, as the specification requires (the SDK answered it);
  * - when stdin closes, requests still running (a render) finish and their replies are written before
@@ -182,6 +183,19 @@ export class StdioWire implements Transport {
       );
       return;
     }
+    const badArguments = 'method' in message && 'id' in message ? toolArgumentsNotObject(message) : null;
+    if (badArguments && 'id' in message) {
+      // The SDK's own schema check answered with a dump of zod issues; ours says what is wrong in a sentence.
+      this.#reply(
+        message.id ?? null,
+        INVALID_PARAMS,
+        `${badArguments}: "arguments" must be an object (or left out).`,
+        {
+          tool: badArguments,
+        },
+      );
+      return;
+    }
     if ('method' in message && 'id' in message) {
       // Ids in flight are the client's to keep unique; a reused one would make the server lose the first
       // request's reply (a render's result, and with it the files it wrote). Answer the duplicate instead.
@@ -276,6 +290,15 @@ function metaOf(message: JSONRPCMessage): Record<string, unknown> | undefined {
 
 function versionClaim(message: JSONRPCMessage): unknown {
   return metaOf(message)?.[PROTOCOL_VERSION_META_KEY];
+}
+
+/** The tool's name when `message` is a tools/call whose `arguments` are there and not an object; else null. */
+function toolArgumentsNotObject(message: JSONRPCMessage): string | null {
+  if (!('method' in message) || message.method !== 'tools/call') return null;
+  const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
+  const args = params?.arguments;
+  if (args === undefined || args === null || (typeof args === 'object' && !Array.isArray(args))) return null;
+  return typeof params?.name === 'string' ? params.name : 'tools/call';
 }
 
 /** The modern envelope's client capabilities: present, and an object (not an array, not a string). */

@@ -101,6 +101,21 @@ describe('mcp stdio wire', () => {
     expect(m.error?.data).toMatchObject({ unknown: ['frame'] });
   });
 
+  it('answers arguments that are not an object, and an unknown tool, in a sentence naming the tools a model may call', async () => {
+    const s = new RawServer();
+    await s.initialize();
+    const list = await s.request(1, 'tools/call', { name: 'doc_inspect', arguments: [1] });
+    expect(list.error).toMatchObject({
+      code: -32602,
+      message: 'doc_inspect: "arguments" must be an object (or left out).',
+    });
+    const unknown = await s.request(2, 'tools/call', { name: 'no_such_tool', arguments: {} });
+    expect(unknown.error?.code).toBe(-32602);
+    expect(unknown.error?.message).toMatch(/^Unknown tool "no_such_tool"\. Tools: .*doc_inspect/);
+    // The player's view calls player_frame; hosts keep it from the model, and so does this message.
+    expect(unknown.error?.message).not.toContain('player_frame');
+  });
+
   it('writes stdout protocol messages only', async () => {
     const s = new RawServer();
     await s.initialize();
