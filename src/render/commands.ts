@@ -38,6 +38,15 @@ const Time = z
   .optional()
   .describe('Comp time in seconds (default 0); must be < the duration');
 
+/**
+ * The time a frame is drawn at: its start, as a render writes it. A preview or still asked for a time between
+ * two frames shows the frame the time falls in (the `frame` it reports), as After Effects' viewer does; drawn at
+ * the exact time, keyframes and footage showed a moment no rendered frame has (a clip's next source frame).
+ */
+function frameTime(comp: Composition, frame: number): number {
+  return frame / comp.frameRate;
+}
+
 /** Checks `time` against the comp: 0 <= time < duration. Returns the frame number it falls in. */
 function frameAt(comp: Composition, time: number): number {
   if (time >= comp.duration) {
@@ -94,7 +103,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     id: 'frame.preview',
     title: 'Preview Frame',
     category: 'Render',
-    description: `Renders one frame of a composition as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information (over MCP's command_run, the PNG comes back as an image, as render_preview's); with "output" it also writes the PNG there (atomically).`,
+    description: `Renders one frame of a composition (the frame "time" falls in, as a render writes it) as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information (over MCP's command_run, the PNG comes back as an image, as render_preview's); with "output" it also writes the PNG there (atomically).`,
     example: { comp: 'Main', time: 2.5, max_side: 512 },
     params: z.strictObject({
       comp: CompRef.optional(),
@@ -138,7 +147,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       const rendered = await renderer.renderStill(
         doc,
         comp.id,
-        time,
+        frameTime(comp, frame),
         {
           scale,
           transparent: p.transparent ?? false,
@@ -172,7 +181,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     id: 'frame.save',
     title: 'Save Frame',
     category: 'Render',
-    description: `Renders one frame of a composition (full size, or scaled by scale) to a ${listWords(STILL_FORMATS.map(stillName))} file (format from the extension unless given), written atomically. Missing footage fails with no_such_file.`,
+    description: `Renders one frame of a composition (the frame "time" falls in, as a render writes it; full size, or scaled by scale) to a ${listWords(STILL_FORMATS.map(stillName))} file (format from the extension unless given), written atomically. Missing footage fails with no_such_file.`,
     example: { path: '/projects/out/still.png', comp: 'Main', time: 2.5 },
     params: z.strictObject({
       comp: CompRef.optional(),
@@ -204,7 +213,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       const doc = ctx.doc;
       const comp = findComp(doc, p.comp);
       const time = p.time ?? 0;
-      frameAt(comp, time);
+      const frame = frameAt(comp, time);
       const format = p.format ?? STILL_BY_EXT.get(extname(p.path).toLowerCase());
       if (!format) {
         throw new EngineError(
@@ -219,7 +228,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       const rendered = await renderer.renderStill(
         doc,
         comp.id,
-        time,
+        frameTime(comp, frame),
         { scale: p.scale ?? 1, transparent, missingFootage: 'fail', signal: ctx.signal },
         stillEncoding(format),
       );

@@ -60,6 +60,30 @@ describeWithFfmpeg('video footage in a session', () => {
     }
   });
 
+  itWithFfmpeg(
+    'a time between two frames previews and saves the frame it falls in, as a render writes it',
+    async () => {
+      const dir = await tempDir();
+      const s = session();
+      const comp = await videoComp(s, await numberedClip(dir, 'h264', '24', 48));
+      // 10.6 frames in: nearer source frame 11 by time, but comp frame 10 is what a render writes there.
+      const time = 10.6 / 24;
+      const r = await run<{ png: string; frame: number; time: number }>(s, 'frame.preview', { comp, time });
+      expect([r.frame, r.time]).toEqual([10, time]);
+      const preview = await sharp(Buffer.from(r.png, 'base64'))
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect(centre(preview.data, preview.info.width, preview.info.height)).toBe(10);
+      await run(s, 'frame.save', { comp, time, path: join(dir, 'still.png') });
+      const still = await sharp(join(dir, 'still.png'))
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect(centre(still.data, still.info.width, still.info.height)).toBe(10);
+    },
+  );
+
   itWithFfmpeg('previews at random times come from the scrub cache; frame.save still decodes', async () => {
     const dir = await tempDir();
     const s = session();

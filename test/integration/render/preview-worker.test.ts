@@ -34,10 +34,12 @@ describe('the preview worker', () => {
       const comp = doc.items.find((i) => i.id === doc.activeComp)!;
       if (comp.type !== 'composition') throw new Error('no active comp');
       const main = createFrameRenderer({ readFile: (p) => readFile(p) });
+      // 0.5 s falls in a frame that starts at or before it: that frame's start is what both draw.
+      const at = Math.floor(0.5 * comp.frameRate + 1e-9) / comp.frameRate;
 
       const preview = await ok<{ png: string }>(engine, 'frame.preview', { time: 0.5, max_side: 300 });
       const scale = Math.min(1, 300 / Math.max(comp.width, comp.height));
-      const frame = await main.renderFrame(doc, comp.id, 0.5, { scale, missingFootage: 'placeholder' });
+      const frame = await main.renderFrame(doc, comp.id, at, { scale, missingFootage: 'placeholder' });
       const expected = await encodeFrame(frame.rgba, frame.width, frame.height, frame.premultiplied, {
         kind: 'png',
         level: 6,
@@ -46,7 +48,7 @@ describe('the preview worker', () => {
 
       const dir = await tempDir();
       await ok(engine, 'frame.save', { time: 0.5, path: join(dir, 'still.png'), transparent: true });
-      const full = await main.renderFrame(doc, comp.id, 0.5, { transparent: true, missingFootage: 'fail' });
+      const full = await main.renderFrame(doc, comp.id, at, { transparent: true, missingFootage: 'fail' });
       expect((await readFile(join(dir, 'still.png'))).equals(await encodeStill(full, 'png'))).toBe(true);
       main.dispose();
     },
