@@ -11,6 +11,7 @@
 import { constants, promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { EngineError, fsError } from '../../engine/core.js';
 import type { WriteDir } from '../../confinement/types.js';
 import { sha256File } from '../hash.js';
 import { openPlainDir, type OpenWriteDir } from './plain-dir.js';
@@ -138,7 +139,11 @@ export class FileTracker {
   /** Creates an empty temporary for `finalPath` (for writers that open the file themselves, like ffmpeg). */
   async create(finalPath: string): Promise<TrackedFile> {
     const { dir, tempName } = await this.#createTemp(finalPath);
-    await (await fs.open(join(dir.base, tempName), CREATE_FLAGS, 0o644)).close();
+    // Errors name the output the person asked for, not our hidden temporary (".out.mp4.3471b16d14.part").
+    const handle = await fs.open(join(dir.base, tempName), CREATE_FLAGS, 0o644).catch((err: unknown) => {
+      throw err instanceof EngineError ? err : fsError(err, finalPath, 'write');
+    });
+    await handle.close();
     return this.#tracked(finalPath, dir, tempName);
   }
 

@@ -46,7 +46,7 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     id: 'renderQueue.render',
     title: 'Render Queue',
     category: 'Render',
-    description: `Renders the queued items from a snapshot of the document (edits during the render do not affect it). One job at a time: a second render is refused with render_in_progress. resume:true makes it resumable (existing frames skipped, completed frames kept on stop). Outputs inside node_modules (an installed package, such as its sample project) are refused. wait:false returns the ids at once; poll renderQueue.list and stop with renderQueue.stop. The result is compact: per item its status, frames, files (first/last/count), total bytes and manifest (a JSON file beside the output with every file's size and sha256); detail:"files" adds every file's sha256 to the result.`,
+    description: `Renders every item in the queue (items: only those ids), done ones again (their files are replaced), from a snapshot of the document (edits during the render do not affect it). One job at a time: a second render is refused with render_in_progress. resume:true makes it resumable (existing frames skipped, completed frames kept on stop). Outputs inside node_modules (an installed package, such as its sample project) are refused. wait:false returns the ids at once; poll renderQueue.list and stop with renderQueue.stop. The result is compact: per item its status, frames, files (first/last/count), total bytes and manifest (a JSON file beside the output with every file's size and sha256); detail:"files" adds every file's sha256 to the result.`,
     example: { wait: false },
     params: RenderParams,
     pathParams: {},
