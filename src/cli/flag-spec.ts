@@ -101,7 +101,9 @@ function flagHelp(f: FlagSpec): string {
 export function helpText(spec: CommandSpec): string {
   const usage = spec.usage.map((u, i) => `${i ? '       ' : 'Usage: '}effectcraft-cli ${u}`);
   const flags = shown(spec);
-  const column = Math.min(32, Math.max(...flags.map(([n, f]) => flagLabel(n, f).length)) + 4);
+  // The widest label, -h, --help included (a command with one short flag printed "-h, --helpshow this help").
+  const widest = Math.max('-h, --help'.length, ...flags.map(([n, f]) => flagLabel(n, f).length));
+  const column = Math.min(32, widest + 4);
   const indent = ' '.repeat(column);
   const rows = flags.map(([name, f]) => {
     const label = `  ${flagLabel(name, f)}`;

@@ -76,16 +76,25 @@ export async function main(argv: string[]): Promise<number> {
     // node:util parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown flags and missing values.
     const code = (err as { code?: string }).code;
     if (isUsageError(err) || code?.startsWith('ERR_PARSE_ARGS')) {
+      const message = parseArgsMessage(err as Error, code);
       process.stderr.write(
-        `effectcraft-cli ${first}: ${printable((err as Error).message)}\nSee: effectcraft-cli ${first} --help\n`,
+        `effectcraft-cli ${first}: ${printable(message)}\nSee: effectcraft-cli ${first} --help\n`,
       );
       const remediation = `See: effectcraft-cli ${first} --help`;
-      return jsonFailure(
-        rest,
-        { code: 'bad_argument', message: (err as Error).message, remediation },
-        EXIT.usage,
-      );
+      return jsonFailure(rest, { code: 'bad_argument', message, remediation }, EXIT.usage);
     }
     throw err;
   }
+}
+
+/**
+ * node:util parseArgs' words, made ours: its unknown-option message goes on about positional arguments after
+ * "--" (with an unbalanced quote), and a value that starts with "-" (--time -1) reads "argument is ambiguous".
+ */
+function parseArgsMessage(err: Error, code: string | undefined): string {
+  const option = /'(-[^']*)'/.exec(err.message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `Unknown option '${option}'.`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option && /ambiguous/.test(err.message))
+    return `Option '${option}' takes a value; one that starts with "-" is written ${option.split(/[ ,]/).at(-1)}=-VALUE.`;
+  return err.message;
 }

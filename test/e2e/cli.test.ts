@@ -49,6 +49,21 @@ describe('effectcraft-cli (built binary)', () => {
     expect(none.code).toBe(2);
   });
 
+  it('words flag errors as ours: an unknown option in one sentence, a dash value with its = form; help columns apart', async () => {
+    const unknown = await runCli(['render', 'x.ecproj', '--bogus']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      "effectcraft-cli render: Unknown option '--bogus'.\nSee: effectcraft-cli render --help\n",
+    );
+    const dash = await runCli(['still', 'x.ecproj', '--comp', 'C', '--time', '-1', '-o', '/tmp/x.png']);
+    expect(dash.code).toBe(2);
+    expect(dash.stderr).toContain(
+      `Option '--time' takes a value; one that starts with "-" is written --time=-VALUE.`,
+    );
+    // inspect has one short flag: "-h, --help" still gets a gap before its text.
+    expect((await runCli(['inspect', '--help'])).stdout).toMatch(/\n {2}-h, --help {2,}show this help/);
+  });
+
   it('never echoes terminal control characters from arguments', async () => {
     const r = await runCli(['render', '/tmp/evil\u001b[31mRED\u001b[0m.ecproj']);
     expect(r.code).not.toBe(0);
