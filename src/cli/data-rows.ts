@@ -67,7 +67,7 @@ function csvRows(text: string, path: string): DataFile {
     const line = info.lines - (record.join('').match(/\n/g)?.length ?? 0);
     const row: DataRow = { row: i + 1, line, kind: 'csv', fields: {} };
     if (record.length !== columns.length)
-      return { ...row, error: `it has ${record.length} fields; the header has ${columns.length}` };
+      return { ...row, error: `it has ${plural(record.length, 'field')}; the header has ${columns.length}` };
     return { ...row, fields: Object.fromEntries(columns.map((c, j) => [c, record[j]!])) };
   });
   return { columns, rows };
@@ -94,4 +94,9 @@ function jsonlRows(text: string): DataFile {
     rows.push({ ...row, fields: value as Record<string, unknown> });
   });
   return { columns: [...columns], rows };
+}
+
+/** "1 field", "2 fields". */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

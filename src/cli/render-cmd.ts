@@ -16,6 +16,7 @@ import { absoluteFootage } from './footage-props.js';
 import { filledOutput } from './output-fields.js';
 import { outputFields } from '../engine/output-template.js';
 import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
+import { plural } from './data-rows.js';
 import { ProgressView } from './render-progress.js';
 import { EXIT, failWith, printable } from './usage.js';
 import { packageVersion } from './version.js';
@@ -263,7 +264,7 @@ function printBatch(result: BatchResult, json: boolean, seconds: number): void {
     if (row.error) process.stdout.write(`  ${printable(row.error.remediation)}\n`);
   }
   process.stdout.write(
-    `${result.completed} rows done, ${result.failed} failed, ${result.stopped} stopped in ${seconds.toFixed(1)}s\n`,
+    `${plural(result.completed, 'row')} done, ${result.failed} failed, ${result.stopped} stopped in ${seconds.toFixed(1)}s\n`,
   );
 }
 

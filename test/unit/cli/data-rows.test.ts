@@ -27,7 +27,7 @@ describe('--data rows', () => {
 
   it('CSV: a record of the wrong length is a row that fails alone', async () => {
     const data = readDataFile(await file('rows.csv', 'a,b\n1,2\n3\n4,5\n'));
-    expect(data.rows.map((r) => r.error ?? 'ok')).toEqual(['ok', 'it has 1 fields; the header has 2', 'ok']);
+    expect(data.rows.map((r) => r.error ?? 'ok')).toEqual(['ok', 'it has 1 field; the header has 2', 'ok']);
   });
 
   it('JSON Lines: values keep their types; a line that is not an object fails alone', async () => {
