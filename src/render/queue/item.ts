@@ -17,6 +17,7 @@ import { CleanupStack } from './cleanup.js';
 import { removedError, stopped, stoppedKeeping, toInfo } from './item-errors.js';
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
 import { footageInput } from './footage-input.js';
+import { refuseGoneFootage } from './gone-footage.js';
 import { soundInput } from './sound-input.js';
 import { feederWorkers, type JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
@@ -143,6 +144,7 @@ async function render(
   const factory = env.exporters.get(item.format);
   if (!factory)
     throw new EngineError('unsupported_format', `No exporter for "${item.format}".`, 'Pick another format.');
+  await refuseGoneFootage(env.doc, item.comp, env.ports, plan);
   const sound = plan.sound
     ? await soundInput(env.doc, plan, env.ports, env.options.ffmpeg, (close) => cleanup.always(close))
     : null;
