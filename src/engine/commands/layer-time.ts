@@ -26,7 +26,7 @@ export const layerSetTimeMap = defineCommand({
   title: 'Time Stretch / Freeze / Loop',
   category: 'Layer',
   description:
-    'Maps comp time to the source time of a footage or precomp layer. speed: 2 plays twice as fast, 0.5 half, -1 reversed (from the end); never 0. loop: repeat the source while the layer lasts. freezeAt: show the source at this second for the whole layer (null: off). frameBlending: between two source frames (slow motion, a 24 fps clip in a 30 fps comp) show both mixed by time instead of the nearest. Omitted fields keep their value; speed 1 / no loop / no freeze is the default. Retiming does not move the out point: set it with layer.setTiming.',
+    'Maps comp time to the source time of a footage or precomp layer. speed: 2 plays twice as fast, 0.5 half, -1 reversed (from the end); never 0. loop: repeat the source while the layer lasts. freezeAt: show the source at this second for the whole layer (null: off). frameBlending: between two source frames (slow motion, a 24 fps clip in a 30 fps comp) show both mixed by time instead of the nearest. Omitted fields keep their value; speed 1 / no loop / no freeze is the default. Retiming does not move the out point: set it with layer.setTiming (a speed change that leaves the layer outlasting its source, or cutting it, says so in a warning with the out point that fits).',
   example: { layer: 'Interview', speed: 0.5, frameBlending: true },
   params: z.strictObject({
     ...target,
@@ -95,6 +95,34 @@ export const layerSetTimeMap = defineCommand({
     ctx.update((d) => {
       draftLayer(d, comp.id, layer.id).time = time;
     });
+    if (speed !== before.speed && length !== null && !time.loop && time.freezeAt === null)
+      warnOutPoint(ctx, layer, length, speed, comp);
     return { id: layer.id, time };
   },
 });
+
+/**
+ * Retiming does not move the out point (as in After Effects), which a speed change leaves wrong either way:
+ * faster, the layer outlasts its source and shows nothing at its end; slower, the out point cuts the source.
+ * Told, with the out point that fits, so nobody finds out from a render.
+ */
+function warnOutPoint(
+  ctx: { warn(message: string): void },
+  layer: { name: string; startTime: number; outPoint: number },
+  length: number,
+  speed: number,
+  { frameRate, duration }: { frameRate: number; duration: number },
+): void {
+  const ends = layer.startTime + length / Math.abs(speed);
+  const half = 0.5 / frameRate;
+  const fits = `layer.setTiming {outPoint: ${+ends.toFixed(4)}}`;
+  if (layer.outPoint > ends + half)
+    ctx.warn(
+      `At speed ${speed} the source of "${layer.name}" ends at ${+ends.toFixed(3)} s of the composition, and the layer lasts to ${layer.outPoint} s: it shows nothing for the last ${+(layer.outPoint - ends).toFixed(3)} s. Set the out point where the source ends (${fits}), or loop it (loop: true).`,
+    );
+  // Cut by the composition's end, it cannot play longer: nothing to say.
+  else if (layer.outPoint < ends - half && layer.outPoint < duration - half)
+    ctx.warn(
+      `At speed ${speed} the source of "${layer.name}" would play until ${+ends.toFixed(3)} s of the composition, and the layer's out point is ${layer.outPoint} s: it stops ${+(ends - layer.outPoint).toFixed(3)} s before the source ends. To play it all, ${fits}${ends > duration ? ` (the composition ends at ${duration} s)` : ''}.`,
+    );
+}

@@ -260,3 +260,28 @@ describe('layer.setTimeMap', () => {
     expect(after.type === 'composition' && after.layers[0]!.time).toBeUndefined();
   });
 });
+
+describeWithFfmpeg('layer.setTimeMap and the out point', () => {
+  itWithFfmpeg(
+    'warns when a speed change leaves the layer showing nothing at its end, or cuts the source',
+    async () => {
+      const engine = newEngine();
+      // A 2 s clip (48 frames at 24 fps) in a 10 s comp: the layer lasts 2 s.
+      const clip = await numberedClip(await tempDir(), 'h264', '24', 48);
+      const { layer } = await compWith(engine, clip, 24);
+      const faster = await engine.execute('layer.setTimeMap', { layer, speed: 2 });
+      expect(faster.ok && faster.warnings?.join(' ')).toMatch(
+        /At speed 2 the source of ".*" ends at 1 s of the composition, and the layer lasts to 2 s: it shows nothing for the last 1 s\. Set the out point where the source ends \(layer\.setTiming \{outPoint: 1\}\), or loop it/,
+      );
+      const slower = await engine.execute('layer.setTimeMap', { layer, speed: 0.5 });
+      expect(slower.ok && slower.warnings?.join(' ')).toMatch(
+        /would play until 4 s of the composition, and the layer's out point is 2 s: it stops 2 s before the source ends\. To play it all, layer\.setTiming \{outPoint: 4\}/,
+      );
+      // Looping, or a speed that fits, says nothing.
+      const looped = await engine.execute('layer.setTimeMap', { layer, speed: 2, loop: true });
+      expect(looped.ok && looped.warnings).toBeFalsy();
+      const back = await engine.execute('layer.setTimeMap', { layer, speed: 1, loop: false });
+      expect(back.ok && back.warnings).toBeFalsy();
+    },
+  );
+});
