@@ -60,6 +60,13 @@ export async function inspectCommand(argv: string[]): Promise<number> {
   process.stdout.write(
     parsed.values.json ? JSON.stringify(summary, null, 2) + '\n' : printable(text(summary)),
   );
+  const incomplete = summary.footage.filter((f) => f.missing || f.missingFrames);
+  if (parsed.values.strict && incomplete.length) {
+    process.stderr.write(
+      `effectcraft-cli inspect: footage missing: ${incomplete.map((f) => printable(f.path)).join(', ')}\n  Put the files back, or relink the footage (footage.relink) and save the project.\n`,
+    );
+    return EXIT.incomplete;
+  }
   return EXIT.ok;
 }
 

@@ -14,7 +14,8 @@ export function isUsageError(err: unknown): err is UsageError {
   return err instanceof Error && err.name === 'UsageError';
 }
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+/** `incomplete`: inspect --strict listed a project whose footage is missing (files or sequence frames). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, incomplete: 3, cancelled: 130 } as const;
 
 /**
  * A failure as a pipeline reads it when it asked for --json: one JSON object on stdout, `{error: {code, message,

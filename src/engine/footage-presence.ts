@@ -12,7 +12,7 @@ export interface MissingFootage {
   id: string;
   name: string;
   path: string;
-  /** A sequence whose first file is there: the numbers of its frames that are not (at most MAX_LISTED). */
+  /** A sequence with some frames there: the numbers of its frames that are not (at most MAX_LISTED). */
   missingFrames?: { count: number; first: number[] };
 }
 
@@ -34,10 +34,16 @@ export async function missingFootage(
   for (const item of doc.items) {
     if (item.type !== 'footage') continue;
     const entry = { id: item.id, name: item.name, path: item.path };
-    if (!(await there(item.path))) missing.push(entry);
+    const seq = item.media?.sequence;
+    const firstThere = await there(item.path);
+    if (!firstThere && (!frames || !seq)) missing.push(entry);
     else if (frames) {
       const gone = await missingFrames(item, there);
-      if (gone.length)
+      // A sequence with its first file gone and others there is frames missing, not footage missing
+      // (a 1001-numbered shot whose first frame was deleted was reported as wholly gone).
+      const all = seq ? seq.last - seq.first + 1 : 0;
+      if (seq && gone.length === all) missing.push(entry);
+      else if (gone.length)
         missing.push({ ...entry, missingFrames: { count: gone.length, first: gone.slice(0, MAX_LISTED) } });
     }
   }

@@ -235,8 +235,28 @@ describe('effectcraft-cli inspect', () => {
       expect(seq).not.toHaveProperty('missing');
       const text = await runCli(['inspect', 's.ecproj'], { cwd: dir });
       expect(text.stdout).toContain(`${pattern} (frames 3-14)  (missing 2 frames: 5, 9)`);
+      // --strict: the same listing, and exit 3 for a pipeline's gate.
+      const strict = await runCli(['inspect', 's.ecproj', '--strict'], { cwd: dir });
+      expect(strict.code).toBe(3);
+      expect(strict.stdout).toBe(text.stdout);
+      expect(strict.stderr).toContain('footage missing');
+      // The first file gone too: still frames missing (the others are there), not the whole sequence.
+      await rm(join(dir, 'seq', 'f_0003.png'));
+      const first = await runCli(['inspect', 's.ecproj', '--json'], { cwd: dir });
+      const [gone] = (JSON.parse(first.stdout) as { footage: Array<Record<string, unknown>> }).footage;
+      expect(gone).toMatchObject({ missingFrames: { count: 3, first: [3, 5, 9] } });
+      expect(gone).not.toHaveProperty('missing');
     },
   );
+
+  it('--strict exits 0 when every footage file is there', async () => {
+    const dir = await tempDir();
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'C', width: 8, height: 8, frameRate: 10, duration: 1 });
+    await run(engine, 'project.save', { path: join(dir, 'ok.ecproj') });
+    const r = await runCli(['inspect', 'ok.ecproj', '--strict'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+  });
 
   it('a missing project exits 1 with the reason', async () => {
     const r = await runCli(['inspect', '/nonexistent/x.ecproj']);
