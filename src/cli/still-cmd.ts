@@ -2,7 +2,8 @@
  * `effectcraft-cli still PROJECT --comp C (--frame N | --time T) -o OUT`: one frame through frame.save, drawn
  * on this thread (no preview worker, no render queue workers), so a cold process answers quickly.
  */
-import { extname, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, extname, resolve } from 'node:path';
 import { frameCount } from '../engine/inspect.js';
 import { isEngineError, type ErrorInfo } from '../engine/errors.js';
 import { firstExtensions, formatSpec, listWords, STILL_FORMATS } from '../engine/output-formats.js';
@@ -54,8 +55,10 @@ function parse(argv: string[]): StillArgs | null {
       throw new UsageError(`--frame wants a frame number from 0; got "${values.frame}".`);
     at = { frame: Number(values.frame) };
   } else {
-    const time = Number(values.time);
-    if (!(time >= 0)) throw new UsageError(`--time wants seconds from 0; got "${values.time}".`);
+    // Decimal seconds only: Number() also reads "0x1", "1e3" and " 2 ".
+    const time = /^(\d+(\.\d*)?|\.\d+)$/.test(values.time!) ? Number(values.time) : NaN;
+    if (!(time >= 0))
+      throw new UsageError(`--time wants seconds from 0 (such as 1.5); got "${values.time}".`);
     at = { time };
   }
   return {
@@ -111,6 +114,8 @@ export async function stillCommand(argv: string[]): Promise<number> {
         : `--time ${args.at.time} is past the end of "${comp.name}" (${comp.duration} s): times from 0 to under ${comp.duration}.`,
     );
   const time = frame / comp.frameRate;
+  // As render does: the output's folder is made if it is not there (frame.save writes into an existing one).
+  await mkdir(dirname(args.output), { recursive: true }).catch(() => undefined);
   try {
     const saved = await engine.execute<{ path: string; width: number; height: number; bytes: number }>(
       'frame.save',
@@ -126,7 +131,7 @@ export async function stillCommand(argv: string[]): Promise<number> {
     const r = saved.result;
     process.stdout.write(
       args.json
-        ? JSON.stringify(r, null, 2) + '\n'
+        ? JSON.stringify({ ...r, comp: comp.name, frame, time }, null, 2) + '\n'
         : printable(`${r.path}  ${r.width}x${r.height}  ${r.bytes} bytes\n`),
     );
     return EXIT.ok;

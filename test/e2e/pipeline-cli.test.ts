@@ -302,7 +302,22 @@ describe('effectcraft-cli still', () => {
     // Frame 30 at 30 fps is t = 1 s: the same pixels.
     expect(await readFile(join(dir, 'f30.png'))).toEqual(await readFile(join(dir, 't1.png')));
     const jpg = await still('--frame', '0', '-o', 'a.jpg', '--scale', '0.5', '--json');
-    expect(JSON.parse(jpg.stdout)).toMatchObject({ width: 320, height: 180 });
+    expect(JSON.parse(jpg.stdout)).toMatchObject({
+      width: 320,
+      height: 180,
+      comp: 'Sample',
+      frame: 0,
+      time: 0,
+    });
+    // --json says which frame a time drew; a folder that is not there is made, as render does.
+    const timed = await still('--time', '1.02', '-o', 'deep/er/t.png', '--json');
+    expect(timed.code, timed.stderr).toBe(0);
+    expect(JSON.parse(timed.stdout)).toMatchObject({ frame: 30, time: 1 });
+    await rm(join(dir, 'deep'), { recursive: true });
+    // Decimal seconds only: "0x1" is no time.
+    const hex = await still('--time', '0x1', '-o', 'h.png');
+    expect(hex.code).toBe(2);
+    expect(hex.stderr).toContain('--time wants seconds from 0 (such as 1.5); got "0x1"');
     expect(await sharp(join(dir, 'a.jpg')).metadata()).toMatchObject({
       format: 'jpeg',
       width: 320,
