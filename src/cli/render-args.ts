@@ -2,7 +2,7 @@
  * `effectcraft-cli render`'s flags, checked and normalised once into RenderArgs: every default and every
  * combination rule is decided here, so render-cmd.ts only runs commands with what it is given.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   AUDIO_BITRATE_RANGE,
@@ -54,6 +54,9 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError('expected exactly one PROJECT file.');
   const outputDir = values['output-dir'] === undefined ? undefined : resolve(values['output-dir']);
+  // A folder that is not there is made; a file there is the command line's mistake, said before anything opens.
+  if (outputDir !== undefined && statSync(outputDir, { throwIfNoEntry: false })?.isDirectory() === false)
+    throw new UsageError(`--output-dir "${values['output-dir']}" is a file, not a folder.`);
   // Outputs given here resolve against --output-dir when given, else the current directory.
   const output = values.output === undefined ? undefined : resolve(outputDir ?? '.', values.output);
   const single = (['format', 'frames', 'scale', 'skip-existing', 'alpha'] as const).filter(

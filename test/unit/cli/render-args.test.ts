@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseRenderArgs } from '../../../src/cli/render-args.js';
 import { UsageError } from '../../../src/cli/usage.js';
@@ -33,6 +34,15 @@ describe('render flags', () => {
       resume: false,
       concurrency: undefined,
     });
+  });
+
+  it('--output-dir that is a file is a usage error, said before anything opens (a missing folder is made later)', () => {
+    const file = fileURLToPath(import.meta.url);
+    expect(() => parseRenderArgs(['p.ecproj', '--output-dir', file])).toThrow(UsageError);
+    expect(() => parseRenderArgs(['p.ecproj', '--output-dir', file])).toThrow(/is a file, not a folder/);
+    expect(parseRenderArgs(['p.ecproj', '--output-dir', '/no/such/folder/yet'])?.outputDir).toBe(
+      '/no/such/folder/yet',
+    );
   });
 
   it('--redis: chunk size, attempts (3) and backoff (1000 ms) by default, as given otherwise; --data is distributed too', () => {
