@@ -7,7 +7,10 @@
  * failed or removed item leaves no manifest, and an earlier manifest it replaced is put back. It is not one of
  * the item's output files: not in `files`, `bytes` or in itself.
  */
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { frameOfName } from '../../engine/output-template.js';
+import { sha256File } from '../hash.js';
 import { EngineError, fsError, type RenderQueueItem } from '../../engine/index.js';
 import type { ExporterFactory, ExporterRegistry, OutputFile } from './exporters/types.js';
 import type { FileTracker } from './tracker.js';
@@ -90,11 +93,35 @@ function withManifest(factory: ExporterFactory, written: (path: string) => void)
       ...(inner.begin && { begin: () => inner.begin!() }),
       writeFrame: (frame, data, size) => inner.writeFrame(frame, data, size),
       abort: () => inner.abort(),
+      ...(inner.existing && { existing: () => inner.existing!() }),
       async finish() {
         const files = await inner.finish();
-        if (files.length) written(await writeManifest(ctx.tracker, ctx.item, files));
+        // The files skipped because they were there belong to the output too (a resumed render's earlier
+        // frames): listed with their own size and hash, in frame order with the new ones.
+        const kept = inner.existing?.();
+        if (files.length)
+          written(await writeManifest(ctx.tracker, ctx.item, await withExisting(ctx.item, files, kept)));
         return files;
       },
     };
   };
+}
+
+/** `files` and the skipped files of `kept` (hashed here), in frame order; `files` alone when none were kept. */
+async function withExisting(
+  item: RenderQueueItem,
+  files: OutputFile[],
+  kept: ReadonlyMap<number, string> | undefined,
+): Promise<OutputFile[]> {
+  if (!kept?.size) return files;
+  const written = new Set(files.map((f) => f.path));
+  const old: OutputFile[] = [];
+  for (const path of kept.values()) {
+    if (written.has(path)) continue;
+    // A file gone since the scan is no longer part of the output: it is not listed.
+    const found = await Promise.all([stat(path), sha256File(path)]).catch(() => null);
+    if (found) old.push({ path, bytes: found[0].size, sha256: found[1] });
+  }
+  const frame = (f: OutputFile) => frameOfName(item.output, basename(f.path)) ?? 0;
+  return [...files, ...old].sort((a, b) => frame(a) - frame(b));
 }

@@ -84,13 +84,22 @@ export function rewrittenFile(
 }
 
 /**
- * The manifest of an earlier item of the same render that `item`'s would replace (two outputs of one folder
- * share a manifest name: `a_[##].png` and `a.[##].png` are both listed in `a.png.manifest.json`); null when none.
+ * The manifest of an earlier item of the same render that `item`'s would replace: two outputs of one folder
+ * share a manifest name (`a_[##].png` and `a.[##].png` are both listed in `a.png.manifest.json`); null when none.
+ * Items of one template (frame ranges split between items) share their manifest by design: not refused.
  */
 export function rewrittenManifest(
   item: Pick<RenderQueueItem, 'output'>,
   written: ReadonlySet<string>,
 ): string | null {
   const manifest = manifestPathFor(item.output);
-  return written.has(manifest) ? manifest : null;
+  if (!written.has(manifest)) return null;
+  const dir = dirname(item.output);
+  const sameTemplate = [...written].some(
+    (file) =>
+      file !== manifest &&
+      dirname(file) === dir &&
+      (hasFrameField(item.output) ? frameOfName(item.output, basename(file)) !== null : file === item.output),
+  );
+  return sameTemplate ? null : manifest;
 }

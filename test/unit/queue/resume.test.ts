@@ -2,7 +2,8 @@
 // completed, and the next resumable run renders only the rest. Without resume a stop keeps nothing of its own,
 // and a re-render never loses an earlier file it did not replace with a complete one (sequence or one file).
 import { describe, expect, it } from 'vitest';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { addComp, hashFiles, listDir, queueSession, renderStoppedAt, run } from '../../helpers/queue.js';
 import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
@@ -48,8 +49,17 @@ describe('a resumable render', () => {
     const { [MANIFEST]: manifest, ...all } = await hashFiles(dir);
     expect(manifest).toBeDefined();
     expect(Object.keys(all)).toHaveLength(FRAMES);
+    // The resumed render's manifest lists the whole output, the frames kept from before included, in frame
+    // order, each with its own hash (it listed only the frames this run wrote).
+    const listed = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as {
+      count: number;
+      files: Array<{ path: string; sha256: string }>;
+    };
+    expect(listed.count).toBe(FRAMES);
+    expect(listed.files.map((f) => basename(f.path))).toEqual(Object.keys(all).sort());
+    for (const f of listed.files) expect(f.sha256).toBe(all[basename(f.path)]);
     // The kept frames were not touched, and the frames equal an uninterrupted render's (the manifests name
-    // other folders, and the resumed one lists only the frames it wrote).
+    // other folders).
     for (const n of names) expect(all[n]).toBe(kept[n]);
     const fresh = await tempDir();
     const { s: s2 } = await slowQueue(join(fresh, 'f_[###].png'));

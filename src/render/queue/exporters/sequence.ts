@@ -51,6 +51,8 @@ export class SequenceExporter implements Exporter {
   /** The volume frames go to now; it only moves forward. */
   #current = 0;
   readonly #written = new Map<number, OutputFile>();
+  /** Frames skipped because their file was there (skipExisting), with the file found. */
+  readonly #existing = new Map<number, string>();
 
   constructor(ctx: ExporterContext, payload: FramePayload) {
     this.#ctx = ctx;
@@ -76,10 +78,16 @@ export class SequenceExporter implements Exporter {
       for (const [i, name] of names.entries()) {
         if (i % SCAN_BATCH === SCAN_BATCH - 1) await checkpoint(signal);
         const frame = frameOfName(item.output, name);
-        if (frame !== null && frame >= first && frame <= last) skip.add(frame);
+        if (frame === null || frame < first || frame > last || skip.has(frame)) continue;
+        skip.add(frame);
+        this.#existing.set(frame, join(v.dir, name));
       }
     }
     return skip;
+  }
+
+  existing(): ReadonlyMap<number, string> {
+    return this.#existing;
   }
 
   async writeFrame(frame: number, data: Uint8Array): Promise<void> {

@@ -81,6 +81,11 @@ export interface Exporter {
   writeFrame(frame: number, data: Uint8Array, size: FrameSize): Promise<void>;
   /** Completes the output (renames temporaries) and reports every file this item wrote. */
   finish(): Promise<OutputFile[]>;
+  /**
+   * Optional: the files of the output that were there already and were skipped (`prepare`), by frame, so the
+   * manifest of a resumed or skip-existing render lists the whole output, not only what this run wrote.
+   */
+  existing?(): ReadonlyMap<number, string>;
   /** Stops any child process; the job then removes the tracked files. Must be safe to call at any time. */
   abort(): Promise<void>;
 }
