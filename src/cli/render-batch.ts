@@ -25,6 +25,11 @@ export interface RowOutcome {
   /** The files the row's items wrote (first file of a sequence). */
   outputs: string[];
   /**
+   * Outputs that were there already and were kept as they are (--resume, --skip-existing): a one-file output, or a
+   * sequence's template when every frame was there. Absent when none.
+   */
+  kept?: string[];
+  /**
    * Each of the row's items as a render without --data reports it (files first/last/count, bytes, manifest,
    * and every file's sha256 when the render asks for them); absent for a row that never rendered.
    */
@@ -224,11 +229,16 @@ export async function renderBatch(
     const job = await render(ids);
     if (!job.ok) return job;
     const reports = new Map(job.result.items.map((i) => [i.id, i]));
+    const queued = new Map(engine.document.renderQueue.map((q) => [q.id, q.output]));
     for (const [outcome, rowIds] of added) {
       const items = rowIds.map((id) => reports.get(id));
       const bad = items.find((i) => i?.status !== 'done');
       outcome.status = bad ? (bad.status === 'stopped' ? 'stopped' : 'failed') : 'done';
       outcome.outputs = items.flatMap((i) => (i?.files ? [i.files.first] : []));
+      const kept = items.flatMap((i, n) =>
+        i?.status === 'done' && !i.files && i.skipped_frames > 0 ? [queued.get(rowIds[n]!) ?? i.id] : [],
+      );
+      if (kept.length) outcome.kept = kept;
       outcome.items = items.filter((i): i is ItemReport => i !== undefined);
       if (bad?.error)
         outcome.error = {

@@ -259,7 +259,10 @@ function printBatch(result: BatchResult, json: boolean, seconds: number): void {
         ? [i.files.count > 1 ? `${i.files.first} .. ${i.files.last} (${i.files.count} files)` : i.files.first]
         : [],
     );
-    const what = row.error ? `: ${printable(row.error.message)}` : `  ${written.map(printable).join('  ')}`;
+    const kept = (row.kept ?? []).map((k) => `${printable(k)} (already there, kept)`);
+    const what = row.error
+      ? `: ${printable(row.error.message)}`
+      : `  ${[...written.map(printable), ...kept].join('  ')}`;
     process.stdout.write(`row ${row.row} (line ${row.line})  ${row.status}${what}\n`);
     if (row.error) process.stdout.write(`  ${printable(row.error.remediation)}\n`);
   }

@@ -143,6 +143,29 @@ describe('effectcraft-cli render with template values', () => {
     expect(refused.stderr).toMatch(/--data rows\.csv \(a "shot" column\)/);
   });
 
+  it('--data --resume: a row whose output is all there says it kept it', async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}_[#].png');
+    await writeFile(join(dir, 'rows.csv'), 'name\nAda\n');
+    expect(
+      (await runCli(['render', project, '--data', 'rows.csv'], { cwd: dir, timeoutMs: 120_000 })).code,
+    ).toBe(0);
+    const again = await runCli(['render', project, '--data', 'rows.csv', '--resume', '--json'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(again.code).toBe(0);
+    const [row] = (JSON.parse(again.stdout) as { rows: Array<Record<string, unknown>> }).rows;
+    expect(row).toMatchObject({ status: 'done', outputs: [], kept: [join(dir, 'out/Ada_[#].png')] });
+    const text = await runCli(['render', project, '--data', 'rows.csv', '--resume'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(text.stdout).toContain(
+      `row 1 (line 2)  done  ${join(dir, 'out/Ada_[#].png')} (already there, kept)`,
+    );
+  });
+
   it("fails a row whose render manifest would replace an earlier row's (a_[#].png and a.[#].png share one)", async () => {
     const dir = await tempDir();
     const project = await templateProject(dir, 'out/{name}[#].png');
