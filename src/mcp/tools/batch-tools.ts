@@ -17,7 +17,7 @@ const step = z.strictObject({
 });
 
 export type StepResult =
-  | { index: number; id: string; ok: true; result: unknown; warnings?: string[] }
+  | { index: number; id: string; ok: true; result: unknown; warnings?: string[]; rolled_back?: true }
   | { index: number; id: string; ok: false; error: ErrorInfo };
 
 async function runStep(
@@ -108,7 +108,9 @@ export const batch = defineTool({
         failed,
         skipped: args.steps.length - results.length,
         rolled_back: !ok,
-        results,
+        // A step that ran before the failure was undone with the rest: its ids name nothing now (and the next
+        // batch may reuse them), so it says so rather than a bare ok.
+        results: ok ? results : results.map((r) => (r.ok ? { ...r, rolled_back: true as const } : r)),
       },
     };
   },

@@ -146,6 +146,8 @@ describe('MCP tools while confined', () => {
       }
     ).results;
     expect(results[1]?.error?.code).toBe('refused_while_confined');
+    // The step that ran first was undone with the batch, and says so.
+    expect(results[0]).toMatchObject({ ok: true, rolled_back: true });
     // The remedy names what an agent has over MCP (the capabilities tool), never the server's start-up flags.
     expect(results[1]?.error?.remediation).toContain('capabilities');
     expect(results[1]?.error?.remediation).not.toMatch(/--[a-z]/);
