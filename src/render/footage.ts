@@ -17,7 +17,7 @@ import {
 } from '../engine/core.js';
 import { fsError } from '../engine/errors.js';
 import { reachableFootage } from './reachable-footage.js';
-import { footageSourceTime, isMoving, visitFootageLayers } from './media/frame-plan.js';
+import { footageSourceTime, isMoving, onTimestamps, visitFootageLayers } from './media/frame-plan.js';
 import type { FrameStore } from './media/frame-store.js';
 import { cutShort, missingFootage } from './media/missing-footage.js';
 import { sharpModule } from './sharp-module.js';
@@ -70,10 +70,11 @@ export function footagePicture(
 ): Canvas | FrameMix | null | 'nothing' {
   if (item.media?.kind === 'audio') return 'nothing';
   if (!isMoving(item)) return footage.stills.get(item.id) ?? null;
-  const t = footageSourceTime(layer, lt, item);
-  if (t === null) return 'nothing';
+  const source = footageSourceTime(layer, lt, item);
+  if (source === null) return 'nothing';
   const moving = footage.moving.get(item.id);
   if (!moving) return null;
+  const t = onTimestamps(layer, item, source, moving.timestamps);
   if (blendsFrames(layer)) {
     const { a, b, weight } = blendFrames(moving.timestamps, t);
     const [ca, cb] = [moving.frames.get(a), moving.frames.get(b)];
@@ -136,7 +137,9 @@ export class FootageCache {
     for (const [item, times] of movingTimes(doc, comp, time, hidden)) {
       try {
         const timestamps = await this.#store.timestamps(item);
-        const needed = times.flatMap(({ t, blend }) => framesFor(timestamps, t, blend));
+        const needed = times.flatMap(({ t, blend, layer }) =>
+          framesFor(timestamps, onTimestamps(layer, item, t, timestamps), blend),
+        );
         const indices = [...new Set(needed)].sort((a, b) => a - b);
         const frames = new Map<number, Canvas>();
         for (const i of indices) frames.set(i, await this.#store.frame(item, i, scrub));
@@ -211,15 +214,15 @@ function movingTimes(
   comp: Composition,
   time: number,
   hidden?: Layer,
-): Map<FootageItem, Array<{ t: number; blend: boolean }>> {
-  const out = new Map<FootageItem, Array<{ t: number; blend: boolean }>>();
+): Map<FootageItem, Array<{ t: number; blend: boolean; layer: Layer }>> {
+  const out = new Map<FootageItem, Array<{ t: number; blend: boolean; layer: Layer }>>();
   if (!doc.items.some((i) => i.type === 'footage' && isMoving(i))) return out;
   visitFootageLayers(doc, comp, time, (item, layer, lt) => {
     if (!isMoving(item) || layer === hidden) return;
     const t = footageSourceTime(layer, lt, item);
     if (t === null) return;
     const list = out.get(item) ?? [];
-    list.push({ t, blend: blendsFrames(layer) });
+    list.push({ t, blend: blendsFrames(layer), layer });
     out.set(item, list);
   });
   return out;

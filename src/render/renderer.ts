@@ -15,6 +15,7 @@ import { NestedFrames } from './nesting.js';
 import { LayerSurfaceCache } from './layer-cache.js';
 import { throwIfCancelled } from './cancel.js';
 import { cutShort } from './media/missing-footage.js';
+import { onTimestamps } from './media/frame-plan.js';
 import type { FrameFootage } from './footage.js';
 import { findPlate, type Plate } from './plate.js';
 import { frameToI420 } from './yuv/i420.js';
@@ -161,7 +162,10 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     const { width, height } = comp;
     const frameFootage = await footage.prepare(doc, comp, time, 'fail', warn, false, plate.layer);
     const timestamps = await store.timestamps(plate.item);
-    const index = nearestFrame(timestamps, plate.sourceTime);
+    const index = nearestFrame(
+      timestamps,
+      onTimestamps(plate.layer, plate.item, plate.sourceTime, timestamps),
+    );
     const samples = await store.i420(plate.item, index);
     const damage = cutShort(plate.item, timestamps, index, store.decodedEnd(plate.item));
     if (damage) throw damage;

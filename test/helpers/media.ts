@@ -63,7 +63,8 @@ export async function numberedClip(
 }
 
 /**
- * A variable-frame-rate clip: frames 0-9 at 1/24 s apart, then 1/12 s apart (`frames` in all). Returns the
+ * A variable-frame-rate clip: frames 0-9 at 1/24 s apart, then 1/12 s apart (`frames` in all; other spacings by
+ * `first` and `rest`). Returns the
  * path and every frame's timestamp in seconds.
  */
 export async function variableRateClip(
@@ -71,12 +72,14 @@ export async function variableRateClip(
   frames: number,
   codec: Codec = 'h264',
   ext: string = CODECS[codec].ext,
+  // Frames 0-9 at 1/first s apart, the rest at 1/rest s apart.
+  { first = 24, rest = 12 }: { first?: number; rest?: number } = {},
 ): Promise<{ path: string; times: number[] }> {
-  const times = Array.from({ length: frames }, (_, n) => (n < 10 ? n / 24 : 10 / 24 + (n - 10) / 12));
-  const out = join(dir, `vfr.${ext}`);
+  const times = Array.from({ length: frames }, (_, n) => (n < 10 ? n / first : 10 / first + (n - 10) / rest));
+  const out = join(dir, `vfr-${first}-${rest}.${ext}`);
   await exec('ffmpeg', [
     ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i'],
-    `${numberedSource('24', frames, '64x48')},setpts='if(lt(N\\,10)\\,N/24\\,10/24+(N-10)/12)/TB'`,
+    `${numberedSource('24', frames, '64x48')},setpts='if(lt(N\\,10)\\,N/${first}\\,10/${first}+(N-10)/${rest})/TB'`,
     ...['-fps_mode', 'vfr', ...(ext === 'mp4' ? ['-video_track_timescale', '24000'] : [])],
     ...CODECS[codec].args,
     out,

@@ -39,6 +39,25 @@ export function footageSourceTime(layer: Layer, lt: number, item: FootageItem): 
   return sourceTime(layer, lt, item.media?.duration ?? 0, item.media?.frameRate ?? null);
 }
 
+/**
+ * The source time `t` (footageSourceTime's) corrected by the clip's own frame times: a reversed clip of variable
+ * frame rate starts at its last frame's timestamp, which only the timestamps tell (footageTime takes the end minus
+ * one average frame, several frames early for a clip whose last frames come fast). Unchanged otherwise.
+ */
+export function onTimestamps(
+  layer: Layer,
+  item: FootageItem,
+  t: number,
+  timestamps: ArrayLike<number>,
+): number {
+  const map = layer.time;
+  const media = item.media;
+  if (!map || map.speed >= 0 || map.freezeAt !== null || !media?.variableFrameRate || !timestamps.length)
+    return t;
+  const assumed = Math.max(0, (media.duration ?? 0) - 1 / (media.frameRate ?? 30));
+  return Math.max(0, t + (timestamps[timestamps.length - 1]! - assumed));
+}
+
 /** The nested composition's time a precomp layer shows at layer time `lt`: lt itself unless retimed. */
 export function precompTime(layer: Layer, lt: number, nested: Composition): number | null {
   return layer.time ? sourceTime(layer, lt, nested.duration, nested.frameRate) : lt;

@@ -96,6 +96,20 @@ describeWithFfmpeg('time mapping of video footage', () => {
     },
   );
 
+  itWithFfmpeg(
+    "a reversed variable-frame-rate clip starts at its last frame, by the frame's own time",
+    async () => {
+      const engine = newEngine();
+      // Ten frames 1/4 s apart, then twenty 1/24 s apart: the end minus one average frame (1/9 s) is two
+      // frames before the last.
+      const { path } = await variableRateClip(await tempDir(), 30, 'h264', 'mp4', { first: 4, rest: 24 });
+      const { comp, layer } = await compWith(engine, path, 24);
+      await run(engine, 'layer.setTimeMap', { layer, speed: -1 });
+      const shown = await framesAt(engine, comp, [0, 1 / 24, 2 / 24]);
+      expect(shown).toEqual([29, 28, 27]);
+    },
+  );
+
   itWithFfmpeg('start offsets, in/out points, speeds, loop and freeze', async () => {
     const engine = newEngine();
     const clip = await numberedClip(await tempDir(), 'h264', '24', 48);
