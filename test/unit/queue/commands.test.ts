@@ -109,6 +109,28 @@ describe('render queue items', () => {
     await run(engine, 'renderQueue.add', { comp: 'Big', output: '/out/a_[#].png', scale: 2 });
   });
 
+  it('warns when an MP4 or WebM output is odd-sized (its frames are padded to even sizes); PNG and MOV are not', async () => {
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'Odd', width: 1279, height: 719, frameRate: 10, duration: 1 });
+    const mp4 = await engine.execute('renderQueue.add', { comp: 'Odd', output: '/out/a.mp4' });
+    expect(mp4.ok && mp4.warnings?.join(' ')).toMatch(
+      /1279x719 is odd: MP4 video is 4:2:0, .* padded to 1280x720/,
+    );
+    const png = await engine.execute('renderQueue.add', { comp: 'Odd', output: '/out/a_[#].png' });
+    expect(png.ok && png.warnings).toBeFalsy();
+    const mov = await engine.execute('renderQueue.add', { comp: 'Odd', output: '/out/a.mov' });
+    expect(mov.ok && mov.warnings).toBeFalsy();
+    // A scale that makes it even says nothing; one that makes it odd again says so on update.
+    const half = await engine.execute<{ id: string }>('renderQueue.add', {
+      comp: 'Odd',
+      output: '/out/b.webm',
+      scale: 2,
+    });
+    expect(half.ok && half.warnings).toBeFalsy();
+    const back = await engine.execute('renderQueue.update', { id: half.ok ? half.result.id : '', scale: 1 });
+    expect(back.ok && back.warnings?.join(' ')).toMatch(/padded to 1280x720/);
+  });
+
   it('lists items with status, removes and clears', async () => {
     const engine = await withComp();
     await run(engine, 'renderQueue.add', { comp: 'Main', output: '/out/a_[###].png' });

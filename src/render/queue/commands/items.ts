@@ -27,6 +27,7 @@ import { checkRenderItem, type RenderItemFields } from '../../../engine/render-i
 import { findComp, newId } from '../../../engine/resolve.js';
 import { requireProps } from '../../../engine/template-inputs.js';
 import { frameSpan, framesOf } from '../plan.js';
+import { outputSize } from '../../output-size.js';
 import { refuseFootageOverwrite } from '../output-overlap.js';
 import type { StatusSource } from '../status.js';
 
@@ -127,6 +128,7 @@ const renderQueueAdd = defineCommand({
       };
       d.renderQueue.push(item);
     });
+    warnOddSize(ctx, comp, format, p.scale ?? 1);
     return { id, format };
   },
 });
@@ -166,9 +168,29 @@ const renderQueueUpdate = defineCommand({
       const i = d.renderQueue.findIndex((q) => q.id === id);
       d.renderQueue[i] = { ...next, format: resolved };
     });
+    warnOddSize(ctx, comp, resolved, next.scale);
     return { id, format: resolved };
   },
 });
+
+/** Formats whose 4:2:0 picture needs even sizes: an odd frame is padded with a black (or clear) row or column. */
+const EVEN_ONLY = new Set<string>(['mp4', 'webm']);
+
+/** Says when the output's frames will be padded to even sizes: the file is then not the size the comp says. */
+function warnOddSize(
+  ctx: { warn(message: string): void },
+  comp: Composition,
+  format: string,
+  scale: number,
+): void {
+  if (!EVEN_ONLY.has(format)) return;
+  const { width, height } = outputSize(comp, scale);
+  if (width % 2 === 0 && height % 2 === 0) return;
+  const even = `${width + (width % 2)}x${height + (height % 2)}`;
+  ctx.warn(
+    `${width}x${height} is odd: ${format.toUpperCase()} video is 4:2:0, which needs even sizes, so each frame is padded to ${even} (a black row or column; clear with alpha). Give the composition even sizes, or another scale, for a file of exactly the composition's size.`,
+  );
+}
 
 /** The queue item `id`, or not_found naming the items there are. */
 export function findItem(queue: readonly RenderQueueItem[], id: string): RenderQueueItem {
