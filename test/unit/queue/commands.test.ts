@@ -129,6 +129,9 @@ describe('render queue items', () => {
     expect(half.ok && half.warnings).toBeFalsy();
     const back = await engine.execute('renderQueue.update', { id: half.ok ? half.result.id : '', scale: 1 });
     expect(back.ok && back.warnings?.join(' ')).toMatch(/padded to 1280x720/);
+    // A scale on a sound-only output does nothing, and says so.
+    const wav = await engine.execute('renderQueue.add', { comp: 'Odd', output: '/out/a.wav', scale: 0.5 });
+    expect(wav.ok && wav.warnings).toEqual(['scale 0.5 does nothing for WAV, which is sound only.']);
   });
 
   it('lists items with status, removes and clears', async () => {

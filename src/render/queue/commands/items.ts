@@ -128,7 +128,7 @@ const renderQueueAdd = defineCommand({
       };
       d.renderQueue.push(item);
     });
-    warnOddSize(ctx, comp, format, p.scale ?? 1);
+    warnSize(ctx, comp, format, p.scale ?? 1);
     return { id, format };
   },
 });
@@ -168,7 +168,7 @@ const renderQueueUpdate = defineCommand({
       const i = d.renderQueue.findIndex((q) => q.id === id);
       d.renderQueue[i] = { ...next, format: resolved };
     });
-    warnOddSize(ctx, comp, resolved, next.scale);
+    warnSize(ctx, comp, resolved, next.scale);
     return { id, format: resolved };
   },
 });
@@ -176,13 +176,15 @@ const renderQueueUpdate = defineCommand({
 /** Formats whose 4:2:0 picture needs even sizes: an odd frame is padded with a black (or clear) row or column. */
 const EVEN_ONLY = new Set<string>(['mp4', 'webm']);
 
-/** Says when the output's frames will be padded to even sizes: the file is then not the size the comp says. */
-function warnOddSize(
+/** Says when the size asked for is not what the file gets: padded to even sizes, or a scale a sound file ignores. */
+function warnSize(
   ctx: { warn(message: string): void },
   comp: Composition,
   format: string,
   scale: number,
 ): void {
+  if (formatSpec(format as OutputFormat).sound === 'only' && scale !== 1)
+    ctx.warn(`scale ${scale} does nothing for ${format.toUpperCase()}, which is sound only.`);
   if (!EVEN_ONLY.has(format)) return;
   const { width, height } = outputSize(comp, scale);
   if (width % 2 === 0 && height % 2 === 0) return;
