@@ -141,8 +141,17 @@ describeWithChromium('the studio page', () => {
     await expect.poll(() => statusOf(long.id), { timeout: 20_000 }).toContain('status-rendering');
     await exec('renderQueue.stop');
     await expect.poll(() => statusOf(long.id), { timeout: 10_000 }).toContain('status-stopped');
+    // The row says it stopped, and how far it got, as renderQueue.list does (framesDone of framesTotal).
     const row = page.locator(`[aria-label="Render item ${long.id}"]`);
-    expect(await row.textContent()).not.toMatch(/[1-9]\d*\/\d+ frames/);
+    const listed = (
+      await exec<{ items: Array<{ id: string; framesDone: number; framesTotal: number }> }>(
+        'renderQueue.list',
+      )
+    ).items.find((i) => i.id === long.id)!;
+    expect(listed.framesDone).toBeLessThan(listed.framesTotal);
+    await expect
+      .poll(() => row.textContent())
+      .toMatch(new RegExp(`stopped.*${listed.framesDone}/${listed.framesTotal} frames`));
     expect(await page.getByRole('button', { name: 'Render', exact: true }).isEnabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Stop render' }).isEnabled()).toBe(false);
     for (const id of [short.id, long.id]) await exec('renderQueue.remove', { id });
