@@ -8,6 +8,7 @@ import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-
 import {
   EngineError,
   isEngineError,
+  MAX_MOVING_SIDE,
   blendFrames,
   nearestFrame,
   type Composition,
@@ -231,6 +232,7 @@ function movingTimes(
 /** Decodes an image file (a still, or one file of an image sequence: `path`, which errors name) into a canvas. */
 export async function decode(item: FootageItem, data: Buffer, path = item.path): Promise<Canvas> {
   const sharp = await sharpModule();
+  if (item.media?.kind === 'sequence') await refuseHugeFrame(item, data, path);
   let raw: { data: Buffer; info: { width: number; height: number } };
   try {
     // Always 8-bit sRGB RGBA, whatever came in (greyscale, 16-bit, CMYK, palette).
@@ -275,4 +277,22 @@ export function drawPlaceholder(ctx: SKRSContext2D, w: number, h: number): void 
   ctx.lineTo(0, h);
   ctx.stroke();
   ctx.strokeRect(0, 0, w, h);
+}
+
+/**
+ * A frame of an image sequence is decoded whole, once per frame: the import refuses sequences over the moving
+ * footage limit, but a project file may say anything (a 64x48 sequence whose frames are 16000x16000 took a preview
+ * to 3 GB). Its header is read first (sharp reads no pixels for it), and a larger frame is refused.
+ */
+async function refuseHugeFrame(item: FootageItem, data: Buffer, path: string): Promise<void> {
+  const sharp = await sharpModule();
+  const meta = await sharp(data)
+    .metadata()
+    .catch(() => null);
+  if (!meta?.width || !meta.height || Math.max(meta.width, meta.height) <= MAX_MOVING_SIDE) return;
+  throw new EngineError(
+    'unsupported_format',
+    `Frame "${path}" of the image sequence "${item.name}" (${item.id}) is ${meta.width}x${meta.height}; moving footage is at most ${MAX_MOVING_SIDE} pixels on a side.`,
+    'Scale the frames down and relink the footage to them (footage.relink).',
+  );
 }

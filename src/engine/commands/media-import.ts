@@ -160,7 +160,7 @@ function assertMovingSize(imported: Imported): Imported {
   throw new EngineError(
     'unsupported_format',
     `"${basename(imported.path)}" is ${imported.width}x${imported.height}; moving footage (video, animated GIF, image sequences) is at most ${MAX_MOVING_SIDE} pixels on a side.`,
-    `Scale it down first, e.g. ffmpeg -i "${basename(imported.path)}" -vf scale=${MAX_MOVING_SIDE}:-2 smaller.mov (a still image of any size imports as it is).`,
+    `Scale it down first, e.g. ffmpeg -i "${basename(imported.path)}" -vf scale=${MAX_MOVING_SIDE}:${MAX_MOVING_SIDE}:force_original_aspect_ratio=decrease:force_divisible_by=2 smaller.mov (a still image of any size imports as it is).`,
   );
 }
 

@@ -70,6 +70,12 @@ export async function checkUnchanged(ffprobe: string, input: string, item: Foota
     });
   const now = await differenceOnDisk(look, (probe) => (matches(item, probe) ? null : probe));
   if (!now) return;
+  if (Math.max(now.width, now.height) > MAX_MOVING_SIDE)
+    throw new EngineError(
+      'unsupported_format',
+      `"${item.path}" is ${now.width}x${now.height} (the project says ${item.width}x${item.height}); video footage is at most ${MAX_MOVING_SIDE} pixels on a side.`,
+      'Scale the clip down (ffmpeg -vf scale=...) and relink the footage to it (footage.relink).',
+    );
   const nowText =
     now.media.kind === 'video'
       ? described(now.width, now.height, now.media.duration, now.media.rotation)

@@ -75,7 +75,7 @@ describeWithFfmpeg('footage that names other files', () => {
         if (r.ok) continue;
         expect(r.error.code, name).toBe('unsupported_format');
         expect(r.error.message, name).toMatch(
-          /a (hls|dash|concat) file: a list that names other media files/,
+          /is (an HLS playlist|a DASH manifest|an ffconcat list): it names other media files/,
         );
         expect(r.error.remediation, name).toMatch(/Import the media files themselves/);
       }
@@ -100,7 +100,7 @@ describeWithFfmpeg('footage that names other files', () => {
       const r = await engine.execute<JobResult>('renderQueue.render', {});
       if (!r.ok) throw new Error(r.error.message);
       expect(r.result.items[0]).toMatchObject({ status: 'failed', error: { code: 'unsupported_format' } });
-      expect(r.result.items[0]!.error?.message).toMatch(/hls/);
+      expect(r.result.items[0]!.error?.message).toMatch(/an HLS playlist/);
       expect((await readdir(l.root)).filter((f) => f.startsWith('out_'))).toEqual([]);
     },
   );

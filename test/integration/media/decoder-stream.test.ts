@@ -117,6 +117,33 @@ describe('decoder streams', () => {
   );
 
   itWithFfmpeg(
+    'decodes no frame larger than moving footage may be (a file bigger than its project says)',
+    async () => {
+      const dir = await tempDir();
+      // 8200x8200 is a few kB as grey PNG in MOV, and 67 Mpx: over 8192 x 8192.
+      const input = join(dir, 'big.mov');
+      await exec('ffmpeg', [
+        ...['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=gray:s=8200x8200:r=1:d=1'],
+        ...['-pix_fmt', 'gray', '-c:v', 'png', input],
+      ]);
+      // The project said 64x48: without the bound the decoder read a whole 8200x8200 picture.
+      const decoder = await VideoDecoder.start(
+        { ...h264Spec(input), width: 64, height: 48, codec: 'png' },
+        true,
+        'rgba',
+      );
+      try {
+        expect(await decoder.next()).toBeNull();
+        expect(decoder.failure('/media/big.mov').message).toMatch(
+          /exceeds specified max pixel count|could not decode/,
+        );
+      } finally {
+        decoder.close();
+      }
+    },
+  );
+
+  itWithFfmpeg(
     'decodes no frame of a playlist that names another file (the check before may be skipped)',
     async () => {
       const dir = await tempDir();

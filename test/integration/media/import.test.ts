@@ -12,6 +12,7 @@ import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { mediaRenderer } from '../../helpers/media-render.js';
 import { numberedClip, numberedSequence, variableRateClip } from '../../helpers/media.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { createSession } from '../../../src/session.js';
 
 const exec = promisify(execFile);
 
@@ -239,7 +240,7 @@ describeWithFfmpeg('file.import of footage too large to decode', () => {
       const clip = r.error;
       expect(clip.code).toBe('unsupported_format');
       expect(clip.message).toMatch(/8200x16; moving footage .* is at most 8192 pixels on a side/);
-      expect(clip.remediation).toMatch(/scale=8192:-2/);
+      expect(clip.remediation).toMatch(/scale=8192:8192:force_original_aspect_ratio=decrease/);
       const seq = join(dir, 'seq');
       await mkdir(seq);
       for (const n of [1, 2])
@@ -257,4 +258,63 @@ describeWithFfmpeg('file.import of footage too large to decode', () => {
       expect(engine.document.items.filter((i) => i.type === 'footage')).toHaveLength(1);
     },
   );
+
+  itWithFfmpeg(
+    'refuses, where it is decoded, a clip or a sequence frame larger than its project says (a file swapped since)',
+    async () => {
+      const dir = await tempDir();
+      const s = createSession({ renderQueue: { maxWorkers: 1 } });
+      const clip = await numberedClip(dir, 'h264', '24', 4);
+      const seq = await numberedSequence(dir, 4);
+      await run(s.engine, 'comp.new', { name: 'C', width: 64, height: 48, frameRate: 24, duration: 0.1 });
+      await run(s.engine, 'file.import', { path: clip, name: 'Clip' });
+      await run(s.engine, 'layer.addFootage', { footage: 'Clip' });
+      // The clip's file becomes an 8200-pixel-wide one: refused before any frame of it is drawn.
+      await exec('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=gray:s=8200x16:r=24:d=1'],
+        ...['-c:v', 'libx264', '-f', 'mp4', clip],
+      ]);
+      const saved = await s.engine.execute('frame.save', { comp: 'C', time: 0, path: join(dir, 'a.png') });
+      expect(!saved.ok && saved.error.message).toMatch(
+        /is 8200x16 \(the project says 64x48\); video footage is at most 8192/,
+      );
+      // A frame of a sequence swapped for a larger image: that frame is refused, naming it.
+      await run(s.engine, 'comp.new', { name: 'S', width: 64, height: 48, frameRate: 24, duration: 0.1 });
+      await run(s.engine, 'file.import', { path: seq, name: 'Seq' });
+      await run(s.engine, 'layer.addFootage', { comp: 'S', footage: 'Seq' });
+      await sharp({ create: { width: 16, height: 8200, channels: 3, background: '#808080' } })
+        .png()
+        .toFile(join(dir, 'seq', 'f_0001.png'));
+      const frame = await s.engine.execute('frame.save', { comp: 'S', time: 0, path: join(dir, 'b.png') });
+      expect(!frame.ok && frame.error).toMatchObject({ code: 'unsupported_format' });
+      expect(!frame.ok && frame.error.message).toMatch(
+        /f_0001\.png" of the image sequence "Seq" .* is 16x8200; moving footage is at most 8192/,
+      );
+      (await s.renderer()).dispose();
+    },
+  );
+
+  itWithFfmpeg('imports still images that ffmpeg reads (TIFF, BMP) as one-frame footage', async () => {
+    const dir = await tempDir();
+    const engine = newEngine();
+    for (const ext of ['tif', 'bmp']) {
+      const path = join(dir, `still.${ext}`);
+      await exec('ffmpeg', [
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=s=64x48',
+        '-frames:v',
+        '1',
+        path,
+      ]);
+      expect(await run<Imported>(engine, 'file.import', { path }), ext).toMatchObject({
+        width: 64,
+        height: 48,
+      });
+    }
+  });
 });

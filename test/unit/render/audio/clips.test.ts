@@ -11,7 +11,7 @@ import {
 import { collectAudio, footageSound, MAX_AUDIO_SEGMENTS } from '../../../../src/render/audio/clips.js';
 import { gainFilter, levelExpression } from '../../../../src/render/audio/envelope.js';
 import { mixGraph } from '../../../../src/render/audio/graph.js';
-import { FOOTAGE_INPUT_OPTIONS } from '../../../../src/render/media/input-formats.js';
+import { FOOTAGE_INPUT_OPTIONS, footageInput } from '../../../../src/render/media/input-formats.js';
 import { RUN_GROUP } from '../../../../src/render/audio/loop-runs.js';
 
 const footage = (id: string, seconds: number | null): FootageItem => ({
@@ -292,7 +292,8 @@ describe('level envelope and graph', () => {
     const doc = project([footage('f', 2), comp('c', 10, [sound({ startTime: 0.5 })])]);
     const { inputs, graph } = mixGraph(collectAudio(doc, 'c', 0, 3));
     // Each sound file read only as a self-contained container (no playlist naming files elsewhere).
-    expect(inputs).toEqual([...FOOTAGE_INPUT_OPTIONS, '-i', '/media/f.wav']);
+    expect(inputs).toEqual(footageInput('/media/f.wav'));
+    expect(inputs).toEqual(expect.arrayContaining([...FOOTAGE_INPUT_OPTIONS, '-i', '/media/f.wav']));
     expect(graph).toContain('atrim=start_sample=0:end_sample=96000');
     expect(graph).toContain('adelay=delays=24000S:all=1');
     expect(graph).toContain('apad=whole_len=144000,atrim=end_sample=144000[mix]');
