@@ -35,17 +35,16 @@ export async function missingFootage(
     if (item.type !== 'footage') continue;
     const entry = { id: item.id, name: item.name, path: item.path };
     const seq = item.media?.sequence;
-    const firstThere = await there(item.path);
-    if (!firstThere && (!frames || !seq)) missing.push(entry);
-    else if (frames) {
-      const gone = await missingFrames(item, there);
-      // A sequence with its first file gone and others there is frames missing, not footage missing
-      // (a 1001-numbered shot whose first frame was deleted was reported as wholly gone).
-      const all = seq ? seq.last - seq.first + 1 : 0;
-      if (seq && gone.length === all) missing.push(entry);
-      else if (gone.length)
-        missing.push({ ...entry, missingFrames: { count: gone.length, first: gone.slice(0, MAX_LISTED) } });
+    if (!seq || !frames) {
+      if (!(await there(item.path))) missing.push(entry);
+      continue;
     }
+    // A sequence with its first file gone and others there is frames missing, not footage missing (a
+    // 1001-numbered shot whose first frame was deleted was reported as wholly gone).
+    const gone = await missingFrames(item, there);
+    if (gone.length === seq.last - seq.first + 1) missing.push(entry);
+    else if (gone.length)
+      missing.push({ ...entry, missingFrames: { count: gone.length, first: gone.slice(0, MAX_LISTED) } });
   }
   return missing;
 }

@@ -126,6 +126,9 @@ function compSummary(c: Composition) {
   };
 }
 
+/** A composition in detail: its summary and every layer. */
+const detailed = (c: Composition) => ({ ...compSummary(c), layers: c.layers.map(inspectLayer) });
+
 /** Number of frames in a composition: frames 0 .. frames-1. */
 export function frameCount(c: Pick<Composition, 'duration' | 'frameRate'>): number {
   return Math.max(1, Math.round(c.duration * c.frameRate));
@@ -169,11 +172,7 @@ export function inspectDocument(
     },
     // One composition in detail: the active one, or the one asked for (`comp`), under its own key.
     ...(options.comp
-      ? { composition: { ...compSummary(options.comp), layers: options.comp.layers.map(inspectLayer) } }
-      : {
-          activeComposition: active
-            ? { ...compSummary(active), layers: active.layers.map(inspectLayer) }
-            : null,
-        }),
+      ? { composition: detailed(options.comp) }
+      : { activeComposition: active ? detailed(active) : null }),
   };
 }

@@ -6,8 +6,6 @@
  * - the protocol version claimed in a request's `_meta` is checked on every request, not only the first
  *   (-32022 naming the supported revisions, the legacy one served through `initialize` too);
  * - a tools/call whose arguments are not an object gets -32602 in a sentence (the SDK sent zod's issue list);
- * - a request that claims the modern revision carries the envelope's other required field, client capabilities
- *   as an object, or is malformed: -32602, as the specification requires (the SDK answered it);
  * - when stdin closes, requests still running (a render) finish and their replies are written before
  *   `onclose` fires (the SDK dropped them);
  * - a request that reuses the id of one still in flight is answered -32600 and not run, so the first one's
@@ -16,7 +14,6 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   parseJSONRPCMessage,
   PROTOCOL_VERSION_META_KEY,
   type JSONRPCMessage,
@@ -174,15 +171,6 @@ export class StdioWire implements Transport {
       }
       return;
     }
-    if (claim !== undefined && 'id' in message && 'method' in message && !declaresCapabilities(message)) {
-      this.#reply(
-        message.id,
-        INVALID_PARAMS,
-        `Invalid params: a ${String(claim)} request carries "${CLIENT_CAPABILITIES_META_KEY}" in its _meta, an object ({} when it declares none).`,
-        { missing: [CLIENT_CAPABILITIES_META_KEY] },
-      );
-      return;
-    }
     const badArguments = 'method' in message && 'id' in message ? toolArgumentsNotObject(message) : null;
     if (badArguments && 'id' in message) {
       // The SDK's own schema check answered with a dump of zod issues; ours says what is wrong in a sentence.
@@ -299,10 +287,4 @@ function toolArgumentsNotObject(message: JSONRPCMessage): string | null {
   const args = params?.arguments;
   if (args === undefined || args === null || (typeof args === 'object' && !Array.isArray(args))) return null;
   return typeof params?.name === 'string' ? params.name : 'tools/call';
-}
-
-/** The modern envelope's client capabilities: present, and an object (not an array, not a string). */
-function declaresCapabilities(message: JSONRPCMessage): boolean {
-  const declared = metaOf(message)?.[CLIENT_CAPABILITIES_META_KEY];
-  return typeof declared === 'object' && declared !== null && !Array.isArray(declared);
 }

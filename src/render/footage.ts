@@ -232,7 +232,7 @@ function movingTimes(
 /** Decodes an image file (a still, or one file of an image sequence: `path`, which errors name) into a canvas. */
 export async function decode(item: FootageItem, data: Buffer, path = item.path): Promise<Canvas> {
   const sharp = await sharpModule();
-  if (item.media?.kind === 'sequence') await refuseHugeFrame(item, data, path);
+  if (item.media?.kind === 'sequence') await refuseHugeFrame(sharp, item, data, path);
   let raw: { data: Buffer; info: { width: number; height: number } };
   try {
     // Always 8-bit sRGB RGBA, whatever came in (greyscale, 16-bit, CMYK, palette).
@@ -284,8 +284,12 @@ export function drawPlaceholder(ctx: SKRSContext2D, w: number, h: number): void 
  * footage limit, but a project file may say anything (a 64x48 sequence whose frames are 16000x16000 took a preview
  * to 3 GB). Its header is read first (sharp reads no pixels for it), and a larger frame is refused.
  */
-async function refuseHugeFrame(item: FootageItem, data: Buffer, path: string): Promise<void> {
-  const sharp = await sharpModule();
+async function refuseHugeFrame(
+  sharp: Awaited<ReturnType<typeof sharpModule>>,
+  item: FootageItem,
+  data: Buffer,
+  path: string,
+): Promise<void> {
   const meta = await sharp(data)
     .metadata()
     .catch(() => null);

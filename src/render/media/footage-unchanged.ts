@@ -49,12 +49,7 @@ export async function differenceOnDisk<T>(
 export async function checkUnchanged(ffprobe: string, input: string, item: FootageItem): Promise<void> {
   const was = item.media!;
   // The import refuses larger clips; a project file written by hand may still declare one (and be right).
-  if (Math.max(item.width, item.height) > MAX_MOVING_SIDE)
-    throw new EngineError(
-      'unsupported_format',
-      `"${item.path}" is ${item.width}x${item.height}; video footage is at most ${MAX_MOVING_SIDE} pixels on a side.`,
-      'Scale the clip down (ffmpeg -vf scale=...) and relink the footage to it (footage.relink).',
-    );
+  refuseOverLimit(item, item.width, item.height);
   // Loaded here, not with this module: probe.ts parses with zod, which a render worker otherwise never loads
   // (a render's files are checked by the main thread, footage-input.ts).
   const { probeMedia } = await import('./probe.js');
@@ -70,12 +65,7 @@ export async function checkUnchanged(ffprobe: string, input: string, item: Foota
     });
   const now = await differenceOnDisk(look, (probe) => (matches(item, probe) ? null : probe));
   if (!now) return;
-  if (Math.max(now.width, now.height) > MAX_MOVING_SIDE)
-    throw new EngineError(
-      'unsupported_format',
-      `"${item.path}" is ${now.width}x${now.height} (the project says ${item.width}x${item.height}); video footage is at most ${MAX_MOVING_SIDE} pixels on a side.`,
-      'Scale the clip down (ffmpeg -vf scale=...) and relink the footage to it (footage.relink).',
-    );
+  refuseOverLimit(item, now.width, now.height);
   const nowText =
     now.media.kind === 'video'
       ? described(now.width, now.height, now.media.duration, now.media.rotation)
@@ -84,5 +74,17 @@ export async function checkUnchanged(ffprobe: string, input: string, item: Foota
     'unsupported_format',
     `"${item.path}" has changed since it was imported: it was ${described(item.width, item.height, was.duration, was.rotation)}; it is now ${nowText}.`,
     CHANGED_REMEDY,
+  );
+}
+
+/** Throws when a clip of `item` (as its project says, or as its file is now) is larger than moving footage may be. */
+function refuseOverLimit(item: FootageItem, width: number, height: number): void {
+  if (Math.max(width, height) <= MAX_MOVING_SIDE) return;
+  const says =
+    width === item.width && height === item.height ? '' : ` (the project says ${item.width}x${item.height})`;
+  throw new EngineError(
+    'unsupported_format',
+    `"${item.path}" is ${width}x${height}${says}; video footage is at most ${MAX_MOVING_SIDE} pixels on a side.`,
+    'Scale the clip down (ffmpeg -vf scale=...) and relink the footage to it (footage.relink).',
   );
 }
