@@ -10,13 +10,19 @@ function duration(seconds: number): string {
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
+/** When an item's first event came, and the frames it had then (skipped ones: not part of its speed). */
+interface ItemClock {
+  start: number;
+  base: number;
+}
+
 export class ProgressView {
   readonly #out: NodeJS.WriteStream;
   readonly #tty: boolean;
   readonly #start = Date.now();
-  #itemStart = Date.now();
-  #item = '';
-  #base = 0;
+  // Per item: a --data batch on the workers renders several items at once (lanes.ts), their events interleaved;
+  // one clock for "the current item" restarted at every switch and read ~0 fps, a line an event.
+  readonly #clocks = new Map<string, ItemClock>();
   #lastLine = 0;
   #drawn = false;
 
@@ -26,15 +32,16 @@ export class ProgressView {
   }
 
   update(p: JobProgress): void {
-    if (p.itemId !== this.#item) {
-      this.#item = p.itemId;
-      this.#itemStart = Date.now();
-      this.#lastLine = 0;
+    const now = Date.now();
+    let clock = this.#clocks.get(p.itemId);
+    const first = !clock;
+    if (!clock) {
       // The first event already counts skipped frames: they are not part of the rendering speed.
-      this.#base = p.framesDone;
+      clock = { start: now, base: p.framesDone };
+      this.#clocks.set(p.itemId, clock);
     }
-    const elapsed = (Date.now() - this.#itemStart) / 1000;
-    const fps = elapsed > 0.2 ? (p.framesDone - this.#base) / elapsed : 0;
+    const elapsed = (now - clock.start) / 1000;
+    const fps = elapsed > 0.2 ? (p.framesDone - clock.base) / elapsed : 0;
     const left = fps > 0 ? (p.framesTotal - p.framesDone) / fps : Infinity;
     const pct = p.framesTotal ? p.framesDone / p.framesTotal : 0;
     const finished = p.framesTotal > 0 && p.framesDone === p.framesTotal;
@@ -42,10 +49,10 @@ export class ProgressView {
     // when its file is written, all at once) would read "0.0 fps -- left".
     const pace = finished ? `done in ${duration(elapsed)}` : `${fps.toFixed(1)} fps  ${duration(left)} left`;
     const text = `${p.itemId} (${p.itemsDone + 1}/${p.itemsTotal}) ${p.framesDone}/${p.framesTotal} frames  ${pace}`;
-    const now = Date.now();
+    if (finished) this.#clocks.delete(p.itemId);
     if (this.#tty) {
-      // Redraw at most 10 times a second (and on the last frame): a terminal is slow to repaint.
-      if (now - this.#lastLine < 100 && p.framesDone !== p.framesTotal) return;
+      // Redraw at most 10 times a second (and on an item's last frame): a terminal is slow to repaint.
+      if (now - this.#lastLine < 100 && !finished) return;
       this.#lastLine = now;
       const fill = Math.round(pct * BAR);
       this.#out.write(
@@ -54,7 +61,8 @@ export class ProgressView {
       this.#drawn = true;
       return;
     }
-    if (p.framesDone === p.framesTotal || now - this.#lastLine >= LINE_INTERVAL_MS) {
+    // A log gets an item's start and end, and a line every 2 s between.
+    if (first || finished || now - this.#lastLine >= LINE_INTERVAL_MS) {
       this.#lastLine = now;
       this.#out.write(`render: ${text}\n`);
     }
