@@ -181,7 +181,7 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
         const nested = windows.flatMap((w) =>
           sourcePieces(layer, w, inner.duration).map((piece) => nestedWindow(w, piece)),
         );
-        if (nested.length > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId);
+        if (nested.length > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId, layer, comp);
         if (nested.length) visit(inner, { windows: nested, levels, depth: ctx.depth + 1 });
       } else if (layer.source.kind === 'footage') {
         const item = byId.get(layer.source.footage);
@@ -198,7 +198,7 @@ export function collectAudio(doc: Project, compId: string, start: number, durati
           sourcePieces(layer, w, mapped, sound.duration).map((piece) => topSegment(w, piece, start)),
         );
         segments += branchCount(found);
-        if (segments > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId);
+        if (segments > MAX_AUDIO_SEGMENTS) throw tooManySegments(doc, compId, layer, comp);
         if (found.length)
           clips.push({
             path: item.path,
@@ -361,11 +361,12 @@ function layerSegments(
   return out;
 }
 
-function tooManySegments(doc: Project, compId: string): EngineError {
-  const comp = doc.items.find((i) => i.id === compId);
+/** Names the item's composition and the layer (in its own composition) at which the count went past the limit. */
+function tooManySegments(doc: Project, compId: string, layer: Layer, inComp: Composition): EngineError {
+  const top = doc.items.find((i) => i.id === compId);
   return new EngineError(
     'bad_argument',
-    `The sound of "${comp?.name ?? compId}" needs more than ${MAX_AUDIO_SEGMENTS} separate pieces of footage (a loop's repeats count one per ${RUN_GROUP}; short loops over many hours, or many uses of precomps with sound, typically).`,
+    `The sound of "${top?.name ?? compId}" needs more than ${MAX_AUDIO_SEGMENTS} separate pieces of footage, past that at layer "${layer.name}" of "${inComp.name}" (a loop's repeats count one per ${RUN_GROUP}; short loops over many hours, or many uses of precomps with sound, typically).`,
     'Render a shorter frame range, loop a longer sound, or render the looping sound to a WAV first and use that as footage.',
   );
 }

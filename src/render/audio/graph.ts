@@ -48,11 +48,12 @@ const segmentChain = (s: AudioSegment) => pieceChain(s) + delayed(s.at);
 
 /**
  * The lines playing a loop's run (loop-runs.ts) into `[label]`, each group from its own branch of the file
- * (`take` gives the next): the piece padded or cut to its whole samples, kept and repeated by aloop, cut to the
+ * (`take` gives the next): the piece padded or cut to the period's whole samples, kept and repeated by aloop, cut to the
  * group's exact length; the groups joined end to end and put in place.
  */
 function runLines(run: LoopRun, take: () => string, label: string): string[] {
-  const size = Math.max(1, samples(run.piece.length));
+  // One repeat: the piece, then silence to the next (none when the loop's sound fills its period).
+  const size = Math.max(1, samples(run.period));
   const lines: string[] = [];
   const groups = runGroups(run).map(([a, b], g) => {
     const length = samples(b) - samples(a);

@@ -8,6 +8,11 @@
  * lengths are cut to the exact sample: a piece is a whole number of samples, its period in general is not, and
  * a group's cut brings the repeats back onto the timeline's own samples (within half a sample) before the
  * difference adds up.
+ *
+ * A loop's period can be longer than its piece: a clip whose sound ends a few milliseconds before its picture
+ * (AAC and Opus streams usually do) loops its picture, and each repeat of the sound is followed by silence until
+ * the next. The held piece is then padded with that silence; without it such clips found no run at all, a branch
+ * per repeat (a 2 s clip looped for 10 minutes took 28 s to mix instead of under one, and an hour was refused).
  */
 import type { AudioSegment } from './clips.js';
 
@@ -16,10 +21,14 @@ export const MIN_RUN = 4;
 /** Repeats per group: the drift within one is at most half a sample per repeat (8 samples, 0.17 ms). */
 export const RUN_GROUP = 16;
 
-/** `count` back-to-back plays of `piece` from `piece.at`, then `tail` seconds of its start (a loop cut short). */
+/**
+ * `count` plays of `piece`, one every `period` seconds from `piece.at` (silence between when the period is longer),
+ * then `tail` seconds of its start (a loop cut short).
+ */
 export interface LoopRun {
   piece: AudioSegment;
   count: number;
+  period: number;
   tail: number;
 }
 
@@ -31,7 +40,14 @@ const near = (a: number, b: number) => Math.abs(a - b) < EPS * Math.max(1, Math.
 const samePiece = (a: AudioSegment, b: AudioSegment) =>
   near(a.from, b.from) && near(a.length, b.length) && a.speed === b.speed && a.reversed === b.reversed;
 
-const follows = (a: AudioSegment, b: AudioSegment) => Math.abs(b.at - (a.at + a.length)) < 1e-6;
+/** `b` starts `period` seconds after `a`. */
+const follows = (a: AudioSegment, b: AudioSegment, period: number) => Math.abs(b.at - (a.at + period)) < 1e-6;
+
+/** The period of a run starting with `piece` and `next`: the distance between their starts, if `piece` fits in it. */
+const periodOf = (piece: AudioSegment, next: AudioSegment | undefined): number =>
+  next && next.at - piece.at >= piece.length - 1e-6
+    ? Math.max(piece.length, next.at - piece.at)
+    : piece.length;
 
 /** Where a piece ends in footage time when played in its direction: its start, cut short, is the same. */
 const playStart = (s: AudioSegment) => (s.reversed ? s.from + s.length * s.speed : s.from);
@@ -43,14 +59,19 @@ const beginsLike = (s: AudioSegment, piece: AudioSegment) =>
   s.length < piece.length &&
   near(playStart(s), playStart(piece));
 
-/** The clip's segments in time order, runs of at least MIN_RUN identical back-to-back repeats taken together. */
+/** The clip's segments in time order, runs of at least MIN_RUN identical evenly spaced repeats taken together. */
 export function loopRuns(segments: readonly AudioSegment[]): Branch[] {
   const sorted = [...segments].sort((a, b) => a.at - b.at);
   const out: Branch[] = [];
   for (let i = 0; i < sorted.length;) {
     const piece = sorted[i]!;
+    const period = periodOf(piece, sorted[i + 1]);
     let j = i;
-    while (j + 1 < sorted.length && samePiece(sorted[j + 1]!, piece) && follows(sorted[j]!, sorted[j + 1]!))
+    while (
+      j + 1 < sorted.length &&
+      samePiece(sorted[j + 1]!, piece) &&
+      follows(sorted[j]!, sorted[j + 1]!, period)
+    )
       j++;
     const count = j - i + 1;
     if (count < MIN_RUN) {
@@ -59,19 +80,23 @@ export function loopRuns(segments: readonly AudioSegment[]): Branch[] {
       continue;
     }
     const next = sorted[j + 1];
-    const tail = next && follows(sorted[j]!, next) && beginsLike(next, piece) ? next.length : 0;
-    out.push({ run: { piece, count, tail } });
+    const tail = next && follows(sorted[j]!, next, period) && beginsLike(next, piece) ? next.length : 0;
+    out.push({ run: { piece, count, period, tail } });
     i = j + 1 + (tail > 0 ? 1 : 0);
   }
   return out;
 }
 
+/** Seconds from a run's start to the end of its last sound (its last repeat's, or its tail's). */
+export const runLength = (run: LoopRun): number =>
+  run.tail > 0 ? run.count * run.period + run.tail : (run.count - 1) * run.period + run.piece.length;
+
 /** The groups of a run, each [start, end) in seconds from the run's start: RUN_GROUP repeats (the last, the rest). */
 export function runGroups(run: LoopRun): [number, number][] {
-  const total = run.count * run.piece.length + run.tail;
+  const total = runLength(run);
   const groups: [number, number][] = [];
-  for (let k = 0; k * run.piece.length < total - EPS; k += RUN_GROUP)
-    groups.push([k * run.piece.length, Math.min(total, (k + RUN_GROUP) * run.piece.length)]);
+  for (let k = 0; k * run.period < total - EPS; k += RUN_GROUP)
+    groups.push([k * run.period, Math.min(total, (k + RUN_GROUP) * run.period)]);
   return groups;
 }
 

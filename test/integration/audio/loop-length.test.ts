@@ -71,6 +71,36 @@ describe("a clip's sound over its picture's length", () => {
     expect(reversed[0]).toBeCloseTo(1.5, 2);
   });
 
+  // Four or more repeats take the grouped path (loop-runs.ts), here with half a second of silence in each repeat:
+  // after its sound forwards, before it reversed (footage time 0.5 s is shown 1.5 s into each repeat).
+  itWithFfmpeg.each([1, -1])(
+    'speed %i, looped many times: each repeat of the shorter sound is heard with its picture',
+    async (speed) => {
+      const dir = await tempDir();
+      const s = soundSession();
+      const comp = await soundComp(s, 30, 41);
+      const layer = await addSound(s, comp, await shortSoundClip(dir));
+      await setTimeMap(s, dir, layer, { speed, loop: true, freezeAt: null });
+      await run(s, 'layer.setTiming', { comp, layer, outPoint: 41 });
+      const out = join(dir, 'mix.wav');
+      await renderTo(s, comp, out);
+      const samples = await decodeSound(out);
+      const found = clicks(samples);
+      // Reversed, the 1 ms click (0.5 to 0.501 s in the file) is heard from 2 - 0.501 s into each repeat.
+      const inRepeat = speed > 0 ? 0.5 : 1.499;
+      expect(found).toHaveLength(speed > 0 ? 21 : 20);
+      found.forEach((t, i) => expect(Math.abs(t - (inRepeat + 2 * i)) * RATE).toBeLessThanOrEqual(2));
+      const silent = speed > 0 ? 1.5 : 0;
+      for (let i = 0; i < 20; i++) {
+        const gap = samples.subarray(
+          Math.round((2 * i + silent + 0.05) * RATE),
+          Math.round((2 * i + silent + 0.45) * RATE),
+        );
+        expect(Math.max(...gap.map(Math.abs))).toBe(0);
+      }
+    },
+  );
+
   // Many repeats take the grouped path (loop-runs.ts): each must land on the timeline's own sample, not drift by
   // the piece's fraction of a sample per repeat, forwards and reversed, and the loop's last, cut-short repeat too.
   itWithFfmpeg.each([1, -1])(

@@ -244,7 +244,10 @@ describe('collectAudio', () => {
     expect(many.clips[0]!.segments).toHaveLength(MAX_AUDIO_SEGMENTS + 1);
     // ...up to MAX_AUDIO_SEGMENTS groups of RUN_GROUP.
     expect(() => collectAudio(doc, 'c', 0, (MAX_AUDIO_SEGMENTS * RUN_GROUP + 1) * 0.1)).toThrow(
-      expect.objectContaining({ code: 'bad_argument' }),
+      expect.objectContaining({
+        code: 'bad_argument',
+        message: expect.stringContaining('past that at layer "l" of "c"'),
+      }),
     );
   });
 });
@@ -363,5 +366,51 @@ describe('a clip whose sound outlasts its picture', () => {
       [1, 1, 0],
       [2, 0.5, 0],
     ]);
+  });
+});
+
+describe("a looped clip whose sound ends before its picture (AAC's few ms; here 0.3 ms)", () => {
+  /** A 2.133333 s video (64 frames at 30 fps) whose sound is 2.133 s. */
+  const clip: FootageItem = {
+    ...footage('v', 2.133),
+    media: { ...footage('v', 2.133).media!, kind: 'video', duration: 64 / 30, frameRate: 30, frameCount: 64 },
+  };
+  const looped = (seconds: number) =>
+    collectAudio(
+      project([
+        clip,
+        comp('c', seconds, [
+          layer(
+            'l',
+            { kind: 'footage', footage: 'v' },
+            {
+              outPoint: seconds,
+              time: { speed: 1, loop: true, freezeAt: null },
+            },
+          ),
+        ]),
+      ]),
+      'c',
+      0,
+      seconds,
+    );
+
+  it('repeats from one held piece padded with silence to the loop, in groups on the timeline', () => {
+    // 10 minutes: 282 repeats (281 whole, the last cut short by the out point).
+    const mix = looped(600);
+    expect(mix.clips[0]!.segments).toHaveLength(282);
+    const { graph } = mixGraph(mix);
+    // The piece held is the loop's period, 2.133333 s (102400 samples): 2.133 s of sound, then 16 samples of
+    // silence, so each repeat starts where its picture does. One branch per 16 repeats, not one per repeat.
+    expect(graph).toContain(`atrim=start_sample=0:end_sample=${Math.round(2.133 * 48000)}`);
+    expect(graph.match(/aloop=loop=-1:size=102400/g)).toHaveLength(18);
+    expect(graph).not.toMatch(/amix=inputs=\d{2,}/);
+    // 16 repeats of the period make a group: exactly 1638400 samples.
+    expect(graph.match(/atrim=end_sample=1638400\[/g)).toHaveLength(17);
+  });
+
+  it('is not refused over an hour and a quarter (it was: a branch per repeat)', () => {
+    const mix = looped(4500);
+    expect(mixGraph(mix).graph.match(/aloop=/g)!.length).toBeLessThan(150);
   });
 });
