@@ -72,8 +72,9 @@ export async function variableRateClip(
   frames: number,
   codec: Codec = 'h264',
   ext: string = CODECS[codec].ext,
-  // Frames 0-9 at 1/first s apart, the rest at 1/rest s apart.
-  { first = 24, rest = 12 }: { first?: number; rest?: number } = {},
+  // Frames 0-9 at 1/first s apart, the rest at 1/rest s apart. bFrames: H.264 as ffmpeg writes it by default
+  // (B-frames, lossy but near enough for the colours), whose MP4 track can state less than its last frame's end.
+  { first = 24, rest = 12, bFrames = false }: { first?: number; rest?: number; bFrames?: boolean } = {},
 ): Promise<{ path: string; times: number[] }> {
   const times = Array.from({ length: frames }, (_, n) => (n < 10 ? n / first : 10 / first + (n - 10) / rest));
   const out = join(dir, `vfr-${first}-${rest}.${ext}`);
@@ -81,7 +82,9 @@ export async function variableRateClip(
     ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i'],
     `${numberedSource('24', frames, '64x48')},setpts='if(lt(N\\,10)\\,N/${first}\\,10/${first}+(N-10)/${rest})/TB'`,
     ...['-fps_mode', 'vfr', ...(ext === 'mp4' ? ['-video_track_timescale', '24000'] : [])],
-    ...CODECS[codec].args,
+    ...(bFrames
+      ? ['-c:v', 'libx264', '-preset', 'medium', '-crf', '10', '-pix_fmt', 'yuv420p']
+      : CODECS[codec].args),
     out,
   ]);
   return { path: out, times };

@@ -34,15 +34,28 @@ export function sourceTime(
   return footageTime({ startTime: 0, time: layer.time }, lt, duration, frameRate ? 1 / frameRate : 0);
 }
 
-/** The source time of a moving footage item (its average frame rate stands for its last frame's length). */
+/** A reversed (not frozen) layer of a clip of variable frame rate: its last frame's time only its timestamps tell. */
+function reversedVariable(layer: Layer, item: FootageItem): boolean {
+  const map = layer.time;
+  return !!map && map.speed < 0 && map.freezeAt === null && !!item.media?.variableFrameRate;
+}
+
+/**
+ * The source time of a moving footage item (its average frame rate stands for its last frame's length). A
+ * reversed clip of variable frame rate is mapped over its whole length instead, from its very end: onTimestamps
+ * then moves that back to its last frame's own time.
+ */
 export function footageSourceTime(layer: Layer, lt: number, item: FootageItem): number | null {
-  return sourceTime(layer, lt, item.media?.duration ?? 0, item.media?.frameRate ?? null);
+  const rate = reversedVariable(layer, item) ? null : (item.media?.frameRate ?? null);
+  return sourceTime(layer, lt, item.media?.duration ?? 0, rate);
 }
 
 /**
  * The source time `t` (footageSourceTime's) corrected by the clip's own frame times: a reversed clip of variable
- * frame rate starts at its last frame's timestamp, which only the timestamps tell (footageTime takes the end minus
- * one average frame, several frames early for a clip whose last frames come fast). Unchanged otherwise.
+ * frame rate starts at its last frame's timestamp, which only the timestamps tell (its end minus one average
+ * frame was several frames early for a clip whose last frames come fast, and a layer of its default length then
+ * ended before the first frames). Its first frame is held for as long as its last lasts (to the layer's end).
+ * Unchanged otherwise.
  */
 export function onTimestamps(
   layer: Layer,
@@ -50,12 +63,10 @@ export function onTimestamps(
   t: number,
   timestamps: ArrayLike<number>,
 ): number {
-  const map = layer.time;
-  const media = item.media;
-  if (!map || map.speed >= 0 || map.freezeAt !== null || !media?.variableFrameRate || !timestamps.length)
-    return t;
-  const assumed = Math.max(0, (media.duration ?? 0) - 1 / (media.frameRate ?? 30));
-  return Math.max(0, t + (timestamps[timestamps.length - 1]! - assumed));
+  if (!reversedVariable(layer, item) || !timestamps.length) return t;
+  // The end the file states may even fall short of its last frame (projects imported before vfr-end.ts).
+  const lastFrame = (item.media?.duration ?? 0) - timestamps[timestamps.length - 1]!;
+  return Math.max(0, t - lastFrame);
 }
 
 /** The nested composition's time a precomp layer shows at layer time `lt`: lt itself unless retimed. */

@@ -9,6 +9,7 @@ import { MAX_AUDIO_STREAM } from '../../engine/model.js';
 import type { MediaProbe } from '../../engine/ports.js';
 import { runBounded } from './child-output.js';
 import { FOOTAGE_INPUT_OPTIONS, notSelfContained, refusedFormat } from './input-formats.js';
+import { videoEnd } from './vfr-end.js';
 
 /** A probe that takes longer is stopped (a network mount, a pathological file). */
 export const PROBE_TIMEOUT_MS = 30_000;
@@ -274,7 +275,14 @@ export async function probeMedia(
   } catch {
     throw notMedia(shownPath, 'ffprobe gave output that is not JSON');
   }
-  return mediaFromProbe(json, shownPath);
+  const probed = mediaFromProbe(json, shownPath);
+  const media = probed.media;
+  // A variable-rate clip lasts to its last frame's end, which its headers may not reach (vfr-end.ts).
+  if (media.kind === 'video' && media.variableFrameRate && media.duration !== null) {
+    const end = await videoEnd(ffprobe, childPath, media.duration);
+    if (end !== null && end > media.duration) return { ...probed, media: { ...media, duration: end } };
+  }
+  return probed;
 }
 
 export function missingFfprobe(): EngineError {

@@ -110,6 +110,38 @@ describeWithFfmpeg('time mapping of video footage', () => {
     },
   );
 
+  itWithFfmpeg(
+    'a variable-frame-rate MP4 whose track ends before its last frame: every frame is shown, forward and reversed',
+    async () => {
+      const engine = newEngine();
+      // 30 frames, the last 20 of them 1/10 s apart: the last at 10/30 + 20/10 = 2.333 s. With B-frames the
+      // track states 2.233 s, a frame short; the last frame lasts to 2.35 s.
+      const { path, times } = await variableRateClip(await tempDir(), 30, 'h264', 'mp4', {
+        first: 30,
+        rest: 10,
+        bFrames: true,
+      });
+      const last = times[29]!;
+      const { comp, layer } = await compWith(engine, path, 30);
+      const item = engine.document.items.find((i) => i.type === 'footage')!;
+      expect(item.type === 'footage' && item.media!.duration).toBeGreaterThan(last);
+      expect(await framesAt(engine, comp, [last + 0.001, times[28]! + 0.001])).toEqual([29, 28]);
+      // A freeze on the last frame is inside the clip.
+      const frozen = await engine.execute('layer.setTimeMap', { layer, freezeAt: last + 0.005 });
+      expect(frozen.ok).toBe(true);
+      expect(await framesAt(engine, comp, [0, 1])).toEqual([29, 29]);
+      // Reversed over the layer's whole default length: from the last frame down to the first.
+      await run(engine, 'layer.setTimeMap', { layer, speed: -1, freezeAt: null });
+      const reversedEnd = engine.document.items
+        .flatMap((i) => (i.type === 'composition' ? i.layers : []))
+        .find((l) => l.id === layer)!.outPoint;
+      // The comp's last frame inside the layer (before 2.35 s: 70 / 30) shows the first.
+      const lastFrame = (Math.ceil(reversedEnd * 30) - 1) / 30;
+      // Frames 1/10 s apart there: 0.1 s into the layer is the one before the last.
+      expect(await framesAt(engine, comp, [0, 0.1, lastFrame])).toEqual([29, 28, 0]);
+    },
+  );
+
   itWithFfmpeg('start offsets, in/out points, speeds, loop and freeze', async () => {
     const engine = newEngine();
     const clip = await numberedClip(await tempDir(), 'h264', '24', 48);
