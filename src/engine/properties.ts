@@ -203,6 +203,30 @@ const ALIASES = new Map<string, string>([
 export const PROPERTY_PATHS = [...STATIC.keys(), 'effects.<effectId>.<param>'];
 
 /**
+ * Layer settings that look like properties (doc_inspect shows them beside them) but are not animatable, each set
+ * by a command of its own: the unknown-property error names the command instead of only listing paths.
+ */
+const SET_BY_COMMAND = new Map<string, string>([
+  ...['audio.muted', 'audio.mute', 'muted', 'mute'].map(
+    (p) => [p, 'layer.setAudioMuted {layer, muted}'] as const,
+  ),
+  ...['audio.stream', 'audioStream'].map((p) => [p, 'layer.setAudioStream {layer, stream}'] as const),
+  ...['time', 'speed', 'loop', 'freezeAt', 'frameBlending', 'timeRemap', 'timeStretch'].flatMap((p) =>
+    [p, `time.${p}`].map(
+      (q) => [q, 'layer.setTimeMap {layer, speed, loop, freezeAt, frameBlending}'] as const,
+    ),
+  ),
+  ...['inPoint', 'outPoint', 'startTime'].map(
+    (p) => [p, 'layer.setTiming {layer, startTime, inPoint, outPoint}'] as const,
+  ),
+  ['blendMode', 'layer.setBlendMode {layer, mode}'],
+  ['parent', 'layer.setParent {layer, parent}'],
+  ['trackMatte', 'layer.setTrackMatte {layer, matte, mode}'],
+  ['enabled', 'layer.setEnabled {layer, enabled}'],
+  ['name', 'layer.rename {layer, name}'],
+]);
+
+/**
  * What each property path takes, in words (unit, range, default), generated from the table above and the
  * effect table: the `value` description of property.set and property.setKeyframe, so an agent reading the
  * schema over MCP knows that opacity is 0 to 100 and rotation is in degrees, and docs and schemas agree.
@@ -236,6 +260,13 @@ export function resolveProperty(layer: Layer, path: string): PropertyRef {
   }
   const m = /^effects\.([^.]+)\.([^.]+)$/.exec(full);
   if (m) return effectProperty(layer, m[1]!, m[2]!);
+  const command = SET_BY_COMMAND.get(path);
+  if (command)
+    throw new EngineError(
+      'bad_argument',
+      `"${path}" is a layer setting, not an animatable property: property.set and keyframes do not change it.`,
+      `Use ${command}.`,
+    );
   throw new EngineError(
     'bad_argument',
     `Unknown property "${path}".`,

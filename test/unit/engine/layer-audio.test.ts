@@ -97,3 +97,24 @@ describe('layer audio', () => {
     );
   });
 });
+
+describe('layer settings asked of property.set', () => {
+  it.each([
+    ['audio.muted', 'layer.setAudioMuted'],
+    ['audio.stream', 'layer.setAudioStream'],
+    ['time.speed', 'layer.setTimeMap'],
+    ['loop', 'layer.setTimeMap'],
+    ['outPoint', 'layer.setTiming'],
+    ['blendMode', 'layer.setBlendMode'],
+  ])('%s: the error names the command that sets it, and nothing changes', async (property, command) => {
+    const { engine, pre } = await withLayers();
+    const before = JSON.stringify(engine.document);
+    const r = await engine.execute('property.set', { comp: 'Main', layer: pre, property, value: true });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe('bad_argument');
+    expect(r.error.message).toContain('not an animatable property');
+    expect(r.error.remediation).toContain(command);
+    expect(JSON.stringify(engine.document)).toBe(before);
+  });
+});
