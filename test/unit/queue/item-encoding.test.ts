@@ -107,6 +107,40 @@ describe('render queue item encoding', () => {
     );
     expect(engine.document.renderQueue[0]).toBe(item);
   });
+
+  it.each<[Record<string, unknown>, string, string, string, Record<string, unknown>]>([
+    [{ audio: false }, '/out/u.wav', 'audio false from before', 'Pass "audio" true', { audio: true }],
+    [
+      { encoding: { audioBitrate: 256 }, output: '/out/u.mp4' },
+      '/out/u.mov',
+      'encoding {"audioBitrate":256} from before',
+      'Pass "encoding" in this update: {} clears it',
+      { encoding: {} },
+    ],
+    [{ alpha: true }, '/out/u.mp4', 'alpha true from before', 'Pass "alpha" false', { alpha: false }],
+  ])(
+    'an update that only changes the output, refused for a field the item kept (%j), says to pass it',
+    async ({ output: from = '/out/u.mov', ...settings }, output, kept, pass, fix) => {
+      const engine = await withComp();
+      const { id } = await run<{ id: string }>(engine, 'renderQueue.add', {
+        comp: 'Main',
+        output: from,
+        ...settings,
+      });
+      const before = engine.document.renderQueue[0];
+      const r = await engine.execute('renderQueue.update', { id, output });
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.error.remediation).toContain(kept);
+      expect(r.error.remediation).toContain(pass);
+      expect(r.error.remediation).not.toMatch(/Leave out/);
+      expect(engine.document.renderQueue[0]).toBe(before);
+      // Doing what it says works; a field the update itself passes keeps the usual remedy.
+      await run(engine, 'renderQueue.update', { id, output, ...fix });
+      const again = await engine.execute('renderQueue.update', { id, ...settings });
+      expect(!again.ok && again.error.remediation).not.toContain('from before');
+    },
+  );
 });
 
 describe('remedies worded for the surface', () => {

@@ -20,6 +20,7 @@ import {
   Encoding,
   type AnyCommand,
   type Composition,
+  type Remedy,
   type RenderQueueItem,
 } from '../../../engine/index.js';
 import { AbsPath, CompRef } from '../../../engine/commands/params.js';
@@ -73,12 +74,33 @@ const ItemSettings = {
     ),
 };
 
-/** Applies the shared rules to `item` (of composition `comp`); throws bad_argument with the remedy. */
-function checked(item: RenderItemFields, comp: Composition) {
+/**
+ * Applies the shared rules to `item` (of composition `comp`); throws bad_argument with the remedy. `given`: the
+ * fields an update passed; a field at fault that the item only kept from before gets a remedy that says so, as
+ * "leave out audio" means nothing to a caller who never passed it.
+ */
+function checked(item: RenderItemFields, comp: Composition, given?: ReadonlySet<string>) {
   // The same rules hold every item of a project file (project.open) and every item a render plans.
   const result = checkRenderItem(item, comp);
-  if (!result.ok) throw new EngineError(result.code, result.message, result.remediation);
-  return result.format;
+  if (result.ok) return result.format;
+  const kept = given && !given.has(result.field) ? keptRemedy(result.field, item) : undefined;
+  throw new EngineError(result.code, result.message, kept ?? result.remediation);
+}
+
+/** What an update that left `field` out can pass to change the value the item kept. */
+function keptRemedy(field: keyof RenderItemFields, item: RenderItemFields): Remedy | undefined {
+  const value = JSON.stringify(item[field]);
+  const before = `The item has ${field} ${value} from before (an update keeps what it leaves out).`;
+  if (field === 'audio') return (w) => `${before} Pass ${w.param('audio')} true in this update.`;
+  if (field === 'alpha')
+    return (w) =>
+      `${before} Pass ${w.param('alpha')} false in this update, or pick a format that carries alpha.`;
+  if (field === 'encoding')
+    return (w) =>
+      `${before} Pass ${w.param('encoding')} in this update: {} clears it, or give the settings that fit the new format (it replaces the whole encoding).`;
+  if (field === 'overflow')
+    return `${before} An update cannot change overflow: remove the item (renderQueue.remove) and add it again without it.`;
+  return undefined;
 }
 
 const renderQueueAdd = defineCommand({
@@ -162,7 +184,7 @@ const renderQueueUpdate = defineCommand({
     const { props: given, ...rest } = changes;
     const props = given && requireProps(comp, given);
     const next = { ...item, ...rest, format, ...(props && { props }) };
-    const resolved = checked(next, comp);
+    const resolved = checked(next, comp, new Set(Object.keys(changes)));
     refuseFootageOverwrite(ctx.doc, next, frameSpan(next, comp)!, `Queue item "${id}"`);
     ctx.update((d) => {
       const i = d.renderQueue.findIndex((q) => q.id === id);
