@@ -13,8 +13,22 @@ function durationSlack(item: FootageItem): number {
   return Math.max(2 / (media.frameRate ?? 25), 0.01 * (media.duration ?? 0));
 }
 
-const described = (width: number, height: number, duration: number | null, rotation: number): string =>
-  `${width}x${height}${rotation ? ` turned ${rotation}°` : ''}, ${(duration ?? 0).toFixed(2)} s`;
+/** A clip in words; its frame rate only when `fps` is given (when the rate is what changed). */
+const described = (
+  width: number,
+  height: number,
+  duration: number | null,
+  rotation: number,
+  fps?: number | null,
+): string =>
+  `${width}x${height}${rotation ? ` turned ${rotation}°` : ''}, ${fps ? `${+fps.toFixed(3)} fps, ` : ''}${(duration ?? 0).toFixed(2)} s`;
+
+/**
+ * Frame rates differ: a clip re-exported at 15 fps under the name of a 30 fps one (same size and length) was
+ * read with the old rate's frame times and rendered "done" in slow motion. 0.1% apart is the same rate (29.97).
+ */
+const otherRate = (a: number | null, b: number | null) =>
+  a !== null && b !== null && Math.abs(a - b) > 1e-3 * Math.max(a, b);
 
 const CHANGED_REMEDY =
   'Put the file back as it was, or relink the footage to it (footage.relink) so that it is probed again.';
@@ -27,6 +41,7 @@ function matches(item: FootageItem, now: MediaProbe): boolean {
     now.width === item.width &&
     now.height === item.height &&
     now.media.rotation === was.rotation &&
+    !otherRate(now.media.frameRate, was.frameRate) &&
     Math.abs((now.media.duration ?? 0) - (was.duration ?? 0)) <= durationSlack(item)
   );
 }
@@ -66,13 +81,20 @@ export async function checkUnchanged(ffprobe: string, input: string, item: Foota
   const now = await differenceOnDisk(look, (probe) => (matches(item, probe) ? null : probe));
   if (!now) return;
   refuseOverLimit(item, now.width, now.height);
+  const rates = now.media.kind === 'video' && otherRate(now.media.frameRate, was.frameRate);
   const nowText =
     now.media.kind === 'video'
-      ? described(now.width, now.height, now.media.duration, now.media.rotation)
+      ? described(
+          now.width,
+          now.height,
+          now.media.duration,
+          now.media.rotation,
+          rates ? now.media.frameRate : null,
+        )
       : `${now.media.kind === 'audio' ? 'sound only' : 'a still image'}`;
   throw new EngineError(
     'unsupported_format',
-    `"${item.path}" has changed since it was imported: it was ${described(item.width, item.height, was.duration, was.rotation)}; it is now ${nowText}.`,
+    `"${item.path}" has changed since it was imported: it was ${described(item.width, item.height, was.duration, was.rotation, rates ? was.frameRate : null)}; it is now ${nowText}.`,
     CHANGED_REMEDY,
   );
 }

@@ -76,25 +76,26 @@ describeWithFfmpeg('footage that changes on disk after a preview', () => {
 });
 
 /** A 64x48 clip at 30 fps of `seconds`, or of another `size`: what a re-export under the same name may be. */
-async function clipOf(dir: string, name: string, size: string, seconds: number): Promise<string> {
+async function clipOf(dir: string, name: string, size: string, seconds: number, rate = 30): Promise<string> {
   const out = join(dir, name);
-  const src = `color=c=red:s=${size}:r=30:d=${seconds}`;
+  const src = `color=c=red:s=${size}:r=${rate}:d=${seconds}`;
   await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', src, out]);
   return out;
 }
 
 describeWithFfmpeg('footage replaced by another clip after import', () => {
   itWithFfmpeg.each([
-    ['another size', '32x24', 1, /it was 64x48, 1\.00 s; it is now 32x24, 1\.00 s/],
-    ['a shorter clip', '64x48', 0.4, /it was 64x48, 1\.00 s; it is now 64x48, 0\.40 s/],
+    ['another size', '32x24', 1, 30, /it was 64x48, 1\.00 s; it is now 32x24, 1\.00 s/],
+    ['a shorter clip', '64x48', 0.4, 30, /it was 64x48, 1\.00 s; it is now 64x48, 0\.40 s/],
+    ['another frame rate', '64x48', 1, 15, /it was 64x48, 30 fps, 1\.00 s; it is now 64x48, 15 fps, 1\.00 s/],
   ])(
     'a clip replaced by %s fails the frame and the render naming the change, and previews warn',
-    async (_what, size, seconds, change) => {
+    async (_what, size, seconds, rate, change) => {
       const dir = await tempDir();
       const clip = join(dir, 'interview.mp4');
       await copyFile(await clipOf(dir, 'first.mp4', '64x48', 1), clip);
       const { s, comp } = await compShowing(clip);
-      await copyFile(await clipOf(dir, 'second.mp4', size, seconds), clip);
+      await copyFile(await clipOf(dir, 'second.mp4', size, seconds, rate), clip);
       const saved = await s.engine.execute('frame.save', { comp, time: 0.2, path: join(dir, 'f.png') });
       expect(saved.ok).toBe(false);
       if (!saved.ok) {
