@@ -29,11 +29,29 @@ function difference(item: FootageItem, now: MediaProbe, streams: readonly number
       return found.length
         ? `it had ${was.length} audio stream${was.length === 1 ? '' : 's'}; it now has ${found.length}, without stream ${s}`
         : 'it had sound; it now has no audio stream';
+    const its = `its sound${was.length > 1 ? ` (stream ${s})` : ''}`;
     if (Math.abs(got.duration - then.duration) > slack(then.duration))
-      return `its sound${was.length > 1 ? ` (stream ${s})` : ''} lasted ${then.duration.toFixed(2)} s; it now lasts ${got.duration.toFixed(2)} s`;
+      return `${its} lasted ${then.duration.toFixed(2)} s; it now lasts ${got.duration.toFixed(2)} s`;
+    // The mix takes both from the item: mono is copied to both sides (pan), and the offset places the samples.
+    // A re-export with another layout or start was mixed by the old ones, a side lost or the sound out of sync.
+    if (got.channels !== then.channels)
+      return `${its} had ${channelWords(then.channels)}; it now has ${channelWords(got.channels)}`;
+    const [before, after] = [then.offset ?? 0, got.offset ?? 0];
+    if (Math.abs(after - before) > OFFSET_SLACK)
+      return `${its} started ${startWords(before)}; it now starts ${startWords(after)}`;
   }
   return null;
 }
+
+/** Seconds a stream's start may move between probes (timestamps in milliseconds, rounding). */
+const OFFSET_SLACK = 0.002;
+
+const channelWords = (n: number) => (n === 1 ? 'one channel (mono)' : `${n} channels`);
+
+const startWords = (offset: number) =>
+  offset === 0
+    ? 'with the picture'
+    : `${Math.abs(offset).toFixed(3)} s ${offset > 0 ? 'after' : 'before'} the picture`;
 
 /** Each file a mix reads and the audio streams of it the mix plays. */
 export function playedStreams(mix: AudioMix): Map<string, number[]> {

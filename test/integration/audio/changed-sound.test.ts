@@ -53,6 +53,56 @@ describe('a sound file changed after import', () => {
     expect(await readdir(dir)).not.toContain('out');
   });
 
+  itWithFfmpeg('one re-exported in stereo (it was mono) fails, not mixed as mono', async () => {
+    const { dir, sound, s, comp } = await voiceComp();
+    await copyFile(await tone(dir, { freq: 440, seconds: 1, channels: 2 }), sound);
+    const job = await renderTo(s, comp, join(dir, 'out', 'mix.wav'));
+    expect(job.items[0]?.error?.code).toBe('unsupported_format');
+    expect(job.items[0]?.error?.message).toContain('had one channel (mono); it now has 2 channels');
+  });
+
+  itWithFfmpeg(
+    'a clip re-exported with its sound starting elsewhere fails, not mixed out of sync',
+    async () => {
+      const dir = await tempDir();
+      const clipWith = async (name: string, offset: number) => {
+        const out = join(dir, name);
+        await execFileP('ffmpeg', [
+          ...[
+            '-hide_banner',
+            '-loglevel',
+            'error',
+            '-y',
+            '-f',
+            'lavfi',
+            '-i',
+            'color=c=red:s=32x32:r=10:d=1',
+          ],
+          ...['-itsoffset', String(offset), '-f', 'lavfi', '-i', `sine=f=440:d=${1 - offset}:r=48000`],
+          ...['-c:v', 'libx264', '-c:a', 'pcm_s16le', out],
+        ]);
+        return out;
+      };
+      const clip = join(dir, 'interview.mov');
+      await copyFile(await clipWith('late.mov', 0.25), clip);
+      const s = soundSession();
+      const comp = await soundComp(s, 10, 1, 32);
+      const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: clip });
+      await run(s, 'layer.addFootage', { comp, footage });
+      // Re-exported with the sound from the picture's start, and as long as before.
+      await copyFile(await clipWith('early.mov', 0), clip);
+      await execFileP('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y', '-i', join(dir, 'early.mov')],
+        ...['-af', 'atrim=end=0.75', '-c:v', 'copy', '-c:a', 'pcm_s16le', clip],
+      ]);
+      const job = await renderTo(s, comp, join(dir, 'out', 'mix.wav'));
+      expect(job.items[0]?.error?.code).toBe('unsupported_format');
+      expect(job.items[0]?.error?.message).toContain(
+        'its sound started 0.250 s after the picture; it now starts with the picture',
+      );
+    },
+  );
+
   itWithFfmpeg('of two, the one that changed is the one named', async () => {
     const { dir, sound, s, comp } = await voiceComp();
     const other = join(dir, 'music.wav');
