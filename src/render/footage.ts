@@ -232,7 +232,7 @@ function movingTimes(
 /** Decodes an image file (a still, or one file of an image sequence: `path`, which errors name) into a canvas. */
 export async function decode(item: FootageItem, data: Buffer, path = item.path): Promise<Canvas> {
   const sharp = await sharpModule();
-  if (item.media?.kind === 'sequence') await refuseHugeFrame(sharp, item, data, path);
+  if (item.media?.kind === 'sequence') await checkSequenceFrame(sharp, item, data, path);
   let raw: { data: Buffer; info: { width: number; height: number } };
   try {
     // Always 8-bit sRGB RGBA, whatever came in (greyscale, 16-bit, CMYK, palette).
@@ -282,9 +282,10 @@ export function drawPlaceholder(ctx: SKRSContext2D, w: number, h: number): void 
 /**
  * A frame of an image sequence is decoded whole, once per frame: the import refuses sequences over the moving
  * footage limit, but a project file may say anything (a 64x48 sequence whose frames are 16000x16000 took a preview
- * to 3 GB). Its header is read first (sharp reads no pixels for it), and a larger frame is refused.
+ * to 3 GB). Its header is read first (sharp reads no pixels for it), and a larger frame is refused, as is a frame
+ * of another size than the sequence's.
  */
-async function refuseHugeFrame(
+async function checkSequenceFrame(
   sharp: Awaited<ReturnType<typeof sharpModule>>,
   item: FootageItem,
   data: Buffer,
@@ -293,10 +294,20 @@ async function refuseHugeFrame(
   const meta = await sharp(data)
     .metadata()
     .catch(() => null);
-  if (!meta?.width || !meta.height || Math.max(meta.width, meta.height) <= MAX_MOVING_SIDE) return;
-  throw new EngineError(
-    'unsupported_format',
-    `Frame "${path}" of the image sequence "${item.name}" (${item.id}) is ${meta.width}x${meta.height}; moving footage is at most ${MAX_MOVING_SIDE} pixels on a side.`,
-    'Scale the frames down and relink the footage to them (footage.relink).',
-  );
+  if (!meta?.width || !meta.height) return;
+  const size = `${meta.width}x${meta.height}`;
+  if (Math.max(meta.width, meta.height) > MAX_MOVING_SIDE)
+    throw new EngineError(
+      'unsupported_format',
+      `Frame "${path}" of the image sequence "${item.name}" (${item.id}) is ${size}; moving footage is at most ${MAX_MOVING_SIDE} pixels on a side.`,
+      'Scale the frames down and relink the footage to them (footage.relink).',
+    );
+  // Frames re-exported at another size under the same names were drawn squeezed into the imported size and the
+  // render called done; a clip that changes size is refused the same way (media/footage-unchanged.ts).
+  if (meta.width !== item.width || meta.height !== item.height)
+    throw new EngineError(
+      'unsupported_format',
+      `Frame "${path}" of the image sequence "${item.name}" (${item.id}) is ${size}; the sequence was ${item.width}x${item.height} when it was imported, so it has changed since.`,
+      'Put the frames back as they were, or relink the footage to the sequence (footage.relink) so that it is probed again.',
+    );
 }

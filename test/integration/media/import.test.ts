@@ -290,6 +290,20 @@ describeWithFfmpeg('file.import of footage too large to decode', () => {
       expect(!frame.ok && frame.error.message).toMatch(
         /f_0001\.png" of the image sequence "Seq" .* is 16x8200; moving footage is at most 8192/,
       );
+      // A frame re-exported at another size: refused as changed, not squeezed into the imported size.
+      await sharp({ create: { width: 128, height: 96, channels: 3, background: '#808080' } })
+        .png()
+        .toFile(join(dir, 'seq', 'f_0002.png'));
+      const other = await s.engine.execute('frame.save', {
+        comp: 'S',
+        time: 1 / 24,
+        path: join(dir, 'c.png'),
+      });
+      expect(!other.ok && other.error).toMatchObject({ code: 'unsupported_format' });
+      expect(!other.ok && other.error.message).toMatch(
+        /f_0002\.png" of the image sequence "Seq" .* is 128x96; the sequence was 64x48 when it was imported/,
+      );
+      expect(!other.ok && other.error.remediation).toContain('footage.relink');
       (await s.renderer()).dispose();
     },
   );
