@@ -3,6 +3,7 @@
  * render queue items), from the engine's own project.inspect, printed for people or as JSON.
  */
 import { resolve } from 'node:path';
+import { sequenceFrame } from '../engine/image-sequence.js';
 import type { FootageItem, RenderQueueItem } from '../engine/model.js';
 import type { describeInputs } from '../engine/template-inputs.js';
 import { createSession } from '../session.js';
@@ -60,14 +61,25 @@ export async function inspectCommand(argv: string[]): Promise<number> {
   process.stdout.write(
     parsed.values.json ? JSON.stringify(summary, null, 2) + '\n' : printable(text(summary)),
   );
-  const incomplete = summary.footage.filter((f) => f.missing || f.missingFrames);
+  const incomplete = project.footage.filter((f) => f.missing || f.missingFrames);
   if (parsed.values.strict && incomplete.length) {
     process.stderr.write(
-      `effectcraft-cli inspect: footage missing: ${incomplete.map((f) => printable(f.path)).join(', ')}\n  Put the files back, or relink the footage (footage.relink) and save the project.\n`,
+      `effectcraft-cli inspect: footage missing: ${incomplete.map((f) => printable(missingWords(f))).join(', ')}\n  Put the files back, or relink the footage (footage.relink) and save the project.\n`,
     );
     return EXIT.incomplete;
   }
   return EXIT.ok;
+}
+
+/** What is missing of `f`: its file, or for a sequence with holes the frames' own files (a sequence's path is its first frame, which may be there). */
+function missingWords(f: FootageItem & { missingFrames?: MissingFrames }): string {
+  const pattern = f.media?.sequence?.pattern;
+  if (!f.missingFrames || !pattern) return f.path;
+  const { count, first } = f.missingFrames;
+  const named = first.slice(0, 3).map((n) => sequenceFrame(pattern, n));
+  return count > named.length
+    ? `${named.join(', ')} and ${count - named.length} more of ${pattern}`
+    : named.join(', ');
 }
 
 function footageSummary(f: FootageItem) {

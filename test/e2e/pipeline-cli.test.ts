@@ -239,7 +239,10 @@ describe('effectcraft-cli inspect', () => {
       const strict = await runCli(['inspect', 's.ecproj', '--strict'], { cwd: dir });
       expect(strict.code).toBe(3);
       expect(strict.stdout).toBe(text.stdout);
-      expect(strict.stderr).toContain('footage missing');
+      // Naming the frames that are gone, not the sequence's first file (which is there).
+      expect(strict.stderr).toContain(
+        `footage missing: ${join(dir, 'seq', 'f_0005.png')}, ${join(dir, 'seq', 'f_0009.png')}\n`,
+      );
       // The first file gone too: still frames missing (the others are there), not the whole sequence.
       await rm(join(dir, 'seq', 'f_0003.png'));
       const first = await runCli(['inspect', 's.ecproj', '--json'], { cwd: dir });
