@@ -166,6 +166,10 @@ describeIfTools('a clip steered in the studio', () => {
   it('takes a typed speed and level, reverses, and freezes the source moment under the playhead', async () => {
     await typeInto('Properties/Time/Speed', '0.5');
     await expect.poll(async () => (await layer(clipLayer)).time?.speed).toBe(0.5);
+    // The engine's warning reaches the person as it would an agent: the out point now cuts the slowed clip.
+    await expect
+      .poll(() => page.locator('.toast-warning').allTextContents())
+      .toContainEqual(expect.stringContaining('At speed 0.5 the source of'));
     await field('Properties/Time/Reverse').check();
     await expect.poll(async () => (await layer(clipLayer)).time?.speed).toBe(-0.5);
     // The speed field shows the size; reversing keeps it.
@@ -198,6 +202,42 @@ describeIfTools('a clip steered in the studio', () => {
     await expect.poll(async () => (await layer(clipLayer)).time?.freezeAt).toBeCloseTo(2 - 1 / FPS, 6);
     await field('Properties/Time/Freeze').uncheck();
     await run('layer.setTimeMap', { layer: clipLayer, speed: 1 });
+  });
+
+  it('takes a typed value as typed or not at all: Enter on the shown value changes nothing, -2 is refused', async () => {
+    await run('layer.setTimeMap', { layer: clipLayer, speed: 1.2345 });
+    await expect
+      .poll(() =>
+        properties()
+          .locator('[role="slider"][data-control="Properties/Time/Speed"]')
+          .getAttribute('aria-valuenow'),
+      )
+      .toBe('1.23');
+    // Clicked and Enter with nothing typed: the 1.23 shown is not written over 1.2345.
+    await properties().locator('[role="slider"][data-control="Properties/Time/Speed"]').click();
+    await page.keyboard.press('Enter');
+    await typeInto('Properties/Audio/Level', '-40');
+    await expect.poll(async () => (await layer(clipLayer)).audio?.level.value).toBe(-40);
+    expect((await layer(clipLayer)).time?.speed).toBe(1.2345);
+    // Out of range: refused with the range, not made 0.01 (a hundred times slower) without a word.
+    await typeInto('Properties/Time/Speed', '-2');
+    await expect
+      .poll(() => page.locator('.toast:not(.toast-warning)').allTextContents())
+      .toContainEqual(expect.stringContaining('takes a number from 0.01 to 100; "-2" was not set'));
+    await typeInto('Properties/Time/Speed', 'fast');
+    await expect
+      .poll(() => page.locator('.toast:not(.toast-warning)').allTextContents())
+      .toContainEqual(expect.stringContaining('"fast" was not set'));
+    expect((await layer(clipLayer)).time?.speed).toBe(1.2345);
+    // Dismissed, as a person would: the toasts sit over the timeline the next test drags on.
+    const dismiss = page.getByRole('button', { name: 'Dismiss message' });
+    while ((await dismiss.count()) > 0)
+      await dismiss
+        .first()
+        .click({ timeout: 2000 })
+        .catch(() => undefined);
+    await run('layer.setTimeMap', { layer: clipLayer, speed: 1 });
+    await run('property.set', { layer: clipLayer, property: 'audio.level', value: -6 });
   });
 
   it('sets and lists the Time and Audio controls for an agent, and refuses a value of the wrong type', async () => {

@@ -76,7 +76,11 @@ export class Studio {
         if (connection === 'open') void this.#loadAll();
       },
     });
-    this.commands = new Commands(this.channel, (error) => this.toast(error));
+    this.commands = new Commands(
+      this.channel,
+      (error) => this.toast(error),
+      (warnings) => warnings.forEach((w) => this.warn(w)),
+    );
     this.#missing = new MissingFootageWatch(this.channel, (ids) => {
       const before = this.store.state.missingFootage;
       if (ids.length === before.length && ids.every((id, i) => id === before[i])) return;
@@ -104,6 +108,13 @@ export class Studio {
         { id, code: error.code, message: error.message, remediation: error.remediation },
       ],
     }));
+    window.setTimeout(() => this.dismissToast(id), TOAST_MS);
+  }
+
+  /** A warning of a command that worked: the person sees what an agent's result would have said. */
+  warn(message: string): void {
+    const id = ++this.#toastId;
+    this.store.update((s) => ({ toasts: [...s.toasts.slice(-3), { id, message, warning: true }] }));
     window.setTimeout(() => this.dismissToast(id), TOAST_MS);
   }
 

@@ -2,9 +2,14 @@
  * A numeric field that is also a slider, as in After Effects: drag it sideways to scrub (Shift x10, Alt /10),
  * click it to type a value (Enter commits, Escape cancels), or use Up/Down (Shift x10). A drag reports `move` for
  * each change and `end` on release, so the owner can make the whole drag one undo step.
+ *
+ * A typed value is taken as typed or not at all: text left as shown is no edit (Enter on 640.5 shown for 640.456
+ * rewrote the value, an undo step of nothing), and a value that is not a number or is out of range is refused
+ * with a toast naming the range (a speed of -2 was made 0.01 without a word: slow motion for a reversal).
  */
 import type { JSX } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useStudio } from '../studio.js';
 import { windowDrag } from './window-drag.js';
 
 export interface ScrubProps {
@@ -28,6 +33,7 @@ const DRAG_THRESHOLD_PX = 3;
 
 export function ScrubNumber(props: ScrubProps): JSX.Element {
   const { value, step = 1, precision = 1 } = props;
+  const studio = useStudio();
   const [dragValue, setDragValue] = useState<number | null>(null);
   const [editing, setEditing] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -89,9 +95,21 @@ export function ScrubNumber(props: ScrubProps): JSX.Element {
         label={props.label}
         control={props.control}
         value={round(value)}
-        onDone={(typed) => {
+        onDone={(text) => {
           setEditing(false);
-          if (typed !== null && Number.isFinite(typed)) props.onCommit(clamp(typed));
+          if (text === null) return;
+          const typed = Number(text);
+          const { min = -Infinity, max = Infinity } = props;
+          if (Number.isFinite(typed) && typed >= min && typed <= max) {
+            props.onCommit(typed);
+            return;
+          }
+          const range = Number.isFinite(min) || Number.isFinite(max) ? ` from ${min} to ${max}` : '';
+          studio.toast({
+            code: 'bad_argument',
+            message: `${props.label} takes a number${range}; "${text}" was not set.`,
+            remediation: `Type a number${range}${props.unit ? ` (${props.unit})` : ''}, or press Escape to keep ${round(value)}.`,
+          });
         }}
       />
     );
@@ -123,13 +141,14 @@ function NumberInput(props: {
   control?: string;
   value: number;
   inputRef: { current: HTMLInputElement | null };
-  onDone(value: number | null): void;
+  /** The text typed, or null: cancelled, or left as shown. */
+  onDone(text: string | null): void;
 }): JSX.Element {
   const done = useRef(false);
-  const finish = (value: number | null) => {
+  const finish = (text: string | null) => {
     if (done.current) return;
     done.current = true;
-    props.onDone(value);
+    props.onDone(text === String(props.value) || text === '' ? null : text);
   };
   useLayoutEffect(() => props.inputRef.current?.focus(), [props.inputRef]);
   return (
@@ -143,13 +162,10 @@ function NumberInput(props: {
       defaultValue={String(props.value)}
       onKeyDown={(e) => {
         e.stopPropagation();
-        if (e.key === 'Enter') finish(Number(e.currentTarget.value.trim()));
+        if (e.key === 'Enter') finish(e.currentTarget.value.trim());
         else if (e.key === 'Escape') finish(null);
       }}
-      onBlur={(e) => {
-        const text = e.currentTarget.value.trim();
-        finish(text === String(props.value) || text === '' ? null : Number(text));
-      }}
+      onBlur={(e) => finish(e.currentTarget.value.trim())}
     />
   );
 }

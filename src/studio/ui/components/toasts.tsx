@@ -1,5 +1,5 @@
 /**
- * Command errors as small toasts: the message and what to do about it. Each toast is its own alert; the list
+ * Command errors as small toasts: the message and what to do about it; a command's warnings in amber. Each toast is its own alert; the list
  * around them is not a live region too (an alert inside a polite region was announced twice).
  */
 import type { JSX } from 'preact';
@@ -12,7 +12,7 @@ export function Toasts(): JSX.Element {
   return (
     <div class="toasts" aria-label="Messages">
       {toasts.map((t) => (
-        <div class="toast" key={t.id} role="alert">
+        <div class={t.warning ? 'toast toast-warning' : 'toast'} key={t.id} role="alert">
           <div class="toast-main">
             <strong>{t.message}</strong>
             {t.remediation && <span>{t.remediation}</span>}

@@ -1,6 +1,8 @@
 /**
  * Every edit the page makes goes through here: `engine.execute {id, params}` on the live channel, the same
- * command catalog every other surface uses. A failed command shows a toast with its message and remedy.
+ * command catalog every other surface uses. A failed command shows a toast with its message and remedy; a
+ * command that worked with warnings (a speed that leaves the layer outlasting its clip, a relink to a file with
+ * no sound) shows them as a warning toast, as an agent gets them in its result.
  *
  * A Gesture (a slider drag, a keyframe moved on the timeline) is one undo step: the first step opens a group
  * (engine.beginGroup), each step is sent with its groupId, and the release ends it (engine.endGroup commit).
@@ -18,19 +20,26 @@ export interface Step {
 export class Commands {
   readonly #channel: LiveChannel;
   readonly #onError: (error: ErrorBody) => void;
+  readonly #onWarnings: (warnings: readonly string[]) => void;
 
-  constructor(channel: LiveChannel, onError: (error: ErrorBody) => void) {
+  constructor(
+    channel: LiveChannel,
+    onError: (error: ErrorBody) => void,
+    onWarnings: (warnings: readonly string[]) => void = () => undefined,
+  ) {
     this.#channel = channel;
     this.#onError = onError;
+    this.#onWarnings = onWarnings;
   }
 
   /** Runs one command; its result, or a rejection (already shown as a toast) with the RpcError. */
   async run(id: string, params: Record<string, unknown> = {}, groupId?: string): Promise<unknown> {
     try {
-      const reply = await this.#channel.request<{ result: unknown }>(
+      const reply = await this.#channel.request<{ result: unknown; warnings?: string[] }>(
         'engine.execute',
         groupId ? { id, params, groupId } : { id, params },
       );
+      if (reply.warnings?.length) this.#onWarnings(reply.warnings);
       return reply.result;
     } catch (error) {
       this.#onError(toErrorBody(error));

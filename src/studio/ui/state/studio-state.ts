@@ -32,6 +32,8 @@ export interface Toast {
   message: string;
   remediation?: string;
   code?: string;
+  /** A command that worked but warned (shown in amber); an error otherwise. */
+  warning?: true;
 }
 
 /** The part of the timeline that plays and loops, in frames (inclusive); null = the whole composition. */
