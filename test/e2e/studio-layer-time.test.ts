@@ -163,6 +163,44 @@ describeIfTools('a clip steered in the studio', () => {
     expect((await layer(clipLayer)).audio?.muted ?? false).toBe(false);
   });
 
+  it("an agent's screenshot of the page shows the ticks and the menu choice the person sees", async () => {
+    const controls = [field('Properties/Time/Loop'), field('Properties/Audio/Stream')];
+    const boxes = await Promise.all(controls.map(async (c) => (await c.boundingBox())!));
+    /** The pixels of `box` in a PNG, as raw RGB. */
+    const region = (png: Buffer, box: { x: number; y: number; width: number; height: number }) =>
+      sharp(png)
+        .extract({
+          left: Math.floor(box.x),
+          top: Math.floor(box.y),
+          width: Math.ceil(box.width),
+          height: Math.ceil(box.height),
+        })
+        .removeAlpha()
+        .raw()
+        .toBuffer();
+    const meanDiff = (a: Buffer, b: Buffer) =>
+      a.reduce((sum, v, i) => sum + Math.abs(v - b[i]!), 0) / a.length;
+    const seen = () => page.screenshot().then((png) => Promise.all(boxes.map((b) => region(png, b))));
+    const before = await seen();
+    await controls[0]!.check();
+    await controls[1]!.selectOption('1');
+    await expect.poll(async () => (await layer(clipLayer)).audio?.stream).toBe(1);
+    const after = await seen();
+    await page.locator('[data-panel="Viewer"]').click();
+    const shot = await control.call<{ png: string }>('ui.control', { action: 'screenshot' });
+    const drawn = await Promise.all(boxes.map((b) => region(Buffer.from(shot.png, 'base64'), b)));
+    for (let i = 0; i < boxes.length; i++) {
+      // The change is visible on screen; the agent's picture is the screen's, not the page as first written.
+      // The change is visible on screen, and the agent's picture is nearer the screen as it is now than as the page
+      // was first written (text lands a subpixel apart between the two drawings, so not nearer zero).
+      expect(meanDiff(before[i]!, after[i]!)).toBeGreaterThan(1);
+      expect(meanDiff(drawn[i]!, after[i]!)).toBeLessThan(0.6 * meanDiff(drawn[i]!, before[i]!));
+    }
+    await undo();
+    await undo();
+    await expect.poll(async () => (await layer(clipLayer)).time?.loop ?? false).toBe(false);
+  });
+
   it('takes a typed speed and level, reverses, and freezes the source moment under the playhead', async () => {
     await typeInto('Properties/Time/Speed', '0.5');
     await expect.poll(async () => (await layer(clipLayer)).time?.speed).toBe(0.5);
