@@ -380,7 +380,30 @@ describeIfTools('a clip steered in the studio', () => {
     await page.mouse.move(loopOut.x + pxPerSecond * 10, y, { steps: 5 });
     await page.mouse.up();
     await expect.poll(async () => (await layer(clipLayer)).outPoint).toBe(4);
+
+    // Longer than the composition (looping to 6 s in a 4 s one), as a music bed under a shorter cut: the bar ends
+    // open at the composition's end with its out handle there to grab; a second in, the out point is 3 s.
+    await run('layer.setTiming', { layer: clipLayer, outPoint: 6 });
+    await expect.poll(() => bar.getAttribute('class')).toContain('runs-past');
+    const past = (await outHandle.boundingBox())!;
+    expect(Math.abs(past.x + past.width - (barBox.x + 4 * pxPerSecond))).toBeLessThan(3);
+    await page.mouse.move(past.x + past.width - 2, y);
+    await page.mouse.down();
+    await page.mouse.move(past.x + past.width - 2 - pxPerSecond, y, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => (await layer(clipLayer)).outPoint).toBe(3);
+
+    // Dragged far to the right, the layer keeps its first frame inside the composition, not lost past its end.
+    const centre = barBox.x + 1.75 * pxPerSecond;
+    await page.mouse.move(centre, y);
+    await page.mouse.down();
+    await page.mouse.move(centre + pxPerSecond * 20, y, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(async () => (await layer(clipLayer)).inPoint).toBeGreaterThan(1);
+    expect((await layer(clipLayer)).inPoint).toBeCloseTo(4 - 1 / FPS, 6);
+    expect((await bar.boundingBox())!.width).toBeGreaterThan(0);
     await run('layer.setTimeMap', { layer: clipLayer, loop: false });
+    await run('layer.setTiming', { layer: clipLayer, startTime: 0, inPoint: 0, outPoint: 2 });
   });
 
   it('marks footage whose file went away in the Project panel, and relinks it to the file where it is now', async () => {

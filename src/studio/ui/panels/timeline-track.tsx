@@ -32,6 +32,10 @@ export function LayerBar(props: {
   const shiftPx = shiftFrames * scale.pxPerFrame;
   const inPoint = trim?.edge === 'in' ? trim.time : layer.inPoint;
   const outPoint = trim?.edge === 'out' ? trim.time : layer.outPoint;
+  // The bar is drawn within the composition: a music bed longer than the cut had its end (and its out handle)
+  // past the track's right side, where nothing could grab it. An end cut off is drawn open (dashed).
+  const shownIn = Math.min(Math.max(inPoint, 0), comp.duration);
+  const shownOut = Math.max(Math.min(outPoint, comp.duration), 0);
 
   const onTrimDown = (edge: Edge) => (e: PointerEvent) => {
     if (e.button !== 0) return;
@@ -39,13 +43,16 @@ export function LayerBar(props: {
     studio.select(layer.id);
     const startX = e.clientX;
     const from = edge === 'in' ? layer.inPoint : layer.outPoint;
+    // The handle is where the edge is drawn (at the composition's end for one past it): the drag moves from there.
+    const grabbed = edge === 'in' ? shownIn : shownOut;
     const [lo, hi] = trimRange(doc, comp, layer, edge);
     let time = from;
     windowDrag({
       move: (ev) => {
         const frames = Math.round((ev.clientX - startX) / scale.pxPerFrame);
         // Whole frames of the composition, within what the layer can show.
-        time = Math.min(hi, Math.max(lo, Math.round(from * comp.frameRate + frames) / comp.frameRate));
+        const to = frames === 0 ? from : Math.round(grabbed * comp.frameRate + frames) / comp.frameRate;
+        time = Math.min(hi, Math.max(lo, to));
         setTrim({ edge, time });
       },
       up: () => {
@@ -69,11 +76,18 @@ export function LayerBar(props: {
     const startX = e.clientX;
     let frames = 0;
     let dragging = false;
+    // A layer moved keeps at least a frame inside the composition: dragged wholly out, its bar was gone from the
+    // timeline and only undo brought it back.
+    const fps = comp.frameRate;
+    const [least, most] = [
+      Math.min(0, Math.ceil(-layer.outPoint * fps + 1e-6) + 1),
+      Math.max(0, Math.floor((comp.duration - layer.inPoint) * fps - 1e-6)),
+    ];
     windowDrag({
       move: (ev) => {
         if (!dragging && Math.abs(ev.clientX - startX) < DRAG_THRESHOLD_PX) return;
         dragging = true;
-        frames = Math.round((ev.clientX - startX) / scale.pxPerFrame);
+        frames = Math.min(most, Math.max(least, Math.round((ev.clientX - startX) / scale.pxPerFrame)));
         setShiftFrames(frames);
       },
       up: () => {
@@ -95,10 +109,10 @@ export function LayerBar(props: {
 
   return (
     <div
-      class={`layer-bar kind-${layer.source.kind} ${props.selected ? 'is-selected' : ''} ${layer.enabled ? '' : 'is-hidden'}`}
+      class={`layer-bar kind-${layer.source.kind} ${props.selected ? 'is-selected' : ''} ${layer.enabled ? '' : 'is-hidden'} ${inPoint < 0 ? 'runs-before' : ''} ${outPoint > comp.duration ? 'runs-past' : ''}`}
       style={{
-        left: `${timeX(scale, inPoint) + shiftPx}px`,
-        width: `${Math.max(2, timeX(scale, outPoint - inPoint))}px`,
+        left: `${timeX(scale, shownIn) + shiftPx}px`,
+        width: `${Math.max(2, timeX(scale, shownOut - shownIn))}px`,
       }}
       role="slider"
       aria-label={`Timing of ${layer.name}: drag to move it in time`}
