@@ -68,6 +68,9 @@ export async function renderCommand(argv: string[]): Promise<number> {
   const prepared = await prepareItems(session, args);
   if (!prepared.ok) return fail(argv, prepared.error);
   const items = prepared.items;
+  // What renderQueue.add says of an item (a frame padded to even sizes, a setting the format ignores) is said
+  // here too, before anything renders: a pipeline's log is where somebody looks for it.
+  for (const w of prepared.warnings) process.stderr.write(`effectcraft-cli render: ${printable(w)}\n`);
   if (args.outputDir) {
     // An --output given here is the command line's own choice, not an absolute path stored in the project.
     const given = [args.comp?.output, args.itemOutput?.output].flatMap((o) => (o ? [resolve(o)] : []));
@@ -186,7 +189,8 @@ function warnAbsoluteOutputs(
   }
 }
 
-type Prepared = { ok: true; items: string[] | undefined } | { ok: false; error: ErrorInfo };
+type Prepared =
+  { ok: true; items: string[] | undefined; warnings: string[] } | { ok: false; error: ErrorInfo };
 
 /**
  * Applies the command line to the opened document through the queue's commands: adds the --comp item, points
@@ -197,6 +201,10 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
   const { engine } = session;
   const hasEncoding = Object.keys(args.encoding).length > 0;
   let ids = args.items;
+  const warnings: string[] = [];
+  // An item's warnings, worded for this command line: the --comp item is its own, others are named by id.
+  const keep = (r: { warnings?: string[] }, id?: string) =>
+    warnings.push(...(r.warnings ?? []).map((w) => (id && !args.comp ? `item ${id}: ${w}` : w)));
   if (args.comp) {
     const { comp, output, params } = args.comp;
     const added = await engine.execute<{ id: string }>('renderQueue.add', {
@@ -207,6 +215,7 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
       ...(args.noAudio && { audio: false }),
     });
     if (!added.ok) return added;
+    keep(added);
     ids = [added.result.id];
   } else if (args.itemOutput) {
     const updated = await engine.execute('renderQueue.update', args.itemOutput);
@@ -219,7 +228,15 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
   const queue: readonly RenderQueueItem[] = engine.document.renderQueue;
   const chosen = ids ? queue.filter((q) => ids.includes(q.id)) : queue;
   const fields = args.data ? [] : chosen.filter((q) => outputFields(q.output).length);
-  if (!encoding && !props && !silent && !fields.length) return { ok: true, items: ids };
+  if (!encoding && !props && !silent && !fields.length) {
+    // Items stored in the project: an update that changes nothing runs renderQueue.add's checks and warnings.
+    if (!args.comp && !args.data)
+      for (const item of chosen) {
+        const checked = await engine.execute('renderQueue.update', { id: item.id });
+        if (checked.ok) keep(checked, item.id);
+      }
+    return { ok: true, items: ids, warnings };
+  }
   for (const item of chosen) {
     const filled = args.data ? null : filledOutput(engine.document, item, props ?? {});
     if (filled && !filled.ok) return filled;
@@ -237,8 +254,10 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
       return args.comp
         ? updated
         : { ok: false, error: { ...updated.error, message: `Item "${item.id}": ${updated.error.message}` } };
+    // The --comp item's add already said its warnings.
+    if (!args.comp) keep(updated, item.id);
   }
-  return { ok: true, items: ids };
+  return { ok: true, items: ids, warnings };
 }
 
 function printBatch(result: BatchResult, json: boolean, seconds: number): void {

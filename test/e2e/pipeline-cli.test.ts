@@ -422,6 +422,27 @@ describe('effectcraft-cli render pipeline flags', () => {
     expect(unknown.stderr).toContain('effectcraft-cli inspect PROJECT');
   });
 
+  itWithFfmpeg(
+    'says on stderr what the queue says of an item (an odd size padded), stored or given by --comp',
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      await run(engine, 'comp.new', { name: 'Odd', width: 33, height: 17, frameRate: 10, duration: 0.2 });
+      await run(engine, 'renderQueue.add', { comp: 'Odd', output: join(dir, 'stored.mp4') });
+      await run(engine, 'project.save', { path: join(dir, 'odd.ecproj') });
+      // The project's own items, named by id.
+      const stored = await runCli(['render', 'odd.ecproj'], { cwd: dir });
+      expect(stored.code, stored.stderr).toBe(0);
+      expect(stored.stderr).toMatch(/effectcraft-cli render: item rq_\d+: 33x17 is odd: MP4 video is 4:2:0/);
+      // A --comp item: its own warning, once.
+      const given = await runCli(['render', 'odd.ecproj', '--comp', 'Odd', '--output', 'given.webm'], {
+        cwd: dir,
+      });
+      expect(given.code, given.stderr).toBe(0);
+      expect(given.stderr.match(/33x17 is odd: WEBM video/g)).toHaveLength(1);
+    },
+  );
+
   it('an empty render queue is explained in CLI terms, as a usage error (exit 2)', async () => {
     const dir = await tempDir();
     const project = JSON.parse(projectWith({})) as { renderQueue: unknown[] };

@@ -143,6 +143,16 @@ describe('render queue item encoding', () => {
   );
 });
 
+describe('queue item warnings', () => {
+  it('audio: true on a format without sound says it does nothing; on MP4, nothing to say', async () => {
+    const engine = await withComp();
+    const gif = await engine.execute('renderQueue.add', { comp: 'Main', output: '/out/a.gif', audio: true });
+    expect(gif.ok && gif.warnings).toEqual([expect.stringContaining('audio: true does nothing for GIF')]);
+    const mp4 = await engine.execute('renderQueue.add', { comp: 'Main', output: '/out/a.mp4', audio: true });
+    expect(mp4.ok && mp4.warnings).toBeFalsy();
+  });
+});
+
 describe('remedies worded for the surface', () => {
   it('name MCP tools by default and the engine words of its surface otherwise', async () => {
     const mcp = await withComp();

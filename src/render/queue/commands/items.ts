@@ -150,7 +150,7 @@ const renderQueueAdd = defineCommand({
       };
       d.renderQueue.push(item);
     });
-    warnSize(ctx, comp, format, p.scale ?? 1);
+    warnSettings(ctx, comp, format, p.scale ?? 1, p.audio);
     return { id, format };
   },
 });
@@ -190,7 +190,7 @@ const renderQueueUpdate = defineCommand({
       const i = d.renderQueue.findIndex((q) => q.id === id);
       d.renderQueue[i] = { ...next, format: resolved };
     });
-    warnSize(ctx, comp, resolved, next.scale);
+    warnSettings(ctx, comp, resolved, next.scale, changes.audio);
     return { id, format: resolved };
   },
 });
@@ -199,14 +199,21 @@ const renderQueueUpdate = defineCommand({
 const EVEN_ONLY = new Set<string>(['mp4', 'webm']);
 
 /** Says when the size asked for is not what the file gets: padded to even sizes, or a scale a sound file ignores. */
-function warnSize(
+function warnSettings(
   ctx: { warn(message: string): void },
   comp: Composition,
   format: string,
   scale: number,
+  /** The audio setting the call passed (not one the item kept). */
+  audio?: boolean,
 ): void {
-  if (formatSpec(format as OutputFormat).sound === 'only' && scale !== 1)
+  const sound = formatSpec(format as OutputFormat).sound;
+  if (sound === 'only' && scale !== 1)
     ctx.warn(`scale ${scale} does nothing for ${format.toUpperCase()}, which is sound only.`);
+  if (sound === 'none' && audio === true)
+    ctx.warn(
+      `audio: true does nothing for ${format.toUpperCase()}, which has no sound: render MP4, MOV or WebM for a picture with sound, or WAV, MP3 or M4A for the sound alone.`,
+    );
   if (!EVEN_ONLY.has(format)) return;
   const { width, height } = outputSize(comp, scale);
   if (width % 2 === 0 && height % 2 === 0) return;
