@@ -3,11 +3,13 @@
  * render queue items), from the engine's own project.inspect, printed for people or as JSON.
  */
 import { resolve } from 'node:path';
+import type { ErrorInfo } from '../engine/index.js';
 import { sequenceFrame } from '../engine/image-sequence.js';
 import type { FootageItem, RenderQueueItem } from '../engine/model.js';
 import type { describeInputs } from '../engine/template-inputs.js';
 import { createSession } from '../session.js';
 import { CLI_WORDS } from './cli-words.js';
+import { footageProblems } from './footage-gate.js';
 import { parseOrHelp } from './flag-spec.js';
 import { sessionEnv } from './host-env.js';
 import { inspectSpec } from './specs/inspect.js';
@@ -47,6 +49,10 @@ export async function inspectCommand(argv: string[]): Promise<number> {
     : opened;
   if (!inspected.ok) return failWith('inspect', argv, inspected.error, EXIT.failed);
   const { project } = inspected.result;
+  // The gate looks further than "is it there": what a render would refuse (footage-gate.ts).
+  const problems = parsed.values.strict
+    ? await footageProblems(engine.document, sessionEnv().searchPath)
+    : new Map<string, ErrorInfo>();
   const summary = {
     name: project.name,
     path: project.path,
@@ -55,6 +61,7 @@ export async function inspectCommand(argv: string[]): Promise<number> {
       ...footageSummary(f),
       ...(f.missing && { missing: true }),
       ...(f.missingFrames && { missingFrames: f.missingFrames }),
+      ...(problems.has(f.id) && { problem: problems.get(f.id)! }),
     })),
     renderQueue: project.renderQueue.map((q) => queueSummary(q, project.compositions)),
   };
@@ -62,12 +69,15 @@ export async function inspectCommand(argv: string[]): Promise<number> {
     parsed.values.json ? JSON.stringify(summary, null, 2) + '\n' : printable(text(summary)),
   );
   const incomplete = project.footage.filter((f) => f.missing || f.missingFrames);
-  if (parsed.values.strict && incomplete.length) {
+  if (parsed.values.strict && incomplete.length)
     process.stderr.write(
       `effectcraft-cli inspect: footage missing: ${incomplete.map((f) => printable(missingWords(f))).join(', ')}\n  Put the files back, or relink the footage (footage.relink) and save the project.\n`,
     );
-    return EXIT.incomplete;
-  }
+  for (const problem of problems.values())
+    process.stderr.write(
+      `effectcraft-cli inspect: ${printable(problem.message)}\n  ${printable(problem.remediation)}\n`,
+    );
+  if (parsed.values.strict && (incomplete.length || problems.size)) return EXIT.incomplete;
   return EXIT.ok;
 }
 
@@ -124,7 +134,12 @@ function footageLine(f: Summary['footage'][number]): string {
   const holes = f.missingFrames
     ? `  (missing ${f.missingFrames.count} frame${f.missingFrames.count === 1 ? '' : 's'}: ${f.missingFrames.first.join(', ')}${f.missingFrames.count > f.missingFrames.first.length ? ', …' : ''})`
     : '';
-  const gone = 'missing' in f && f.missing ? '  (missing: no file at that path)' : holes;
+  const gone =
+    'missing' in f && f.missing
+      ? '  (missing: no file at that path)'
+      : 'problem' in f && f.problem
+        ? `  (${f.problem.code}: ${f.problem.message})`
+        : holes;
   const where = 'pattern' in f && f.pattern ? `${f.pattern} (frames ${f.firstFrame}-${f.lastFrame})` : f.path;
   return `  ${f.id}  "${f.name}"  ${f.kind}${picture}${duration}${sound}  ${where}${gone}`;
 }
@@ -150,7 +165,11 @@ type Summary = {
   compositions: (Omit<Overview['project']['compositions'][number], 'layerList'> & {
     layers: { id: string; name: string; kind: string }[];
   })[];
-  footage: (ReturnType<typeof footageSummary> & { missing?: boolean; missingFrames?: MissingFrames })[];
+  footage: (ReturnType<typeof footageSummary> & {
+    missing?: boolean;
+    missingFrames?: MissingFrames;
+    problem?: ErrorInfo;
+  })[];
   renderQueue: ReturnType<typeof queueSummary>[];
 };
 

@@ -1,4 +1,4 @@
-import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -249,6 +249,53 @@ describe('effectcraft-cli inspect', () => {
       const [gone] = (JSON.parse(first.stdout) as { footage: Array<Record<string, unknown>> }).footage;
       expect(gone).toMatchObject({ missingFrames: { count: 3, first: [3, 5, 9] } });
       expect(gone).not.toHaveProperty('missing');
+    },
+  );
+
+  itWithFfmpeg(
+    '--strict also fails footage a render would refuse: changed since import, not media, a folder; and names each',
+    async () => {
+      const dir = await tempDir();
+      const clip = join(dir, 'clip.mp4');
+      await copyFile(await numberedClip(dir, 'h264', '24', 12), clip);
+      const pattern = await numberedSequence(dir, 3);
+      await writeFile(
+        join(dir, 'still.png'),
+        await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+          .png()
+          .toBuffer(),
+      );
+      const engine = newEngine();
+      await run(engine, 'file.import', { path: clip, name: 'Clip' });
+      await run(engine, 'file.import', { path: pattern, frameRate: 12, name: 'Seq' });
+      await run(engine, 'file.import', { path: join(dir, 'still.png'), name: 'Still' });
+      await run(engine, 'project.save', { path: join(dir, 'g.ecproj') });
+      const clean = await runCli(['inspect', 'g.ecproj', '--strict'], { cwd: dir });
+      expect(clean.code, clean.stderr).toBe(0);
+      // The clip re-exported at another rate, the sequence's frames at another size, the still made a folder.
+      await copyFile(await numberedClip(dir, 'h264', '12', 6), clip);
+      for (const n of [1, 2, 3])
+        await sharp({ create: { width: 32, height: 24, channels: 3, background: '#0f0' } })
+          .png()
+          .toFile(join(dir, 'seq', `f_${String(n).padStart(4, '0')}.png`));
+      await rm(join(dir, 'still.png'));
+      await mkdir(join(dir, 'still.png'));
+      const r = await runCli(['inspect', 'g.ecproj', '--strict', '--json'], { cwd: dir });
+      expect(r.code).toBe(3);
+      const listed = (
+        JSON.parse(r.stdout) as { footage: Array<{ name: string; problem?: { code: string } }> }
+      ).footage;
+      expect(Object.fromEntries(listed.map((f) => [f.name, f.problem?.code]))).toEqual({
+        Clip: 'unsupported_format',
+        Seq: 'unsupported_format',
+        Still: 'bad_argument',
+      });
+      expect(r.stderr).toContain('has changed since it was imported: it was 64x48, 24 fps');
+      expect(r.stderr).toContain('the sequence was 64x48 when it was imported');
+      expect(r.stderr).toContain('still.png" is a folder, not a file');
+      // Without --strict, inspect lists without opening the files.
+      const plain = await runCli(['inspect', 'g.ecproj'], { cwd: dir });
+      expect(plain.code).toBe(0);
     },
   );
 

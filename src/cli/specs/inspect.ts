@@ -12,9 +12,9 @@ export const inspectSpec = defineSubcommand({
     ...JSON_FLAG,
     strict: {
       type: 'boolean',
-      help: 'exit 3 when footage is missing (a file, or frames of a sequence), after listing it: a pre-flight gate for a pipeline',
+      help: "exit 3 when footage is missing (a file, or frames of a sequence) or a render would refuse it (a folder or FIFO, a file this user cannot read, no media any more, a clip, sound or sequence changed since its import: each file's headers read once), after listing it with the reason (--json: problem {code, message, remediation}): a pre-flight gate for a pipeline",
     },
   },
   notes:
-    'Exit codes: 0 listed, 1 the project cannot be opened, 2 usage error, 3 listed with --strict and footage missing. With --json, a failure before there is a result (a project that cannot be opened, a usage error) prints {"error": {code, message, remediation}, "exitCode": N} on stdout as well.',
+    'Exit codes: 0 listed, 1 the project cannot be opened, 2 usage error, 3 listed with --strict and footage missing or unusable. With --json, a failure before there is a result (a project that cannot be opened, a usage error) prints {"error": {code, message, remediation}, "exitCode": N} on stdout as well.',
 });

@@ -1,0 +1,105 @@
+/**
+ * `inspect --strict`, the pre-flight gate of a pipeline: beyond footage that is not there, footage a render would
+ * refuse. A path that is a folder or a FIFO, a file this process may not read, a file that is no media any more,
+ * a clip or sound re-exported under the same name (another size, rate, length, layout, start: the checks a render
+ * makes, media/footage-unchanged.ts and audio/sound-unchanged.ts), an image sequence whose first frame has
+ * another size. Each file's headers are read once (ffprobe, sharp): tens of milliseconds a file. Until
+ * 2026-12-07 the gate only looked for files, and passed (exit 0) projects every render of which then failed.
+ */
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import {
+  EngineError,
+  sequenceFrame,
+  type ErrorInfo,
+  type FootageItem,
+  type Project,
+} from '../engine/index.js';
+import { findExecutable } from '../node-io/search-path.js';
+import { sharpModule } from '../render/sharp-module.js';
+import { CLI_WORDS } from './cli-words.js';
+
+const RELINK =
+  'Put the file back as it was, or relink the footage to it (footage.relink) and save the project.';
+
+/** Why a render could not use `path`'s file as it is, or null. */
+async function notReadable(path: string): Promise<ErrorInfo | null> {
+  const info = await stat(path).catch(() => null);
+  if (!info) return null; // Missing: reported as missing already.
+  if (!info.isFile()) {
+    const what = info.isDirectory() ? 'a folder' : info.isFIFO() ? 'a FIFO' : 'not a regular file';
+    return { code: 'bad_argument', message: `"${path}" is ${what}, not a file.`, remediation: RELINK };
+  }
+  const readable = await access(path, constants.R_OK).then(
+    () => true,
+    () => false,
+  );
+  return readable
+    ? null
+    : {
+        code: 'io_error',
+        message: `"${path}" cannot be read: permission denied.`,
+        remediation: `Give this user read access to the file (chmod, chown), or relink the footage to a copy it can read.`,
+      };
+}
+
+/** Throws what a render would: the footage item's media facts checked against its file now. */
+async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<void> {
+  const media = item.media;
+  if (media?.kind === 'video' || media?.kind === 'audio') {
+    if (!ffprobe) return;
+    // Loaded only for --strict: they bring the ffprobe parser (zod) that a plain inspect does not need.
+    const [{ checkUnchanged }, { checkSoundUnchanged }, { probeMedia }] = await Promise.all([
+      import('../render/media/footage-unchanged.js'),
+      import('../render/audio/sound-unchanged.js'),
+      import('../render/media/probe.js'),
+    ]);
+    if (media.kind === 'video') await checkUnchanged(ffprobe, item.path, item);
+    const streams = media.audioStreams?.length ?? (media.audio ? 1 : 0);
+    if (streams)
+      await checkSoundUnchanged(
+        ({ countPackets }) => probeMedia(ffprobe, item.path, item.path, { countPackets }),
+        item,
+        Array.from({ length: streams }, (_, i) => i),
+      );
+    return;
+  }
+  // A still, or a sequence's first frame: its header, as a render reads it.
+  const sharp = await sharpModule();
+  const path = media?.sequence ? sequenceFrame(media.sequence.pattern, media.sequence.first) : item.path;
+  const meta = await sharp(path, { animated: false })
+    .metadata()
+    .catch(() => null);
+  if (!meta?.width || !meta.height)
+    throw new EngineError('unsupported_format', `"${path}" is not an image EffectCraft can read.`, RELINK);
+  if (media?.sequence && (meta.width !== item.width || meta.height !== item.height))
+    throw new EngineError(
+      'unsupported_format',
+      `Frame "${path}" of the image sequence "${item.name}" is ${meta.width}x${meta.height}; the sequence was ${item.width}x${item.height} when it was imported, so it has changed since.`,
+      RELINK,
+    );
+}
+
+/**
+ * The problem of each footage item of `doc` whose file is there but which a render would refuse, by item id.
+ * `searchPath`: where ffprobe is looked for (without it, video and sound are checked for readability only).
+ */
+export async function footageProblems(doc: Project, searchPath?: string): Promise<Map<string, ErrorInfo>> {
+  const ffprobe = await findExecutable('ffprobe', searchPath);
+  const found = new Map<string, ErrorInfo>();
+  const items = doc.items.filter((i): i is FootageItem => i.type === 'footage');
+  await Promise.all(
+    items.map(async (item) => {
+      const unreadable = await notReadable(item.path);
+      if (unreadable) return void found.set(item.id, unreadable);
+      if (!(await stat(item.path).catch(() => null))) return;
+      try {
+        await checkMedia(item, ffprobe);
+      } catch (err) {
+        if (!(err instanceof EngineError)) throw err;
+        found.set(item.id, err.toInfo(CLI_WORDS));
+      }
+    }),
+  );
+  return found;
+}
