@@ -101,7 +101,12 @@ export async function mcpCommand(args: string[]): Promise<number> {
     ...(written && { onFileWritten: (path: string) => written.add(path) }),
     ...(distributed && {
       renderQueue: {
-        distributed: { ...distributed, version: packageVersion(), unreachableRemedy: REDIS_REMEDY },
+        distributed: {
+          ...distributed,
+          version: packageVersion(),
+          unreachableRemedy: REDIS_REMEDY,
+          onNotice: (message: string) => log(message),
+        },
       },
     }),
   });

@@ -109,6 +109,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
             signal: controller.signal,
             detail: args.json ? 'files' : 'compact',
             onProgress: (p) => view.update(p),
+            onNotice: (message) => process.stderr.write(`effectcraft-cli render: ${printable(message)}\n`),
           },
           Boolean(args.data),
         )

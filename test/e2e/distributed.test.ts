@@ -235,6 +235,23 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
     expect(logs).toMatch(/cancelled by the render/);
   }, 120_000);
 
+  it('no worker listening: the render says so after 10 s and waits; Ctrl-C stops it (exit 130, no files)', async () => {
+    const lonely = await startRedis();
+    try {
+      const dir = await sampleDir();
+      const r = await cliUntil(sampleOnWorkers(lonely.url), dir, (stderr) =>
+        stderr.includes('No worker is listening'),
+      );
+      expect(r.code).toBe(130);
+      expect(r.stderr).toContain(
+        `effectcraft-cli render: No worker is listening on ${lonely.url}: the render waits for one. Start \`effectcraft-cli worker --redis ${lonely.url}\``,
+      );
+      expect(await readdir(dir)).toEqual(['sample.ecproj']);
+    } finally {
+      await lonely.stop();
+    }
+  }, 60_000);
+
   it('Redis down: render --redis and worker --redis fail at once with not-reachable and the remedy, exit 1, no files', async () => {
     const dir = await sampleDir();
     const nobody = `redis://127.0.0.1:${await freePort()}`;

@@ -66,6 +66,35 @@ export interface DistributedRenderOptions {
   roots?: JobRoots | null;
   /** What to do when Redis cannot be reached, in the words of the surface given the URL. */
   unreachableRemedy?: Remedy;
+  /** Told when the render has waited NO_WORKER_NOTICE_MS with no worker listening (a log line, not an error). */
+  onNotice?(message: string): void;
+}
+
+/** How long a render waits with no worker listening before it says so. */
+export const NO_WORKER_NOTICE_MS = 10_000;
+
+/**
+ * Says, once until one comes, that no worker is listening: the jobs wait in Redis for a worker as long as it
+ * takes, and a render started before its workers (or with none) showed "0.0 fps" and nothing else, for ever.
+ */
+function watchForWorkers(queue: Queue, url: string, notice?: (message: string) => void): () => void {
+  if (!notice) return () => undefined;
+  let told = false;
+  const timer = setInterval(() => {
+    void queue.getWorkersCount().then(
+      (n) => {
+        if (n > 0) told = false;
+        if (n > 0 || told) return;
+        told = true;
+        notice(
+          `No worker is listening on ${url}: the render waits for one. Start \`effectcraft-cli worker --redis ${url}\` on a machine that reaches the footage and the outputs at the same paths.`,
+        );
+      },
+      () => undefined,
+    );
+  }, NO_WORKER_NOTICE_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** The parts of BullMQ one render uses, closed together. */
@@ -116,6 +145,7 @@ export async function renderItemsDistributed(
   let lostError: ErrorInfo | undefined;
   const lost = watch.lost.then((cause) => (lostError = lostRedis(options, cause)));
   const renderId = randomUUID();
+  const unwatch = watchForWorkers(links.queue, options.url, options.onNotice);
   try {
     // Subscribed before any job is added: the stream is read from "now", and a fast chunk must not be missed.
     await links.events.waitUntilReady();
@@ -156,6 +186,7 @@ export async function renderItemsDistributed(
     }
     return outcomes;
   } finally {
+    unwatch();
     await dropDoc(links.control, renderId).catch(() => undefined);
     watch.close();
     await Promise.allSettled([links.events.close(), links.flows.close(), links.queue.close()]);

@@ -48,6 +48,8 @@ export interface DistributedQueueOptions {
   roots?: JobRoots | null;
   /** What to do when Redis cannot be reached, in the words of whoever gave the URL. */
   unreachableRemedy?: Remedy;
+  /** Where a render says it waits with no worker listening (the server's log). */
+  onNotice?(message: string): void;
 }
 
 /** How one job runs, every default decided. */
