@@ -117,6 +117,30 @@ describe.each(['legacy', 'modern'] as const)('mcp with the official client (%s e
     expect(doc).not.toContain('"A"');
   });
 
+  it('command_batch: a step takes an earlier result by reference ("$0.id"), and a bad reference fails its step', async () => {
+    const c = await open(era);
+    const r = await c.callTool({
+      name: 'command_batch',
+      arguments: {
+        steps: [
+          { id: 'comp.new', params: { name: 'Refs', width: 100, height: 100 } },
+          { id: 'layer.addSolid', params: { comp: '$0.id', name: 'Fill', color: '#ff0000' } },
+          { id: 'layer.rename', params: { comp: '$0.id', layer: '$1.id', name: 'Renamed' } },
+          { id: 'layer.rename', params: { comp: '$0.id', layer: '$1.nope', name: 'X' } },
+        ],
+      },
+    });
+    expect(r.isError).toBe(true);
+    const out = r.structuredContent as {
+      completed: number;
+      results: Array<{ ok: boolean; error?: { message: string } }>;
+    };
+    expect(out.completed).toBe(3);
+    expect(out.results[3]!.error!.message).toContain('has no field "nope"');
+    const doc = JSON.stringify((await c.callTool({ name: 'doc_inspect', arguments: {} })).structuredContent);
+    expect(doc).toContain('"Renamed"');
+  });
+
   it('batch: one undo step, result references, and rollback on failure', async () => {
     const c = await open(era);
     const ok = await c.callTool({

@@ -1,7 +1,8 @@
 /**
  * Many commands in one call. `command_batch`: each step is its own undo step, stops at the first failure
  * unless stop_on_error is false. `batch` (older): the whole batch is one undo step, rolled back when a step
- * fails, and step params may reference earlier results ("$N", "$N.field").
+ * fails. In both, step params may reference earlier results ("$N", "$N.field"): an import then a layer of it
+ * (`{"footage": "$0.id"}`) is one call, as agents write it (command_batch refused "$0.id" as an unknown id).
  */
 import { z } from 'zod';
 import type { ErrorInfo } from '../../engine/index.js';
@@ -37,7 +38,7 @@ export const commandBatch = defineTool({
   name: 'command_batch',
   title: 'Run Command Batch',
   description:
-    'Runs engine commands in order; each edit is its own undo step. Stops at the first failure unless stop_on_error is false. Returns {completed, failed, skipped, results}; any failed step makes the result an error.',
+    'Runs engine commands in order; each edit is its own undo step. Stops at the first failure unless stop_on_error is false. Step params may reference earlier results: "$N" (result of step N, 0-based) or "$N.field" (file.import then layer.addFootage {"footage": "$0.id"}). Returns {completed, failed, skipped, results}; any failed step makes the result an error.',
   hints: COMMAND_TOOL,
   input: z.strictObject({
     steps: z.array(step).min(1).max(MAX_STEPS).describe('Commands to run, in order.'),
@@ -46,10 +47,13 @@ export const commandBatch = defineTool({
   async run(args, ctx) {
     const stopOnError = args.stop_on_error ?? true;
     const results: StepResult[] = [];
+    const values: unknown[] = [];
+    const confined = ctx.confinement?.info.confined ?? false;
     let failed = 0;
     for (const [index, s] of args.steps.entries()) {
-      const r = await runStep(ctx.backend, index, s.id, s.params);
+      const r = await referencedStep(ctx.backend, index, s, values, confined);
       results.push(r);
+      values.push(r.ok ? r.result : undefined);
       if (!r.ok) {
         failed++;
         if (stopOnError) break;
@@ -78,19 +82,7 @@ export const batch = defineTool({
     const confined = ctx.confinement?.info.confined ?? false;
     const run = await ctx.backend.group('Batch', async (steps) => {
       for (const [index, s] of args.steps.entries()) {
-        const resolved = resolveRefs(s.params ?? {}, values, index);
-        if (!resolved.ok) {
-          results.push({ index, id: s.id, ok: false, error: resolved.error });
-          return false;
-        }
-        // Security: a path computed from an earlier result cannot be vetted by the caller before the call,
-        // so while confined references may not supply paths at all.
-        const pathRef = confined ? resolved.refs.find((r) => r.startsWith('/')) : undefined;
-        if (pathRef !== undefined) {
-          results.push({ index, id: s.id, ok: false, error: refusedPathRef(index) });
-          return false;
-        }
-        const r = await runStep(steps, index, s.id, resolved.value);
+        const r = await referencedStep(steps, index, s, values, confined);
         results.push(r);
         values.push(r.ok ? r.result : undefined);
         if (!r.ok) return false;
@@ -115,6 +107,23 @@ export const batch = defineTool({
     };
   },
 });
+
+/** Runs step `index` with its references to earlier results (`values`) filled in, or fails it naming the reference. */
+async function referencedStep(
+  run: Pick<GroupSteps, 'execute'>,
+  index: number,
+  s: { id: string; params?: Record<string, unknown> | undefined },
+  values: readonly unknown[],
+  confined: boolean,
+): Promise<StepResult> {
+  const resolved = resolveRefs(s.params ?? {}, values, index);
+  if (!resolved.ok) return { index, id: s.id, ok: false, error: resolved.error };
+  // Security: a path computed from an earlier result cannot be vetted by the caller before the call, so while
+  // confined references may not supply paths at all.
+  if (confined && resolved.refs.some((r) => r.startsWith('/')))
+    return { index, id: s.id, ok: false, error: refusedPathRef(index) };
+  return runStep(run, index, s.id, resolved.value);
+}
 
 function refusedPathRef(index: number): ErrorInfo {
   return {

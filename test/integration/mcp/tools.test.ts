@@ -151,5 +151,20 @@ describe('MCP tools while confined', () => {
     // The remedy names what an agent has over MCP (the capabilities tool), never the server's start-up flags.
     expect(results[1]?.error?.remediation).toContain('capabilities');
     expect(results[1]?.error?.remediation).not.toMatch(/--[a-z]/);
+    // command_batch takes references too, with the same rule for paths.
+    const perStep = await h.client.callTool({
+      name: 'command_batch',
+      arguments: {
+        steps: [
+          { id: 'test.echo', params: { path: target } },
+          { id: 'project.save', params: { path: '$0.path' } },
+        ],
+      },
+    });
+    expect(perStep.isError).toBe(true);
+    const steps = (perStep.structuredContent as { results: { ok: boolean; error?: { code: string } }[] })
+      .results;
+    expect(steps[0]?.ok).toBe(true);
+    expect(steps[1]?.error?.code).toBe('refused_while_confined');
   });
 });
