@@ -2,7 +2,14 @@
  * The engine's CommandGuard under confinement: runs after params validate and before the command, so a
  * refused command leaves the document exactly as it was.
  */
-import { declaredPaths, type AnyCommand, type CommandGuard, type ErrorInfo } from '../engine/index.js';
+import {
+  declaredPaths,
+  patternOfFile,
+  type AnyCommand,
+  type CommandGuard,
+  type ErrorInfo,
+  type Project,
+} from '../engine/index.js';
 import { scanPaths, type FoundPath } from './deep-scan.js';
 import { refusedWhileConfined } from './errors.js';
 import type { Access, Policy } from './policy.js';
@@ -25,9 +32,26 @@ function wantedFiles(command: AnyCommand, params: unknown, view: Parameters<Comm
   );
   const reads = command.readsFiles?.(view, params) ?? [];
   reads.forEach((path, i) =>
-    out.push({ param: `${command.id} reads${reads.length > 1 ? ` [${i}]` : ''}`, path, access: 'read' }),
+    out.push({
+      param: footageNamed(view.doc, path) ?? `${command.id} reads${reads.length > 1 ? ` [${i}]` : ''}`,
+      path,
+      access: 'read',
+    }),
   );
   return out;
+}
+
+/**
+ * The footage item a file read belongs to, as a refusal names it (`footage Bed (footage_3)`): "renderQueue.render reads
+ * [0]" told an agent nothing of which of its files had become a link out of the roots.
+ */
+function footageNamed(doc: Project, path: string): string | null {
+  const item = doc.items.find(
+    (i) =>
+      i.type === 'footage' &&
+      (i.path === path || (!!i.media?.sequence && patternOfFile(path)?.pattern === i.media.sequence.pattern)),
+  );
+  return item ? `footage ${item.name} (${item.id})` : null;
 }
 
 /**

@@ -70,7 +70,10 @@ describe('renderQueue.render while confined', () => {
     const path = await project(l, join(l.outside, 'secret.png'), join(l.root, 'shot_[##].png'));
     const engine = confined(l);
     expect(codeOf(await engine.execute('project.open', { path }))).toBe('ok');
-    expect(codeOf(await engine.execute('renderQueue.render', {}))).toBe('path_outside_roots');
+    const refused = await engine.execute('renderQueue.render', {});
+    expect(codeOf(refused)).toBe('path_outside_roots');
+    // Named as the footage item it is, not as "renderQueue.render reads [0]".
+    expect(!refused.ok && refused.error.message).toMatch(/^"footage secret \(\w+\)": /);
     expect(existsSync(join(l.root, 'shot_00.png'))).toBe(false);
   });
 
