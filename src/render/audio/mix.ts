@@ -36,7 +36,7 @@ export class AudioMixRun {
     });
     this.#done = this.#child.end().then(
       () => {
-        if (strict && this.#child.cutShort) throw soundCutShort(mix);
+        if (strict && this.#child.cutShort) throw soundCutShort(mix, this.#child.cutInputs);
       },
       (err: unknown) => {
         throw changedSound(err, this.#child.stderrHead, mix) ?? err;
@@ -57,9 +57,19 @@ export class AudioMixRun {
   }
 }
 
-/** A mix one of whose files ended before its header said: named when the mix has one file. */
-export function soundCutShort(mix: AudioMix): EngineError {
-  const files = [...new Set(mix.clips.map((c) => c.shown ?? c.path))];
+/**
+ * A mix one of whose files ended before its header said: the file ffmpeg named (`named`: paths as given, or
+ * `#N` input indexes, the mix's first at `firstInput`), else the only file, else all of them as candidates.
+ */
+export function soundCutShort(
+  mix: AudioMix,
+  named: ReadonlySet<string> = new Set(),
+  firstInput = 0,
+): EngineError {
+  // The graph's inputs in its order: one per file (graph.ts).
+  const inputs = [...new Map(mix.clips.map((c) => [c.path, c.shown ?? c.path])).entries()];
+  const culprits = inputs.filter(([path], i) => named.has(path) || named.has(`#${i + firstInput}`));
+  const files = (culprits.length ? culprits : inputs).map(([, shown]) => shown);
   const which = files.length === 1 ? `"${files[0]}"` : `one of ${files.map((f) => `"${f}"`).join(', ')}`;
   return new EngineError(
     'unsupported_format',

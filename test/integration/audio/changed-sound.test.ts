@@ -134,12 +134,17 @@ describe('a sound file changed after import', () => {
       await writeFile(sound, bytes.subarray(0, Math.floor(bytes.length / 2)));
       const s = soundSession();
       const comp = await soundComp(s, 10, 2, 32);
-      const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: sound });
-      await run(s, 'layer.addFootage', { comp, footage });
+      // Beside an intact music bed: the error names the file cut short, not "one of" both.
+      const music = join(dir, 'music.wav');
+      await copyFile(await tone(dir, { freq: 660, seconds: 2 }), music);
+      for (const path of [music, sound]) {
+        const { id: footage } = await run<{ id: string }>(s, 'file.import', { path });
+        await run(s, 'layer.addFootage', { comp, footage });
+      }
       const job = await renderTo(s, comp, join(dir, 'out', output));
       const error = job.items[0]?.error;
       expect(error?.code).toBe('unsupported_format');
-      expect(error?.message).toContain(`"${sound}" ends before its file says it does`);
+      expect(error?.message).toContain(`The sound of "${sound}" ends before its file says it does`);
       expect(error?.remediation).toMatch(/footage\.relink/);
       expect(await readdir(dir)).not.toContain('out');
     },

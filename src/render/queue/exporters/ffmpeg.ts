@@ -70,6 +70,8 @@ export interface FfmpegOptions {
 
 /** How the demuxers name an input that ends before its header says (mov/mp4: "partial file"), or is damaged. */
 const CUT_SHORT = /: partial file\b|Packet corrupt/i;
+/** Where ffmpeg says which input it was: "PATH: corrupt input packet", "Error while decoding stream #N:". */
+const CUT_INPUT = /^(.+): corrupt input packet in stream|Error while decoding stream #(\d+):/gm;
 
 export class FfmpegProcess {
   readonly #child: ChildProcess;
@@ -82,6 +84,7 @@ export class FfmpegProcess {
   readonly #output: string;
   #spawnError: Error | null = null;
   #cutShort = false;
+  readonly #cutInputs = new Set<string>();
 
   constructor(ffmpeg: string, args: string[], options: FfmpegOptions = {}) {
     const { filterGraph, onProgress, onStdout } = options;
@@ -121,6 +124,8 @@ export class FfmpegProcess {
       const fresh = this.#stderr.slice(Math.max(0, before - s.length - 200));
       if (!this.#fatal) this.#fatal = fatalLine(fresh);
       if (options.watchInputs && CUT_SHORT.test(fresh)) this.#cutShort = true;
+      if (options.watchInputs)
+        for (const m of fresh.matchAll(CUT_INPUT)) this.#cutInputs.add(m[1] ?? `#${m[2]}`);
     });
     // A dead ffmpeg makes stdin emit EPIPE; the exit code reports the failure, so swallow it here.
     this.#child.stdin!.on('error', () => undefined);
@@ -136,6 +141,14 @@ export class FfmpegProcess {
   /** With `watchInputs`: whether an input ended before its header said (its output is short of it). */
   get cutShort(): boolean {
     return this.#cutShort;
+  }
+
+  /**
+   * With `watchInputs`: the inputs ffmpeg named as damaged or cut short, each as the path it was given or as
+   * `#N` (its input index), where it said which.
+   */
+  get cutInputs(): ReadonlySet<string> {
+    return this.#cutInputs;
   }
 
   /** The first KiB ffmpeg wrote to stderr (a setup error's own words; the failure carries the tail). */

@@ -171,7 +171,8 @@ export class VideoExporter implements Exporter {
     await child.end().catch((err: unknown) => {
       throw this.#explained(err, child);
     });
-    if (child.cutShort && this.#ctx.audio) throw soundCutShort(this.#ctx.audio);
+    // The picture is input 0; the sound's files follow (graph.ts, mixGraph's firstInput).
+    if (child.cutShort && this.#ctx.audio) throw soundCutShort(this.#ctx.audio, child.cutInputs, 1);
     return completeFile(this.#ctx, this.#file, FFMPEG_FORMATS[this.#format].finish);
   }
 
