@@ -88,7 +88,7 @@ export async function renderCommand(argv: string[]): Promise<number> {
     received = signal;
     process.stderr.write(
       args.resume
-        ? '\nStopping: keeping the frames written (render again with --resume to go on)...\n'
+        ? '\nStopping: keeping the frames of sequences written (render again with --resume to go on; a video or other one-file output is removed unfinished)...\n'
         : '\nStopping: removing unfinished files...\n',
     );
     controller.abort();

@@ -347,7 +347,7 @@ describe('effectcraft-cli render', () => {
       }, 20);
     });
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/keeping the frames written/);
+    expect(r.stderr).toMatch(/keeping the frames of sequences written/);
     const kept = await hashFiles(dir);
     const keptFrames = frames(Object.keys(kept));
     // The summary says what stays: those frames and their files, not "0 frames, no files".

@@ -5,14 +5,24 @@ import { EngineError, fsError, type ErrorInfo } from '../../engine/index.js';
 export const stopped = (): EngineError =>
   new EngineError('cancelled', 'The render was stopped.', 'Render again to finish it.');
 
-/** The error of a resumable item stopped before it finished: what it kept, and how to go on from it. */
-export const stoppedKeeping = (frames: number): EngineError =>
-  new EngineError(
-    'cancelled',
-    `The render was stopped; the ${frames} frame${frames === 1 ? '' : 's'} it completed ${frames === 1 ? 'is' : 'are'} kept.`,
-    // Item errors cross workers and jobs as plain text: both surfaces' ways are named.
-    'Render again with resume (renderQueue.render {resume: true}; at the CLI, render --resume) to render only the rest.',
-  );
+/**
+ * The error of a resumable item stopped before it finished: what it kept, and how to go on from it. A one-file
+ * output (a video, a GIF, a sound) keeps nothing unfinished, and a next run renders it whole: it says so, rather
+ * than promise "only the rest".
+ */
+export const stoppedKeeping = (frames: number, oneFile = false): EngineError =>
+  oneFile
+    ? new EngineError(
+        'cancelled',
+        'The render was stopped. Its output is one file, complete only when the render is: nothing unfinished is kept, and an earlier file of that name is as it was.',
+        'Render again to make the whole file (resume continues image sequences only).',
+      )
+    : new EngineError(
+        'cancelled',
+        `The render was stopped; the ${frames} frame${frames === 1 ? '' : 's'} it completed ${frames === 1 ? 'is' : 'are'} kept.`,
+        // Item errors cross workers and jobs as plain text: both surfaces' ways are named.
+        'Render again with resume (renderQueue.render {resume: true}; at the CLI, render --resume) to render only the rest.',
+      );
 
 /** Throws `stopped()` once the item's signal has aborted (the job stopped, or the item was removed). */
 export function throwIfStopped(signal: AbortSignal): void {

@@ -7,6 +7,7 @@
 import PQueue from 'p-queue';
 import {
   EngineError,
+  formatSpec,
   type EnginePorts,
   type ErrorInfo,
   type Project,
@@ -127,7 +128,10 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
     error: stop.removed
       ? removedError(item.id)
       : cancelled
-        ? (env.resume ? stoppedKeeping(kept.length) : stopped()).toInfo()
+        ? (env.resume
+            ? stoppedKeeping(kept.length, formatSpec(item.format).kind === 'file')
+            : stopped()
+          ).toInfo()
         : toInfo(failure, item.output),
   };
 }

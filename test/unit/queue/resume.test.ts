@@ -126,8 +126,12 @@ describe('one-file outputs (video, GIF)', () => {
     async (ext) => {
       const dir = await tempDir();
       const { s, comp } = await slowQueue(join(dir, `clip.${ext}`));
-      expect((await renderStoppedAt(s, 10, { resume: true })).items[0]!.status).toBe('stopped');
+      const resumable = (await renderStoppedAt(s, 10, { resume: true })).items[0]!;
+      expect(resumable.status).toBe('stopped');
       expect(await listDir(dir)).toEqual([]);
+      // It says so, rather than promise that a resumed run renders "only the rest".
+      expect(resumable.error!.message).toContain('nothing unfinished is kept');
+      expect(resumable.error!.remediation).not.toMatch(/only the rest/);
       expect((await run<JobResult>(s, 'renderQueue.render', {})).completed).toBe(1);
       const before = await hashFiles(dir);
       // Another layer changes every frame: the new file would differ.
