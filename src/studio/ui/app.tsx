@@ -2,6 +2,7 @@
  * Render Queue / Activity tabs along the bottom. */
 import type { JSX } from 'preact';
 import { Toasts } from './components/toasts.js';
+import { ENDED_REMEDY } from './live/channel.js';
 import { ActivityPanel } from './panels/activity.js';
 import { LayersPanel } from './panels/layers.js';
 import { ProjectPanel } from './panels/project.js';
@@ -57,6 +58,11 @@ function TopBar(): JSX.Element {
       <span class={`connection is-${connection}`} role="status" aria-label={`Connection ${connection}`}>
         {connection === 'open' ? 'live' : connection}
       </span>
+      {connection === 'ended' && (
+        <div class="session-ended" role="alert">
+          {ENDED_REMEDY}
+        </div>
+      )}
     </header>
   );
 }

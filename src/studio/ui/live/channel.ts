@@ -3,8 +3,10 @@
  * cookie authenticates it). It sends `hello` first, then requests; it receives events (notifications) and the
  * requests the UI tools send this page, which `onRequest` answers.
  *
- * A state machine (connecting, open, closed): a dropped socket fails its pending requests at once and
- * reconnects with backoff, so a call made while the app restarts fails quickly instead of hanging.
+ * A state machine (connecting, open, closed, ended): a dropped socket fails its pending requests at once and
+ * reconnects with backoff, so a call made while the app restarts fails quickly instead of hanging. Before each
+ * reconnect it asks the app whether this page is still signed in (a plain GET of LIVE_PATH: 401 when the app no
+ * longer knows the session cookie, as after a restart); if not, the channel has `ended` and stops trying.
  */
 import { LIVE_PATH, type ErrorBody } from '../../protocol.js';
 import { RpcError, toErrorBody } from './rpc-error.js';
@@ -75,7 +77,10 @@ export class LiveChannel {
         new RpcError({
           code: 'app_unavailable',
           message: `The studio is not connected to the app (${method} not sent).`,
-          remediation: 'Wait for the connection to come back (see the status in the top bar), then retry.',
+          remediation:
+            this.#state === 'ended'
+              ? ENDED_REMEDY
+              : 'Wait for the connection to come back (see the status in the top bar), then retry.',
         }),
       );
     }
@@ -152,14 +157,33 @@ export class LiveChannel {
       this.#pending.delete(id);
     }
     this.#setState('closed');
-    window.setTimeout(() => this.connect(), this.#backoff);
+    const wait = this.#backoff;
     this.#backoff = Math.min(MAX_BACKOFF_MS, this.#backoff * 2);
+    window.setTimeout(() => {
+      void signedIn().then((yes) => (yes ? this.connect() : this.#setState('ended')));
+    }, wait);
   }
 
   #setState(state: ConnectionState): void {
     if (this.#state === state) return;
     this.#state = state;
     this.#handlers.onState(state);
+  }
+}
+
+export const ENDED_REMEDY =
+  'This studio session has ended (the app was restarted or quit). Open the link the app printed at start-up, or ask the agent for a fresh one (control {"action": "link"}).';
+
+/** false only when the app answers that this page is not signed in; true while it cannot be asked (restarting). */
+async function signedIn(): Promise<boolean> {
+  try {
+    const res = await fetch(new URL(LIVE_PATH, location.href), {
+      cache: 'no-store',
+      credentials: 'same-origin',
+    });
+    return res.status !== 401;
+  } catch {
+    return true;
   }
 }
 

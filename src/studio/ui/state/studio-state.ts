@@ -7,7 +7,11 @@ import type { Project } from '../../../engine/model.js';
 
 export type ViewerZoom = 'fit' | 0.5 | 1 | 2;
 export type ViewerResolution = 'auto' | 'full' | 'half' | 'quarter';
-export type ConnectionState = 'connecting' | 'open' | 'closed';
+/**
+ * `ended`: the app no longer knows this page's session (it was restarted, or quit and started again): the page
+ * cannot reconnect and says to open a fresh link, instead of "closed" and a wait that never ends.
+ */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'ended';
 /**
  * The transport's sound: off (the person turned it off), stopped (not playing), loading (its mix on the way),
  * playing, silent (nothing in the composition is heard), failed (the mix could not be had; a toast says why).
