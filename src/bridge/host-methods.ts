@@ -160,7 +160,13 @@ export function createHostHandler(engine: Engine, identity: HostIdentity, scope:
     },
     'session.view'() {
       const v = engine.view;
-      return { doc: v.doc, projectPath: v.projectPath, canUndo: v.canUndo, canRedo: v.canRedo };
+      return {
+        doc: v.doc,
+        projectPath: v.projectPath,
+        canUndo: v.canUndo,
+        canRedo: v.canRedo,
+        unsaved: v.unsaved,
+      };
     },
     'studio.status': () => scope.ui?.status() ?? NO_STUDIO,
     'studio.link'() {

@@ -120,6 +120,8 @@ const ENGINE_METHODS = {
       projectPath: z.string().nullable(),
       canUndo: z.boolean(),
       canRedo: z.boolean(),
+      /** Absent from apps before 2026-12-07. */
+      unsaved: z.boolean().default(false),
     }),
   }),
   /** The studio the UI methods drive: whether one is served, how many pages are open, which one is driven. */

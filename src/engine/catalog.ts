@@ -24,6 +24,8 @@ export interface SessionView {
   readonly projectPath: string | null;
   readonly canUndo: boolean;
   readonly canRedo: boolean;
+  /** The document differs from its file (or, never saved, from the new project it began as). */
+  readonly unsaved: boolean;
 }
 
 export interface HistoryControl {

@@ -89,7 +89,7 @@ export const DEFAULT_EDIT_WAIT_MS = 15_000;
 interface OpenGroup {
   readonly handle: EditGroup;
   readonly release: () => void;
-  readonly start: HistoryMark & { doc: Project; path: string | null };
+  readonly start: HistoryMark & { doc: Project; path: string | null; saved: Project };
   /** Index in the undo history where the group's own steps begin (0 once it replaced the project). */
   depth: number;
   replaced: boolean;
@@ -143,6 +143,11 @@ export type EngineEvent =
 
 export class Engine {
   #doc: Project = emptyProject();
+  /**
+   * The document as its file holds it (last opened or saved; a new project counts as saved until edited):
+   * documents are immutable, so any other document object is unsaved work.
+   */
+  #saved: Project = this.#doc;
   #path: string | null = null;
   readonly #history: UndoHistory;
   readonly #commands: Map<string, AnyCommand>;
@@ -181,6 +186,7 @@ export class Engine {
       projectPath: this.#path,
       canUndo: this.#history.canUndo,
       canRedo: this.#history.canRedo,
+      unsaved: this.#doc !== this.#saved,
     };
   }
 
@@ -383,7 +389,7 @@ export class Engine {
     );
     if (!turn.ok) return turn;
     const handle: EditGroup = Object.freeze({ id: `group_${++this.#groupSeq}`, label });
-    const start = { ...this.#history.mark(), doc: this.#doc, path: this.#path };
+    const start = { ...this.#history.mark(), doc: this.#doc, path: this.#path, saved: this.#saved };
     this.#group = {
       handle,
       release: turn.release,
@@ -412,6 +418,7 @@ export class Engine {
     } else if (open.replaced) {
       this.#doc = open.start.doc;
       this.#path = open.start.path;
+      this.#saved = open.start.saved;
       this.#history.restore(open.start.undo, open.start.redo);
       this.#emit(`${group.label} (rolled back)`);
     } else {
@@ -478,6 +485,9 @@ export class Engine {
       get canRedo() {
         return engine.#history.canRedo;
       },
+      get unsaved() {
+        return step.doc !== engine.#saved;
+      },
       warnings,
       update: (recipe) => step.update(recipe),
       insert: (path, index, value) => step.insert(path, index, value),
@@ -491,11 +501,14 @@ export class Engine {
         }
         engine.#doc = next;
         engine.#path = path;
+        engine.#saved = next;
         engine.#history.clear();
         engine.#emit('Replace project');
       },
       setProjectPath(path) {
         engine.#path = path;
+        // Called once the file is written: what it holds is the document as this step sees it.
+        engine.#saved = step.doc;
       },
       history: { undo: () => move('undo'), redo: () => move('redo') },
       ports: this.#options.ports,

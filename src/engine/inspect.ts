@@ -161,6 +161,8 @@ export function inspectDocument(
     project: {
       name: doc.name,
       path: view.projectPath,
+      // Edits not in the file: an agent about to open another project (which drops them) should save first.
+      unsaved: view.unsaved,
       canUndo: view.canUndo,
       canRedo: view.canRedo,
       compositions: doc.items

@@ -84,6 +84,8 @@ export interface LiveView {
   projectPath: string | null;
   canUndo: boolean;
   canRedo: boolean;
+  /** The document differs from its file (engine SessionView.unsaved). */
+  unsaved: boolean;
   /** Increases by one at every document change; a frame or view with a lower revision is stale. */
   revision: number;
 }

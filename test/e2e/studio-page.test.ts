@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PANELS } from '../../src/studio/protocol.js';
 import { describeWithChromium, openAnotherTab, openStudio } from '../helpers/chromium.js';
+import { repoRoot } from '../helpers/cli.js';
 import type { ControlClient } from '../helpers/studio-browser.js';
 import { StudioApp } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -29,6 +30,7 @@ let control: ControlClient;
 let page: Page;
 
 const canvas = () => page.locator('[data-panel="Viewer"] canvas[data-revision]');
+const samplePath = join(repoRoot, 'fixtures/sample/sample.ecproj');
 
 async function layersOfDoc(): Promise<ViewLayer[]> {
   const view = await control.call<View>('session.view');
@@ -38,7 +40,7 @@ async function layersOfDoc(): Promise<ViewLayer[]> {
 describeWithChromium('the studio page', () => {
   beforeAll(async () => {
     const dir = await tempDir();
-    ({ app, control } = await StudioApp.start(dir, ['--project', 'fixtures/sample/sample.ecproj']));
+    ({ app, control } = await StudioApp.start(dir, ['--project', samplePath]));
     page = await openStudio(app.link);
   });
 
@@ -97,6 +99,41 @@ describeWithChromium('the studio page', () => {
     await page.keyboard.press('Control+Z');
     await expect.poll(async () => (await title()).transform.rotation.value).toBe(0);
     await expect.poll(() => rotation.getAttribute('aria-valuenow')).toBe('0');
+  });
+
+  it("says the project has unsaved changes, and asks before Open drops them (an agent's included)", async () => {
+    const dir = await tempDir();
+    const other = join(dir, 'other.ecproj');
+    await control.call('engine.execute', { id: 'project.new', params: { name: 'Other' } });
+    await control.call('engine.execute', { id: 'project.save', params: { path: other } });
+    await control.call('engine.execute', { id: 'project.open', params: { path: samplePath } });
+    const meta = page.locator('[data-panel="Project"] .project-meta');
+    await expect.poll(() => meta.textContent()).not.toContain('unsaved changes');
+    // The agent's edit, not saved: the page says so.
+    await control.call('engine.execute', {
+      id: 'layer.rename',
+      params: { layer: 'Title', name: 'Agent work' },
+    });
+    await expect.poll(() => meta.textContent()).toContain('unsaved changes');
+    await page.getByRole('button', { name: 'Open project' }).click();
+    await page.getByLabel('Project file to open').fill(other);
+    await page.keyboard.press('Enter');
+    const asked = page.locator('[data-panel="Project"] .hint.warn');
+    await expect.poll(() => asked.textContent()).toContain('unsaved changes');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await layersOfDoc()).some((l) => l.name === 'Agent work')).toBe(true);
+    // Escape keeps the work; asked again and answered with a second Enter, the other project opens.
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Open project' }).click();
+    await page.getByLabel('Project file to open').fill(other);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => asked.count()).toBe(1);
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(async () => (await control.call<{ doc: { name: string } }>('session.view')).doc.name)
+      .toBe('Other');
+    await control.call('engine.execute', { id: 'project.open', params: { path: samplePath } });
+    await expect.poll(() => meta.textContent()).not.toContain('unsaved changes');
   });
 
   it("shows a refused command once, as an alert with the engine's message and remedy, until dismissed", async () => {

@@ -115,6 +115,7 @@ export class LiveChannel {
               projectPath: v.projectPath,
               canUndo: v.canUndo,
               canRedo: v.canRedo,
+              unsaved: v.unsaved,
               revision: engine.revision,
             };
           }

@@ -229,6 +229,7 @@ export class Studio {
       doc,
       revision: view.revision,
       projectPath: view.projectPath,
+      unsaved: view.unsaved,
       canUndo: view.canUndo,
       canRedo: view.canRedo,
       selection,

@@ -13,7 +13,13 @@ import {
 } from '../../../src/engine/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 
-const view: SessionView = { doc: emptyProject(), projectPath: null, canUndo: false, canRedo: false };
+const view: SessionView = {
+  doc: emptyProject(),
+  projectPath: null,
+  canUndo: false,
+  canRedo: false,
+  unsaved: false,
+};
 
 function command(extra: Partial<AnyCommand>): AnyCommand {
   return defineCommand({

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import type { Composition, Engine, Project } from '../../../src/engine/index.js';
 import { newEngine, run } from '../../helpers/engine.js';
+import { tempDir } from '../../helpers/tmp.js';
 // Seeded, so a failing sequence can be replayed from its seed.
 import { pick, rng } from '../../helpers/fuzz.js';
 
@@ -157,5 +159,25 @@ describe('undo/redo', () => {
     expect(failed).toEqual({ ok: true, committed: false });
     expect(engine.document).toEqual(before);
     expect(engine.view.canRedo).toBe(true);
+  });
+});
+
+describe('unsaved work', () => {
+  it('the view says whether the document differs from its file: edits, save, refused edits, open', async () => {
+    const engine = newEngine();
+    const dir = await tempDir();
+    const path = join(dir, 'p.ecproj');
+    expect(engine.view.unsaved).toBe(false);
+    await run(engine, 'comp.new', { name: 'A', width: 8, height: 8 });
+    expect(engine.view.unsaved).toBe(true);
+    await run(engine, 'project.save', { path });
+    expect(engine.view.unsaved).toBe(false);
+    // A refused edit changes nothing, so nothing is unsaved.
+    expect((await engine.execute('comp.new', { name: 'B', width: -1, height: 8 })).ok).toBe(false);
+    expect(engine.view.unsaved).toBe(false);
+    await run(engine, 'comp.new', { name: 'B', width: 8, height: 8 });
+    expect(engine.view.unsaved).toBe(true);
+    await run(engine, 'project.open', { path });
+    expect(engine.view.unsaved).toBe(false);
   });
 });

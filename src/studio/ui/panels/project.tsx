@@ -21,6 +21,9 @@ export function ProjectPanel(): JSX.Element {
   const studio = useStudio();
   const doc = useStudioState((s) => s.doc);
   const projectPath = useStudioState((s) => s.projectPath);
+  const unsaved = useStudioState((s) => s.unsaved);
+  // Open with unsaved edits asks first: the path typed, waiting for a second Enter (anyone's edits would go).
+  const [dropping, setDropping] = useState<string | null>(null);
   const missing = useStudioState((s) => s.missingFootage);
   const [form, setForm] = useState<Form>(null);
   const [relinking, setRelinking] = useState<string | null>(null);
@@ -61,7 +64,10 @@ export function ProjectPanel(): JSX.Element {
     <Panel name="Project" actions={actions}>
       <div class="project-meta" title={projectPath ?? 'Not saved yet'}>
         <strong>{doc?.name ?? 'No project'}</strong>
-        <span class="muted path">{projectPath ? shortPath(projectPath) : 'not saved'}</span>
+        <span class="muted path">
+          {projectPath ? shortPath(projectPath) : 'not saved'}
+          {unsaved && projectPath && <span class="unsaved"> · unsaved changes</span>}
+        </span>
       </div>
       {(form === 'open' || form === 'save') && (
         <div class="inline-form">
@@ -71,12 +77,25 @@ export function ProjectPanel(): JSX.Element {
             value={form === 'save' ? (projectPath ?? '') : ''}
             autoFocus
             onCommit={async (path) => {
-              const ok = await run(form === 'open' ? 'project.open' : 'project.save', { path: path.trim() });
+              const target = path.trim();
+              if (form === 'open' && unsaved && dropping !== target) return setDropping(target);
+              setDropping(null);
+              const ok = await run(form === 'open' ? 'project.open' : 'project.save', { path: target });
               if (ok) setForm(null);
             }}
-            onCancel={() => setForm(null)}
+            onCancel={() => {
+              setDropping(null);
+              setForm(null);
+            }}
           />
-          <span class="hint">Enter to {form === 'open' ? 'open' : 'save'}, Esc to close</span>
+          {form === 'open' && dropping !== null ? (
+            <span class="hint warn" role="alert">
+              This project has unsaved changes (yours and any agent's): opening another drops them. Enter
+              again to open anyway, or Esc and save first.
+            </span>
+          ) : (
+            <span class="hint">Enter to {form === 'open' ? 'open' : 'save'}, Esc to close</span>
+          )}
         </div>
       )}
       {form === 'newComp' && (

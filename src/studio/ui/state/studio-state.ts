@@ -60,6 +60,8 @@ export interface StudioState {
   missingFootage: readonly string[];
   revision: number;
   projectPath: string | null;
+  /** Edits not in the project's file: the Project panel says so, and Open asks before it drops them. */
+  unsaved: boolean;
   canUndo: boolean;
   canRedo: boolean;
   /** The selected layer's id (in the active composition). */
@@ -103,6 +105,7 @@ export const initialState: StudioState = {
   missingFootage: [],
   revision: 0,
   projectPath: null,
+  unsaved: false,
   canUndo: false,
   canRedo: false,
   selection: null,
