@@ -158,16 +158,8 @@ export function createHostHandler(engine: Engine, identity: HostIdentity, scope:
       if (!groups.has(p.groupId)) throw appError(noGroup(p.groupId));
       return { committed: await endGroup(p.groupId, p.commit) };
     },
-    'session.view'() {
-      const v = engine.view;
-      return {
-        doc: v.doc,
-        projectPath: v.projectPath,
-        canUndo: v.canUndo,
-        canRedo: v.canRedo,
-        unsaved: v.unsaved,
-      };
-    },
+    // The engine's view is exactly the reply: {doc, projectPath, canUndo, canRedo, unsaved}.
+    'session.view': () => engine.view,
     'studio.status': () => scope.ui?.status() ?? NO_STUDIO,
     'studio.link'() {
       if (!scope.ui) throw appError(noStudio('studio.link'));

@@ -108,17 +108,8 @@ export class LiveChannel {
             });
             return { ids: missing.map((m) => m.id) };
           }
-          case 'session.view': {
-            const v = engine.view;
-            return {
-              doc: v.doc,
-              projectPath: v.projectPath,
-              canUndo: v.canUndo,
-              canRedo: v.canRedo,
-              unsaved: v.unsaved,
-              revision: engine.revision,
-            };
-          }
+          case 'session.view':
+            return { ...engine.view, revision: engine.revision };
         }
         if (Object.hasOwn(UI_METHODS, method))
           throw new EngineError(
