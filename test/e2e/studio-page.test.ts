@@ -4,6 +4,7 @@
  * a person's typed edit (one command, undoable), playback, and the UI tools the app forwards to the page
  * (ui.set of a view control, the in-page screenshot). One app for the file; one browser (test/helpers/chromium).
  */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -192,6 +193,33 @@ describeWithChromium('the studio page', () => {
     expect(await page.getByRole('button', { name: 'Render', exact: true }).isEnabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Stop render' }).isEnabled()).toBe(false);
     for (const id of [short.id, long.id]) await exec('renderQueue.remove', { id });
+  });
+
+  it('shows a failed item once, with its remedy, and a sound file by its share done, not by frames', async () => {
+    const dir = await tempDir();
+    const exec = async <T>(id: string, params: Record<string, unknown> = {}) =>
+      (await control.call<{ result: T }>('engine.execute', { id, params })).result;
+    const comp = (await control.call<View>('session.view')).doc.activeComp;
+    // A file where a folder should be: the render fails, saying what to do.
+    await writeFile(join(dir, 'file'), 'not a folder');
+    const bad = await exec<{ id: string }>('renderQueue.add', {
+      comp,
+      output: join(dir, 'file', 'f_[###].png'),
+      frameRange: { start: 0, end: 1 },
+    });
+    const wav = await exec<{ id: string }>('renderQueue.add', { comp, output: join(dir, 'mix.wav') });
+    await exec('renderQueue.render', { items: [bad.id, wav.id] });
+    const row = (id: string) => page.locator(`[aria-label="Render item ${id}"]`);
+    await expect
+      .poll(() => row(bad.id).getAttribute('class'), { timeout: 20_000 })
+      .toContain('status-failed');
+    const listed = (
+      await exec<{ items: Array<{ id: string; error?: { remediation: string } }> }>('renderQueue.list')
+    ).items.find((i) => i.id === bad.id)!;
+    expect(await row(bad.id).locator('.error-text').textContent()).toContain(listed.error!.remediation);
+    expect((await row(bad.id).textContent())!.match(/failed/g)).toHaveLength(1);
+    await expect.poll(() => row(wav.id).locator('.progress-text').textContent()).toBe('sound 100%');
+    for (const id of [bad.id, wav.id]) await exec('renderQueue.remove', { id });
   });
 
   it('plays in real time: the transport reports the fps reached and the painted frame advances', async () => {

@@ -6,7 +6,9 @@ import type { JSX } from 'preact';
 import { TextField } from '../components/fields.js';
 import { Icon } from '../components/icons.js';
 import { Panel } from '../components/panel.js';
+import { formatsWhere } from '../../../engine/output-formats.js';
 import { activeComp, compositions } from '../state/doc.js';
+import type { QueueItem } from '../state/studio-state.js';
 import { useStudio, useStudioState } from '../studio.js';
 
 export function RenderQueuePanel(props: { title: JSX.Element }): JSX.Element {
@@ -95,10 +97,14 @@ export function RenderQueuePanel(props: { title: JSX.Element }): JSX.Element {
                 data-item={item.id}
               >
                 <div class="progress-fill" style={{ width: `${pct}%` }} />
-                {/* A queued item's frame count is known once its render plans it. */}
-                <span class="progress-text">{total > 0 ? `${done}/${total} frames` : item.status}</span>
+                <span class="progress-text">{progressText(item, done, total, pct)}</span>
               </div>
-              {item.error && <div class="error-text">{item.error.message}</div>}
+              {item.error && (
+                <div class="error-text">
+                  {item.error.message}
+                  {item.error.remediation && <span class="remedy"> {item.error.remediation}</span>}
+                </div>
+              )}
             </li>
           );
         })}
@@ -106,4 +112,17 @@ export function RenderQueuePanel(props: { title: JSX.Element }): JSX.Element {
       </ul>
     </Panel>
   );
+}
+
+/** WAV, MP3, M4A: the composition's sound alone. */
+const SOUND_ONLY = new Set<string>(formatsWhere((s) => s.sound === 'only'));
+
+/**
+ * What the bar says: frames for a picture; a percentage for a sound file (its "frames" are the composition's, a
+ * count that means nothing of a WAV); a queued item's count is known once its render plans it, and before that
+ * (or for one that failed before it began) nothing, as the status beside it says the rest.
+ */
+function progressText(item: QueueItem, done: number, total: number, pct: number): string {
+  if (total <= 0) return item.status === 'queued' ? 'queued' : '';
+  return SOUND_ONLY.has(item.format) ? `sound ${pct}%` : `${done}/${total} frames`;
 }

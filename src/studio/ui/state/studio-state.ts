@@ -28,7 +28,7 @@ export interface QueueItem {
   framesDone: number;
   framesTotal: number;
   files?: number;
-  error?: { code: string; message: string };
+  error?: { code: string; message: string; remediation?: string };
 }
 
 export interface Toast {
