@@ -163,6 +163,20 @@ describeIfTools('a clip steered in the studio', () => {
     expect((await layer(clipLayer)).audio?.muted ?? false).toBe(false);
   });
 
+  it('mutes and unmutes a layer from the Layers panel, where a muted layer shows it; a still has no speaker', async () => {
+    const layers = page.locator('[data-panel="Layers"]');
+    await layers.getByRole('button', { name: 'Mute Interview' }).click();
+    await expect.poll(async () => (await layer(clipLayer)).audio?.muted).toBe(true);
+    expect(await layers.getByRole('button', { name: 'Unmute Interview' }).getAttribute('aria-pressed')).toBe(
+      'false',
+    );
+    // The agent unmutes: the panel follows.
+    await run('layer.setAudioMuted', { layer: clipLayer, muted: false });
+    await expect.poll(() => layers.getByRole('button', { name: 'Mute Interview' }).count()).toBe(1);
+    expect(await layers.getByRole('button', { name: /mute Logo/i }).count()).toBe(0);
+    await page.locator('[data-panel="Layers"]').getByText('Interview', { exact: true }).click();
+  });
+
   it("an agent's screenshot of the page shows the ticks and the menu choice the person sees", async () => {
     const controls = [field('Properties/Time/Loop'), field('Properties/Audio/Stream')];
     const boxes = await Promise.all(controls.map(async (c) => (await c.boundingBox())!));

@@ -1,5 +1,6 @@
 /**
  * The active composition's layers, top to bottom: select (click), rename (double click), show/hide (eye),
+ * mute/unmute a layer that can be heard (speaker),
  * reorder (drag a row: layer.move), parent and blend mode (selects). Every change is one command.
  */
 import type { JSX } from 'preact';
@@ -9,6 +10,7 @@ import { TextField } from '../components/fields.js';
 import { Icon } from '../components/icons.js';
 import { Panel } from '../components/panel.js';
 import { windowDrag } from '../components/window-drag.js';
+import { layerHasSound } from '../../../engine/shown-footage.js';
 import { activeComp } from '../state/doc.js';
 import { useStudio, useStudioState } from '../studio.js';
 
@@ -63,6 +65,7 @@ export function LayersPanel(): JSX.Element {
     <Panel name="Layers" actions={<span class="panel-subtitle">{comp.name}</span>}>
       <div class="layer-head" aria-hidden="true">
         <span />
+        <span />
         <span>#</span>
         <span>Layer name</span>
         <span>Parent</span>
@@ -101,6 +104,10 @@ function LayerRow(props: {
   const { comp, layer } = props;
   const studio = useStudio();
   const blendModes = useStudioState((s) => s.blendModes);
+  const doc = useStudioState((s) => s.doc);
+  // A layer that can be heard has its speaker beside its eye, as After Effects' audio switch: muted layers show it.
+  const audible = doc !== null && layerHasSound(doc, layer);
+  const muted = layer.audio?.muted ?? false;
   const [renaming, setRenaming] = useState(false);
   const run = (id: string, params: Record<string, unknown>) =>
     void studio.commands.run(id, { comp: comp.id, layer: layer.id, ...params }).catch(() => undefined);
@@ -125,6 +132,18 @@ function LayerRow(props: {
       >
         <Icon name={layer.enabled ? 'eye' : 'eyeOff'} />
       </button>
+      {audible ? (
+        <button
+          class="icon-button speaker"
+          aria-label={`${muted ? 'Unmute' : 'Mute'} ${layer.name}`}
+          aria-pressed={!muted}
+          onClick={() => run('layer.setAudioMuted', { muted: !muted })}
+        >
+          <Icon name={muted ? 'soundOff' : 'sound'} />
+        </button>
+      ) : (
+        <span />
+      )}
       <span class="layer-index">{props.index + 1}</span>
       <span class="layer-name">
         <span class={`kind-chip kind-${layer.source.kind}`} title={layer.source.kind} />
