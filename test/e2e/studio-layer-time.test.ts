@@ -177,6 +177,20 @@ describeIfTools('a clip steered in the studio', () => {
     await page.locator('[data-panel="Layers"]').getByText('Interview', { exact: true }).click();
   });
 
+  it("a sound file's layer offers no effect (it has no picture to change), and keeps its Audio settings", async () => {
+    const wav = join(dir, 'bed.wav');
+    await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=1', wav]);
+    const bed = (await run<{ id: string }>('file.import', { path: wav })).id;
+    const layerId = (await run<{ id: string }>('layer.addFootage', { footage: bed, name: 'Bed' })).id;
+    await page.locator('[data-panel="Layers"]').getByText('Bed', { exact: true }).click();
+    await expect.poll(() => properties().locator('section[aria-label="Audio"]').count()).toBe(1);
+    expect(await properties().getByLabel('Add effect').count()).toBe(0);
+    // On the clip (a picture), the menu is there.
+    await page.locator('[data-panel="Layers"]').getByText('Interview', { exact: true }).click();
+    await expect.poll(() => properties().getByLabel('Add effect').count()).toBe(1);
+    await run('layer.delete', { layer: layerId });
+  });
+
   it("an agent's screenshot of the page shows the ticks and the menu choice the person sees", async () => {
     const controls = [field('Properties/Time/Loop'), field('Properties/Audio/Stream')];
     const boxes = await Promise.all(controls.map(async (c) => (await c.boundingBox())!));

@@ -209,7 +209,7 @@ describe('sound footage', () => {
   });
 
   itWithFfmpeg(
-    'a sound layer is refused as a track matte and for frame blending, and the document stays as it was',
+    'a sound layer is refused as a track matte, for frame blending and for an effect, and the document stays as it was',
     async () => {
       const dir = await tempDir();
       const s = soundSession();
@@ -224,6 +224,10 @@ describe('sound footage', () => {
       const blend = await s.engine.execute('layer.setTimeMap', { comp, layer: bed, frameBlending: true });
       expect(blend).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
       if (!blend.ok) expect(blend.error.remediation).toMatch(/Leave out frameBlending/);
+      const effect = await s.engine.execute('effect.add', { comp, layer: bed, effect: 'gaussianBlur' });
+      expect(effect).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+      if (!effect.ok)
+        expect(effect.error.message).toMatch(/plays sound only: it has no picture for an effect/);
       expect(s.engine.document).toBe(before);
       // What does apply to sound still does.
       await run(s, 'layer.setTimeMap', { comp, layer: bed, speed: 2 });

@@ -8,6 +8,7 @@ import { Panel } from '../components/panel.js';
 import { activeComp, layerById } from '../state/doc.js';
 import { effectNames, layerProperties, type PropertyRow } from '../state/layer-properties.js';
 import { layerSwitches, type SwitchRow } from '../state/layer-switches.js';
+import { playsSoundOnly } from '../../../engine/shown-footage.js';
 import { useStudio, useStudioState } from '../studio.js';
 import { PropertyRowView } from './property-row.js';
 import { SwitchRowView } from './switch-row.js';
@@ -28,6 +29,8 @@ export function PropertiesPanel(): JSX.Element {
     );
   }
   const rows = layerProperties(layer, doc);
+  // A sound file's layer has no picture for an effect to change (effect.add refuses it).
+  const soundOnly = doc !== null && playsSoundOnly(doc, layer);
   const switches = doc ? layerSwitches(doc, comp, layer, frame) : [];
   // Groups in order: transform and source, then Time and Audio, then the effects.
   const groups = new Map<string, { rows: PropertyRow[]; switches: SwitchRow[] }>();
@@ -100,28 +103,30 @@ export function PropertiesPanel(): JSX.Element {
           );
         })}
       </div>
-      <div class="add-effect">
-        <select
-          aria-label="Add effect"
-          value=""
-          onChange={(e) => {
-            const effect = e.currentTarget.value;
-            e.currentTarget.value = '';
-            if (effect) {
-              void studio.commands
-                .run('effect.add', { comp: comp.id, layer: layer.id, effect })
-                .catch(() => undefined);
-            }
-          }}
-        >
-          <option value="">Add effect…</option>
-          {EFFECT_TYPE_NAMES.map((name) => (
-            <option key={name} value={name}>
-              {effectType(name)?.title ?? name}
-            </option>
-          ))}
-        </select>
-      </div>
+      {!soundOnly && (
+        <div class="add-effect">
+          <select
+            aria-label="Add effect"
+            value=""
+            onChange={(e) => {
+              const effect = e.currentTarget.value;
+              e.currentTarget.value = '';
+              if (effect) {
+                void studio.commands
+                  .run('effect.add', { comp: comp.id, layer: layer.id, effect })
+                  .catch(() => undefined);
+              }
+            }}
+          >
+            <option value="">Add effect…</option>
+            {EFFECT_TYPE_NAMES.map((name) => (
+              <option key={name} value={name}>
+                {effectType(name)?.title ?? name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
     </Panel>
   );
 }
