@@ -128,6 +128,11 @@ function warnFits(
     ctx.warn(
       `The new file has no sound: ${quoted(layers.map((l) => l.name))} now play${layers.length > 1 ? '' : 's'} silence.`,
     );
+  // A sound file's layers drew nothing: relinked to a picture, they appear in every frame they last.
+  if (was?.kind === 'audio' && media && media.kind !== 'audio' && layers.length)
+    ctx.warn(
+      `The new file has a picture (${media.kind}): ${quoted(layers.map((l) => l.name))}, which played sound only, now show${layers.length > 1 ? '' : 's'} it in the composition. Hide ${layers.length > 1 ? 'them' : 'it'} (layer.setEnabled {enabled: false}) to keep only the sound.`,
+    );
   // A layer playing a stream the new file does not have fails every render that hears it: said now, not then.
   // (A file with no sound at all is silence for every stream.)
   const streams = media?.audioStreams?.length ?? (media?.audio ? 1 : 0);

@@ -191,6 +191,10 @@ describeWithFfmpeg('footage.relink', () => {
       expect(again.ok && (again.warnings ?? [])).toEqual([]);
       const silent = await s.engine.execute('footage.relink', { footage, path: first });
       expect(silent.ok && silent.warnings?.join(' ')).toMatch(/no sound: "Plate" now plays silence/);
+      // ...and it appears in the picture it did not draw before.
+      expect(silent.ok && silent.warnings?.join(' ')).toMatch(
+        /a picture \(video\): "Plate", which played sound only, now shows it/,
+      );
     },
   );
 
