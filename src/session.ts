@@ -67,6 +67,7 @@ export function createSession(options: SessionOptions = {}): Session {
   });
   const renderQueue = new RenderQueueService({
     findFfmpeg: () => findFfmpeg(options.searchPath),
+    ...(options.words && { words: options.words }),
     ...(options.onFileWritten && {
       onFilesWritten: (paths: string[]) => paths.forEach((p) => options.onFileWritten?.(p)),
     }),

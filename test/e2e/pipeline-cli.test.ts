@@ -490,6 +490,25 @@ describe('effectcraft-cli render pipeline flags', () => {
     },
   );
 
+  it("an item's failure names what to do at the CLI, not MCP's commands", async () => {
+    const dir = await tempDir();
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'C', width: 8, height: 8, frameRate: 10, duration: 0.2 });
+    await run(engine, 'renderQueue.add', { comp: 'C', output: join(dir, 'f_[##].png') });
+    // Footage added since the item was queued, at the item's own output: the render refuses to write over it.
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } })
+      .png()
+      .toFile(join(dir, 'f_00.png'));
+    await run(engine, 'file.import', { path: join(dir, 'f_00.png') });
+    await run(engine, 'layer.addFootage', { comp: 'C', footage: 'f_00' });
+    await run(engine, 'project.save', { path: join(dir, 'p.ecproj') });
+    const r = await runCli(['render', 'p.ecproj'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('would write over');
+    expect(r.stderr).toContain('--output-dir DIR');
+    expect(r.stderr).not.toContain('renderQueue.update');
+  });
+
   it('an empty render queue is explained in CLI terms, as a usage error (exit 2)', async () => {
     const dir = await tempDir();
     const project = JSON.parse(projectWith({})) as { renderQueue: unknown[] };

@@ -25,6 +25,7 @@ export async function refuseGoneFootage(
   throw new EngineError(
     'no_such_file',
     `${gone.length} footage files this render reads are gone: ${gone.map((f) => `"${f.name}" (${f.id}) at "${f.path}"`).join(', ')}.`,
-    'Put them back, or relink each (footage.relink {footage, path}); doc_inspect marks every one missing: true.',
+    // Item errors reach both surfaces as plain text: each one's way is named.
+    'Put them back, or relink each (footage.relink {footage, path}, then save the project); doc_inspect marks every one missing: true (at the CLI, effectcraft-cli inspect PROJECT --strict lists them).',
   );
 }

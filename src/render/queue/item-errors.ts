@@ -1,5 +1,5 @@
 /** The errors render items report: stopped, removed mid-render, and raw failures worded for clients. */
-import { EngineError, fsError, type ErrorInfo } from '../../engine/index.js';
+import { EngineError, fsError, type ErrorInfo, type SurfaceWords } from '../../engine/index.js';
 
 /** The error of an item stopped before it finished. */
 export const stopped = (): EngineError =>
@@ -48,8 +48,8 @@ export function removedError(id: string): ErrorInfo {
 }
 
 /** Errors as clients see them: raw Node fs errors (EROFS, EACCES, ENOSPC...) get fsError's words and remedy. */
-export function toInfo(err: unknown, output: string): ErrorInfo {
-  if (err instanceof EngineError) return err.toInfo();
+export function toInfo(err: unknown, output: string, words?: SurfaceWords): ErrorInfo {
+  if (err instanceof EngineError) return err.toInfo(words);
   const errno = err as NodeJS.ErrnoException | undefined;
   if (typeof errno?.code === 'string' && typeof errno.syscall === 'string')
     return fsError(err, errno.path ?? output, 'write').toInfo();

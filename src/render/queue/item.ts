@@ -132,7 +132,7 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
             ? stoppedKeeping(kept.length, formatSpec(item.format).kind === 'file')
             : stopped()
           ).toInfo()
-        : toInfo(failure, item.output),
+        : toInfo(failure, item.output, env.options.words),
   };
 }
 

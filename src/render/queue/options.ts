@@ -4,7 +4,7 @@
  * decided, and the job, the items and the workers use those as given.
  */
 import { availableParallelism } from 'node:os';
-import type { Project, Remedy } from '../../engine/index.js';
+import type { Project, Remedy, SurfaceWords } from '../../engine/index.js';
 import type { JobRoots } from '../distributed/protocol.js';
 import { findFfmpeg } from './exporters/ffmpeg.js';
 import { openPlainDir, type OpenWriteDir } from './plain-dir.js';
@@ -31,6 +31,8 @@ export interface RenderQueueServiceOptions {
    * docs/distributed.md). Default: render here.
    */
   distributed?: DistributedQueueOptions;
+  /** The surface's words for remedies in item errors (the CLI's; default MCP tools). */
+  words?: SurfaceWords;
 }
 
 /** Where a service sends its jobs when they render on workers. */
@@ -64,6 +66,8 @@ export interface JobOptions {
   maxWorkers: number;
   /** How output folders are opened: through the confinement when confined, else by path. */
   openWriteDir: OpenWriteDir;
+  /** How an item's error names what to do (the session's surface: MCP tools by default, or the CLI's). */
+  words?: SurfaceWords;
 }
 
 /**
@@ -79,6 +83,7 @@ export async function resolveJobOptions(options: RenderQueueServiceOptions): Pro
     ffmpeg,
     maxWorkers: options.maxWorkers ?? availableParallelism(),
     openWriteDir: options.openWriteDir ?? openPlainDir,
+    ...(options.words && { words: options.words }),
   };
 }
 
