@@ -92,8 +92,8 @@ export function fsError(err: unknown, path: string, action: string): EngineError
   if (code === 'ENOTDIR') {
     return new EngineError(
       'no_such_file',
-      `Cannot ${action} "${path}": a part of the path above it is a file, not a folder.`,
-      'Check the path: every part above the file must be a folder.',
+      `Cannot ${action} "${path}": a part of the path is a file where a folder should be.`,
+      'Check the path: every part above the last must be a folder (a file of that name is in the way).',
     );
   }
   if (code === 'ENOENT') {
@@ -104,10 +104,14 @@ export function fsError(err: unknown, path: string, action: string): EngineError
     );
   }
   if (code === 'EACCES' || code === 'EPERM') {
+    // A read is mended on the file (its permissions), a write by going elsewhere or granting it.
+    const reading = /^(read|import|open)\b/.test(action);
     return new EngineError(
       'io_error',
       `Cannot ${action} "${path}": permission denied.`,
-      'Choose a location you can read or write.',
+      reading
+        ? 'Give this user read access to the file (chmod, chown), or use a copy it can read.'
+        : 'Write somewhere this user may write, or give it write access to that folder (chmod, chown).',
     );
   }
   if (code === 'ENOSPC' || code === 'EDQUOT') {

@@ -53,6 +53,6 @@ describeWithFfmpeg('outputs that cannot be written', () => {
     await writeFile(join(dir, 'notes.txt'), 'a file');
     const output = join(dir, 'notes.txt', 'clip.mp4');
     const { job } = await renderTo(output);
-    expect(job.items[0]?.error?.message).toMatch(/a part of the path above it is a file, not a folder/);
+    expect(job.items[0]?.error?.message).toMatch(/a part of the path is a file where a folder should be/);
   });
 });
