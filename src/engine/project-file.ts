@@ -13,6 +13,8 @@ import {
   PROJECT_FORMAT,
   PROJECT_VERSION,
   type Project as ProjectT,
+  type Props,
+  type TemplateInput,
 } from './model.js';
 import { projectSize } from './project-size.js';
 import { checkProps } from './template-inputs.js';
@@ -34,6 +36,12 @@ export function serializeProject(doc: ProjectT, path?: string): string {
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
   };
   const items = doc.items.map((item) => {
+    // A footage input's default is a file like footage's own: written relative beside it (it showed the old
+    // absolute path once the folder moved, while the footage itself was found).
+    if (item.type === 'composition')
+      return item.inputs?.some((i) => i.type === 'footage')
+        ? { ...item, inputs: item.inputs.map((i) => (i.type === 'footage' ? nearInput(i, near) : i)) }
+        : item;
     if (item.type !== 'footage') return item;
     const seq = item.media?.kind === 'sequence' ? item.media.sequence : undefined;
     const media = seq ? { ...item.media!, sequence: { ...seq, pattern: near(seq.pattern) } } : item.media;
@@ -43,8 +51,25 @@ export function serializeProject(doc: ProjectT, path?: string): string {
     ...q,
     output: near(q.output),
     overflow: q.overflow.map((o) => ({ ...o, dir: near(o.dir) })),
+    ...(q.props && { props: footageProps(doc, q.comp, q.props, near) }),
   }));
   return JSON.stringify({ ...doc, items, renderQueue }, null, 2) + '\n';
+}
+
+const nearInput = (input: TemplateInput, near: (p: string) => string): TemplateInput =>
+  typeof input.default === 'string' ? { ...input, default: near(input.default) } : input;
+
+/** `props` with the values of the composition's footage inputs mapped by `to` (made relative, or resolved). */
+function footageProps(doc: ProjectT, compId: string, props: Props, to: (p: string) => string): Props {
+  const comp = doc.items.find((i) => i.id === compId);
+  const files = new Set(
+    comp?.type === 'composition'
+      ? (comp.inputs ?? []).filter((i) => i.type === 'footage').map((i) => i.name)
+      : [],
+  );
+  return Object.fromEntries(
+    Object.entries(props).map(([k, v]) => [k, files.has(k) && typeof v === 'string' ? to(v) : v]),
+  );
 }
 
 function invalid(
@@ -125,8 +150,17 @@ export function parseProject(text: string, path: string, outputDir?: string): Pr
     throw invalid(path, `it does not match the project schema (${listed.join('; ')}).`);
   }
   const doc = parsed.data;
-  checkReferences(doc, path);
   const base = dirname(path);
+  // Footage inputs' defaults and footage props may be written relative (serializeProject): resolved before
+  // they are checked, as a footage value must be absolute.
+  const resolved = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  for (const item of doc.items)
+    if (item.type === 'composition')
+      for (const input of item.inputs ?? [])
+        if (input.type === 'footage' && typeof input.default === 'string')
+          input.default = resolved(input.default);
+  for (const q of doc.renderQueue) if (q.props) q.props = footageProps(doc, q.comp, q.props, resolved);
+  checkReferences(doc, path);
   for (const item of doc.items) {
     if (item.type !== 'footage') continue;
     if (!isAbsolute(item.path)) item.path = resolve(base, item.path);

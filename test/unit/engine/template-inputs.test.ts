@@ -1,3 +1,6 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { applyProps } from '../../../src/engine/apply-props.js';
 import { parseProject, serializeProject } from '../../../src/engine/project-file.js';
@@ -5,6 +8,7 @@ import type { Composition, Project, TextSource } from '../../../src/engine/model
 import { checkProps, propsFromText } from '../../../src/engine/template-inputs.js';
 import type { z } from 'zod';
 import { fails, newEngine, run } from '../../helpers/engine.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 type Text = z.infer<typeof TextSource>;
 
@@ -275,5 +279,46 @@ describe('template inputs', () => {
     delete comp(old).inputs;
     delete old.renderQueue[0]!.props;
     expect(comp(parseProject(JSON.stringify(old), '/tmp/o.ecproj')).inputs).toBeUndefined();
+  });
+});
+
+describe('a footage input in a project file', () => {
+  it('keeps its default and the queued value relative beside the footage, and finds them when the folder moves', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'clips'));
+    for (const [name, color] of [
+      ['a.png', '#ff0000'],
+      ['b.png', '#00ff00'],
+    ] as const)
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: color } })
+        .png()
+        .toFile(join(dir, 'clips', name));
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'C', width: 8, height: 8, duration: 1 });
+    const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+      path: join(dir, 'clips', 'a.png'),
+    });
+    const { id: layer } = await run<{ id: string }>(engine, 'layer.addFootage', { footage });
+    await run(engine, 'input.define', {
+      name: 'clip',
+      type: 'footage',
+      bind: [{ layer, property: 'source' }],
+    });
+    await run(engine, 'renderQueue.add', {
+      comp: 'C',
+      output: join(dir, 'out', 'f_[##].png'),
+      props: { clip: join(dir, 'clips', 'b.png') },
+    });
+    const text = serializeProject(engine.document, join(dir, 'p.ecproj'));
+    const saved = JSON.parse(text) as Project;
+    const comp = saved.items.find((i): i is Composition => i.type === 'composition')!;
+    expect(comp.inputs![0]!.default).toBe(join('clips', 'a.png'));
+    expect(saved.renderQueue[0]!.props).toEqual({ clip: join('clips', 'b.png') });
+    // Opened from another folder: resolved there, as the footage's own path is.
+    const moved = join(dir, 'moved');
+    const opened = parseProject(text, join(moved, 'p.ecproj'));
+    const openedComp = opened.items.find((i): i is Composition => i.type === 'composition')!;
+    expect(openedComp.inputs![0]!.default).toBe(join(moved, 'clips', 'a.png'));
+    expect(opened.renderQueue[0]!.props).toEqual({ clip: join(moved, 'clips', 'b.png') });
   });
 });
