@@ -34,28 +34,42 @@ export function filesRead(doc: Project, item: RenderQueueItem): string[] {
   return [...files];
 }
 
+/** Files named in one error at most; the count says how many in all. */
+const MAX_NAMED = 5;
+
 /**
  * null when this process can open every file `item` reads for reading (opened, not only stat'ed: a file may
- * exist and be unreadable); else the error of the first it cannot.
+ * exist and be unreadable); else one error naming those it cannot (all of them, up to MAX_NAMED: a project whose
+ * footage folder is missing named one file of many, and a retry another).
  */
 export async function unreadableFootage(doc: Project, item: RenderQueueItem): Promise<ErrorInfo | null> {
+  const failed: Array<{ path: string; code: string | undefined }> = [];
   for (const path of filesRead(doc, item)) {
     try {
       await (await open(path, 'r')).close();
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const missing = code === 'ENOENT' || code === 'ENOTDIR';
-      const denied = code === 'EACCES' || code === 'EPERM';
-      const why = missing ? 'no such file or directory' : denied ? 'permission denied' : (code ?? 'error');
-      return {
-        code: missing ? 'no_such_file' : 'io_error',
-        message: `Cannot read footage "${path}" on this worker: ${why}.`,
-        remediation:
-          'Put the footage on storage every worker mounts at the same path as the machine that renders (an NFS or SMB share), or stop the workers that cannot read it.',
-      };
+      failed.push({ path, code: (err as NodeJS.ErrnoException).code });
     }
   }
-  return null;
+  if (!failed.length) return null;
+  const why = (code: string | undefined) =>
+    code === 'ENOENT' || code === 'ENOTDIR'
+      ? 'no such file or directory'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : (code ?? 'error');
+  const missing = failed.every((f) => f.code === 'ENOENT' || f.code === 'ENOTDIR');
+  const named = failed.slice(0, MAX_NAMED).map((f) => `"${f.path}" (${why(f.code)})`);
+  const more = failed.length > MAX_NAMED ? ` and ${failed.length - MAX_NAMED} more` : '';
+  return {
+    code: missing ? 'no_such_file' : 'io_error',
+    message:
+      failed.length === 1
+        ? `Cannot read footage "${failed[0]!.path}" on this worker: ${why(failed[0]!.code)}.`
+        : `Cannot read ${failed.length} footage files on this worker: ${named.join(', ')}${more}.`,
+    remediation:
+      'Put the footage on storage every worker mounts at the same path as the machine that renders (an NFS or SMB share), or stop the workers that cannot read it. If the files are missing on the rendering machine too, put them back or relink the footage.',
+  };
 }
 
 /**
