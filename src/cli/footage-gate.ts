@@ -19,6 +19,9 @@ import { findExecutable } from '../node-io/search-path.js';
 import { sharpModule } from '../render/sharp-module.js';
 import { CLI_WORDS } from './cli-words.js';
 
+/** Image headers read at once: a sequence of thousands of frames is read without thousands of files open. */
+const HEADERS_AT_ONCE = 32;
+
 const RELINK =
   'Put the file back as it was, or relink the footage to it (footage.relink) and save the project.';
 
@@ -47,7 +50,13 @@ async function notReadable(path: string): Promise<ErrorInfo | null> {
 async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<void> {
   const media = item.media;
   if (media?.kind === 'video' || media?.kind === 'audio') {
-    if (!ffprobe) return;
+    // A gate that could not look does not pass: the file's headers are what a render checks.
+    if (!ffprobe)
+      throw new EngineError(
+        'missing_dependency',
+        `"${item.path}" could not be checked: ffprobe (part of ffmpeg) was not found on PATH.`,
+        'Install ffmpeg (apt-get install ffmpeg), or put its folder on PATH; video and sound need it to render too.',
+      );
     // Loaded only for --strict: they bring the ffprobe parser (zod) that a plain inspect does not need.
     const [{ checkUnchanged }, { checkSoundUnchanged }, { probeMedia }] = await Promise.all([
       import('../render/media/footage-unchanged.js'),
@@ -64,25 +73,49 @@ async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<vo
       );
     return;
   }
-  // A still, or a sequence's first frame: its header, as a render reads it.
+  // A still, or every frame of a sequence (a render refuses any frame of another size): headers only.
   const sharp = await sharpModule();
-  const path = media?.sequence ? sequenceFrame(media.sequence.pattern, media.sequence.first) : item.path;
-  const meta = await sharp(path, { animated: false })
-    .metadata()
-    .catch(() => null);
-  if (!meta?.width || !meta.height)
-    throw new EngineError('unsupported_format', `"${path}" is not an image EffectCraft can read.`, RELINK);
-  if (media?.sequence && (meta.width !== item.width || meta.height !== item.height))
-    throw new EngineError(
-      'unsupported_format',
-      `Frame "${path}" of the image sequence "${item.name}" is ${meta.width}x${meta.height}; the sequence was ${item.width}x${item.height} when it was imported, so it has changed since.`,
-      RELINK,
+  const seq = media?.sequence;
+  const frames = seq
+    ? Array.from({ length: seq.last - seq.first + 1 }, (_, i) => sequenceFrame(seq.pattern, seq.first + i))
+    : [item.path];
+  for (let start = 0; start < frames.length; start += HEADERS_AT_ONCE) {
+    const batch = frames.slice(start, start + HEADERS_AT_ONCE);
+    const metas = await Promise.all(
+      batch.map((path) =>
+        sharp(path, { animated: false })
+          .metadata()
+          // A frame gone from the middle is listed as missing already; one there and unreadable is a problem.
+          .catch(() =>
+            stat(path).then(
+              () => null,
+              () => 'gone' as const,
+            ),
+          ),
+      ),
     );
+    for (const [i, meta] of metas.entries()) {
+      const path = batch[i]!;
+      if (meta === 'gone') continue;
+      if (!meta?.width || !meta.height)
+        throw new EngineError(
+          'unsupported_format',
+          `"${path}" is not an image EffectCraft can read.`,
+          RELINK,
+        );
+      if (seq && (meta.width !== item.width || meta.height !== item.height))
+        throw new EngineError(
+          'unsupported_format',
+          `Frame "${path}" of the image sequence "${item.name}" is ${meta.width}x${meta.height}; the sequence was ${item.width}x${item.height} when it was imported, so it has changed since.`,
+          RELINK,
+        );
+    }
+  }
 }
 
 /**
  * The problem of each footage item of `doc` whose file is there but which a render would refuse, by item id.
- * `searchPath`: where ffprobe is looked for (without it, video and sound are checked for readability only).
+ * `searchPath`: where ffprobe is looked for (without it, video and sound cannot be checked: a problem each).
  */
 export async function footageProblems(doc: Project, searchPath?: string): Promise<Map<string, ErrorInfo>> {
   const ffprobe = await findExecutable('ffprobe', searchPath);
