@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { ErrorInfo } from '../../engine/index.js';
-import { resolveRefs } from './refs.js';
+import { FAILED_STEP, resolveRefs } from './refs.js';
 import type { GroupSteps } from '../backend.js';
 import { COMMAND_TOOL, defineTool } from './types.js';
 
@@ -53,7 +53,7 @@ export const commandBatch = defineTool({
     for (const [index, s] of args.steps.entries()) {
       const r = await referencedStep(ctx.backend, index, s, values, confined);
       results.push(r);
-      values.push(r.ok ? r.result : undefined);
+      values.push(r.ok ? r.result : FAILED_STEP);
       if (!r.ok) {
         failed++;
         if (stopOnError) break;
@@ -84,7 +84,7 @@ export const batch = defineTool({
       for (const [index, s] of args.steps.entries()) {
         const r = await referencedStep(steps, index, s, values, confined);
         results.push(r);
-        values.push(r.ok ? r.result : undefined);
+        values.push(r.ok ? r.result : FAILED_STEP);
         if (!r.ok) return false;
       }
       return true;
@@ -128,7 +128,7 @@ async function referencedStep(
 function refusedPathRef(index: number): ErrorInfo {
   return {
     code: 'refused_while_confined',
-    message: `Step ${index} uses a result reference as a file path, which is refused while confined.`,
+    message: `Step ${index} takes an absolute path from a result reference, which is refused while confined, whatever the parameter (a path could name a file outside the roots unseen).`,
     remediation:
       'Write the path literally in the step: it is then checked against the read and write roots (capabilities lists them).',
   };

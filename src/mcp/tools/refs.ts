@@ -4,7 +4,11 @@
  */
 import type { ErrorInfo } from '../../engine/index.js';
 
-const REF = /^\$(\d+)((?:\.[A-Za-z0-9_-]+)*)$/;
+// "$01" is text, not a reference: one way to write each step's number.
+const REF = /^\$(0|[1-9]\d*)((?:\.[A-Za-z0-9_-]+)*)$/;
+
+/** What a step that failed leaves in the results: a reference to it is refused, not filled with nothing. */
+export const FAILED_STEP: unique symbol = Symbol('failed step');
 
 export type Resolved = { ok: true; value: unknown; refs: string[] } | { ok: false; error: ErrorInfo };
 
@@ -23,6 +27,10 @@ export function resolveRefs(value: unknown, results: readonly unknown[], step: n
         return v;
       }
       let out: unknown = results[index];
+      if (out === FAILED_STEP) {
+        error = badRef(v, `step ${index} failed, so it has no result to use`);
+        return v;
+      }
       for (const key of (m[2] ?? '').split('.').filter(Boolean)) {
         // Own fields only: "$0.constructor" or "$0.__proto__" must not reach what every object inherits.
         if (out === null || typeof out !== 'object' || !Object.hasOwn(out, key)) {

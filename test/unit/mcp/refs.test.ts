@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRefs } from '../../../src/mcp/tools/refs.js';
+import { FAILED_STEP, resolveRefs } from '../../../src/mcp/tools/refs.js';
 
 describe('resolveRefs', () => {
   const results = [{ id: 'comp_1', size: { w: 10 } }, 'plain', ['a']];
@@ -21,6 +21,19 @@ describe('resolveRefs', () => {
     const r = resolveRefs({ a: '$2' }, results, 2);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.code).toBe('bad_argument');
+  });
+
+  it('refuses a reference to a step that failed, whole or a field of it; "$01" is text', () => {
+    for (const ref of ['$1', '$1.id']) {
+      const r = resolveRefs({ a: ref }, [{ id: 'comp_1' }, FAILED_STEP], 2);
+      expect(r.ok, ref).toBe(false);
+      if (!r.ok)
+        expect(r.error.message).toBe(`Reference "${ref}": step 1 failed, so it has no result to use.`);
+    }
+    expect(resolveRefs({ a: '$01' }, [{ id: 'comp_1' }, 'x'], 2)).toMatchObject({
+      ok: true,
+      value: { a: '$01' },
+    });
   });
 
   it('refuses a missing field', () => {
