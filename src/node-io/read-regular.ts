@@ -38,7 +38,7 @@ export async function openRegularFile(path: string, options: ReadOptions = {}): 
       throw new EngineError(
         'bad_argument',
         `${JSON.stringify(shown)} is not a regular file (it is ${kindOf(stat)}); nothing was read.`,
-        'Give the path of a regular file (an image, a project, a script).',
+        'Give the path of a regular file (an image, a project, a script); for footage, put a file back at that path or relink the footage to one (footage.relink).',
       );
     }
     if (stat.size > maxBytes) {

@@ -290,6 +290,13 @@ describeIfTools('a clip steered in the studio', () => {
     await expect
       .poll(() => page.locator('.toast:not(.toast-warning)').allTextContents())
       .toContainEqual(expect.stringContaining('takes a number from 0.01 to 100; "-2" was not set'));
+    // The field's own unit may follow the number; a hexadecimal is not a number a person types.
+    await typeInto('Properties/Audio/Level', '-12 dB');
+    await expect.poll(async () => (await layer(clipLayer)).audio?.level.value).toBe(-12);
+    await typeInto('Properties/Time/Speed', '0x2');
+    await expect
+      .poll(() => page.locator('.toast:not(.toast-warning)').allTextContents())
+      .toContainEqual(expect.stringContaining('"0x2" was not set'));
     await typeInto('Properties/Time/Speed', 'fast');
     await expect
       .poll(() => page.locator('.toast:not(.toast-warning)').allTextContents())

@@ -30,6 +30,8 @@ export interface ScrubProps {
 }
 
 const DRAG_THRESHOLD_PX = 3;
+/** A number as typed: sign, digits, a point, an exponent. */
+const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 
 export function ScrubNumber(props: ScrubProps): JSX.Element {
   const { value, step = 1, precision = 1 } = props;
@@ -98,7 +100,11 @@ export function ScrubNumber(props: ScrubProps): JSX.Element {
         onDone={(text) => {
           setEditing(false);
           if (text === null) return;
-          const typed = Number(text);
+          // As a person writes it: the field's own unit may follow ("50%", "2 ×"); decimal only ("0x10" is not
+          // 16 here, whatever Number() says).
+          const bare =
+            props.unit && text.endsWith(props.unit) ? text.slice(0, -props.unit.length).trim() : text;
+          const typed = DECIMAL.test(bare) ? Number(bare) : NaN;
           const { min = -Infinity, max = Infinity } = props;
           if (Number.isFinite(typed) && typed >= min && typed <= max) {
             props.onCommit(typed);
