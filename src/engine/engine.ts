@@ -136,8 +136,9 @@ export type EngineEvent =
       id: string;
       title: string;
       actor: Actor | undefined;
-      /** The open group it was a step of (a drag: many steps, one undo step). */
+      /** The open group it was a step of (a drag: many steps, one undo step), and that group's label. */
       group: string | undefined;
+      groupLabel?: string;
       result: ExecuteResult;
     };
 
@@ -314,6 +315,7 @@ export class Engine {
         title: command?.title ?? id,
         actor: options.actor,
         group: options.group?.id,
+        ...(options.group && { groupLabel: options.group.label }),
         result,
       };
       for (const l of this.#listeners) l(event);

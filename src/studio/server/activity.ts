@@ -28,28 +28,40 @@ export class ActivityLog {
         command: event.id,
         title: event.title,
         group: event.group,
+        ...(event.groupLabel !== undefined && { groupLabel: event.groupLabel }),
         result: event.result,
       });
     });
   }
 
   record(
-    input: Pick<ActivityEntry, 'actor' | 'command' | 'title'> & { group?: string; result: ExecuteResult },
+    input: Pick<ActivityEntry, 'actor' | 'command' | 'title'> & {
+      group?: string;
+      groupLabel?: string;
+      result: ExecuteResult;
+    },
   ): ActivityEntry {
-    const { result, group, ...rest } = input;
+    const { result, group, groupLabel, ...rest } = input;
     const last = this.#entries.at(-1);
-    // The steps of one group that repeat the same command (a drag) are one entry that counts them.
-    const repeats =
+    const sameGroup =
       group !== undefined &&
       last !== undefined &&
       this.#groups.get(last.seq) === group &&
-      last.command === rest.command &&
       last.ok &&
       result.ok;
+    // The steps of one group that repeat the same command (a drag) are one entry that counts them; so are a
+    // page's gesture made of several commands (a keyframe moved: remove, then set), under the gesture's name.
+    // An agent's batch keeps an entry a step: each of its commands is news.
+    const gesture = sameGroup && last.command !== rest.command && rest.actor.kind === 'page';
+    const repeats = sameGroup && (last.command === rest.command || gesture);
     const entry: ActivityEntry = {
       seq: repeats ? last.seq : ++this.#seq,
       at: new Date().toISOString(),
       ...rest,
+      // Once named for its gesture, the entry keeps that name through the gesture's later steps.
+      ...(repeats &&
+        groupLabel !== undefined &&
+        (gesture || last.title === groupLabel) && { title: groupLabel }),
       ok: result.ok,
       count: repeats ? last.count + 1 : 1,
       ...(result.ok ? summaryOf(result.result) : { error: result.error }),

@@ -45,6 +45,25 @@ describe('ActivityLog', () => {
     expect(sent.slice(0, 5).map((e) => e.seq)).toEqual([1, 1, 1, 1, 1]);
   });
 
+  it("a page's gesture of several commands (a keyframe moved: remove, set) is one entry under its name", () => {
+    const log = new ActivityLog();
+    const step = (
+      command: string,
+      title: string,
+      actor: typeof page | typeof agent = page,
+      group = 'group_7',
+    ) => log.record({ actor, command, title, group, groupLabel: 'Move Keyframe', result: ok() });
+    for (let i = 0; i < 3; i++) {
+      step('property.removeKeyframe', 'Remove Keyframe');
+      step('property.setKeyframe', 'Set Keyframe');
+    }
+    expect(log.recent().map((e) => [e.title, e.count])).toEqual([['Move Keyframe', 6]]);
+    // An agent's batch keeps an entry a step.
+    step('comp.new', 'New Composition', agent, 'group_8');
+    step('layer.addSolid', 'Add Solid', agent, 'group_8');
+    expect(log.recent().map((e) => e.title)).toEqual(['Add Solid', 'New Composition', 'Move Keyframe']);
+  });
+
   it('records a failure with its error', () => {
     const log = new ActivityLog();
     const error = { code: 'not_found' as const, message: 'No layer "x".', remediation: 'List layers.' };
