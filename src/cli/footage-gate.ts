@@ -11,6 +11,7 @@ import { access, stat } from 'node:fs/promises';
 import {
   EngineError,
   sequenceFrame,
+  sequenceFrameProblem,
   type ErrorInfo,
   type FootageItem,
   type Project,
@@ -103,12 +104,8 @@ async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<vo
           `"${path}" is not an image EffectCraft can read.`,
           RELINK,
         );
-      if (seq && (meta.width !== item.width || meta.height !== item.height))
-        throw new EngineError(
-          'unsupported_format',
-          `Frame "${path}" of the image sequence "${item.name}" is ${meta.width}x${meta.height}; the sequence was ${item.width}x${item.height} when it was imported, so it has changed since.`,
-          RELINK,
-        );
+      const problem = seq ? sequenceFrameProblem(item, path, meta.width, meta.height) : null;
+      if (problem) throw problem;
     }
   }
 }

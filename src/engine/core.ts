@@ -11,7 +11,7 @@ export * from './encoding.js';
 export * from './surface-words.js';
 export { valueAt, cubicBezier } from './keyframes.js';
 export * from './time-map.js';
-export { isSequencePattern, patternOfFile, sequenceFrame } from './image-sequence.js';
+export { isSequencePattern, patternOfFile, sequenceFrame, sequenceFrameProblem } from './image-sequence.js';
 export { missingGlyphsMessage } from './missing-glyphs.js';
 export { shownFootage } from './shown-footage.js';
 export { MAX_MOVING_SIDE } from './footage-limits.js';

@@ -4,6 +4,9 @@
  * are looked for through the `exists` the caller passes (the engine's ports, so confinement applies).
  */
 import { basename, dirname, join } from 'node:path';
+import { EngineError } from './errors.js';
+import { MAX_MOVING_SIDE } from './footage-limits.js';
+import type { FootageItem } from './model.js';
 
 /** `%d` or `%0Nd`, the only printf forms a sequence pattern may hold (once). */
 const PRINTF = /%(0(\d{1,2}))?d/;
@@ -74,5 +77,33 @@ export async function framesAfterGap(
   if (await exists(sequenceFrame(pattern, last + 1))) return null;
   for (let n = last + 2; n <= last + 1 + GAP_LOOKAHEAD; n++)
     if (await exists(sequenceFrame(pattern, n))) return findRun(pattern, n, exists);
+  return null;
+}
+
+/**
+ * Why frame `path` of sequence `item`, whose header says `width` x `height`, cannot be drawn, or null: larger than
+ * moving footage may be (a project file may say anything), or of another size than the sequence had at import
+ * (frames re-exported under the same names were drawn squeezed into the old size and the render called done).
+ * One rule for the renderer, which reads each frame's header before decoding it, and `inspect --strict`.
+ */
+export function sequenceFrameProblem(
+  item: Pick<FootageItem, 'id' | 'name' | 'width' | 'height'>,
+  path: string,
+  width: number,
+  height: number,
+): EngineError | null {
+  const frame = `Frame "${path}" of the image sequence "${item.name}" (${item.id}) is ${width}x${height}`;
+  if (Math.max(width, height) > MAX_MOVING_SIDE)
+    return new EngineError(
+      'unsupported_format',
+      `${frame}; moving footage is at most ${MAX_MOVING_SIDE} pixels on a side.`,
+      'Scale the frames down and relink the footage to them (footage.relink).',
+    );
+  if (width !== item.width || height !== item.height)
+    return new EngineError(
+      'unsupported_format',
+      `${frame}; the sequence was ${item.width}x${item.height} when it was imported, so it has changed since.`,
+      'Put the frames back as they were, or relink the footage to the sequence (footage.relink) so that it is probed again.',
+    );
   return null;
 }

@@ -8,7 +8,7 @@ import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-
 import {
   EngineError,
   isEngineError,
-  MAX_MOVING_SIDE,
+  sequenceFrameProblem,
   blendFrames,
   nearestFrame,
   type Composition,
@@ -295,19 +295,6 @@ async function checkSequenceFrame(
     .metadata()
     .catch(() => null);
   if (!meta?.width || !meta.height) return;
-  const size = `${meta.width}x${meta.height}`;
-  if (Math.max(meta.width, meta.height) > MAX_MOVING_SIDE)
-    throw new EngineError(
-      'unsupported_format',
-      `Frame "${path}" of the image sequence "${item.name}" (${item.id}) is ${size}; moving footage is at most ${MAX_MOVING_SIDE} pixels on a side.`,
-      'Scale the frames down and relink the footage to them (footage.relink).',
-    );
-  // Frames re-exported at another size under the same names were drawn squeezed into the imported size and the
-  // render called done; a clip that changes size is refused the same way (media/footage-unchanged.ts).
-  if (meta.width !== item.width || meta.height !== item.height)
-    throw new EngineError(
-      'unsupported_format',
-      `Frame "${path}" of the image sequence "${item.name}" (${item.id}) is ${size}; the sequence was ${item.width}x${item.height} when it was imported, so it has changed since.`,
-      'Put the frames back as they were, or relink the footage to the sequence (footage.relink) so that it is probed again.',
-    );
+  const problem = sequenceFrameProblem(item, path, meta.width, meta.height);
+  if (problem) throw problem;
 }
