@@ -25,6 +25,7 @@ import { planItem, type ItemPlan } from './plan.js';
 import { templateDoc } from './template-doc.js';
 import { RenderPool } from './pool.js';
 import { FileTracker, type KeptAside } from './tracker.js';
+import { reclaimItemTemporaries } from './item-temporaries.js';
 import { FrameWriter } from './writer.js';
 
 export interface ItemEnv {
@@ -46,6 +47,11 @@ export interface ItemEnv {
   keepAside?: KeptAside;
   /** The files earlier items of the same render wrote: the item may not write over them (output-overlap.ts). */
   written?: ReadonlySet<string>;
+  /**
+   * Removes the temporaries of its outputs that killed renders left (item-temporaries.ts). Local renders only:
+   * a distributed chunk's folder has other chunks' live files, which their assembly cleans up.
+   */
+  reclaimStale?: boolean;
 }
 
 export interface ItemOutcome {
@@ -149,6 +155,7 @@ async function render(
   if (!factory)
     throw new EngineError('unsupported_format', `No exporter for "${item.format}".`, 'Pick another format.');
   await refuseGoneFootage(env.doc, item.comp, env.ports, plan);
+  if (env.reclaimStale) await reclaimItemTemporaries(item, tracker);
   const sound = plan.sound
     ? await soundInput(env.doc, plan, env.ports, env.options.ffmpeg, (close) => cleanup.always(close))
     : null;
@@ -237,6 +244,7 @@ async function render(
   const files = await finishStoppably(exporter, stop);
   // Removed while the encoder finished: the tracker still owns the final files, so they go too.
   if (stop.checkRemoved()) throw stopped();
+  if (env.reclaimStale) await reclaimItemTemporaries(item, tracker);
   // The files are the item's output now: cleanup of this or a later item no longer removes them.
   await tracker.release();
   // An audio-only item renders no picture; its frames are the span its sound covers (progress followed its

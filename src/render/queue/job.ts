@@ -118,6 +118,7 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
       ...env,
       exporters: withManifests(env.exporters, (path) => (manifest = path)),
       written,
+      reclaimStale: true,
       removed: () => !env.isQueued(item.id),
       onFrames(done, framesTotal, files) {
         total = framesTotal;

@@ -50,6 +50,8 @@ interface Owned {
   complete?: boolean;
   /** The final name as the exporter gave it, when an earlier file was kept aside for it (KeptAside reports it). */
   finalPath?: string;
+  /** A temporary's descriptor, held while it is ours (create): what tells a live render's file from a stale one. */
+  hold?: fs.FileHandle;
 }
 
 /** An earlier file kept aside past its item's completion: `aside` is put back over `path`, or deleted. */
@@ -143,8 +145,11 @@ export class FileTracker {
     const handle = await fs.open(join(dir.base, tempName), CREATE_FLAGS, 0o644).catch((err: unknown) => {
       throw err instanceof EngineError ? err : fsError(err, finalPath, 'write');
     });
-    await handle.close();
-    return this.#tracked(finalPath, dir, tempName);
+    // Held open until it is renamed or removed: a temporary nobody holds is one a killed render left, which
+    // the next render of the same output reclaims (stale-temporaries.ts). The writer (ffmpeg) opens its own.
+    const tracked = this.#tracked(finalPath, dir, tempName);
+    this.#owned.get(tracked.tempPath)!.hold = handle;
+    return tracked;
   }
 
   /**
@@ -194,6 +199,7 @@ export class FileTracker {
     await fs.rename(join(dir.base, temp.name), join(dir.base, name));
     this.#owned.set(finalReal, { ...owned, complete: true });
     this.#owned.delete(file.tempPath);
+    await temp.hold?.close().catch(() => undefined);
     this.#committed++;
   }
 
@@ -252,6 +258,7 @@ export class FileTracker {
    */
   async #forget(): Promise<void> {
     const asides = [...this.#owned.values()].filter((o) => o.aside);
+    await Promise.all([...this.#owned.values()].map((o) => o.hold?.close().catch(() => undefined)));
     this.#owned.clear();
     if (this.#keep) {
       for (const o of asides)
@@ -320,6 +327,7 @@ export class FileTracker {
     const owned = this.#owned.get(real);
     this.#owned.delete(real);
     if (!owned) return;
+    await owned.hold?.close().catch(() => undefined);
     const [base, name] = [owned.dir.base, owned.name];
     if (!owned.aside) return void (await fs.rm(join(base, name), { force: true }).catch(() => undefined));
     const aside = join(base, owned.aside);
