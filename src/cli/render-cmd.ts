@@ -294,11 +294,14 @@ function printBatch(result: BatchResult, json: boolean, seconds: number): void {
 function printSummary(result: JobResult, json: boolean, seconds: number): void {
   // Why an item failed is a diagnostic too: a pipeline that keeps stderr as its log sees it there, whatever
   // it does with the summary (or the JSON) on stdout.
-  for (const item of result.items)
+  for (const item of result.items) {
     if (item.status === 'failed' && item.error)
       process.stderr.write(
         `effectcraft-cli render: ${item.id} failed: ${printable(item.error.message)}\n  ${printable(item.error.remediation)}\n`,
       );
+    for (const w of item.warnings ?? [])
+      process.stderr.write(`effectcraft-cli render: ${item.id}: ${printable(w)}\n`);
+  }
   if (json) {
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return;

@@ -499,6 +499,41 @@ describe('effectcraft-cli render pipeline flags', () => {
     },
   );
 
+  itWithFfmpeg(
+    'a render with ffmpeg but no ffprobe says its footage went unchecked (stderr and --json); with ffprobe, nothing',
+    async () => {
+      const dir = await tempDir();
+      const clip = join(dir, 'clip.mp4');
+      await copyFile(await numberedClip(dir, 'h264', '24', 6), clip);
+      const engine = newEngine();
+      await run(engine, 'comp.new', { name: 'Main', width: 64, height: 48, frameRate: 24, duration: 0.25 });
+      await run(engine, 'file.import', { path: clip, name: 'Clip' });
+      await run(engine, 'layer.addFootage', { comp: 'Main', footage: 'Clip' });
+      await run(engine, 'renderQueue.add', { comp: 'Main', output: join(dir, 'o.mp4') });
+      await run(engine, 'project.save', { path: join(dir, 'p.ecproj') });
+      const checked = await runCli(['render', 'p.ecproj', '--json'], { cwd: dir });
+      expect(checked.code, checked.stderr).toBe(0);
+      expect(checked.stderr).not.toContain('not checked');
+      expect(JSON.parse(checked.stdout).items[0]).not.toHaveProperty('warnings');
+      // A PATH with node and ffmpeg alone.
+      const bin = join(dir, 'bin');
+      await mkdir(bin);
+      await symlink(process.execPath, join(bin, 'node'));
+      await symlink('/usr/bin/ffmpeg', join(bin, 'ffmpeg'));
+      const blind = await runCli(['render', 'p.ecproj', '--json'], { cwd: dir, env: { PATH: bin } });
+      expect(blind.code, blind.stderr).toBe(0);
+      expect(blind.stderr).toMatch(
+        /render: rq_\d+: Footage "Clip" \(\w+\) was not checked against what its import/,
+      );
+      expect(blind.stderr).toContain('Install ffprobe');
+      const [item] = JSON.parse(blind.stdout).items as Array<{ status: string; warnings?: string[] }>;
+      expect(item).toMatchObject({
+        status: 'done',
+        warnings: [expect.stringContaining('ffprobe was not found')],
+      });
+    },
+  );
+
   it("an item's failure names what to do at the CLI, not MCP's commands", async () => {
     const dir = await tempDir();
     const engine = newEngine();

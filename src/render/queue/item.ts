@@ -26,6 +26,7 @@ import { templateDoc } from './template-doc.js';
 import { RenderPool } from './pool.js';
 import { FileTracker, type KeptAside } from './tracker.js';
 import { reclaimItemTemporaries } from './item-temporaries.js';
+import { uncheckedFootageWarning } from './unchecked-footage.js';
 import { FrameWriter } from './writer.js';
 
 export interface ItemEnv {
@@ -60,6 +61,8 @@ export interface ItemOutcome {
   skipped: number;
   files: OutputFile[];
   error?: ErrorInfo;
+  /** What the item did not do that a reader would assume it did (footage not checked: unchecked-footage.ts). */
+  warnings?: string[];
 }
 
 // How often the live queue is checked for removal of the item being rendered (besides every frame batch).
@@ -251,7 +254,14 @@ async function render(
   // ffmpeg's report), all done once the file is written.
   const done = plan.picture ? todo.length : frames.length - counts.skipped;
   if (!plan.picture) env.onFrames(frames.length, frames.length, tracker.committed);
-  return { status: 'done', frames: done, skipped: counts.skipped, files };
+  const unchecked = await uncheckedFootageWarning(env.doc, item.comp, env.options.ffmpeg, plan.sound);
+  return {
+    status: 'done',
+    frames: done,
+    skipped: counts.skipped,
+    files,
+    ...(unchecked && { warnings: [unchecked] }),
+  };
 }
 
 /**

@@ -49,6 +49,7 @@ export interface ItemReport {
   manifest: string | null;
   sha256?: Record<string, string>;
   error?: ErrorInfo;
+  warnings?: string[];
 }
 
 /** How much of each item a render result carries: compact (default) or every file with its sha256. */
@@ -68,6 +69,7 @@ export function reportItem(o: JobItemOutcome, detail: ReportDetail): ItemReport 
   };
   if (detail === 'files') report.sha256 = Object.fromEntries(files.map((f) => [f.path, f.sha256]));
   if (o.error) report.error = o.error;
+  if (o.warnings?.length) report.warnings = o.warnings;
   return report;
 }
 
