@@ -95,7 +95,17 @@ const sourceKey = (clip: AudioClip) => `${clip.stream}:${clip.path}`;
  * The graph mixing `mix`; with no clips, silence of the item's length. `firstInput`: the ffmpeg input index of
  * its first file (1 in a video's encoder, whose input 0 is the picture).
  */
-export function mixGraph(mix: AudioMix, firstInput = 0): MixGraph {
+/**
+ * The clip meter's branch (clip-meter.ts): the peak of each audio frame, and only frames above 0 dBFS printed, to
+ * the ffmpeg's fd 4 (FfmpegProcess's `onMeter`). A mix that stays below full scale prints nothing.
+ */
+const METER =
+  'astats=metadata=1:reset=1:measure_perchannel=none:measure_overall=Peak_level,' +
+  'ametadata=mode=select:key=lavfi.astats.Overall.Peak_level:value=0:function=greater,' +
+  "ametadata=mode=print:file='pipe\\:4',anullsink";
+
+/** `meter`: also measure the mix for clipping (a render's: its ffmpeg then needs the meter's pipe on fd 4). */
+export function mixGraph(mix: AudioMix, firstInput = 0, meter = false): MixGraph {
   const total = Math.max(1, samples(mix.duration));
   const fit = `apad=whole_len=${total},atrim=end_sample=${total}`;
   if (!mix.clips.length)
@@ -145,6 +155,7 @@ export function mixGraph(mix: AudioMix, firstInput = 0): MixGraph {
     mix.clips.length > 1
       ? `amix=inputs=${mix.clips.length}:normalize=0:duration=longest:dropout_transition=0,`
       : '';
-  lines.push(`${all}${sum}${fit}[mix]`);
+  lines.push(meter ? `${all}${sum}${fit},asplit=2[mix][meter]` : `${all}${sum}${fit}[mix]`);
+  if (meter) lines.push(`[meter]${METER}`);
   return { inputs, graph: lines.join(';\n') };
 }

@@ -14,7 +14,7 @@ export class AudioMixRun {
 
   /**
    * Starts ffmpeg; `shownPath` names the output in errors (a full disk). `watch`: its progress (the seconds of
-   * the mix written so far) or, for an output to `pipe:1`, its bytes. `strict` (a render's): a file that ends
+   * the mix written so far) or, for an output to `pipe:1`, its bytes; `onMeter`, the clip meter (clip-meter.ts). `strict` (a render's): a file that ends
    * before its header says (copied half-way) fails the mix instead of leaving silence where its sound was; a
    * preview plays what there is.
    */
@@ -24,10 +24,10 @@ export class AudioMixRun {
     outputArgs: string[],
     output: string,
     shownPath: string,
-    watch: Pick<FfmpegOptions, 'onProgress' | 'onStdout'> = {},
+    watch: Pick<FfmpegOptions, 'onProgress' | 'onStdout' | 'onMeter'> = {},
     strict = false,
   ) {
-    const { inputs, graph } = mixGraph(mix);
+    const { inputs, graph } = mixGraph(mix, 0, Boolean(watch.onMeter));
     this.#child = new FfmpegProcess(ffmpeg, [...inputs, '-map', '[mix]', ...outputArgs, '-y', output], {
       output: shownPath,
       filterGraph: graph,

@@ -255,12 +255,13 @@ async function render(
   const done = plan.picture ? todo.length : frames.length - counts.skipped;
   if (!plan.picture) env.onFrames(frames.length, frames.length, tracker.committed);
   const unchecked = await uncheckedFootageWarning(env.doc, item.comp, env.options.ffmpeg, plan.sound);
+  const warnings = [...(exporter.warnings?.() ?? []), ...(unchecked ? [unchecked] : [])];
   return {
     status: 'done',
     frames: done,
     skipped: counts.skipped,
     files,
-    ...(unchecked && { warnings: [unchecked] }),
+    ...(warnings.length && { warnings }),
   };
 }
 

@@ -94,6 +94,7 @@ function withManifest(factory: ExporterFactory, written: (path: string) => void)
       writeFrame: (frame, data, size) => inner.writeFrame(frame, data, size),
       abort: () => inner.abort(),
       ...(inner.existing && { existing: () => inner.existing!() }),
+      ...(inner.warnings && { warnings: () => inner.warnings!() }),
       async finish() {
         const files = await inner.finish();
         // The files skipped because they were there belong to the output too (a resumed render's earlier

@@ -5,6 +5,7 @@
  */
 import { dirname } from 'node:path';
 import type { AudioOnlyFormat } from '../../../engine/index.js';
+import { ClipMeter } from '../../audio/clip-meter.js';
 import { AudioMixRun } from '../../audio/mix.js';
 import type { FramePayload } from '../../encode.js';
 import { audioOnlyArgs } from './audio-formats.js';
@@ -20,6 +21,7 @@ export class AudioExporter implements Exporter {
   readonly #ffmpeg: string;
   #skip = false;
   #run: AudioMixRun | null = null;
+  readonly #meter = new ClipMeter();
 
   constructor(ctx: ExporterContext, format: AudioOnlyFormat) {
     if (!ctx.ffmpeg) throw missingFfmpeg(format, true);
@@ -54,11 +56,19 @@ export class AudioExporter implements Exporter {
       file.childPath,
       item.output,
       // The frames' span the sound written so far covers (the end counts once the file is complete).
-      { onProgress: (seconds) => this.#ctx.progress(Math.min(total - 1, Math.floor(seconds * frameRate))) },
+      {
+        onProgress: (seconds) => this.#ctx.progress(Math.min(total - 1, Math.floor(seconds * frameRate))),
+        onMeter: (chunk) => this.#meter.feed(chunk),
+      },
       true,
     );
     await this.#run.finished();
     return completeFile(this.#ctx, file);
+  }
+
+  /** Whether the mix clipped (clip-meter.ts). */
+  warnings(): string[] {
+    return [this.#meter.warning()].filter((w) => w !== null);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */

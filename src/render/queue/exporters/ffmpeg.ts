@@ -60,6 +60,8 @@ export interface FfmpegOptions {
   onProgress?: (seconds: number) => void;
   /** Given what ffmpeg writes to stdout, for an output to `pipe:1` (not with onProgress, which uses it). */
   onStdout?: (chunk: Buffer) => void;
+  /** Given what the graph's clip meter prints on fd 4 (graph.ts, mixGraph's `meter`); needs `filterGraph`. */
+  onMeter?: (chunk: Buffer) => void;
   /**
    * Listen for an input cut short (a file copied half-way, whose header still gives its whole length): ffmpeg
    * says so only as a warning ("partial file"), and then ends its output early as if nothing were wrong. Logs at
@@ -104,8 +106,14 @@ export class FfmpegProcess {
         ...graph,
         ...args,
       ]),
-      { stdio: filterGraph === undefined ? ['pipe', stdout, 'pipe'] : ['pipe', stdout, 'pipe', 'pipe'] },
+      {
+        stdio:
+          filterGraph === undefined
+            ? ['pipe', stdout, 'pipe']
+            : ['pipe', stdout, 'pipe', 'pipe', options.onMeter ? 'pipe' : 'ignore'],
+      },
     );
+    if (options.onMeter) (this.#child.stdio[4] as Readable).on('data', options.onMeter);
     if (onStdout) this.#child.stdout!.on('data', onStdout);
     if (onProgress) followProgress(this.#child.stdout!, onProgress);
     if (filterGraph !== undefined) {

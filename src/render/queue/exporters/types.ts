@@ -86,6 +86,8 @@ export interface Exporter {
    * manifest of a resumed or skip-existing render lists the whole output, not only what this run wrote.
    */
   existing?(): ReadonlyMap<number, string>;
+  /** Optional: what a completed output's reader should know that its files do not say (a mix that clipped). */
+  warnings?(): string[];
   /** Stops any child process; the job then removes the tracked files. Must be safe to call at any time. */
   abort(): Promise<void>;
 }

@@ -18,6 +18,7 @@ import { ffmpegRate } from './frame-rate.js';
 import { i420Size } from '../../yuv/i420.js';
 import { mixGraph } from '../../audio/graph.js';
 import { changedSound, soundCutShort } from '../../audio/mix.js';
+import { ClipMeter } from '../../audio/clip-meter.js';
 import { stopped } from '../item-errors.js';
 import { isMuxedAudio, muxedAudioArgs } from './audio-formats.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
@@ -46,6 +47,7 @@ export class VideoExporter implements Exporter {
   /** The encoder, once started: by `begin`, or by the first frame. */
   #started: Promise<FfmpegProcess> | null = null;
   #aborted = false;
+  readonly #meter = new ClipMeter();
 
   constructor(ctx: ExporterContext, format: FfmpegFormat) {
     if (!ctx.ffmpeg) throw missingFfmpeg(format);
@@ -139,6 +141,7 @@ export class VideoExporter implements Exporter {
         output: this.#ctx.item.output,
         filterGraph: sound.graph,
         watchInputs: Boolean(this.#ctx.audio?.clips.length),
+        ...(sound.graph !== undefined && { onMeter: (chunk: Buffer) => this.#meter.feed(chunk) }),
       },
     );
     return this.#child;
@@ -153,7 +156,7 @@ export class VideoExporter implements Exporter {
     const format = this.#format;
     if (!audio?.clips.length || !isMuxedAudio(format)) return { input: [], map: [], codec: [] };
     const codec = muxedAudioArgs(format, this.#ctx.item.encoding);
-    const { inputs, graph } = mixGraph(audio, 1);
+    const { inputs, graph } = mixGraph(audio, 1, true);
     // Each sound file read on ffmpeg's main thread too, as the picture is: a reader thread per input is what
     // ffmpeg 5 starts for every input once there are two, unless told otherwise (see NO_READER_THREAD).
     const files = inputs.flatMap((arg) => (arg === '-i' ? [...NO_READER_THREAD, arg] : [arg]));
@@ -174,6 +177,11 @@ export class VideoExporter implements Exporter {
     // The picture is input 0; the sound's files follow (graph.ts, mixGraph's firstInput).
     if (child.cutShort && this.#ctx.audio) throw soundCutShort(this.#ctx.audio, child.cutInputs, 1);
     return completeFile(this.#ctx, this.#file, FFMPEG_FORMATS[this.#format].finish);
+  }
+
+  /** Whether the sound's mix clipped (clip-meter.ts). */
+  warnings(): string[] {
+    return [this.#meter.warning()].filter((w) => w !== null);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */

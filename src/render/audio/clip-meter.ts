@@ -1,0 +1,58 @@
+/**
+ * Whether a render's mix goes above full scale. Layers are summed without normalisation (graph.ts), as After
+ * Effects sums them, so two loud layers, or a hot 5.1 file folded to stereo, can pass 0 dBFS: the file then
+ * holds clipped samples (a WAV or MP3 clips them; AAC and Opus decoders do at playback), heard as distortion,
+ * and nothing in the result would say so to an agent that cannot listen. The mix's ffmpeg measures its own
+ * output (a branch of the graph: astats per audio frame, only frames above 0 dBFS printed, on a pipe of its own:
+ * graph.ts METER) and the item's result carries a warning with the peak and where it is.
+ */
+
+/** The printed key (ametadata's `key=value` lines) and the frame lines (`frame:N pts:P pts_time:T`). */
+const PEAK = 'lavfi.astats.Overall.Peak_level=';
+const TIME = /pts_time:\s*(-?[\d.]+)/;
+
+export class ClipMeter {
+  #rest = '';
+  #time = 0;
+  #peak = -Infinity;
+  #first: number | null = null;
+  #last = 0;
+
+  /** Takes what the meter's pipe gives, in any chunks. */
+  feed(chunk: Buffer | string): void {
+    const lines = (this.#rest + chunk.toString()).split('\n');
+    this.#rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const time = TIME.exec(line);
+      if (time) this.#time = Number(time[1]);
+      if (!line.startsWith(PEAK)) continue;
+      const db = Number(line.slice(PEAK.length));
+      if (!(db > 0)) continue;
+      this.#peak = Math.max(this.#peak, db);
+      this.#first ??= this.#time;
+      this.#last = this.#time;
+    }
+  }
+
+  /** The highest peak above full scale (dBFS) and the span of the output where the mix clips; null if none. */
+  get clipping(): { peakDb: number; from: number; to: number } | null {
+    return this.#first === null ? null : { peakDb: this.#peak, from: this.#first, to: this.#last };
+  }
+
+  /** The warning for the item's result, or null when the mix stays at or below 0 dBFS. */
+  warning(): string | null {
+    const c = this.clipping;
+    if (!c) return null;
+    const where =
+      c.to - c.from < 0.05
+        ? `at ${c.from.toFixed(2)} s`
+        : `from ${c.from.toFixed(2)} s to ${c.to.toFixed(2)} s`;
+    // Rounded up to a tenth of a dB: lowering by the figure shown must be enough.
+    const over = Math.ceil(c.peakDb * 10) / 10;
+    return (
+      `The sound's mix goes above full scale (peak +${over.toFixed(1)} dBFS) ${where} of the output: it is clipped ` +
+      `there, heard as distortion. Lower the loud layers' audio.level (in dB) by ${over.toFixed(1)} dB or more ` +
+      'where they play together, and render again.'
+    );
+  }
+}
