@@ -257,9 +257,11 @@ export class FileTracker {
    * or handing them to the KeptAside when there is one.
    */
   async #forget(): Promise<void> {
-    const asides = [...this.#owned.values()].filter((o) => o.aside);
-    await Promise.all([...this.#owned.values()].map((o) => o.hold?.close().catch(() => undefined)));
+    const owned = [...this.#owned.values()];
+    const asides = owned.filter((o) => o.aside);
+    // Disowned at once (before any await): a cleanup that runs meanwhile must not take these files.
     this.#owned.clear();
+    await Promise.all(owned.map((o) => o.hold?.close().catch(() => undefined)));
     if (this.#keep) {
       for (const o of asides)
         if (o.complete && o.finalPath)
