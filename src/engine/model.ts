@@ -309,7 +309,7 @@ export const Composition = z.strictObject({
   name: Name,
   width: z.number().int().min(1).max(MAX_SIDE),
   height: z.number().int().min(1).max(MAX_SIDE),
-  frameRate: z.number().positive().max(240),
+  frameRate: z.number().min(1).max(240),
   duration: z.number().positive(),
   backgroundColor: ColorHex,
   /** Top to bottom, as in the After Effects timeline. */

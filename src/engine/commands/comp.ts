@@ -8,7 +8,11 @@ import { compositions, draftComp, findComp, newId, uniqueName } from '../resolve
 import { color, ColorInput, CompRef } from './params.js';
 
 const Size = z.number().int().min(1).max(MAX_SIDE).describe(`Pixels, 1 to ${MAX_SIDE}`);
-const FrameRate = z.number().positive().max(240).describe('Frames per second, above 0 and up to 240');
+const FrameRate = z
+  .number()
+  .min(1)
+  .max(240)
+  .describe('Frames per second, from 1 to 240 (as After Effects: 1 and up)');
 const Duration = z.number().positive().max(86400).describe('Seconds, above 0 and up to 86400 (24 hours)');
 
 export const compNew = defineCommand({
@@ -21,7 +25,7 @@ export const compNew = defineCommand({
     name: z.string().min(1).optional(),
     width: Size,
     height: Size,
-    frameRate: FrameRate.optional().describe('Frames per second, above 0 and up to 240 (default 30)'),
+    frameRate: FrameRate.optional().describe('Frames per second, from 1 to 240 (default 30)'),
     duration: Duration.optional().describe('Seconds, above 0 and up to 86400, i.e. 24 hours (default 10)'),
     backgroundColor: ColorInput.optional().describe(
       'Background colour: "#rrggbb" hex, a CSS colour name or [r, g, b, a?] in 0..1 (default #000000)',

@@ -44,6 +44,19 @@ describe('composition commands', () => {
     );
   });
 
+  it('refuses frame rates under 1 fps, as After Effects does (0.0004 fps made a 4 s composition a 2500 s video)', async () => {
+    const engine = newEngine();
+    const r = await engine.execute('comp.new', { width: 10, height: 10, frameRate: 0.0004 });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('bad_argument');
+      expect(`${r.error.message} ${r.error.remediation}`).toMatch(/frameRate/);
+      expect(`${r.error.message} ${r.error.remediation}`).toMatch(/\b1\b/);
+    }
+    const { id } = await run<{ id: string }>(engine, 'comp.new', { width: 10, height: 10, frameRate: 1 });
+    expect(await fails(engine, 'comp.setSettings', { comp: id, frameRate: 0.5 })).toBe('bad_argument');
+  });
+
   it('comp.setActive, setSettings, duplicate and delete', async () => {
     const { engine, id } = await withComp();
     const other = await run<{ id: string }>(engine, 'comp.new', { name: 'Other', width: 10, height: 10 });
