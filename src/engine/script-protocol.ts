@@ -19,6 +19,8 @@ export type ScriptWorkerMessage =
   | { type: 'started' }
   | { type: 'run'; seq: number; id: string; params: unknown }
   | { type: 'log'; line: string }
+  /** The last lines logged past the first half of maxLogLines, sent as the script ends; `omitted` between. */
+  | { type: 'logTail'; lines: string[]; omitted: number }
   | { type: 'done'; result: unknown }
   /** compile: a syntax error; threw: the script threw; engine: an app.run failure the script did not catch. */
   | { type: 'failed'; kind: 'compile' | 'threw' | 'engine' | 'result'; message: string; error?: ErrorInfo };

@@ -19,6 +19,10 @@ export interface ScriptResult {
   result: unknown;
   logs: string[];
   commands: number;
+  /** Lines logged and not kept (between the first and the last 500); the logs mark where. */
+  logsOmitted?: number;
+  /** Why `result` is null though the script returned something: its JSON was over MAX_RESULT_CHARS. */
+  note?: string;
 }
 
 /** The default wall-clock limit for a whole script. */
@@ -28,6 +32,8 @@ export const MAX_SCRIPT_TIMEOUT_MS = 600_000;
 /** How long a script's thread may take to start the script (its own limit counts from then). */
 export const SCRIPT_START_LIMIT_MS = 10_000;
 const MAX_LOG_LINES = 1000;
+/** The largest return value a result carries, as JSON characters: a tool result is read by a model. */
+export const MAX_RESULT_CHARS = 65_536;
 
 /** Runs `code` in a fresh thread; ends with its result, or an EngineError (timeout, cancelled, the script's own). */
 export async function runScriptCode(
@@ -41,7 +47,10 @@ export async function runScriptCode(
   let thread: ScriptThread | undefined;
 
   const logs: string[] = [];
+  let logsOmitted = 0;
   let commands = 0;
+  // Those that succeeded: what a failed script leaves applied.
+  let succeeded = 0;
   let lastSent = ctx.doc;
   /** Commands the script is waiting on: a stop waits for them so the count of applied commands is exact. */
   const inFlight = new Set<Promise<void>>();
@@ -80,6 +89,11 @@ export async function runScriptCode(
         case 'log':
           if (logs.length < MAX_LOG_LINES) logs.push(m.line);
           return;
+        case 'logTail':
+          logsOmitted = m.omitted;
+          if (m.omitted) logs.push(`... ${m.omitted} more line(s) logged here, not kept ...`);
+          logs.push(...m.lines);
+          return;
         case 'run':
           commands++;
           track(runFor(m.seq, m.id, m.params));
@@ -87,8 +101,9 @@ export async function runScriptCode(
         case 'done':
           finish(() => {
             // Every client gets results as JSON: a value JSON cannot hold (a cycle, a BigInt) is the script's error.
+            let json: string;
             try {
-              JSON.stringify(m.result ?? null);
+              json = JSON.stringify(m.result ?? null);
             } catch (err) {
               reject(
                 new EngineError(
@@ -99,11 +114,20 @@ export async function runScriptCode(
               );
               return;
             }
-            resolve({ result: m.result ?? null, logs, commands });
+            const omitted = logsOmitted ? { logsOmitted } : {};
+            if (json.length > MAX_RESULT_CHARS) {
+              const note =
+                `The script's return value is ${json.length} characters of JSON, over the ${MAX_RESULT_CHARS} a ` +
+                `result carries, so it is left out (it began: ${json.slice(0, 300)}). Return less: a count, a ` +
+                'slice, only the fields or ids needed.';
+              resolve({ result: null, logs, commands, ...omitted, note });
+              return;
+            }
+            resolve({ result: m.result ?? null, logs, commands, ...omitted });
           });
           return;
         case 'failed':
-          finish(() => reject(scriptError(m, logs)));
+          finish(() => reject(scriptError(m, logs, succeeded)));
           return;
       }
     };
@@ -139,6 +163,7 @@ export async function runScriptCode(
   /** Runs one app.run for the script and answers it. Never rejects. */
   async function runFor(seq: number, id: string, params: unknown): Promise<void> {
     const r = await ctx.execute(id, params, nestedSignal);
+    if (r.ok) succeeded++;
     if (settled) return; // The script was stopped meanwhile: the edit stays, nobody is waiting for the answer.
     const doc = ctx.doc;
     const document = doc !== lastSent ? doc : undefined;
@@ -170,8 +195,14 @@ export async function runScriptCode(
 function scriptError(
   m: Extract<ScriptWorkerMessage, { type: 'failed' }>,
   logged: readonly string[],
+  commands: number,
 ): EngineError {
-  if (m.kind === 'engine' && m.error) return new EngineError(m.error.code, m.message, m.error.remediation);
+  // What the script changed before it failed stays: a caller that runs it again must know, or it repeats them.
+  const applied = commands
+    ? ` (${commands} command(s) it ran before that succeeded: their edits stay applied, each its own undo step)`
+    : '';
+  if (m.kind === 'engine' && m.error)
+    return new EngineError(m.error.code, `${m.message}${applied}`, m.error.remediation);
   if (m.kind === 'compile') {
     return new EngineError(
       'bad_argument',
@@ -182,13 +213,13 @@ function scriptError(
   if (m.kind === 'result') {
     return new EngineError(
       'tool_failed',
-      `The script's result cannot be returned: ${m.message}`,
+      `The script's result cannot be returned: ${m.message}${applied}`,
       'Return plain data (objects, arrays, strings, numbers, booleans, null).',
     );
   }
   return new EngineError(
     'tool_failed',
-    `The script threw: ${m.message}`,
+    `The script threw: ${m.message}${applied}`,
     `Fix the script. ${loggedBefore(logged)}`,
   );
 }

@@ -19,6 +19,13 @@ let document = data.document;
 let frozen = false;
 let seq = 0;
 let logged = 0;
+// Past the first half of the lines a result keeps, only the last half is kept (sent when the script ends): a
+// script that logs in a loop is understood by how it began and how it ended; `omitted` counts the middle.
+const tail: string[] = [];
+let omitted = 0;
+function flushTail(): void {
+  if (tail.length) post({ type: 'logTail', lines: tail.splice(0), omitted });
+}
 const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
 /** Errors raised by app.run: when one escapes the script, the command fails with its engine code. */
 const engineErrors = new WeakMap<object, ErrorInfo>();
@@ -71,9 +78,16 @@ const app = Object.freeze({
     return document;
   },
   log(...args: unknown[]): void {
-    if (logged >= data.maxLogLines) return;
-    logged++;
-    post({ type: 'log', line: args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ') });
+    const line = args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
+    if (logged < data.maxLogLines / 2) {
+      logged++;
+      post({ type: 'log', line });
+      return;
+    }
+    if (tail.push(line) > data.maxLogLines / 2) {
+      tail.shift();
+      omitted++;
+    }
   },
 });
 
@@ -91,6 +105,7 @@ const scriptConsole = Object.freeze({
 });
 
 function sendResult(result: unknown): void {
+  flushTail();
   try {
     post({ type: 'done', result: result ?? null });
     return;
@@ -121,6 +136,7 @@ async function main(): Promise<void> {
   } catch (err) {
     const info = err !== null && typeof err === 'object' ? engineErrors.get(err) : undefined;
     const message = (err as Error | undefined)?.message ?? String(err);
+    flushTail();
     post(
       info
         ? { type: 'failed', kind: 'engine', message, error: info }

@@ -11,7 +11,7 @@ export const runScript = defineTool({
   name: 'run_script',
   title: 'Run Script',
   description:
-    'Runs JavaScript (the body of an async function) with `app.run(id, params)`, a read-only `app.document` and `app.log`. Pass `code` or an absolute `path`. Returns {result, logs, commands}. Stopped with code timeout after timeout_ms (default 30 s), or by notifications/cancelled; commands it already ran stay applied, and a render it waits on stops with it. Other tool calls wait for it (calls run in order). Refused while confined.',
+    'Runs JavaScript (the body of an async function) with `app.run(id, params)`, a read-only `app.document` and `app.log`. Pass `code` or an absolute `path`. Returns {result, logs, commands}: logs keep the first and last 500 lines (logsOmitted counts the rest); a result over 64 KB of JSON is left out with a note. Stopped with code timeout after timeout_ms (default 30 s), or by notifications/cancelled; commands it already ran stay applied, and a render it waits on stops with it. Other tool calls wait for it (calls run in order). Refused while confined.',
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   // notifications/cancelled stops the script (and any render it waits on), as the time limit does.
   cancellable: true,

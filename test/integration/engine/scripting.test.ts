@@ -115,6 +115,51 @@ describe('script.run API in the worker', () => {
     }
   });
 
+  it('a script that logs 5000 lines keeps the first and last 500, says how many it left out, and where', async () => {
+    const engine = newEngine();
+    const r = await run<ScriptOut & { logsOmitted?: number }>(engine, 'script.run', {
+      code: 'for (let i = 0; i < 5000; i++) app.log(`line ${i}`); return 1;',
+    });
+    expect(r.logsOmitted).toBe(4000);
+    expect(r.logs).toHaveLength(1001);
+    expect(r.logs.slice(0, 2)).toEqual(['line 0', 'line 1']);
+    expect(r.logs[499]).toBe('line 499');
+    expect(r.logs[500]).toBe('... 4000 more line(s) logged here, not kept ...');
+    expect(r.logs.at(-1)).toBe('line 4999');
+    expect(r.logs[501]).toBe('line 4500');
+    // A failed script's remedy shows its true last lines.
+    const failed = await engine.execute('script.run', {
+      code: "for (let i = 0; i < 3000; i++) app.log(`at ${i}`); throw new Error('late');",
+    });
+    expect(failed.ok).toBe(false);
+    if (!failed.ok) expect(failed.error.remediation).toContain('at 2999');
+    // Under the limit nothing is said.
+    const few = await run<ScriptOut>(engine, 'script.run', { code: "app.log('a'); return 1;" });
+    expect(few).not.toHaveProperty('logsOmitted');
+  });
+
+  it('a script that fails after edits says they stay applied; its result is left out when too large to read', async () => {
+    const engine = newEngine();
+    const failed = await engine.execute('script.run', {
+      code: "await app.run('comp.new', { name: 'S', width: 32, height: 32 }); await app.run('comp.new', { name: 'T', width: 32, height: 32 }); throw new Error('boom');",
+    });
+    expect(failed.ok).toBe(false);
+    if (!failed.ok)
+      expect(failed.error.message).toBe(
+        'The script threw: boom (2 command(s) it ran before that succeeded: their edits stay applied, each its own undo step)',
+      );
+    expect(engine.document.items.filter((i) => i.type === 'composition')).toHaveLength(2);
+    const big = await run<ScriptOut & { note?: string }>(engine, 'script.run', {
+      code: "app.log('made'); return 'x'.repeat(5_000_000);",
+    });
+    expect(big.result).toBeNull();
+    expect(big.logs).toEqual(['made']);
+    expect(big.note).toMatch(/return value is 5000002 characters of JSON, over the 65536 a result carries/);
+    expect(big.note).toContain('Return less');
+    const fits = await run<ScriptOut>(engine, 'script.run', { code: "return 'x'.repeat(60_000);" });
+    expect(fits.result).toHaveLength(60_000);
+  });
+
   it('returns structured-cloneable results, and the JSON form of others', async () => {
     const engine = newEngine();
     const dated = await run<ScriptOut>(engine, 'script.run', {
