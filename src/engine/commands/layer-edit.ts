@@ -9,6 +9,7 @@ import { playsSoundOnly } from '../shown-footage.js';
 import { draftLayer, findComp, findLayer, layersPath, newId, uniqueName } from '../resolve.js';
 import { needsComp } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
+import { warnOutsideComp } from './unit-hints.js';
 
 export const target = { comp: CompRef.optional(), layer: LayerRef };
 
@@ -319,6 +320,7 @@ export const layerSetTiming = defineCommand({
       l.outPoint = outPoint;
       if (p.startTime !== undefined) l.startTime = p.startTime;
     });
+    warnOutsideComp(comp, inPoint, outPoint, ctx.warn);
     return { id: layer.id, inPoint, outPoint, startTime: p.startTime ?? layer.startTime };
   },
 });

@@ -20,6 +20,7 @@ import { checkHasSound } from '../audio-streams.js';
 import { draftLayer, findComp, findLayer, layerPath } from '../resolve.js';
 import { checkFontFamily, needsComp, warnMissingGlyphs } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
+import { warnKeyframePastEnd, warnUnitOfValue } from './unit-hints.js';
 
 const Path = z
   .string()
@@ -152,6 +153,7 @@ export const propertySet = defineCommand({
       if (ref.animatable) draftAnimatable(l, ref).value = value as never;
       else setPlain(l, ref, value);
     });
+    warnUnitOfValue(p.property, value, ctx.warn);
     return { layer: layer.id, property: p.property, value };
   },
 });
@@ -208,6 +210,8 @@ export const propertySetKeyframe = defineCommand({
       ctx.insert(keyframesPath(ctx.doc, comp.id, layer.id, ref), at, key);
     }
     const count = keys.length + (same >= 0 ? 0 : 1);
+    warnUnitOfValue(p.property, value, ctx.warn);
+    warnKeyframePastEnd(comp, layer, p.time, ctx.warn);
     return { layer: layer.id, property: p.property, time: p.time, value, interpolation, keyframes: count };
   },
 });
