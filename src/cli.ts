@@ -1,12 +1,10 @@
 #!/usr/bin/env node
 // Entry point of the `effectcraft-cli` binary; everything that touches argv, env and exit lives in src/cli/.
+import { handleClosedPipes } from './cli/closed-pipes.js';
 import { main } from './cli/main.js';
 
-// A closed pipe (`| head`) is a normal end for a CLI, not a crash.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(0);
-  throw err;
-});
+// A closed pipe (`| head`) is a normal end for most commands, never a crash (closed-pipes.ts).
+handleClosedPipes();
 
 main(process.argv.slice(2)).then(
   (code) => {

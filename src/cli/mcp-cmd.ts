@@ -20,6 +20,7 @@ import { httpToken } from './http-token.js';
 import { httpExposure, refuseWithoutHttp, remoteNodeFromFlags } from './remote-node-flags.js';
 import { WrittenFiles } from '../mcp/remote/written-files.js';
 import { serveMcpStdio } from '../mcp/stdio.js';
+import { whenStdoutCloses } from './closed-pipes.js';
 import { markStopping } from '../mcp/dispatch.js';
 import { createSession, type Session } from '../session.js';
 import { sessionEnv } from './host-env.js';
@@ -173,6 +174,12 @@ export async function mcpCommand(args: string[]): Promise<number> {
     void serving.close();
   };
   for (const signal of STOP_SIGNALS) process.once(signal, stop);
+  // A closed stdout is a client gone (nobody reads the replies): end as when it closes stdin, with the cleanup
+  // of partial renders below, not at once (closed-pipes.ts).
+  whenStdoutCloses(() => {
+    log('stdout was closed: stopping as if the client had closed stdin.');
+    void serving.close();
+  });
   await serving.closed;
   await tasks.cancelAll();
   await backend.close();

@@ -20,6 +20,7 @@ import { plural } from './data-rows.js';
 import { ProgressView } from './render-progress.js';
 import { EXIT, failWith, printable } from './usage.js';
 import { packageVersion } from './version.js';
+import { whenStdoutCloses } from './closed-pipes.js';
 
 /** `argv`: the command line, for --json (failWith). */
 function fail(argv: readonly string[], error: ErrorInfo, exitCode?: number): number {
@@ -34,6 +35,9 @@ type CancelSignal = (typeof CANCEL_SIGNALS)[number];
 const SIGNAL_EXIT: Record<CancelSignal, number> = { SIGINT: EXIT.cancelled, SIGTERM: 143, SIGHUP: 129 };
 
 export async function renderCommand(argv: string[]): Promise<number> {
+  // The files are the work: a log reader that went away (stdout or stderr closed) does not stop the render, and
+  // its exit code still says how it went (closed-pipes.ts).
+  whenStdoutCloses(() => undefined);
   const args = parseRenderArgs(argv);
   if (!args) return EXIT.ok;
   warnOverCores(args.concurrency);
