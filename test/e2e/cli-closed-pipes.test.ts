@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 import { cliPath } from '../helpers/cli.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { probeVideo } from '../helpers/probe.js';
-import { projectWith } from '../helpers/projects.js';
+import { projectWith, videoProject } from '../helpers/projects.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** Runs the CLI with its stdout and/or stderr closed by the reader at once; resolves with its exit code. */
@@ -26,15 +26,8 @@ itWithFfmpeg(
   'a render with its stderr and stdout closed finishes its video, exit 0, nothing left over',
   async () => {
     const dir = await tempDir();
-    const project = join(dir, 'p.ecproj');
     // Several seconds of frames: progress lines are written (and fail) all along.
-    await writeFile(
-      project,
-      projectWith(
-        { output: 'out/o.mp4', format: 'mp4' },
-        { width: 640, height: 360, frameRate: 30, duration: 12, backgroundColor: '#336699' },
-      ),
-    );
+    const project = await videoProject(dir, 12);
     for (const close of [['stderr'], ['stdout', 'stderr']] as Array<Array<'stdout' | 'stderr'>>) {
       expect(await withClosedPipes(['render', project], close), close.join('+')).toBe(0);
       expect(readdirSync(join(dir, 'out')).sort()).toEqual(['o.mp4', 'o.mp4.manifest.json']);

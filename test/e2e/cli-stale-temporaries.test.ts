@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { cliPath } from '../helpers/cli.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { untilTrue } from '../helpers/poll.js';
-import { projectWith } from '../helpers/projects.js';
+import { projectWith, videoProject } from '../helpers/projects.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -37,15 +37,8 @@ itWithFfmpeg(
   'a re-render removes the temporary its killed predecessor left, and nothing else',
   async () => {
     const dir = await tempDir();
-    const project = join(dir, 'p.ecproj');
-    // Long enough to be killed mid-encode: 40 s of 640x360 frames (a solid and a moving text).
-    await writeFile(
-      project,
-      projectWith(
-        { output: 'out/o.mp4', format: 'mp4' },
-        { width: 640, height: 360, frameRate: 30, duration: 40, backgroundColor: '#204080' },
-      ),
-    );
+    // Long enough to be killed mid-encode: 40 s of 640x360 frames .
+    const project = await videoProject(dir, 40);
     const out = join(dir, 'out');
     const killed = spawn(process.execPath, [cliPath, 'render', project], { stdio: 'ignore' });
     const partOf = () => (existsSync(out) ? readdirSync(out).filter((n) => PART.test(n)) : []);

@@ -1,4 +1,6 @@
 /** Hand-written project files for tests of what opening a file accepts. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 /** A project with one 1 s composition (10 frames, 32x18 unless given) and one queue item with `item`'s fields. */
 export function projectWith(item: Record<string, unknown>, comp: Record<string, unknown> = {}): string {
@@ -38,4 +40,12 @@ export function projectWith(item: Record<string, unknown>, comp: Record<string, 
     activeComp: 'comp_1',
     nextId: 3,
   });
+}
+
+/** A project file in `dir` (p.ecproj) whose one item renders `seconds` of a 640x360 30 fps MP4 to out/o.mp4. */
+export async function videoProject(dir: string, seconds: number): Promise<string> {
+  const project = join(dir, 'p.ecproj');
+  const comp = { width: 640, height: 360, frameRate: 30, duration: seconds, backgroundColor: '#336699' };
+  await writeFile(project, projectWith({ output: 'out/o.mp4', format: 'mp4' }, comp));
+  return project;
 }
