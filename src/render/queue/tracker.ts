@@ -52,6 +52,11 @@ interface Owned {
   finalPath?: string;
   /** A temporary's descriptor, held while it is ours (create): what tells a live render's file from a stale one. */
   hold?: fs.FileHandle;
+  /**
+   * The inode of the file this job committed at `name`: another render of the same output may have renamed its
+   * own file over it since, which this job's cleanup must neither remove nor put an earlier file back over.
+   */
+  ino?: number;
 }
 
 /** An earlier file kept aside past its item's completion: `aside` is put back over `path`, or deleted. */
@@ -196,8 +201,10 @@ export class FileTracker {
     // Recorded before the rename when something was set aside, so cleanup puts it back even if the rename
     // fails; otherwise only once the name is ours (cleanup must never remove what is there instead).
     if (owned.aside) this.#owned.set(finalReal, owned);
+    // The temporary's name is ours alone (random, created exclusively): its inode is the file we commit.
+    const { ino } = await fs.lstat(join(dir.base, temp.name));
     await fs.rename(join(dir.base, temp.name), join(dir.base, name));
-    this.#owned.set(finalReal, { ...owned, complete: true });
+    this.#owned.set(finalReal, { ...owned, complete: true, ino });
     this.#owned.delete(file.tempPath);
     await temp.hold?.close().catch(() => undefined);
     this.#committed++;
@@ -331,6 +338,15 @@ export class FileTracker {
     if (!owned) return;
     await owned.hold?.close().catch(() => undefined);
     const [base, name] = [owned.dir.base, owned.name];
+    if (owned.ino !== undefined) {
+      const now = await fs.lstat(join(base, name)).catch(() => null);
+      // Replaced since by another render of the same output: its file, not ours to remove or to put an earlier
+      // one back over. The earlier file we kept aside was replaced by it too.
+      if (now && now.ino !== owned.ino) {
+        if (owned.aside) await fs.rm(join(base, owned.aside), { force: true }).catch(() => undefined);
+        return;
+      }
+    }
     if (!owned.aside) return void (await fs.rm(join(base, name), { force: true }).catch(() => undefined));
     const aside = join(base, owned.aside);
     // After a put-back the hidden name is gone, or (a failed commit left both names on the same file, and

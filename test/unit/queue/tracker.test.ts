@@ -21,6 +21,27 @@ describe('FileTracker', () => {
     expect(await listDir(dir)).toEqual(['other.png']);
   });
 
+  it("a stopped render's cleanup leaves a file another render of the same output put there since", async () => {
+    const dir = await tempDir();
+    // Another render (B) writes as ours does: a temporary renamed over the name.
+    const other = async (name: string, content: string) => {
+      await writeFile(join(dir, `.${name}.b`), content);
+      await rename(join(dir, `.${name}.b`), join(dir, name));
+    };
+    await writeFile(join(dir, 'old.png'), 'earlier');
+    const a = new FileTracker();
+    await a.writeFile(join(dir, 'new.png'), Buffer.from('A'));
+    await a.writeFile(join(dir, 'old.png'), Buffer.from('A'));
+    await a.writeFile(join(dir, 'mine.png'), Buffer.from('A'));
+    await other('new.png', 'B');
+    await other('old.png', 'B');
+    // A is stopped: B's files stay as B wrote them; A's own goes; nothing of A is left aside.
+    await a.removeAll();
+    expect(await readFile(join(dir, 'new.png'), 'utf8')).toBe('B');
+    expect(await readFile(join(dir, 'old.png'), 'utf8')).toBe('B');
+    expect(await listDir(dir)).toEqual(['new.png', 'old.png']);
+  });
+
   it('release keeps finished files out of a later cleanup', async () => {
     const dir = await tempDir();
     const t = new FileTracker();
