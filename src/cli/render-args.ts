@@ -66,6 +66,8 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
     throw new UsageError(
       `${single.map((f) => `--${f}`).join(', ')} ${single.length > 1 ? 'need' : 'needs'} --comp and --output.`,
     );
+  // `--item rq_5 --item rq_5` is one item (a script that builds the flags may repeat one).
+  if (values.item) values.item = [...new Set(values.item)];
   if (values.comp && values.item) throw new UsageError('use either --item or --comp/--output, not both.');
   if (values.comp && !output) throw new UsageError('--comp needs --output.');
   if (output && !values.comp && values.item?.length !== 1)

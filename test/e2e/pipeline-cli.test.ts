@@ -476,6 +476,12 @@ describe('effectcraft-cli render pipeline flags', () => {
     });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('effectcraft-cli inspect PROJECT');
+    // The same item given twice is rendered once (its second pass refused to write over the first's files).
+    const twice = await runCli(['render', 'p.ecproj', '--item', 'rq_2', '--item', 'rq_2', '--json'], {
+      cwd: dir,
+    });
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(JSON.parse(twice.stdout)).toMatchObject({ completed: 1, failed: 0, items: [{ id: 'rq_2' }] });
   });
 
   itWithFfmpeg(

@@ -37,7 +37,8 @@ const RenderParams = z.strictObject({
 
 function selected(doc: Project, ids: string[] | undefined): RenderQueueItem[] {
   if (!ids) return [...doc.renderQueue];
-  return ids.map((id) => findItem(doc.renderQueue, id));
+  // An id given twice is one item rendered once (a second pass would refuse to write over the first's files).
+  return [...new Set(ids)].map((id) => findItem(doc.renderQueue, id));
 }
 
 /** The job commands, bound to one service. */
