@@ -126,7 +126,14 @@ type Values = NonNullable<ReturnType<typeof parseOrHelp<typeof renderSpec.flags>
 function encodingFlags(values: Values): Encoding {
   const encoding: Encoding = {
     codec: parseChoice(values.codec, '--codec', CODECS),
-    crf: parseWhole(values.crf, '--crf', 0, 63),
+    // The widest range any codec takes; each item's codec is checked against its own before anything renders.
+    crf: parseWhole(
+      values.crf,
+      '--crf',
+      0,
+      63,
+      'from 0 to 51 for MP4 (h264, h265), or 0 to 63 for WebM (vp9)',
+    ),
     proresProfile: parseChoice(values['prores-profile'], '--prores-profile', PRORES_PROFILES),
     quality: parseWhole(values.quality, '--quality', 1, 100),
     gifPalette: parseChoice(values['gif-palette'], '--gif-palette', GIF_PALETTES),

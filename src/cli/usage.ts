@@ -95,10 +95,11 @@ export function parseWhole(
   flag: string,
   min: number,
   max: number,
+  range = `from ${min} to ${max}`,
 ): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || n < min || n > max)
-    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}; got "${text}".`);
+    throw new UsageError(`${flag} must be a whole number ${range}; got "${text}".`);
   return n;
 }

@@ -591,6 +591,10 @@ describe('effectcraft-cli render pipeline flags', () => {
     const bad = await runCli(['render', 'p.ecproj', '--codec', 'mpeg2'], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('h264, h265, prores, vp9');
+    // Out of every codec's range: each codec's range is named, not VP9's alone.
+    const high = await runCli(['render', 'p.ecproj', '--crf', '99'], { cwd: dir });
+    expect(high.code).toBe(2);
+    expect(high.stderr).toContain('from 0 to 51 for MP4 (h264, h265), or 0 to 63 for WebM (vp9)');
     expect(await readdir(dir)).toEqual(['p.ecproj']);
   });
 
