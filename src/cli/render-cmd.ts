@@ -21,6 +21,7 @@ import { ProgressView } from './render-progress.js';
 import { EXIT, failWith, printable } from './usage.js';
 import { packageVersion } from './version.js';
 import { whenStdoutCloses } from './closed-pipes.js';
+import { CANCEL_SIGNALS, takeEarlySignal, type CancelSignal } from './early-signals.js';
 
 /** `argv`: the command line, for --json (failWith). */
 function fail(argv: readonly string[], error: ErrorInfo, exitCode?: number): number {
@@ -29,8 +30,6 @@ function fail(argv: readonly string[], error: ErrorInfo, exitCode?: number): num
   return failWith('render', argv, error, exitCode ?? (usage ? EXIT.usage : EXIT.failed));
 }
 
-const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-type CancelSignal = (typeof CANCEL_SIGNALS)[number];
 /** 128 + the signal number, as a shell reports a process killed by it; SIGINT is EXIT.cancelled (130). */
 const SIGNAL_EXIT: Record<CancelSignal, number> = { SIGINT: EXIT.cancelled, SIGTERM: 143, SIGHUP: 129 };
 
@@ -40,6 +39,24 @@ export async function renderCommand(argv: string[]): Promise<number> {
   whenStdoutCloses(() => undefined);
   const args = parseRenderArgs(argv);
   if (!args) return EXIT.ok;
+  const controller = new AbortController();
+  // SIGTERM and SIGHUP (a service manager, a closed terminal) stop exactly like Ctrl-C: cancel with exact
+  // cleanup, then exit 128 + the signal's number.
+  let received: CancelSignal | null = null;
+  const onSignal = (signal: CancelSignal) => {
+    if (received) return;
+    received = signal;
+    process.stderr.write(
+      args.resume
+        ? '\nStopping: keeping the frames of sequences written (render again with --resume to go on; a video or other one-file output is removed unfinished)...\n'
+        : '\nStopping: removing unfinished files...\n',
+    );
+    controller.abort();
+  };
+  for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
+  // One that came while this module loaded: the render stops before it starts, with its result and exit code.
+  const early = takeEarlySignal();
+  if (early) onSignal(early);
   warnOverCores(args.concurrency);
   const session = createSession({
     ...sessionEnv(),
@@ -83,21 +100,6 @@ export async function renderCommand(argv: string[]): Promise<number> {
   }
   const view = new ProgressView(process.stderr);
   const off = session.renderQueue.onProgress((p) => view.update(p));
-  const controller = new AbortController();
-  // SIGTERM and SIGHUP (a service manager, a closed terminal) stop exactly like Ctrl-C: cancel with exact
-  // cleanup, then exit 128 + the signal's number.
-  let received: CancelSignal | null = null;
-  const onSignal = (signal: CancelSignal) => {
-    if (received) return;
-    received = signal;
-    process.stderr.write(
-      args.resume
-        ? '\nStopping: keeping the frames of sequences written (render again with --resume to go on; a video or other one-file output is removed unfinished)...\n'
-        : '\nStopping: removing unfinished files...\n',
-    );
-    controller.abort();
-  };
-  for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
   // --json is read by scripts, not by a model with a context budget: it keeps every file's sha256.
   const { distributed } = args;
   // Loaded only for --redis: BullMQ and its Redis client cost about 0.25 s of start-up that a local render
