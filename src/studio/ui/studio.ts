@@ -41,7 +41,8 @@ export class Studio {
   readonly refreshQueue = coalesced(async () => {
     const r = await this.channel.request<{ result: { items: QueueItem[] } }>('engine.execute', {
       id: 'renderQueue.list',
-      params: {},
+      // The whole queue (at most 1000 items): the panel shows every one.
+      params: { limit: 1000 },
     });
     const before = this.store.state.queue;
     const items = r.result.items;

@@ -104,6 +104,35 @@ describe('renderQueue.render results over MCP', () => {
     });
   }, 60_000);
 
+  it('renderQueue.list gives pages (300 queued items: 100, then on from next_offset) and filters by status', async () => {
+    h = await harness({ renderQueue: { rendererModule: colorRendererUrl, maxWorkers: 2 } });
+    const dir = await tempDir('ec-results-');
+    await run('comp.new', { name: 'c', width: 32, height: 18, frameRate: 10, duration: 1 });
+    const steps = Array.from({ length: 300 }, (_, i) => ({
+      id: 'renderQueue.add',
+      params: { comp: 'c', output: join(dir, `o${i}_[##].png`) },
+    }));
+    await h.client.callTool({ name: 'command_batch', arguments: { steps } });
+    const first = (await run('renderQueue.list')).structuredContent as {
+      items: Array<{ id: string }>;
+      total: number;
+      next_offset?: number;
+    };
+    expect(first.items).toHaveLength(100);
+    expect(first).toMatchObject({ total: 300, next_offset: 100 });
+    const last = (await run('renderQueue.list', { offset: 250 })).structuredContent as typeof first;
+    expect(last.items).toHaveLength(50);
+    expect(last).not.toHaveProperty('next_offset');
+    expect(last.items[0]!.id).not.toBe(first.items[0]!.id);
+    const all = (await run('renderQueue.list', { limit: 1000 })).structuredContent as typeof first;
+    expect(all.items).toHaveLength(300);
+    const none = (await run('renderQueue.list', { status: 'failed' })).structuredContent as typeof first;
+    expect(none).toMatchObject({ items: [], total: 0 });
+    const queued = (await run('renderQueue.list', { status: 'queued', limit: 5 }))
+      .structuredContent as typeof first;
+    expect(queued).toMatchObject({ total: 300, next_offset: 5 });
+  });
+
   it('an unknown detail is a bad_argument', async () => {
     await queue300();
     const r = await h!.client.callTool({

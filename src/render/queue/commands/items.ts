@@ -23,6 +23,7 @@ import {
   type Remedy,
   type RenderQueueItem,
 } from '../../../engine/index.js';
+import { LIMITS } from '../../../engine/limits.js';
 import { AbsPath, CompRef } from '../../../engine/commands/params.js';
 import { checkRenderItem, type RenderItemFields } from '../../../engine/render-item-rules.js';
 import { findComp, newId } from '../../../engine/resolve.js';
@@ -269,30 +270,55 @@ const renderQueueClear = defineCommand({
   },
 });
 
+/** How many items renderQueue.list gives unless asked for more: about 25 KB of JSON. */
+const LIST_PAGE = 100;
+const ITEM_STATUSES = ['queued', 'rendering', 'done', 'failed', 'stopped'] as const;
+
 /** renderQueue.list merges the document's items with live statuses from the render service. */
 function renderQueueList(statusOf: StatusSource) {
   return defineCommand({
     id: 'renderQueue.list',
     title: 'List Render Queue',
     category: 'Render',
-    description:
-      'Lists queue items (comp, output, format, alpha, frame range, ...) with status (queued, rendering, done, failed, stopped), frames done/total (for a stopped or failed item, how far it got), files written (kept), error, and for a done item the manifest (a JSON file listing every file it wrote with its size and sha256).',
-    example: {},
-    params: z.strictObject({}),
+    description: `Lists queue items (comp, output, format, alpha, frame range, ...) with status (queued, rendering, done, failed, stopped), frames done/total (for a stopped or failed item, how far it got), files written (kept), error, and for a done item the manifest (a JSON file listing every file it wrote with its size and sha256). status: only items with that status. A page of limit items (default ${LIST_PAGE}) from offset; total counts the matching items, next_offset is there when more follow.`,
+    example: { status: 'failed' },
+    params: z.strictObject({
+      status: z.enum(ITEM_STATUSES).optional().describe('Only items with this status'),
+      offset: z.number().int().min(0).optional().describe('First matching item to list (default 0)'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(LIMITS.renderQueue.max)
+        .optional()
+        .describe(`Items to list at most (default ${LIST_PAGE})`),
+    }),
     pathParams: {},
     annotations: READ_ONLY,
     mutates: false,
-    run(ctx) {
-      const items = ctx.doc.renderQueue.map((q) => ({
+    run(ctx, p) {
+      const all = ctx.doc.renderQueue.map((q) => ({
         ...q,
         ...(statusOf(q.id) ?? {
-          status: 'queued',
+          status: 'queued' as const,
           framesDone: 0,
           framesTotal: framesOf(ctx.doc, q),
           files: 0,
         }),
       }));
-      return { items };
+      // A queue of hundreds of items is hundreds of KB: a model reads pages (and the failed ones, by status).
+      const matching = p.status ? all.filter((i) => i.status === p.status) : all;
+      const offset = p.offset ?? 0;
+      const items = matching.slice(offset, offset + (p.limit ?? LIST_PAGE));
+      const next = offset + items.length;
+      return {
+        items,
+        total: matching.length,
+        ...(next < matching.length && {
+          next_offset: next,
+          note: `${matching.length - next} more item(s): renderQueue.list {offset: ${next}}.`,
+        }),
+      };
     },
   });
 }
