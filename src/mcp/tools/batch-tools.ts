@@ -9,6 +9,7 @@ import type { ErrorInfo } from '../../engine/index.js';
 import { FAILED_STEP, resolveRefs } from './refs.js';
 import type { GroupSteps } from '../backend.js';
 import { COMMAND_TOOL, defineTool } from './types.js';
+import { compactResults } from './batch-compact.js';
 
 const MAX_STEPS = 10_000;
 
@@ -38,7 +39,7 @@ export const commandBatch = defineTool({
   name: 'command_batch',
   title: 'Run Command Batch',
   description:
-    'Runs engine commands in order; each edit is its own undo step. Stops at the first failure unless stop_on_error is false. Step params may reference earlier results: "$N" (result of step N, 0-based) or "$N.field" (file.import then layer.addFootage {"footage": "$0.id"}). Returns {completed, failed, skipped, results}; any failed step makes the result an error.',
+    'Runs engine commands in order; each edit is its own undo step. Stops at the first failure unless stop_on_error is false. Step params may reference earlier results: "$N" (result of step N, 0-based) or "$N.field" (file.import then layer.addFootage {"footage": "$0.id"}). Returns {completed, failed, skipped, results}; any failed step makes the result an error. Over 32 KB of results, results lists only failed steps and steps with warnings, ids gives every step\'s result id by index, with a note.',
   hints: COMMAND_TOOL,
   input: z.strictObject({
     steps: z.array(step).min(1).max(MAX_STEPS).describe('Commands to run, in order.'),
@@ -62,7 +63,7 @@ export const commandBatch = defineTool({
     const completed = results.length - failed;
     return {
       kind: 'json',
-      value: { completed, failed, skipped: args.steps.length - results.length, results },
+      value: { completed, failed, skipped: args.steps.length - results.length, ...compactResults(results) },
     };
   },
 });
@@ -102,7 +103,9 @@ export const batch = defineTool({
         rolled_back: !ok,
         // A step that ran before the failure was undone with the rest: its ids name nothing now (and the next
         // batch may reuse them), so it says so rather than a bare ok.
-        results: ok ? results : results.map((r) => (r.ok ? { ...r, rolled_back: true as const } : r)),
+        ...compactResults(
+          ok ? results : results.map((r) => (r.ok ? { ...r, rolled_back: true as const } : r)),
+        ),
       },
     };
   },
