@@ -412,9 +412,14 @@ export function coerceValue(
 
 /** The value for an error message: JSON, cut short (a value may be megabytes, or not JSON at all). */
 function describe(value: unknown): string {
+  // 1e400 in a request's JSON reads as Infinity, which JSON would show as null: a value the caller never sent.
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return `${value} (a number beyond what a double holds, such as 1e400, reads as ${value})`;
   let s: string | undefined;
   try {
-    s = JSON.stringify(value);
+    s = JSON.stringify(value, (_key, v: unknown) =>
+      typeof v === 'number' && !Number.isFinite(v) ? String(v) : v,
+    );
   } catch {
     s = undefined;
   }

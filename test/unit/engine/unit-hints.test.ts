@@ -61,3 +61,15 @@ describe('unit hints', () => {
     expect(warningsOf(await exec('layer.setTiming', { startTime: -100 }))[0]).toContain('wholly outside');
   });
 });
+
+describe('out-of-range numbers', () => {
+  it('1e400 (Infinity once read) is named as such, not as the null JSON would show', async () => {
+    const { exec } = await setup();
+    const r = await exec('property.set', { property: 'transform.opacity', value: Infinity });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.message).not.toContain('got null');
+      expect(r.error.message).toContain('got Infinity (a number beyond what a double holds');
+    }
+  });
+});
