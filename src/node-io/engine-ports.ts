@@ -15,6 +15,7 @@ import { findExecutable } from './search-path.js';
 import { missingFfprobe, probeMedia } from '../render/media/probe.js';
 import { settleGifAlpha } from '../render/media/gif-alpha.js';
 import { sharpModule } from '../render/sharp-module.js';
+import { orientationTurn, uprightSize } from '../render/still-orientation.js';
 
 /** Reads a regular file within the size bound; fs errors become coded engine errors. */
 function readFile(path: string): Promise<Buffer> {
@@ -29,12 +30,15 @@ async function probeImage(path: string): Promise<ImageInfo> {
   try {
     const meta = await sharp(data, { animated: false }).metadata();
     if (!meta.width || !meta.height || !meta.format) throw new Error('no size');
+    // The size as shown: a phone's portrait JPEG is stored landscape with an EXIF orientation to turn it by.
+    const { width, height } = uprightSize(meta);
     return {
-      width: meta.width,
-      height: meta.height,
+      width,
+      height,
       format: String(meta.format) === 'jpg' ? 'jpeg' : meta.format,
       alpha: meta.hasAlpha ?? false,
       frames: meta.pages ?? 1,
+      rotation: orientationTurn(meta.orientation),
     };
   } catch {
     throw new EngineError(

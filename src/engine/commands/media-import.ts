@@ -46,7 +46,7 @@ const stillMedia = (info: ImageInfo): FootageMedia => ({
   variableFrameRate: false,
   pixelAspect: 1,
   alpha: info.alpha ?? false,
-  rotation: 0,
+  rotation: info.rotation ?? 0,
   codec: info.format,
   sequence: null,
   audio: null,
