@@ -82,12 +82,14 @@ export async function framesAfterGap(
 
 /**
  * Why frame `path` of sequence `item`, whose header says `width` x `height`, cannot be drawn, or null: larger than
- * moving footage may be (a project file may say anything), or of another size than the sequence had at import
- * (frames re-exported under the same names were drawn squeezed into the old size and the render called done).
+ * moving footage may be (a project file may say anything), or of another size than the sequence's (drawn, it was
+ * squeezed into that size and the render called done). The sequence's size is its first frame's at import: the
+ * import reads that one header only (a sequence may be thousands of files), so a frame of another size may have
+ * been so from the start, or re-exported since; the message claims neither.
  * One rule for the renderer, which reads each frame's header before decoding it, and `inspect --strict`.
  */
 export function sequenceFrameProblem(
-  item: Pick<FootageItem, 'id' | 'name' | 'width' | 'height'>,
+  item: Pick<FootageItem, 'id' | 'name' | 'path' | 'width' | 'height'>,
   path: string,
   width: number,
   height: number,
@@ -102,8 +104,8 @@ export function sequenceFrameProblem(
   if (width !== item.width || height !== item.height)
     return new EngineError(
       'unsupported_format',
-      `${frame}; the sequence was ${item.width}x${item.height} when it was imported, so it has changed since.`,
-      'Put the frames back as they were, or relink the footage to the sequence (footage.relink) so that it is probed again.',
+      `${frame}, but the sequence is ${item.width}x${item.height} (the size of its first frame, ${basename(item.path)}, when it was imported): every frame of a sequence must have its size.`,
+      `Re-export ${basename(path)} at ${item.width}x${item.height}. If every frame now has the new size (the sequence was re-exported), relink the footage to its first frame (footage.relink) so that it is probed again.`,
     );
   return null;
 }

@@ -301,7 +301,7 @@ describeWithFfmpeg('file.import of footage too large to decode', () => {
       });
       expect(!other.ok && other.error).toMatchObject({ code: 'unsupported_format' });
       expect(!other.ok && other.error.message).toMatch(
-        /f_0002\.png" of the image sequence "Seq" .* is 128x96; the sequence was 64x48 when it was imported/,
+        /f_0002\.png" of the image sequence "Seq" .* is 128x96, but the sequence is 64x48 \(the size of its first frame, f_0001\.png, when it was imported\)/,
       );
       expect(!other.ok && other.error.remediation).toContain('footage.relink');
       (await s.renderer()).dispose();
