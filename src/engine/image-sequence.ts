@@ -161,7 +161,7 @@ export function sequenceFrameProblem(
   if (width !== item.width || height !== item.height)
     return new EngineError(
       'unsupported_format',
-      `${frame}, but the sequence is ${item.width}x${item.height} (the size of its first frame, ${basename(item.path)}, when it was imported): every frame of a sequence must have its size.`,
+      `${frame}, but the sequence is ${item.width}x${item.height} (the size of its first frame, ${basename(item.path)}, when it was imported): all frames of a sequence must be the same size.`,
       `Re-export ${basename(path)} at ${item.width}x${item.height}. If every frame now has the new size (the sequence was re-exported), relink the footage to its first frame (footage.relink) so that it is probed again.`,
     );
   return null;
