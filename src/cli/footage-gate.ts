@@ -18,6 +18,7 @@ import {
 } from '../engine/index.js';
 import { findExecutable } from '../node-io/search-path.js';
 import { sharpModule } from '../render/sharp-module.js';
+import { drawnUpright, uprightSize } from '../render/still-orientation.js';
 import { CLI_WORDS } from './cli-words.js';
 
 /** Image headers read at once: a sequence of thousands of frames is read without thousands of files open. */
@@ -104,7 +105,9 @@ async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<vo
           `"${path}" is not an image EffectCraft can read.`,
           RELINK,
         );
-      const problem = seq ? sequenceFrameProblem(item, path, meta.width, meta.height) : null;
+      // The size a render draws it at: turned by its EXIF orientation (as an item imported before that was read).
+      const shown = drawnUpright(item, meta) ? uprightSize(meta) : meta;
+      const problem = seq ? sequenceFrameProblem(item, path, shown.width, shown.height) : null;
       if (problem) throw problem;
     }
   }

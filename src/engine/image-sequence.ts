@@ -81,13 +81,72 @@ export async function framesAfterGap(
 }
 
 /**
+ * The run of frames before `n` (the last number found within GAP_LOOKAHEAD below it, and where its run starts),
+ * or null when none is there.
+ */
+export async function framesBeforeGap(
+  pattern: string,
+  n: number,
+  exists: (path: string) => Promise<boolean>,
+): Promise<{ first: number; last: number } | null> {
+  for (let last = n - 1; last >= Math.max(0, n - GAP_LOOKAHEAD); last--) {
+    if (!(await exists(sequenceFrame(pattern, last)))) continue;
+    let first = last;
+    while (
+      first > 0 &&
+      last - first + 1 < MAX_SEQUENCE_FRAMES &&
+      (await exists(sequenceFrame(pattern, first - 1)))
+    )
+      first--;
+    return { first, last };
+  }
+  return null;
+}
+
+/**
+ * The error for a sequence imported by a file that is not there (`n`, its number): that file is named, with the
+ * runs of frames found on either side of it (a render folder with a dropped frame, the wrong one picked), so the
+ * remedy can say which file to import from instead.
+ */
+export async function missingStartFrame(
+  pattern: string,
+  n: number,
+  exists: (path: string) => Promise<boolean>,
+): Promise<EngineError> {
+  const before = await framesBeforeGap(pattern, n, exists);
+  const after = await framesAfterGap(pattern, n - 1, exists);
+  const name = (k: number) => basename(sequenceFrame(pattern, k));
+  const span = (r: { first: number; last: number }) =>
+    r.first === r.last
+      ? `frame ${r.first} (${name(r.first)})`
+      : `frames ${r.first} to ${r.last} (${name(r.first)} to ${name(r.last)})`;
+  const found = [after && `${span(after)} after it`, before && `${span(before)} before it`].filter(Boolean);
+  const numbers = (r: { first: number; last: number }) =>
+    r.first === r.last ? `frame ${r.first}` : `frames ${r.first} to ${r.last}`;
+  const from = [after, before].flatMap((r) => (r ? [`from ${name(r.first)} (${numbers(r)})`] : []));
+  return new EngineError(
+    'no_such_file',
+    `${name(n)}, the frame the sequence "${basename(pattern)}" was to start from, does not exist; ${
+      found.length
+        ? `the folder has ${found.join(' and ')}.`
+        : `no frame is within ${GAP_LOOKAHEAD} numbers of it.`
+    }`,
+    from.length
+      ? `Put ${name(n)} back, or import the sequence ${from.join(' or ')} with sequence: true.`
+      : 'Check the folder and the file name (its number is the frame the sequence starts from).',
+  );
+}
+
+/**
  * Why frame `path` of sequence `item`, whose header says `width` x `height`, cannot be drawn, or null: larger than
- * moving footage may be (a project file may say anything), or of another size than the sequence had at import
- * (frames re-exported under the same names were drawn squeezed into the old size and the render called done).
+ * moving footage may be (a project file may say anything), or of another size than the sequence's (drawn, it was
+ * squeezed into that size and the render called done). The sequence's size is its first frame's at import: the
+ * import reads that one header only (a sequence may be thousands of files), so a frame of another size may have
+ * been so from the start, or re-exported since; the message claims neither.
  * One rule for the renderer, which reads each frame's header before decoding it, and `inspect --strict`.
  */
 export function sequenceFrameProblem(
-  item: Pick<FootageItem, 'id' | 'name' | 'width' | 'height'>,
+  item: Pick<FootageItem, 'id' | 'name' | 'path' | 'width' | 'height'>,
   path: string,
   width: number,
   height: number,
@@ -102,8 +161,8 @@ export function sequenceFrameProblem(
   if (width !== item.width || height !== item.height)
     return new EngineError(
       'unsupported_format',
-      `${frame}; the sequence was ${item.width}x${item.height} when it was imported, so it has changed since.`,
-      'Put the frames back as they were, or relink the footage to the sequence (footage.relink) so that it is probed again.',
+      `${frame}, but the sequence is ${item.width}x${item.height} (the size of its first frame, ${basename(item.path)}, when it was imported): all frames of a sequence must be the same size.`,
+      `Re-export ${basename(path)} at ${item.width}x${item.height}. If every frame now has the new size (the sequence was re-exported), relink the footage to its first frame (footage.relink) so that it is probed again.`,
     );
   return null;
 }

@@ -14,6 +14,8 @@ export interface ImageInfo {
   alpha?: boolean;
   /** Frames of an animated image (GIF, WebP); 1 or absent for a still. */
   frames?: number;
+  /** Clockwise degrees its EXIF orientation turns it by for display; width/height are after turning. */
+  rotation?: 0 | 90 | 180 | 270;
 }
 
 /**

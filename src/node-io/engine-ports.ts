@@ -11,10 +11,12 @@ import { writeFileAtomic } from './atomic-write.js';
 import { readRegularFile } from './read-regular.js';
 import { startScriptThread } from './script-thread.js';
 import { openMediaFile } from './media-file.js';
+import { emptyFile, incompleteFile } from './incomplete-file.js';
 import { findExecutable } from './search-path.js';
 import { missingFfprobe, probeMedia } from '../render/media/probe.js';
 import { settleGifAlpha } from '../render/media/gif-alpha.js';
 import { sharpModule } from '../render/sharp-module.js';
+import { orientationTurn, uprightSize } from '../render/still-orientation.js';
 
 /** Reads a regular file within the size bound; fs errors become coded engine errors. */
 function readFile(path: string): Promise<Buffer> {
@@ -25,16 +27,20 @@ function readFile(path: string): Promise<Buffer> {
 
 async function probeImage(path: string): Promise<ImageInfo> {
   const data = await readFile(path);
+  if (data.length === 0) throw emptyFile(path);
   const sharp = await sharpModule();
   try {
     const meta = await sharp(data, { animated: false }).metadata();
     if (!meta.width || !meta.height || !meta.format) throw new Error('no size');
+    // The size as shown: a phone's portrait JPEG is stored landscape with an EXIF orientation to turn it by.
+    const { width, height } = uprightSize(meta);
     return {
-      width: meta.width,
-      height: meta.height,
+      width,
+      height,
       format: String(meta.format) === 'jpg' ? 'jpeg' : meta.format,
       alpha: meta.hasAlpha ?? false,
       frames: meta.pages ?? 1,
+      rotation: orientationTurn(meta.orientation),
     };
   } catch {
     throw new EngineError(
@@ -105,7 +111,12 @@ export function createNodePorts(options: NodePortsOptions = {}): EnginePorts {
     async probeMedia(file, shownPath) {
       const ffprobe = await findExecutable('ffprobe', options.searchPath);
       if (!ffprobe) throw missingFfprobe();
-      const probe = await probeMedia(ffprobe, file.childPath, shownPath);
+      const probe = await probeMedia(ffprobe, file.childPath, shownPath).catch(async (err: unknown) => {
+        // ffprobe's "Invalid data" for an empty or cut-off file sends people to convert it: say what it is.
+        if (err instanceof EngineError && err.code === 'unsupported_format')
+          throw (await incompleteFile(file.childPath, shownPath)) ?? err;
+        throw err;
+      });
       return settleGifAlpha(probe, () => findExecutable('ffmpeg', options.searchPath), file.childPath);
     },
     openWithOs,

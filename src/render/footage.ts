@@ -22,6 +22,7 @@ import { footageSourceTime, isMoving, onTimestamps, visitFootageLayers } from '.
 import type { FrameStore } from './media/frame-store.js';
 import { cutShort, missingFootage } from './media/missing-footage.js';
 import { sharpModule } from './sharp-module.js';
+import { drawnUpright, uprightSize } from './still-orientation.js';
 
 const FAILURE_TTL_MS = 1000;
 
@@ -232,11 +233,23 @@ function movingTimes(
 /** Decodes an image file (a still, or one file of an image sequence: `path`, which errors name) into a canvas. */
 export async function decode(item: FootageItem, data: Buffer, path = item.path): Promise<Canvas> {
   const sharp = await sharpModule();
-  if (item.media?.kind === 'sequence') await checkSequenceFrame(sharp, item, data, path);
+  // Its header first (sharp reads no pixels for it): whether its EXIF orientation is applied, and for a
+  // sequence frame whether it may be decoded at all. The import refuses sequences over the moving-footage limit,
+  // but a project file may say anything (a 64x48 sequence whose frames are 16000x16000 took a preview to 3 GB),
+  // and a frame of another size than the sequence's would be squeezed into it.
+  const meta = await sharp(data, { animated: false })
+    .metadata()
+    .catch(() => null);
+  const autoOrient = meta?.width && meta.height ? drawnUpright(item, meta) : true;
+  if (item.media?.kind === 'sequence' && meta?.width && meta.height) {
+    const shown = autoOrient ? uprightSize(meta) : meta;
+    const problem = sequenceFrameProblem(item, path, shown.width, shown.height);
+    if (problem) throw problem;
+  }
   let raw: { data: Buffer; info: { width: number; height: number } };
   try {
     // Always 8-bit sRGB RGBA, whatever came in (greyscale, 16-bit, CMYK, palette).
-    raw = await sharp(data, { animated: false })
+    raw = await sharp(data, { animated: false, autoOrient })
       .toColourspace('srgb')
       .ensureAlpha()
       .raw({ depth: 'uchar' })
@@ -277,24 +290,4 @@ export function drawPlaceholder(ctx: SKRSContext2D, w: number, h: number): void 
   ctx.lineTo(0, h);
   ctx.stroke();
   ctx.strokeRect(0, 0, w, h);
-}
-
-/**
- * A frame of an image sequence is decoded whole, once per frame: the import refuses sequences over the moving
- * footage limit, but a project file may say anything (a 64x48 sequence whose frames are 16000x16000 took a preview
- * to 3 GB). Its header is read first (sharp reads no pixels for it), and a larger frame is refused, as is a frame
- * of another size than the sequence's.
- */
-async function checkSequenceFrame(
-  sharp: Awaited<ReturnType<typeof sharpModule>>,
-  item: FootageItem,
-  data: Buffer,
-  path: string,
-): Promise<void> {
-  const meta = await sharp(data)
-    .metadata()
-    .catch(() => null);
-  if (!meta?.width || !meta.height) return;
-  const problem = sequenceFrameProblem(item, path, meta.width, meta.height);
-  if (problem) throw problem;
 }

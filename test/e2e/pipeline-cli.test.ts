@@ -299,7 +299,7 @@ describe('effectcraft-cli inspect', () => {
       });
       expect(r.stderr).toContain('has changed since it was imported: it was 64x48, 24 fps');
       expect(r.stderr).toMatch(
-        /f_0002\.png" of the image sequence "Seq" \(\w+\) is 32x24; the sequence was 64x48/,
+        /f_0002\.png" of the image sequence "Seq" \(\w+\) is 32x24, but the sequence is 64x48/,
       );
       expect(r.stderr).toContain('still.png" is a folder, not a file');
       // Without --strict, inspect lists without opening the files.

@@ -4,12 +4,14 @@
  * keyframes, timing and effects, shows the new file. The remedy for footage that moved, or changed on disk.
  */
 import { z } from 'zod';
-import type { FootageMedia, Layer, Project } from '../model.js';
+import { basename } from 'node:path';
+import type { FootageItem, FootageMedia, Layer, Project } from '../model.js';
+import { isSequencePattern, patternOfFile } from '../image-sequence.js';
 import { defineCommand, EDIT } from '../catalog.js';
 import { findFootage } from '../resolve.js';
 import { keepAnchorCentred } from '../footage-anchor.js';
 import { DEFAULT_TIME_MAP } from '../time-map.js';
-import { DEFAULT_SEQUENCE_RATE, importMedia } from './media-import.js';
+import { DEFAULT_SEQUENCE_RATE, importMedia, isStillName } from './media-import.js';
 import { AbsPath } from './params.js';
 
 export const footageRelink = defineCommand({
@@ -17,7 +19,7 @@ export const footageRelink = defineCommand({
   title: 'Relink Footage',
   category: 'File',
   description:
-    'Points a footage item at a file (its new place, or the same path to read a file that changed on disk again): the file is probed as file.import does, and the item keeps its id and name, so every layer showing it shows the new file with its keyframes, timing and effects. A file of another size keeps a centred anchor point centred (an anchor set by hand stays); the result warns of that, of a freeze past the new end, of a shorter file that ends before a layer showing it does (one that neither loops nor freezes), of a file with sound only for a picture and of a file without sound for an item that had some. One undo step.',
+    'Points a footage item at a file (its new place, or the same path to read a file that changed on disk again): the file is probed as file.import does, and the item keeps its id and name, so every layer showing it shows the new file with its keyframes, timing and effects. An image sequence relinked to a numbered image stays a sequence, read from that file on (sequence: false makes it that one still; a video or sound replaces it, with a warning). A file of another size keeps a centred anchor point centred (an anchor set by hand stays); the result warns of that, of a freeze past the new end, of a shorter file that ends before a layer showing it does (one that neither loops nor freezes), of a file with sound only for a picture and of a file without sound for an item that had some. One undo step.',
   example: { footage: 'Interview', path: '/media/interview-v2.mp4' },
   params: z.strictObject({
     footage: z.string().min(1).describe('Footage item id or unique name'),
@@ -25,7 +27,9 @@ export const footageRelink = defineCommand({
     sequence: z
       .boolean()
       .optional()
-      .describe('Read the run of numbered files that starts at "path" as an image sequence'),
+      .describe(
+        'Read the run of numbered files that starts at "path" as an image sequence (default: true for an image sequence relinked to a numbered image, so it stays a sequence; false makes the item that one still)',
+      ),
     frameRate: z
       .number()
       .positive()
@@ -42,9 +46,14 @@ export const footageRelink = defineCommand({
     const item = findFootage(ctx.doc, p.footage);
     const ownRate = item.media?.kind === 'sequence' ? (item.media.frameRate ?? undefined) : undefined;
     const found = await importMedia(ctx, p.path, {
-      sequence: p.sequence ?? false,
+      sequence: p.sequence ?? staysSequence(item, p.path),
       frameRate: p.frameRate ?? ownRate,
     });
+    const frames = item.media?.sequence ? item.media.sequence.last - item.media.sequence.first + 1 : 0;
+    if (frames && found.media?.kind !== 'sequence')
+      ctx.warn(
+        `"${item.name}" was an image sequence of ${frames} frames; it is now one file, ${basename(found.path)} (${found.media?.kind ?? 'still'}).${p.sequence === false && staysSequence(item, p.path) ? ' Relink it without sequence: false to read the run of numbered files that starts there.' : ''}`,
+      );
     const recentred: string[] = [];
     ctx.update((d) => {
       const draft = d.items.find((i) => i.id === item.id);
@@ -76,6 +85,20 @@ export const footageRelink = defineCommand({
     };
   },
 });
+
+/**
+ * Whether a relink without `sequence` reads `path` as an image sequence: when the item is one and `path` is a
+ * numbered image (or a pattern). Relinking a sequence to its first frame, as its errors advise, must not quietly
+ * make it a still of that frame, and After Effects' Replace Footage keeps a sequence a sequence. A video, a sound
+ * or an image without a number replaces it as the file it is, and the result warns.
+ */
+function staysSequence(item: FootageItem, path: string): boolean {
+  return (
+    item.media?.kind === 'sequence' &&
+    isStillName(path) &&
+    (isSequencePattern(path) || patternOfFile(path) !== null)
+  );
+}
 
 /** Every layer, in every composition, whose source is footage item `id`. */
 function showingLayers(doc: Project, id: string): Layer[] {

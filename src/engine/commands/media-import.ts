@@ -9,6 +9,7 @@ import {
   findRun,
   framesAfterGap,
   isSequencePattern,
+  missingStartFrame,
   patternOfFile,
   sequenceFrame,
 } from '../image-sequence.js';
@@ -46,7 +47,7 @@ const stillMedia = (info: ImageInfo): FootageMedia => ({
   variableFrameRate: false,
   pixelAspect: 1,
   alpha: info.alpha ?? false,
-  rotation: 0,
+  rotation: info.rotation ?? 0,
   codec: info.format,
   sequence: null,
   audio: null,
@@ -111,12 +112,11 @@ async function importSequence(ctx: Probing, path: string, frameRate: number): Pr
   if (!run) {
     const [refusal] = refused.values();
     if (refusal) throw refusal;
+    if (named.number !== null) throw await missingStartFrame(named.pattern, named.number, exists);
     throw new EngineError(
       'no_such_file',
-      `No frame of the sequence "${named.pattern}" exists${named.number === null ? ' (numbers 0 to 4 were tried for the first)' : ''}.`,
-      named.number === null
-        ? 'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png). A sequence numbered from elsewhere (1001, as VFX shots are) is imported by its first file: pass that file with sequence: true.'
-        : 'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png).',
+      `No frame of the sequence "${named.pattern}" exists (numbers 0 to 4 were tried for the first).`,
+      'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png). A sequence numbered from elsewhere (1001, as VFX shots are) is imported by its first file: pass that file with sequence: true.',
     );
   }
   const stoppedAt = sequenceFrame(named.pattern, run.last + 1);

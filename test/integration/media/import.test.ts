@@ -175,6 +175,34 @@ describeWithFfmpeg('file.import of video', () => {
   );
 
   itWithFfmpeg(
+    'a sequence started from a missing file names that file and the frames on either side of it',
+    async () => {
+      const pattern = await numberedSequence(await tempDir(), 7, 1);
+      await unlink(pattern.replace('%04d', '0004'));
+      const engine = newEngine();
+      const r = await engine.execute('file.import', {
+        path: pattern.replace('%04d', '0004'),
+        sequence: true,
+      });
+      expect(!r.ok && r.error).toEqual({
+        code: 'no_such_file',
+        message:
+          'f_0004.png, the frame the sequence "f_%04d.png" was to start from, does not exist; the folder has frames 5 to 7 (f_0005.png to f_0007.png) after it and frames 1 to 3 (f_0001.png to f_0003.png) before it.',
+        remediation:
+          'Put f_0004.png back, or import the sequence from f_0005.png (frames 5 to 7) or from f_0001.png (frames 1 to 3) with sequence: true.',
+      });
+      // Far from any frame: said so.
+      const far = await engine.execute('file.import', {
+        path: pattern.replace('%04d', '0500'),
+        sequence: true,
+      });
+      expect(!far.ok && far.error.message).toBe(
+        'f_0500.png, the frame the sequence "f_%04d.png" was to start from, does not exist; no frame is within 100 numbers of it.',
+      );
+    },
+  );
+
+  itWithFfmpeg(
     'says a frameRate given for a video is not used, and refuses a video as a sequence',
     async () => {
       const dir = await tempDir();
@@ -301,7 +329,7 @@ describeWithFfmpeg('file.import of footage too large to decode', () => {
       });
       expect(!other.ok && other.error).toMatchObject({ code: 'unsupported_format' });
       expect(!other.ok && other.error.message).toMatch(
-        /f_0002\.png" of the image sequence "Seq" .* is 128x96; the sequence was 64x48 when it was imported/,
+        /f_0002\.png" of the image sequence "Seq" .* is 128x96, but the sequence is 64x48 \(the size of its first frame, f_0001\.png, when it was imported\)/,
       );
       expect(!other.ok && other.error.remediation).toContain('footage.relink');
       (await s.renderer()).dispose();
