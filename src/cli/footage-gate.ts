@@ -3,7 +3,7 @@
  * refuse. A path that is a folder or a FIFO, a file this process may not read, a file that is no media any more,
  * a clip or sound re-exported under the same name (another size, rate, length, layout, start: the checks a render
  * makes, media/footage-unchanged.ts and audio/sound-unchanged.ts), an image sequence whose first frame has
- * another size. Each file's headers are read once (ffprobe, sharp): tens of milliseconds a file. Until
+ * another size, an MP4/MOV cut off before its end. Each file's headers are read once (ffprobe, sharp): tens of milliseconds a file. Until
  * 2026-12-07 the gate only looked for files, and passed (exit 0) projects every render of which then failed.
  */
 import { constants } from 'node:fs';
@@ -16,6 +16,7 @@ import {
   type FootageItem,
   type Project,
 } from '../engine/index.js';
+import { incompleteFile } from '../node-io/incomplete-file.js';
 import { findExecutable } from '../node-io/search-path.js';
 import { sharpModule } from '../render/sharp-module.js';
 import { drawnUpright, uprightSize } from '../render/still-orientation.js';
@@ -65,6 +66,10 @@ async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<vo
       import('../render/audio/sound-unchanged.js'),
       import('../render/media/probe.js'),
     ]);
+    // An MP4/MOV whose index is at its front but whose media is cut off (a copy stopped half-way) reads as whole
+    // from its headers; its box sizes say it ends early (incomplete-file.ts), as a render would find frames in.
+    const cut = await incompleteFile(item.path, item.path);
+    if (cut) throw cut;
     if (media.kind === 'video') await checkUnchanged(ffprobe, item.path, item);
     const streams = media.audioStreams?.length ?? (media.audio ? 1 : 0);
     if (streams)

@@ -1,4 +1,5 @@
-import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -305,6 +306,27 @@ describe('effectcraft-cli inspect', () => {
       // Without --strict, inspect lists without opening the files.
       const plain = await runCli(['inspect', 'g.ecproj'], { cwd: dir });
       expect(plain.code).toBe(0);
+    },
+  );
+
+  itWithFfmpeg(
+    '--strict fails an MP4 cut off after its index (moov first: its headers read as whole)',
+    async () => {
+      const dir = await tempDir();
+      const clip = join(dir, 'clip.mp4');
+      execFileSync('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=24:d=4'],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-movflags', '+faststart', clip],
+      ]);
+      const engine = newEngine();
+      await run(engine, 'file.import', { path: clip, name: 'Clip' });
+      await run(engine, 'project.save', { path: join(dir, 'c.ecproj') });
+      expect((await runCli(['inspect', 'c.ecproj', '--strict'], { cwd: dir })).code).toBe(0);
+      // A copy stopped half-way: the index at the front is whole, the frames it points to are not all there.
+      await truncate(clip, Math.floor((await stat(clip)).size * 0.6));
+      const r = await runCli(['inspect', 'c.ecproj', '--strict'], { cwd: dir });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/clip\.mp4" is incomplete: .*"mdat" box runs \d+ bytes past its end/);
     },
   );
 
