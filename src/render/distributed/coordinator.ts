@@ -33,6 +33,7 @@ import { broadcastCancel } from './cancel.js';
 import { chunkSpans, segmentPath, splitOf, type Split } from './chunks.js';
 import { assertRedisReachable, commandClient, coordinatorOptions, watchRedis } from './connection.js';
 import { undoChunk } from './kept.js';
+import { holdLease } from './lease.js';
 import { dropDoc, putDoc } from './shared-doc.js';
 import {
   AssembleResult,
@@ -146,6 +147,8 @@ export async function renderItemsDistributed(
   const lost = watch.lost.then((cause) => (lostError = lostRedis(options, cause)));
   const renderId = randomUUID();
   const unwatch = watchForWorkers(links.queue, options.url, options.onNotice);
+  // Held while this process renders: workers let go of a render whose coordinator died (lease.ts).
+  const release = await holdLease(links.control, renderId).catch(() => async () => undefined);
   try {
     // Subscribed before any job is added: the stream is read from "now", and a fast chunk must not be missed.
     await links.events.waitUntilReady();
@@ -187,6 +190,7 @@ export async function renderItemsDistributed(
     return outcomes;
   } finally {
     unwatch();
+    await release();
     await dropDoc(links.control, renderId).catch(() => undefined);
     watch.close();
     await Promise.allSettled([links.events.close(), links.flows.close(), links.queue.close()]);

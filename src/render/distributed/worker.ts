@@ -18,6 +18,7 @@ import { writeManifest } from '../queue/manifest.js';
 import { resolveJobOptions } from '../queue/options.js';
 import { FileTracker, KeptAside } from '../queue/tracker.js';
 import { CANCEL_CHANNEL, isCancelled } from './cancel.js';
+import { isAbandoned, LEASE_RENEW_MS, LEASE_SECONDS } from './lease.js';
 import { workerOptions } from './connection.js';
 import { changedSoundFile, unreadableFootage } from './footage-check.js';
 import { jobIo } from './job-confinement.js';
@@ -101,10 +102,21 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
       if (ids.includes(cancelled) && worker.cancelJob(jobId, 'the render was cancelled'))
         options.log(`worker: job ${jobId} cancelled by the render`);
   });
+  // A render whose coordinator died broadcasts no cancel: its lease running out stops the jobs in hand.
+  const leases = setInterval(() => void stopAbandoned(), LEASE_RENEW_MS);
+  leases.unref();
+  async function stopAbandoned(): Promise<void> {
+    for (const [jobId, [renderId]] of running) {
+      if (!renderId || !(await isAbandoned(control, renderId).catch(() => false))) continue;
+      if (worker.cancelJob(jobId, 'its render was abandoned'))
+        options.log(`worker: job ${jobId} stopped: ${ABANDONED.message}`);
+    }
+  }
   await subscriber.subscribe(CANCEL_CHANNEL);
   await worker.waitUntilReady();
   return {
     async stop() {
+      clearInterval(leases);
       state.stopping = true;
       worker.cancelAllJobs('the worker is stopping');
       // close() waits for Redis to take the job back: with Redis gone it would wait for ever.
@@ -156,6 +168,10 @@ async function processJob(
     const ids = [data.renderId, ...(job.parent?.id ? [job.parent.id] : [])];
     for (const id of ids)
       if (await isCancelled(state.control, id)) throw new UnrecoverableError(encodeFailure(CANCELLED));
+    if (await isAbandoned(state.control, data.renderId)) {
+      options.log(`worker: job ${job.id} dropped: ${ABANDONED.message}`);
+      throw new UnrecoverableError(encodeFailure(ABANDONED));
+    }
     // A retry of a chunk that failed here goes to another worker if one comes while this one rests.
     if (state.failedHere.handBack(job.id!)) {
       options.log(`worker: job ${job.id} failed on this worker before: handed back for another worker`);
@@ -184,6 +200,7 @@ async function processJob(
     // A render stopped while its last chunks finished writes no manifest.
     const { renderId, sound } = parsed(AssembleData, job.data);
     if (await isCancelled(state.control, renderId)) throw new UnrecoverableError(encodeFailure(CANCELLED));
+    if (await isAbandoned(state.control, renderId)) throw new UnrecoverableError(encodeFailure(ABANDONED));
     // Only joined segments with sound need the document (to mix the sound once, for the whole item).
     const soundDoc = sound ? await state.docs.get(state.control, renderId) : null;
     if (sound && !soundDoc) throw new UnrecoverableError(encodeFailure(docGone(renderId)));
@@ -265,6 +282,12 @@ async function findFfprobe(options: RenderWorkerOptions): Promise<string | null>
 const CANCELLED: ErrorInfo = {
   code: 'cancelled',
   message: 'The render was stopped.',
+  remediation: 'Render again.',
+};
+
+const ABANDONED: ErrorInfo = {
+  code: 'cancelled',
+  message: `the process that started its render stopped renewing its lease (gone for ${LEASE_SECONDS} s: killed, or its machine lost), so nobody waits for it`,
   remediation: 'Render again.',
 };
 
