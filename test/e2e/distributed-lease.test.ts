@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { cliPath } from '../helpers/cli.js';
 import { chunksTaken, redisWithWorkers } from '../helpers/distributed.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
