@@ -282,6 +282,12 @@ export const layerSetTrackMatte = defineCommand({
   },
 });
 
+/**
+ * Layer times within a year either way: far beyond any composition (24 h at most), and small enough that a time
+ * and a frame apart stay two numbers (1e300 and 1e300 + 4 are the same double, and the error then named values
+ * the caller never sent).
+ */
+const LayerTime = z.number().min(-31_536_000).max(31_536_000);
 export const layerSetTiming = defineCommand({
   id: 'layer.setTiming',
   title: 'Set Layer Timing',
@@ -291,9 +297,9 @@ export const layerSetTiming = defineCommand({
   example: { layer: 'Hello', inPoint: 1, outPoint: 4 },
   params: z.strictObject({
     ...target,
-    inPoint: z.number().optional().describe('Seconds, comp time at which the layer starts to show'),
-    outPoint: z.number().optional().describe('Seconds, comp time at which it stops showing (after inPoint)'),
-    startTime: z.number().optional().describe("Seconds, the comp time of the layer's time 0"),
+    inPoint: LayerTime.optional().describe('Seconds, comp time at which the layer starts to show'),
+    outPoint: LayerTime.optional().describe('Seconds, comp time at which it stops showing (after inPoint)'),
+    startTime: LayerTime.optional().describe("Seconds, the comp time of the layer's time 0"),
   }),
   pathParams: {},
   enabled: needsComp,

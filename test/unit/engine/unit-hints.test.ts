@@ -72,4 +72,14 @@ describe('out-of-range numbers', () => {
       expect(r.error.message).toContain('got Infinity (a number beyond what a double holds');
     }
   });
+
+  it('a layer time of 1e300 is refused naming it, not as an out point "not after" an in point never sent', async () => {
+    const { exec } = await setup();
+    const r = await exec('layer.setTiming', { startTime: 1e300 });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.message).toContain('"startTime"');
+      expect(r.error.message).not.toContain('outPoint');
+    }
+  });
 });
