@@ -39,9 +39,11 @@ const Stream = z.looseObject({
   disposition: z.looseObject({ attached_pic: z.number().optional() }).optional(),
 });
 type Stream = z.infer<typeof Stream>;
+const Format = z.looseObject({ format_name: z.string().optional(), duration: z.string().optional() });
+type Format = z.infer<typeof Format>;
 const ProbeOutput = z.looseObject({
   streams: z.array(Stream).default([]),
-  format: z.looseObject({ format_name: z.string().optional(), duration: z.string().optional() }).optional(),
+  format: Format.optional(),
 });
 
 /** `num/den` (ffprobe's rational form) as a number, or null when it is absent, zero or malformed. */
@@ -68,6 +70,23 @@ function startOf(s: Stream): number {
 function durationTag(s: Stream): number | null {
   const m = /^(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/.exec(s.tags?.DURATION ?? '');
   return m ? positive(String(Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]))) : null;
+}
+
+const isMatroska = (format: Format | undefined) =>
+  format?.format_name?.split(',').includes('matroska') ?? false;
+
+/**
+ * How long a stream that starts at `start` lasts, as its file states it; null when it states nothing. Matroska
+ * (WebM, MKV) gives no stream duration, and both its DURATION tag and its segment duration are where the stream
+ * ENDS on the file's timeline: a WebM re-muxed to start at 2 s stated 5 s for 3 s of pictures (the layer ran
+ * 2 s long on a frozen last frame), and ffmpeg's own WebM, whose picture starts at 7 ms, stated 3.007 s.
+ */
+export function statedLength(s: Stream, start: number, format: Format | undefined): number | null {
+  const own = positive(s.duration);
+  if (own !== null) return own;
+  const stated = durationTag(s) ?? positive(format?.duration);
+  if (stated === null || !isMatroska(format)) return stated;
+  return positive(String(stated - start));
 }
 
 /**
@@ -112,11 +131,7 @@ function tag(value: string | undefined): string | undefined {
 }
 
 /** One audio stream's facts; its offset is from the first picture's time (0 without a picture). */
-function soundOf(
-  sound: Stream,
-  video: Stream | undefined,
-  fileDuration: string | undefined,
-): AudioStreamInfo {
+function soundOf(sound: Stream, video: Stream | undefined, format: Format | undefined): AudioStreamInfo {
   // Footage time 0 is the first picture; a sound stream that starts later (or earlier) plays that much later.
   const offset = video ? Math.round((startOf(sound) - startOf(video)) * 1e6) / 1e6 : 0;
   const language = tag(sound.tags?.language ?? sound.tags?.LANGUAGE);
@@ -125,7 +140,7 @@ function soundOf(
     codec: sound.codec_name ?? 'unknown',
     sampleRate: Math.round(positive(sound.sample_rate) ?? 48_000),
     channels: Math.max(1, sound.channels ?? 2),
-    duration: positive(sound.duration) ?? durationTag(sound) ?? positive(fileDuration) ?? 0,
+    duration: statedLength(sound, startOf(sound), format) ?? 0,
     // Under a tenth of a millisecond is no offset (and keeps the item as it was for most files).
     ...(Math.abs(offset) >= 1e-4 && Math.abs(offset) <= MAX_SOUND_OFFSET ? { offset } : {}),
     // "und" is ffmpeg's "undetermined": no language.
@@ -154,7 +169,7 @@ export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
   const sounds = streams
     .filter((s) => s.codec_type === 'audio')
     .slice(0, MAX_AUDIO_STREAM + 1)
-    .map((s) => soundOf(s, video, format?.duration));
+    .map((s) => soundOf(s, video, format));
   const audio = sounds[0] ?? null;
   const audioStreams = sounds.length > 1 ? { audioStreams: sounds } : {};
   if (!video?.width || !video.height) {
@@ -182,7 +197,7 @@ export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
   const avg = rational(video.avg_frame_rate);
   const real = rational(video.r_frame_rate);
   const frameRate = avg ?? real ?? 25;
-  const duration = positive(video.duration) ?? durationTag(video) ?? positive(format?.duration) ?? 0;
+  const duration = statedLength(video, startOf(video), format) ?? 0;
   const counted = positive(video.nb_frames) ?? positive(video.nb_read_packets);
   const variableFrameRate = unevenlySpaced(avg, real, counted, duration, frameRate);
   const frameCount = Math.max(1, Math.round(counted ?? duration * frameRate));
