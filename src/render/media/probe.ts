@@ -10,6 +10,7 @@ import type { MediaProbe } from '../../engine/ports.js';
 import { runBounded } from './child-output.js';
 import { FOOTAGE_INPUT_OPTIONS, notSelfContained, refusedFormat } from './input-formats.js';
 import { videoEnd } from './vfr-end.js';
+import { ESTIMATED_DURATION, lookCloser } from './closer-look.js';
 
 /** A probe that takes longer is stopped (a network mount, a pathological file). */
 export const PROBE_TIMEOUT_MS = 30_000;
@@ -18,6 +19,7 @@ const PROBE_MAX_BYTES = 1024 * 1024;
 
 const Ratio = z.string().optional();
 const Stream = z.looseObject({
+  index: z.number().optional(),
   codec_type: z.string().optional(),
   codec_name: z.string().optional(),
   width: z.number().optional(),
@@ -38,9 +40,9 @@ const Stream = z.looseObject({
   side_data_list: z.array(z.looseObject({ rotation: z.number().optional() })).optional(),
   disposition: z.looseObject({ attached_pic: z.number().optional() }).optional(),
 });
-type Stream = z.infer<typeof Stream>;
+export type Stream = z.infer<typeof Stream>;
 const Format = z.looseObject({ format_name: z.string().optional(), duration: z.string().optional() });
-type Format = z.infer<typeof Format>;
+export type Format = z.infer<typeof Format>;
 const ProbeOutput = z.looseObject({
   streams: z.array(Stream).default([]),
   format: Format.optional(),
@@ -61,7 +63,7 @@ const positive = (text: string | undefined): number | null => {
 };
 
 /** A stream's start in seconds (ffprobe's start_time), 0 when it does not say. */
-function startOf(s: Stream): number {
+export function startOf(s: Stream): number {
   const n = Number(s.start_time);
   return s.start_time !== undefined && Number.isFinite(n) ? n : 0;
 }
@@ -87,6 +89,15 @@ export function statedLength(s: Stream, start: number, format: Format | undefine
   const stated = durationTag(s) ?? positive(format?.duration);
   if (stated === null || !isMatroska(format)) return stated;
   return positive(String(stated - start));
+}
+
+/**
+ * What a closer look at some streams found (closer-look.ts), where their headers could not be trusted; keyed
+ * by ffprobe's stream index.
+ */
+export interface Findings {
+  /** Where a stream's packets end (the last one's time plus its duration). */
+  streamEnds?: ReadonlyMap<number, number>;
 }
 
 /**
@@ -131,16 +142,24 @@ function tag(value: string | undefined): string | undefined {
 }
 
 /** One audio stream's facts; its offset is from the first picture's time (0 without a picture). */
-function soundOf(sound: Stream, video: Stream | undefined, format: Format | undefined): AudioStreamInfo {
+function soundOf(
+  sound: Stream,
+  video: Stream | undefined,
+  format: Format | undefined,
+  findings: Findings,
+): AudioStreamInfo {
+  const start = startOf(sound);
   // Footage time 0 is the first picture; a sound stream that starts later (or earlier) plays that much later.
-  const offset = video ? Math.round((startOf(sound) - startOf(video)) * 1e6) / 1e6 : 0;
+  const offset = video ? Math.round((start - startOf(video)) * 1e6) / 1e6 : 0;
+  const end = sound.index !== undefined ? findings.streamEnds?.get(sound.index) : undefined;
+  const counted = end !== undefined ? positive(String(end - start)) : null;
   const language = tag(sound.tags?.language ?? sound.tags?.LANGUAGE);
   const title = tag(sound.tags?.title ?? sound.tags?.TITLE);
   return {
     codec: sound.codec_name ?? 'unknown',
     sampleRate: Math.round(positive(sound.sample_rate) ?? 48_000),
     channels: Math.max(1, sound.channels ?? 2),
-    duration: statedLength(sound, startOf(sound), format) ?? 0,
+    duration: counted ?? statedLength(sound, start, format) ?? 0,
     // Under a tenth of a millisecond is no offset (and keeps the item as it was for most files).
     ...(Math.abs(offset) >= 1e-4 && Math.abs(offset) <= MAX_SOUND_OFFSET ? { offset } : {}),
     // "und" is ffmpeg's "undetermined": no language.
@@ -159,17 +178,30 @@ export function containerName(formatName: string | undefined, path: string): str
   return (ext && family.includes(ext) ? ext : family[0]) ?? 'unknown';
 }
 
-/** The media facts of ffprobe's JSON output; throws unsupported_format when it holds no picture or sound. */
-export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
+/** ffprobe's JSON output, checked; throws unsupported_format when it is not what ffprobe prints. */
+export function parseProbe(json: unknown, shownPath: string): z.infer<typeof ProbeOutput> {
   const parsed = ProbeOutput.safeParse(json);
   if (!parsed.success) throw notMedia(shownPath, 'ffprobe gave output that could not be read');
-  const { streams, format } = parsed.data;
-  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  return parsed.data;
+}
+
+/** The picture footage shows: the first video stream that is not cover art. */
+export const pictureOf = (streams: readonly Stream[]) =>
+  streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+
+/** The audio streams recorded (at most MAX_AUDIO_STREAM + 1). */
+export const soundsOf = (streams: readonly Stream[]) =>
+  streams.filter((s) => s.codec_type === 'audio').slice(0, MAX_AUDIO_STREAM + 1);
+
+/**
+ * The media facts of ffprobe's JSON output, with what closer looks at its streams found; throws
+ * unsupported_format when it holds no picture or sound.
+ */
+export function mediaFromProbe(json: unknown, shownPath: string, findings: Findings = {}): MediaProbe {
+  const { streams, format } = parseProbe(json, shownPath);
+  const video = pictureOf(streams);
   const container = containerName(format?.format_name, shownPath);
-  const sounds = streams
-    .filter((s) => s.codec_type === 'audio')
-    .slice(0, MAX_AUDIO_STREAM + 1)
-    .map((s) => soundOf(s, video, format));
+  const sounds = soundsOf(streams).map((s) => soundOf(s, video, format, findings));
   const audio = sounds[0] ?? null;
   const audioStreams = sounds.length > 1 ? { audioStreams: sounds } : {};
   if (!video?.width || !video.height) {
@@ -265,8 +297,10 @@ export async function probeMedia(
   const result = await runBounded(
     ffprobe,
     [
+      // Warnings too, each tagged with its level: ffprobe says only in a warning that a duration is an
+      // estimate from the bit rate; a failure's message is still its last error line.
       '-v',
-      'error',
+      'level+warning',
       '-print_format',
       'json',
       '-show_format',
@@ -281,7 +315,7 @@ export async function probeMedia(
   if (result.code !== 0) {
     const refused = refusedFormat(result.stderr);
     if (refused) throw notSelfContained(shownPath, refused);
-    const said = result.stderr.trim().split('\n').at(-1)?.replace(childPath, shownPath) || 'it failed';
+    const said = lastError(result.stderr)?.replace(childPath, shownPath) || 'it failed';
     throw notMedia(shownPath, `ffprobe said "${said.slice(0, 300)}"`);
   }
   let json: unknown;
@@ -290,7 +324,11 @@ export async function probeMedia(
   } catch {
     throw notMedia(shownPath, 'ffprobe gave output that is not JSON');
   }
-  const probed = mediaFromProbe(json, shownPath);
+  const findings = await lookCloser(ffprobe, childPath, parseProbe(json, shownPath), {
+    countPackets,
+    estimated: ESTIMATED_DURATION.test(result.stderr),
+  });
+  const probed = mediaFromProbe(json, shownPath, findings);
   const media = probed.media;
   // A variable-rate clip lasts to its last frame's end, which its headers may not reach (vfr-end.ts).
   if (media.kind === 'video' && media.variableFrameRate && media.duration !== null) {
@@ -298,6 +336,16 @@ export async function probeMedia(
     if (end !== null && end > media.duration) return { ...probed, media: { ...media, duration: end } };
   }
   return probed;
+}
+
+/** The last line ffprobe logged at error level (or worse), without its level tag. */
+function lastError(stderr: string): string | undefined {
+  return stderr
+    .trim()
+    .split('\n')
+    .filter((line) => !/\[(warning|info|verbose|debug)\] /.test(line))
+    .at(-1)
+    ?.replace(/\[(error|fatal|panic)\] /, '');
 }
 
 export function missingFfprobe(): EngineError {

@@ -1,0 +1,43 @@
+/**
+ * Which streams of a probed file need a closer look than ffprobe's headers give, and that look
+ * (packet-scan.ts). Import stays a header read for ordinary files; these cases read packets:
+ * - sound whose length the file does not state (a WebM written to a pipe, as a browser's MediaRecorder writes
+ *   it: no Duration), or states only as an estimate from the bit rate (raw ADTS AAC, MP3 without a Xing
+ *   header: ffprobe says "Estimating duration from bitrate"): its packets are read to the last one's end.
+ * Packets are read only when the caller counts packets (import; a quick look that disagreed with it).
+ */
+import { soundsOf, startOf, statedLength, type Findings, type Format, type Stream } from './probe.js';
+import { scanPackets } from './packet-scan.js';
+
+/** ffprobe's warning (at -v warning) when a duration is only the file size over the bit rate. */
+export const ESTIMATED_DURATION = /Estimating duration from bitrate/;
+
+export interface LookOptions {
+  /** Packets may be read (import, a check counting as import did). */
+  countPackets: boolean;
+  /** ffprobe said the file's duration is an estimate. */
+  estimated: boolean;
+}
+
+/** What closer looks at the streams of `probe` (ffprobe's parsed output for `childPath`) find. */
+export async function lookCloser(
+  ffprobe: string,
+  childPath: string,
+  probe: { streams: Stream[]; format?: Format | undefined },
+  { countPackets, estimated }: LookOptions,
+): Promise<Findings> {
+  const sounds = soundsOf(probe.streams).filter((s) => s.index !== undefined);
+  const streamEnds = new Map<number, number>();
+  const looks: Promise<void>[] = [];
+  if (countPackets) {
+    const unknown = (s: Stream) => estimated || statedLength(s, startOf(s), probe.format) === null;
+    for (const s of sounds.filter(unknown))
+      looks.push(
+        scanPackets(ffprobe, childPath, s.index!).then((scan) => {
+          if (scan) streamEnds.set(s.index!, scan.end);
+        }),
+      );
+  }
+  await Promise.all(looks);
+  return { streamEnds };
+}
