@@ -1,13 +1,15 @@
 /**
  * Which streams of a probed file need a closer look than ffprobe's headers give, and that look
  * (packet-scan.ts). Import stays a header read for ordinary files; these cases read packets:
+ * - an Opus stream: its first heard sample comes a pre-skip after its start_time (one packet decoded, always,
+ *   so a quick look and the import place it alike);
  * - sound whose length the file does not state (a WebM written to a pipe, as a browser's MediaRecorder writes
  *   it: no Duration), or states only as an estimate from the bit rate (raw ADTS AAC, MP3 without a Xing
  *   header: ffprobe says "Estimating duration from bitrate"): its packets are read to the last one's end.
  * Packets are read only when the caller counts packets (import; a quick look that disagreed with it).
  */
 import { soundsOf, startOf, statedLength, type Findings, type Format, type Stream } from './probe.js';
-import { scanPackets } from './packet-scan.js';
+import { firstSampleTime, scanPackets } from './packet-scan.js';
 
 /** ffprobe's warning (at -v warning) when a duration is only the file size over the bit rate. */
 export const ESTIMATED_DURATION = /Estimating duration from bitrate/;
@@ -27,8 +29,14 @@ export async function lookCloser(
   { countPackets, estimated }: LookOptions,
 ): Promise<Findings> {
   const sounds = soundsOf(probe.streams).filter((s) => s.index !== undefined);
+  const soundStarts = new Map<number, number>();
   const streamEnds = new Map<number, number>();
-  const looks: Promise<void>[] = [];
+  const looks: Promise<void>[] = sounds
+    .filter((s) => s.codec_name === 'opus')
+    .map(async (s) => {
+      const first = await firstSampleTime(ffprobe, childPath, s.index!);
+      if (first !== null) soundStarts.set(s.index!, first);
+    });
   if (countPackets) {
     const unknown = (s: Stream) => estimated || statedLength(s, startOf(s), probe.format) === null;
     for (const s of sounds.filter(unknown))
@@ -39,5 +47,5 @@ export async function lookCloser(
       );
   }
   await Promise.all(looks);
-  return { streamEnds };
+  return { soundStarts, streamEnds };
 }

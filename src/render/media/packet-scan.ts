@@ -1,7 +1,7 @@
 /**
- * A closer look at one stream of a file, for the few files whose headers cannot be trusted (closer-look.ts
- * decides which): its packets' times and flags (demuxing only, no decoding). One bounded ffprobe child reading
- * the descriptor the ports opened.
+ * Closer looks at one stream of a file, for the few files whose headers cannot be trusted (closer-look.ts
+ * decides which): its packets' times and flags (demuxing only, no decoding), or the time of the first sample
+ * its decoder gives. Each is one bounded ffprobe child reading the descriptor the ports opened.
  */
 import { runBounded } from './child-output.js';
 import { FOOTAGE_INPUT_OPTIONS } from './input-formats.js';
@@ -77,4 +77,34 @@ export function parsePacketScan(text: string): PacketScan | null {
   if (!base || !shown) return null;
   const [num, den] = base;
   return { first: (first * num) / den, end: (end * num) / den, shown, discarded };
+}
+
+/**
+ * The presentation time in seconds of the first sample the decoder of audio stream `index` gives, or null.
+ * Opus starts with a pre-skip (312 samples, 6.5 ms, from ffmpeg's encoder) that the decoder drops: the stream's
+ * start_time is that of the dropped samples, and the first heard sample comes this much later.
+ */
+export async function firstSampleTime(
+  ffprobe: string,
+  childPath: string,
+  index: number,
+): Promise<number | null> {
+  const run = await runBounded(
+    ffprobe,
+    [
+      // A few packets: a decoder may need more than one before it gives a frame.
+      ...['-v', 'error', '-select_streams', String(index), '-read_intervals', '%+#4'],
+      ...['-show_entries', 'frame=best_effort_timestamp_time', '-of', 'csv=p=0'],
+      ...FOOTAGE_INPUT_OPTIONS,
+      childPath,
+    ],
+    { timeoutMs: SCAN_TIMEOUT_MS, maxBytes: 64 * 1024, what: 'Reading the first sound of a stream' },
+  ).catch(() => null);
+  if (!run || run.code !== 0) return null;
+  const first = run.stdout
+    .toString('utf8')
+    .split('\n')
+    .map((line) => line.split(',')[0]!.trim())
+    .find((field) => /^-?\d+(\.\d+)?$/.test(field));
+  return first === undefined ? null : Number(first);
 }

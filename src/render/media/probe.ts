@@ -96,6 +96,8 @@ export function statedLength(s: Stream, start: number, format: Format | undefine
  * by ffprobe's stream index.
  */
 export interface Findings {
+  /** The time of the first sample a stream's decoder gives (Opus: after its pre-skip). */
+  soundStarts?: ReadonlyMap<number, number>;
   /** Where a stream's packets end (the last one's time plus its duration). */
   streamEnds?: ReadonlyMap<number, number>;
 }
@@ -148,7 +150,9 @@ function soundOf(
   format: Format | undefined,
   findings: Findings,
 ): AudioStreamInfo {
-  const start = startOf(sound);
+  // Its first heard sample: an Opus decoder drops the pre-skip that the stream's start_time counts.
+  const start =
+    (sound.index !== undefined ? findings.soundStarts?.get(sound.index) : undefined) ?? startOf(sound);
   // Footage time 0 is the first picture; a sound stream that starts later (or earlier) plays that much later.
   const offset = video ? Math.round((start - startOf(video)) * 1e6) / 1e6 : 0;
   const end = sound.index !== undefined ? findings.streamEnds?.get(sound.index) : undefined;
