@@ -100,6 +100,8 @@ export interface Findings {
   soundStarts?: ReadonlyMap<number, number>;
   /** Where a stream's packets end (the last one's time plus its duration). */
   streamEnds?: ReadonlyMap<number, number>;
+  /** The video's frames that are shown, where an edit list discards some of the packets it stores. */
+  shownFrames?: number;
 }
 
 /**
@@ -234,7 +236,7 @@ export function mediaFromProbe(json: unknown, shownPath: string, findings: Findi
   const real = rational(video.r_frame_rate);
   const frameRate = avg ?? real ?? 25;
   const duration = statedLength(video, startOf(video), format) ?? 0;
-  const counted = positive(video.nb_frames) ?? positive(video.nb_read_packets);
+  const counted = findings.shownFrames ?? positive(video.nb_frames) ?? positive(video.nb_read_packets);
   const variableFrameRate = unevenlySpaced(avg, real, counted, duration, frameRate);
   const frameCount = Math.max(1, Math.round(counted ?? duration * frameRate));
   const pixelAspect = rational(video.sample_aspect_ratio) ?? 1;
