@@ -19,7 +19,7 @@ import {
   type Findings,
   type Format,
   type Stream,
-} from './probe.js';
+} from './probe-streams.js';
 import { firstSampleTime, scanPackets } from './packet-scan.js';
 
 /** ffprobe's warning (at -v warning) when a duration is only the file size over the bit rate. */

@@ -1,108 +1,35 @@
 /**
  * ffprobe at import: one child process per file, with a timeout and a bound on what it may print, reading the
  * file through the descriptor the (confined) ports opened. Its JSON is parsed with a zod schema (data from
- * another process is never cast unchecked) and turned into the footage item's media facts.
+ * another process is never cast unchecked, probe-streams.ts) and turned into the footage item's media facts; the
+ * few files whose headers cannot be trusted get a closer look at their packets first (closer-look.ts).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { EngineError, type AudioStreamInfo, type FootageMedia } from '../../engine/core.js';
-import { MAX_AUDIO_STREAM } from '../../engine/model.js';
 import type { MediaProbe } from '../../engine/ports.js';
 import { runBounded } from './child-output.js';
 import { FOOTAGE_INPUT_OPTIONS, notSelfContained, refusedFormat } from './input-formats.js';
 import { videoEnd } from './vfr-end.js';
 import { ESTIMATED_DURATION, lookCloser } from './closer-look.js';
+import {
+  pictureOf,
+  positive,
+  ProbeOutput,
+  rational,
+  soundsOf,
+  startOf,
+  statedLength,
+  type Findings,
+  type Format,
+  type Stream,
+} from './probe-streams.js';
+
+export { rational };
 
 /** A probe that takes longer is stopped (a network mount, a pathological file). */
 export const PROBE_TIMEOUT_MS = 30_000;
 /** ffprobe's JSON for one file is a few KiB; much more means something is wrong. */
 const PROBE_MAX_BYTES = 1024 * 1024;
-
-const Ratio = z.string().optional();
-const Stream = z.looseObject({
-  index: z.number().optional(),
-  codec_type: z.string().optional(),
-  codec_name: z.string().optional(),
-  width: z.number().optional(),
-  height: z.number().optional(),
-  pix_fmt: z.string().optional(),
-  color_space: z.string().optional(),
-  color_range: z.string().optional(),
-  r_frame_rate: Ratio,
-  avg_frame_rate: Ratio,
-  sample_aspect_ratio: Ratio,
-  nb_frames: z.string().optional(),
-  nb_read_packets: z.string().optional(),
-  duration: z.string().optional(),
-  start_time: z.string().optional(),
-  sample_rate: z.string().optional(),
-  channels: z.number().optional(),
-  tags: z.record(z.string(), z.string()).optional(),
-  side_data_list: z.array(z.looseObject({ rotation: z.number().optional() })).optional(),
-  disposition: z.looseObject({ attached_pic: z.number().optional() }).optional(),
-});
-export type Stream = z.infer<typeof Stream>;
-const Format = z.looseObject({ format_name: z.string().optional(), duration: z.string().optional() });
-export type Format = z.infer<typeof Format>;
-const ProbeOutput = z.looseObject({
-  streams: z.array(Stream).default([]),
-  format: Format.optional(),
-});
-
-/** `num/den` (ffprobe's rational form) as a number, or null when it is absent, zero or malformed. */
-export function rational(text: string | undefined): number | null {
-  if (!text) return null;
-  const [n, d] = text.split(/[/:]/).map(Number);
-  if (n === undefined || !Number.isFinite(n) || n <= 0) return null;
-  if (d === undefined) return n;
-  return Number.isFinite(d) && d > 0 ? n / d : null;
-}
-
-const positive = (text: string | undefined): number | null => {
-  const n = Number(text);
-  return text !== undefined && Number.isFinite(n) && n > 0 ? n : null;
-};
-
-/** A stream's start in seconds (ffprobe's start_time), 0 when it does not say. */
-export function startOf(s: Stream): number {
-  const n = Number(s.start_time);
-  return s.start_time !== undefined && Number.isFinite(n) ? n : 0;
-}
-
-/** Matroska's per-stream DURATION tag (`00:00:02.042000000`) in seconds: WebM and MKV give no stream duration. */
-function durationTag(s: Stream): number | null {
-  const m = /^(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/.exec(s.tags?.DURATION ?? '');
-  return m ? positive(String(Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]))) : null;
-}
-
-const isMatroska = (format: Format | undefined) =>
-  format?.format_name?.split(',').includes('matroska') ?? false;
-
-/**
- * How long a stream that starts at `start` lasts, as its file states it; null when it states nothing. Matroska
- * (WebM, MKV) gives no stream duration, and both its DURATION tag and its segment duration are where the stream
- * ENDS on the file's timeline: a WebM re-muxed to start at 2 s stated 5 s for 3 s of pictures (the layer ran
- * 2 s long on a frozen last frame), and ffmpeg's own WebM, whose picture starts at 7 ms, stated 3.007 s.
- */
-export function statedLength(s: Stream, start: number, format: Format | undefined): number | null {
-  const own = positive(s.duration);
-  if (own !== null) return own;
-  const stated = durationTag(s) ?? positive(format?.duration);
-  if (stated === null || !isMatroska(format)) return stated;
-  return positive(String(stated - start));
-}
-
-/**
- * What a closer look at some streams found (closer-look.ts), where their headers could not be trusted; keyed
- * by ffprobe's stream index.
- */
-export interface Findings {
-  /** The time of the first sample a stream's decoder gives (Opus: after its pre-skip). */
-  soundStarts?: ReadonlyMap<number, number>;
-  /** Where a stream's packets end (the last one's time plus its duration). */
-  streamEnds?: ReadonlyMap<number, number>;
-  /** The video's frames that are shown, where an edit list discards some of the packets it stores. */
-  shownFrames?: number;
-}
 
 /**
  * Whether a clip's frames are unevenly spaced. ffprobe's r_frame_rate is the lowest rate all timestamps fit and
@@ -190,14 +117,6 @@ export function parseProbe(json: unknown, shownPath: string): z.infer<typeof Pro
   if (!parsed.success) throw notMedia(shownPath, 'ffprobe gave output that could not be read');
   return parsed.data;
 }
-
-/** The picture footage shows: the first video stream that is not cover art. */
-export const pictureOf = (streams: readonly Stream[]) =>
-  streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
-
-/** The audio streams recorded (at most MAX_AUDIO_STREAM + 1). */
-export const soundsOf = (streams: readonly Stream[]) =>
-  streams.filter((s) => s.codec_type === 'audio').slice(0, MAX_AUDIO_STREAM + 1);
 
 /**
  * The media facts of ffprobe's JSON output, with what closer looks at its streams found; throws
