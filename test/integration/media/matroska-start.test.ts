@@ -51,6 +51,25 @@ describeWithFfmpeg('Matroska footage whose timestamps start after 0', () => {
     expect([await at(0), await at(1), await at(89 / 30), await at(3.5)]).toEqual([0, 30, 89, -1]);
   });
 
+  itWithFfmpeg(
+    'a WebM ffmpeg writes with Opus sound (its picture starts at 7 ms) lasts its 3 s',
+    async () => {
+      const webm = join(await tempDir(), 'clip.webm');
+      await exec('ffmpeg', [
+        ...QUIET,
+        ...['-f', 'lavfi', '-i', 'color=c=black:s=32x32:r=30:d=3'],
+        ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3'],
+        ...['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-c:a', 'libopus', webm],
+      ]);
+      const { media } = await run<{ media: FootageItem['media'] }>(newEngine(), 'file.import', {
+        path: webm,
+      });
+      // It stated 3.007 s: where its picture ends, 7 ms after 0 because the Opus pre-skip starts before it.
+      expect(media).toMatchObject({ frameCount: 90, variableFrameRate: false });
+      expect(media!.duration).toBeCloseTo(3, 3);
+    },
+  );
+
   itWithFfmpeg('the sound of an MKV starting at 2 s lasts its own length', async () => {
     const dir = await tempDir();
     const mkv = join(dir, 'clip.mkv');
