@@ -44,8 +44,11 @@ export function footageInput(path: string): string[] {
   return [...FOOTAGE_INPUT_OPTIONS, ...PICTURE_LIMIT, '-i', path];
 }
 
-/** ffmpeg's words for a refused container: "[hls @ 0x55...] Format not on whitelist '...'". */
-const REFUSED = /\[([\w-]+) @ [^\]]*\] Format not on whitelist/;
+/**
+ * ffmpeg's words for a refused container: "[hls @ 0x55...] Format not on whitelist '...'", with the level between
+ * when it logs levels (the probe's `-v level+warning`: "[hls @ 0x55...] [error] Format not on whitelist").
+ */
+const REFUSED = /\[([\w-]+) @ [^\]]*\] (?:\[\w+\] )?Format not on whitelist/;
 
 /** The demuxer ffmpeg refused in `stderr`, if that is why it failed. */
 export function refusedFormat(stderr: string): string | null {

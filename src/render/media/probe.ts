@@ -1,74 +1,35 @@
 /**
  * ffprobe at import: one child process per file, with a timeout and a bound on what it may print, reading the
  * file through the descriptor the (confined) ports opened. Its JSON is parsed with a zod schema (data from
- * another process is never cast unchecked) and turned into the footage item's media facts.
+ * another process is never cast unchecked, probe-streams.ts) and turned into the footage item's media facts; the
+ * few files whose headers cannot be trusted get a closer look at their packets first (closer-look.ts).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { EngineError, type AudioStreamInfo, type FootageMedia } from '../../engine/core.js';
-import { MAX_AUDIO_STREAM } from '../../engine/model.js';
 import type { MediaProbe } from '../../engine/ports.js';
 import { runBounded } from './child-output.js';
 import { FOOTAGE_INPUT_OPTIONS, notSelfContained, refusedFormat } from './input-formats.js';
 import { videoEnd } from './vfr-end.js';
+import { ESTIMATED_DURATION, lookCloser } from './closer-look.js';
+import {
+  pictureOf,
+  positive,
+  ProbeOutput,
+  rational,
+  soundsOf,
+  startOf,
+  statedLength,
+  type Findings,
+  type Format,
+  type Stream,
+} from './probe-streams.js';
+
+export { rational };
 
 /** A probe that takes longer is stopped (a network mount, a pathological file). */
 export const PROBE_TIMEOUT_MS = 30_000;
 /** ffprobe's JSON for one file is a few KiB; much more means something is wrong. */
 const PROBE_MAX_BYTES = 1024 * 1024;
-
-const Ratio = z.string().optional();
-const Stream = z.looseObject({
-  codec_type: z.string().optional(),
-  codec_name: z.string().optional(),
-  width: z.number().optional(),
-  height: z.number().optional(),
-  pix_fmt: z.string().optional(),
-  color_space: z.string().optional(),
-  color_range: z.string().optional(),
-  r_frame_rate: Ratio,
-  avg_frame_rate: Ratio,
-  sample_aspect_ratio: Ratio,
-  nb_frames: z.string().optional(),
-  nb_read_packets: z.string().optional(),
-  duration: z.string().optional(),
-  start_time: z.string().optional(),
-  sample_rate: z.string().optional(),
-  channels: z.number().optional(),
-  tags: z.record(z.string(), z.string()).optional(),
-  side_data_list: z.array(z.looseObject({ rotation: z.number().optional() })).optional(),
-  disposition: z.looseObject({ attached_pic: z.number().optional() }).optional(),
-});
-type Stream = z.infer<typeof Stream>;
-const ProbeOutput = z.looseObject({
-  streams: z.array(Stream).default([]),
-  format: z.looseObject({ format_name: z.string().optional(), duration: z.string().optional() }).optional(),
-});
-
-/** `num/den` (ffprobe's rational form) as a number, or null when it is absent, zero or malformed. */
-export function rational(text: string | undefined): number | null {
-  if (!text) return null;
-  const [n, d] = text.split(/[/:]/).map(Number);
-  if (n === undefined || !Number.isFinite(n) || n <= 0) return null;
-  if (d === undefined) return n;
-  return Number.isFinite(d) && d > 0 ? n / d : null;
-}
-
-const positive = (text: string | undefined): number | null => {
-  const n = Number(text);
-  return text !== undefined && Number.isFinite(n) && n > 0 ? n : null;
-};
-
-/** A stream's start in seconds (ffprobe's start_time), 0 when it does not say. */
-function startOf(s: Stream): number {
-  const n = Number(s.start_time);
-  return s.start_time !== undefined && Number.isFinite(n) ? n : 0;
-}
-
-/** Matroska's per-stream DURATION tag (`00:00:02.042000000`) in seconds: WebM and MKV give no stream duration. */
-function durationTag(s: Stream): number | null {
-  const m = /^(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/.exec(s.tags?.DURATION ?? '');
-  return m ? positive(String(Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]))) : null;
-}
 
 /**
  * Whether a clip's frames are unevenly spaced. ffprobe's r_frame_rate is the lowest rate all timestamps fit and
@@ -115,17 +76,23 @@ function tag(value: string | undefined): string | undefined {
 function soundOf(
   sound: Stream,
   video: Stream | undefined,
-  fileDuration: string | undefined,
+  format: Format | undefined,
+  findings: Findings,
 ): AudioStreamInfo {
+  // Its first heard sample: an Opus decoder drops the pre-skip that the stream's start_time counts.
+  const start =
+    (sound.index !== undefined ? findings.soundStarts?.get(sound.index) : undefined) ?? startOf(sound);
   // Footage time 0 is the first picture; a sound stream that starts later (or earlier) plays that much later.
-  const offset = video ? Math.round((startOf(sound) - startOf(video)) * 1e6) / 1e6 : 0;
+  const offset = video ? Math.round((start - startOf(video)) * 1e6) / 1e6 : 0;
+  const end = sound.index !== undefined ? findings.streamEnds?.get(sound.index) : undefined;
+  const counted = end !== undefined ? positive(String(end - start)) : null;
   const language = tag(sound.tags?.language ?? sound.tags?.LANGUAGE);
   const title = tag(sound.tags?.title ?? sound.tags?.TITLE);
   return {
     codec: sound.codec_name ?? 'unknown',
     sampleRate: Math.round(positive(sound.sample_rate) ?? 48_000),
     channels: Math.max(1, sound.channels ?? 2),
-    duration: positive(sound.duration) ?? durationTag(sound) ?? positive(fileDuration) ?? 0,
+    duration: counted ?? statedLength(sound, start, format) ?? 0,
     // Under a tenth of a millisecond is no offset (and keeps the item as it was for most files).
     ...(Math.abs(offset) >= 1e-4 && Math.abs(offset) <= MAX_SOUND_OFFSET ? { offset } : {}),
     // "und" is ffmpeg's "undetermined": no language.
@@ -144,17 +111,22 @@ export function containerName(formatName: string | undefined, path: string): str
   return (ext && family.includes(ext) ? ext : family[0]) ?? 'unknown';
 }
 
-/** The media facts of ffprobe's JSON output; throws unsupported_format when it holds no picture or sound. */
-export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
+/** ffprobe's JSON output, checked; throws unsupported_format when it is not what ffprobe prints. */
+export function parseProbe(json: unknown, shownPath: string): z.infer<typeof ProbeOutput> {
   const parsed = ProbeOutput.safeParse(json);
   if (!parsed.success) throw notMedia(shownPath, 'ffprobe gave output that could not be read');
-  const { streams, format } = parsed.data;
-  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  return parsed.data;
+}
+
+/**
+ * The media facts of ffprobe's JSON output, with what closer looks at its streams found; throws
+ * unsupported_format when it holds no picture or sound.
+ */
+export function mediaFromProbe(json: unknown, shownPath: string, findings: Findings = {}): MediaProbe {
+  const { streams, format } = parseProbe(json, shownPath);
+  const video = pictureOf(streams);
   const container = containerName(format?.format_name, shownPath);
-  const sounds = streams
-    .filter((s) => s.codec_type === 'audio')
-    .slice(0, MAX_AUDIO_STREAM + 1)
-    .map((s) => soundOf(s, video, format?.duration));
+  const sounds = soundsOf(streams).map((s) => soundOf(s, video, format, findings));
   const audio = sounds[0] ?? null;
   const audioStreams = sounds.length > 1 ? { audioStreams: sounds } : {};
   if (!video?.width || !video.height) {
@@ -182,8 +154,8 @@ export function mediaFromProbe(json: unknown, shownPath: string): MediaProbe {
   const avg = rational(video.avg_frame_rate);
   const real = rational(video.r_frame_rate);
   const frameRate = avg ?? real ?? 25;
-  const duration = positive(video.duration) ?? durationTag(video) ?? positive(format?.duration) ?? 0;
-  const counted = positive(video.nb_frames) ?? positive(video.nb_read_packets);
+  const duration = statedLength(video, startOf(video), format) ?? 0;
+  const counted = findings.shownFrames ?? positive(video.nb_frames) ?? positive(video.nb_read_packets);
   const variableFrameRate = unevenlySpaced(avg, real, counted, duration, frameRate);
   const frameCount = Math.max(1, Math.round(counted ?? duration * frameRate));
   const pixelAspect = rational(video.sample_aspect_ratio) ?? 1;
@@ -250,8 +222,10 @@ export async function probeMedia(
   const result = await runBounded(
     ffprobe,
     [
+      // Warnings too, each tagged with its level: ffprobe says only in a warning that a duration is an
+      // estimate from the bit rate; a failure's message is still its last error line.
       '-v',
-      'error',
+      'level+warning',
       '-print_format',
       'json',
       '-show_format',
@@ -266,7 +240,7 @@ export async function probeMedia(
   if (result.code !== 0) {
     const refused = refusedFormat(result.stderr);
     if (refused) throw notSelfContained(shownPath, refused);
-    const said = result.stderr.trim().split('\n').at(-1)?.replace(childPath, shownPath) || 'it failed';
+    const said = lastError(result.stderr)?.replace(childPath, shownPath) || 'it failed';
     throw notMedia(shownPath, `ffprobe said "${said.slice(0, 300)}"`);
   }
   let json: unknown;
@@ -275,7 +249,11 @@ export async function probeMedia(
   } catch {
     throw notMedia(shownPath, 'ffprobe gave output that is not JSON');
   }
-  const probed = mediaFromProbe(json, shownPath);
+  const findings = await lookCloser(ffprobe, childPath, parseProbe(json, shownPath), {
+    countPackets,
+    estimated: ESTIMATED_DURATION.test(result.stderr),
+  });
+  const probed = mediaFromProbe(json, shownPath, findings);
   const media = probed.media;
   // A variable-rate clip lasts to its last frame's end, which its headers may not reach (vfr-end.ts).
   if (media.kind === 'video' && media.variableFrameRate && media.duration !== null) {
@@ -283,6 +261,16 @@ export async function probeMedia(
     if (end !== null && end > media.duration) return { ...probed, media: { ...media, duration: end } };
   }
   return probed;
+}
+
+/** The last line ffprobe logged at error level (or worse), without its level tag. */
+function lastError(stderr: string): string | undefined {
+  return stderr
+    .trim()
+    .split('\n')
+    .filter((line) => !/\[(warning|info|verbose|debug)\] /.test(line))
+    .at(-1)
+    ?.replace(/\[(error|fatal|panic)\] /, '');
 }
 
 export function missingFfprobe(): EngineError {

@@ -1,0 +1,82 @@
+/**
+ * Which streams of a probed file need a closer look than ffprobe's headers give, and that look
+ * (packet-scan.ts). Import stays a header read for ordinary files; these cases read packets:
+ * - an Opus stream: its first heard sample comes a pre-skip after its start_time (one packet decoded, always,
+ *   so a quick look and the import place it alike);
+ * - sound whose length the file does not state (a WebM written to a pipe, as a browser's MediaRecorder writes
+ *   it: no Duration), or states only as an estimate from the bit rate (raw ADTS AAC, MP3 without a Xing
+ *   header: ffprobe says "Estimating duration from bitrate"): its packets are read to the last one's end;
+ * - a video with more packets than its duration holds at its rate: an MP4 cut without re-encoding keeps the
+ *   frames before the cut that its edit list discards; the packets' flags tell how many are shown.
+ * Packets are read only when the caller counts packets (import; a quick look that disagreed with it).
+ */
+import {
+  pictureOf,
+  rational,
+  soundsOf,
+  startOf,
+  statedLength,
+  type Findings,
+  type Format,
+  type Stream,
+} from './probe-streams.js';
+import { firstSampleTime, scanPackets } from './packet-scan.js';
+
+/** ffprobe's warning (at -v warning) when a duration is only the file size over the bit rate. */
+export const ESTIMATED_DURATION = /Estimating duration from bitrate/;
+
+export interface LookOptions {
+  /** Packets may be read (import, a check counting as import did). */
+  countPackets: boolean;
+  /** ffprobe said the file's duration is an estimate. */
+  estimated: boolean;
+}
+
+/** What closer looks at the streams of `probe` (ffprobe's parsed output for `childPath`) find. */
+export async function lookCloser(
+  ffprobe: string,
+  childPath: string,
+  probe: { streams: Stream[]; format?: Format | undefined },
+  { countPackets, estimated }: LookOptions,
+): Promise<Findings> {
+  const sounds = soundsOf(probe.streams).filter((s) => s.index !== undefined);
+  const soundStarts = new Map<number, number>();
+  const streamEnds = new Map<number, number>();
+  const looks: Promise<void>[] = sounds
+    .filter((s) => s.codec_name === 'opus')
+    .map(async (s) => {
+      const first = await firstSampleTime(ffprobe, childPath, s.index!);
+      if (first !== null) soundStarts.set(s.index!, first);
+    });
+  if (countPackets) {
+    const unknown = (s: Stream) => estimated || statedLength(s, startOf(s), probe.format) === null;
+    for (const s of sounds.filter(unknown))
+      looks.push(
+        scanPackets(ffprobe, childPath, s.index!).then((scan) => {
+          if (scan) streamEnds.set(s.index!, scan.end);
+        }),
+      );
+  }
+  let shownFrames: number | undefined;
+  const video = pictureOf(probe.streams);
+  if (countPackets && video?.index !== undefined && holdsPreRoll(video, probe.format))
+    looks.push(
+      scanPackets(ffprobe, childPath, video.index).then((scan) => {
+        if (scan?.discarded) shownFrames = scan.shown;
+      }),
+    );
+  await Promise.all(looks);
+  return { soundStarts, streamEnds, ...(shownFrames !== undefined ? { shownFrames } : {}) };
+}
+
+/**
+ * Whether a video stores more frames than its duration holds at its rate (by more than the slack that reads a
+ * clip as variable-rate): what an edit list's discarded pre-roll looks like.
+ */
+function holdsPreRoll(video: Stream, format: Format | undefined): boolean {
+  const frames = Number(video.nb_frames ?? video.nb_read_packets);
+  const rate = rational(video.avg_frame_rate) ?? rational(video.r_frame_rate);
+  const length = statedLength(video, startOf(video), format);
+  if (!(frames > 0) || rate === null || length === null) return false;
+  return frames - length * rate > Math.max(1.5, frames * 2e-3);
+}

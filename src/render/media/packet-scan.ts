@@ -1,0 +1,110 @@
+/**
+ * Closer looks at one stream of a file, for the few files whose headers cannot be trusted (closer-look.ts
+ * decides which): its packets' times and flags (demuxing only, no decoding), or the time of the first sample
+ * its decoder gives. Each is one bounded ffprobe child reading the descriptor the ports opened.
+ */
+import { runBounded } from './child-output.js';
+import { FOOTAGE_INPUT_OPTIONS } from './input-formats.js';
+
+const SCAN_TIMEOUT_MS = 60_000;
+/** A packet prints about 20 bytes: 32 MiB is over a million packets (hours of sound, of 60 fps video). */
+const SCAN_MAX_BYTES = 32 * 1024 * 1024;
+
+/** What the packets of one stream say, in seconds of the stream's own timestamps. */
+export interface PacketScan {
+  /** The earliest presentation time of a packet that is shown. */
+  first: number;
+  /** The end of the last packet that is shown (its time plus its duration). */
+  end: number;
+  /** Packets shown: those an edit list does not mark to discard (an MP4 cut without re-encoding keeps them). */
+  shown: number;
+  /** Packets the container marks to discard (decoded only to reach the first shown frame). */
+  discarded: number;
+}
+
+/**
+ * Reads every packet of stream `index` (ffprobe's absolute stream index): null when ffprobe fails or the
+ * packets carry no timestamps, and the caller keeps what the headers say.
+ */
+export async function scanPackets(
+  ffprobe: string,
+  childPath: string,
+  index: number,
+): Promise<PacketScan | null> {
+  const run = await runBounded(
+    ffprobe,
+    [
+      ...['-v', 'error', '-select_streams', String(index)],
+      ...['-show_entries', 'stream=time_base:packet=pts,duration,flags', '-of', 'csv=p=0'],
+      ...FOOTAGE_INPUT_OPTIONS,
+      childPath,
+    ],
+    { timeoutMs: SCAN_TIMEOUT_MS, maxBytes: SCAN_MAX_BYTES, what: 'Reading the packets of a stream' },
+  ).catch(() => null);
+  if (!run || run.code !== 0) return null;
+  return parsePacketScan(run.stdout.toString('utf8'));
+}
+
+/**
+ * ffprobe's CSV of `packet=pts,duration,flags` lines (`-7680,512,KD`) and one `stream=time_base` line (`1/15360`),
+ * in either order. Integers are summed in the time base and divided once, so a long file's end stays exact.
+ */
+export function parsePacketScan(text: string): PacketScan | null {
+  let base: [number, number] | null = null;
+  let first = Infinity;
+  let end = -Infinity;
+  let shown = 0;
+  let discarded = 0;
+  for (const line of text.split('\n')) {
+    const fields = line.trim().split(',');
+    const ratio = fields.length === 1 ? /^(\d+)\/(\d+)$/.exec(fields[0]!) : null;
+    if (ratio) {
+      if (Number(ratio[2]) > 0) base = [Number(ratio[1]), Number(ratio[2])];
+      continue;
+    }
+    const pts = Number(fields[0]);
+    if (fields.length < 2 || fields[0] === '' || !Number.isFinite(pts)) continue;
+    // The discard flag ('D', the second of ffprobe's flag letters) marks an edit list's pre-roll.
+    if (fields[2]?.includes('D')) {
+      discarded++;
+      continue;
+    }
+    const duration = Number(fields[1]);
+    shown++;
+    first = Math.min(first, pts);
+    end = Math.max(end, pts + (Number.isFinite(duration) && duration > 0 ? duration : 0));
+  }
+  if (!base || !shown) return null;
+  const [num, den] = base;
+  return { first: (first * num) / den, end: (end * num) / den, shown, discarded };
+}
+
+/**
+ * The presentation time in seconds of the first sample the decoder of audio stream `index` gives, or null.
+ * Opus starts with a pre-skip (312 samples, 6.5 ms, from ffmpeg's encoder) that the decoder drops: the stream's
+ * start_time is that of the dropped samples, and the first heard sample comes this much later.
+ */
+export async function firstSampleTime(
+  ffprobe: string,
+  childPath: string,
+  index: number,
+): Promise<number | null> {
+  const run = await runBounded(
+    ffprobe,
+    [
+      // A few packets: a decoder may need more than one before it gives a frame.
+      ...['-v', 'error', '-select_streams', String(index), '-read_intervals', '%+#4'],
+      ...['-show_entries', 'frame=best_effort_timestamp_time', '-of', 'csv=p=0'],
+      ...FOOTAGE_INPUT_OPTIONS,
+      childPath,
+    ],
+    { timeoutMs: SCAN_TIMEOUT_MS, maxBytes: 64 * 1024, what: 'Reading the first sound of a stream' },
+  ).catch(() => null);
+  if (!run || run.code !== 0) return null;
+  const first = run.stdout
+    .toString('utf8')
+    .split('\n')
+    .map((line) => line.split(',')[0]!.trim())
+    .find((field) => /^-?\d+(\.\d+)?$/.test(field));
+  return first === undefined ? null : Number(first);
+}

@@ -1,0 +1,62 @@
+// An MP4 cut without re-encoding (ffmpeg -ss 0.5 -c copy) keeps the frames from the key frame before the cut
+// and an edit list that discards them: 90 frames stored, 75 shown. Counted as 90 in 2.5 s, the clip was taken
+// for variable-rate, and played backwards it asked for frames the decoder never gives ("damaged or cut short").
+// The frames shown are the packets the edit list does not discard.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+import type { FootageItem } from '../../../src/engine/index.js';
+import { newEngine, run } from '../../helpers/engine.js';
+import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { mediaRenderer, shownFrame } from '../../helpers/media-render.js';
+import { numberedClip } from '../../helpers/media.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const exec = promisify(execFile);
+
+/** A 30 fps numbered 90-frame MP4 (a key frame each second) cut at 0.5 s without re-encoding. */
+async function cutClip(): Promise<string> {
+  const whole = await numberedClip(await tempDir(), 'h264', '30', 90, { extra: ['-g', '30'] });
+  const cut = whole.replace(/\.mp4$/, '-cut.mp4');
+  await exec('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-ss',
+    '0.5',
+    '-i',
+    whole,
+    '-c',
+    'copy',
+    cut,
+  ]);
+  return cut;
+}
+
+describeWithFfmpeg('an MP4 with an edit list', () => {
+  itWithFfmpeg('counts the 75 frames it shows, at a constant rate, and plays them backwards', async () => {
+    const clip = await cutClip();
+    const engine = newEngine();
+    const { id: comp } = await run<{ id: string }>(engine, 'comp.new', {
+      width: 64,
+      height: 48,
+      frameRate: 30,
+      duration: 2.5,
+    });
+    const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path: clip });
+    const { id: layer } = await run<{ id: string }>(engine, 'layer.addFootage', { comp, footage });
+    const item = engine.document.items.find((i) => i.id === footage) as FootageItem;
+    expect(item.media).toMatchObject({ frameCount: 75, variableFrameRate: false });
+    expect(item.media!.duration).toBeCloseTo(2.5, 3);
+    const renderer = await mediaRenderer();
+    const at = (t: number) => shownFrame(renderer, engine.document, comp, t);
+    // Forward: the cut's first frame is source frame 15.
+    expect([await at(0), await at(1), await at(74 / 30)]).toEqual([15, 45, 89]);
+    // Backwards over the layer: comp frame k shows source frame 89 - k, down to 15.
+    await run(engine, 'layer.setTimeMap', { layer, speed: -1 });
+    const shown: number[] = [];
+    for (let k = 0; k < 75; k++) shown.push(await at(k / 30));
+    expect(shown).toEqual(Array.from({ length: 75 }, (_, k) => 89 - k));
+  });
+});
