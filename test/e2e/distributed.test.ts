@@ -277,7 +277,7 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
 });
 
 describeWithRedis('a worker killed mid-chunk (SIGKILL)', () => {
-  it('its chunk is handed to another worker by the stalled-job check: every frame identical to a local render, no temporaries', async () => {
+  it('its chunk is handed to another worker by the stalled-job check, which the render says: every frame identical to a local render, no temporaries', async () => {
     const redis = await startRedis();
     // Short locks so the killed worker's chunk is seen stalled within seconds (default 30 s).
     const quick = ['--lock-ms', '1500', '--stalled-ms', '500'];
@@ -306,8 +306,11 @@ describeWithRedis('a worker killed mid-chunk (SIGKILL)', () => {
       const r = await dist;
       expect(killed).toBe(true);
       expect(r.code).toBe(0);
-      // The killed worker's chunk was rendered again by the other one.
+      // The killed worker's chunk was rendered again by the other one, and the render said why it waited.
       expect(survivor!.log()).toContain(`frames ${range}\n`);
+      expect(r.stderr).toMatch(
+        new RegExp(`The worker rendering frames ${range} of rq_\\d+ stopped answering`),
+      );
       const [l, d] = await Promise.all([hashFiles(join(dir, 'local')), hashFiles(join(dir, 'dist'))]);
       const frames = (h: Record<string, string>) =>
         Object.fromEntries(Object.entries(h).filter(([n]) => !n.endsWith('.manifest.json')));

@@ -309,6 +309,19 @@ async function renderOne(
     report();
   };
   links.events.on('progress', onProgress);
+  // A worker lost mid-chunk (killed, its machine gone) says nothing: once its lock has expired, BullMQ's check
+  // finds the chunk stalled and queues it again. Said, so a minute without progress is not taken for a hang, and
+  // that chunk's frames count again from 0 (its next worker renders it from its first frame).
+  const spanOf = new Map(spans.map((s) => [chunkId(s), s]));
+  const onStalled = ({ jobId }: { jobId: string }) => {
+    const span = spanOf.get(jobId);
+    if (!span) return;
+    done.set(jobId, 0);
+    options.onNotice?.(
+      `The worker rendering frames ${span.start}-${span.end} of ${item.id} stopped answering (killed, or its machine lost): that chunk goes back to the queue, and another worker renders it from its first frame.`,
+    );
+  };
+  links.events.on('stalled', onStalled);
   report();
   let stop: () => void = () => undefined;
   const stopped = new Promise<'stopped'>((resolve) => (stop = () => resolve('stopped')));
@@ -369,6 +382,7 @@ async function renderOne(
     };
   } finally {
     links.events.off('progress', onProgress);
+    links.events.off('stalled', onStalled);
     options.signal.removeEventListener('abort', stop);
   }
 }
