@@ -4,7 +4,7 @@
  * orphan is never assembled into an output (it used to be, half a minute later, racing a retry to the same file).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { cliPath } from '../helpers/cli.js';
@@ -19,30 +19,35 @@ describeWithRedis('a distributed render whose coordinator is killed', () => {
   const redis = redisWithWorkers(1);
 
   itWithFfmpeg(
-    'is let go by the workers once its lease runs out, and never assembled',
+    'is let go by the workers once its lease runs out: the chunk in hand stops, the rest are dropped, its segments removed, nothing assembled',
     async () => {
       const dir = await tempDir();
-      // Two chunks of 10 minutes each, each far longer for one worker to render than the lease lasts.
-      const project = await videoProject(dir, 1200);
+      // Three chunks of 15,000 frames, each far longer for one worker to render than the lease lasts.
+      const project = await videoProject(dir, 1500);
       const coordinator = spawn(
         process.execPath,
-        [cliPath, 'render', project, '--redis', redis.url, '--chunk-size', '18000'],
+        [cliPath, 'render', project, '--redis', redis.url, '--chunk-size', '15000'],
         { stdio: 'ignore' },
       );
       const [worker] = redis.workers;
       const before = chunksTaken(redis.workers);
-      await untilTrue(() => chunksTaken(redis.workers) > before, 60_000);
+      // Killed once the first chunk is done (its segment written) and the second is in hand.
+      await untilTrue(() => chunksTaken(redis.workers) >= before + 2, 120_000);
+      const out = join(dir, 'out');
+      const segments = () => readdirSync(out).filter((n) => n.endsWith('.seg.mp4'));
+      expect(segments()).toHaveLength(1);
       coordinator.kill('SIGKILL');
-      const abandoned = /stopped: the process that started its render stopped renewing its lease/;
-      expect(await untilTrue(() => abandoned.test(worker!.log()), 40_000)).toBe(true);
-      // The chunk in hand stopped; the one still queued is dropped as it is taken, not rendered.
-      await untilTrue(() => /dropped: the process that started its render/.test(worker!.log()), 20_000);
+      const stopped = /stopped: the process that started its render stopped renewing its lease/;
+      expect(await untilTrue(() => stopped.test(worker!.log()), 40_000)).toBe(true);
+      const dropped = /dropped: the process that started its render/;
+      expect(await untilTrue(() => dropped.test(worker!.log()), 20_000)).toBe(true);
+      expect(worker!.log()).toMatch(/removed 1 segment\(s\) of that render, which nothing will join/);
       const taken = chunksTaken(redis.workers);
       await new Promise((resolve) => setTimeout(resolve, 3000));
       expect(chunksTaken(redis.workers)).toBe(taken);
-      expect(existsSync(join(dir, 'out', 'o.mp4'))).toBe(false);
-      expect(existsSync(join(dir, 'out', 'o.mp4.manifest.json'))).toBe(false);
+      // Nothing of the orphan is left beside the output, and it was never assembled.
+      expect(readdirSync(out)).toEqual([]);
     },
-    150_000,
+    200_000,
   );
 });

@@ -1,5 +1,5 @@
 /**
- * Temporaries left by a worker killed mid-chunk (SIGKILL, a machine lost): the render queue's cleanup never
+ * Leftovers of distributed renders. Temporaries left by a worker killed mid-chunk (SIGKILL, a machine lost): the render queue's cleanup never
  * ran in that process, and its chunk was rendered again elsewhere. The assembly removes them, matching only
  * the temporary names the FileTracker gives the item's own frames (`.NAME.<10 hex>.part`, tracker.ts), so no
  * other file in the folder is touched.
@@ -24,4 +24,31 @@ export async function removeLeftTemporaries(finals: readonly string[]): Promise<
       if (final !== undefined && names.has(final)) await unlink(join(dir, entry)).catch(() => undefined);
     }
   }
+}
+
+/** A segment's name (chunks.ts segmentPath): `.NAME.<render id's first 8>.<first>-<last>.seg<ext>`. */
+const SEGMENT = /^\.(.+)\.([0-9a-f]{8})\.\d+-\d+\.seg(\.[^.]*)?$/;
+
+/**
+ * Removes every segment of the render `segment` belongs to (its folder, its output's name, its render's id), once
+ * that render is known abandoned (its coordinator's lease ran out, lease.ts): nothing will ever join them, and
+ * they are hidden files of gigabytes beside the output. Returns how many went.
+ */
+export async function removeAbandonedSegments(segment: string): Promise<number> {
+  const own = SEGMENT.exec(basename(segment));
+  if (!own) return 0;
+  const [, name, render, ext] = own;
+  let removed = 0;
+  for (const entry of await readdir(dirname(segment)).catch(() => [] as string[])) {
+    const m = SEGMENT.exec(entry);
+    if (!m || m[1] !== name || m[2] !== render || m[3] !== ext) continue;
+    if (
+      await unlink(join(dirname(segment), entry)).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed++;
+  }
+  return removed;
 }

@@ -24,7 +24,7 @@ import { changedSoundFile, unreadableFootage } from './footage-check.js';
 import { jobIo } from './job-confinement.js';
 import { dropKept, keptTag } from './kept.js';
 import { DocCache, docGone } from './shared-doc.js';
-import { removeLeftTemporaries } from './leftovers.js';
+import { removeAbandonedSegments, removeLeftTemporaries } from './leftovers.js';
 import { manifestPathFor } from '../queue/manifest.js';
 import { FailedHere, HANDBACK_REST_MS, jobFailure } from './retry.js';
 import { joinSegments } from './join-segments.js';
@@ -170,6 +170,9 @@ async function processJob(
       if (await isCancelled(state.control, id)) throw new UnrecoverableError(encodeFailure(CANCELLED));
     if (await isAbandoned(state.control, data.renderId)) {
       options.log(`worker: job ${job.id} dropped: ${ABANDONED.message}`);
+      // The segments its chunks completed will never be joined: the first worker to see it removes them.
+      const gone = data.segment ? await removeAbandonedSegments(data.segment) : 0;
+      if (gone) options.log(`worker: removed ${gone} segment(s) of that render, which nothing will join`);
       throw new UnrecoverableError(encodeFailure(ABANDONED));
     }
     // A retry of a chunk that failed here goes to another worker if one comes while this one rests.
