@@ -37,11 +37,14 @@ describeWithRedis('a distributed render whose coordinator is killed', () => {
       const segments = () => readdirSync(out).filter((n) => n.endsWith('.seg.mp4'));
       expect(segments()).toHaveLength(1);
       coordinator.kill('SIGKILL');
-      const stopped = /stopped: the process that started its render stopped renewing its lease/;
-      expect(await untilTrue(() => stopped.test(worker!.log()), 40_000)).toBe(true);
+      // Let go within the lease (15 s) and a check (5 s): the chunk in hand is stopped (unless it ends first), and
+      // the one still queued is dropped as it is taken, with the render's segments.
       const dropped = /dropped: the process that started its render/;
-      expect(await untilTrue(() => dropped.test(worker!.log()), 20_000)).toBe(true);
-      expect(worker!.log()).toMatch(/removed 1 segment\(s\) of that render, which nothing will join/);
+      expect(await untilTrue(() => dropped.test(worker!.log()), 120_000)).toBe(true);
+      expect(worker!.log()).toMatch(
+        /stopped: the process that started its render stopped renewing its lease|removed 2 segment\(s\)/,
+      );
+      expect(worker!.log()).toMatch(/removed [12] segment\(s\) of that render, which nothing will join/);
       const taken = chunksTaken(redis.workers);
       await new Promise((resolve) => setTimeout(resolve, 3000));
       expect(chunksTaken(redis.workers)).toBe(taken);

@@ -201,9 +201,18 @@ async function processJob(
   }
   if (job.name === JOB.assemble) {
     // A render stopped while its last chunks finished writes no manifest.
-    const { renderId, sound } = parsed(AssembleData, job.data);
+    const { renderId, sound, split } = parsed(AssembleData, job.data);
     if (await isCancelled(state.control, renderId)) throw new UnrecoverableError(encodeFailure(CANCELLED));
-    if (await isAbandoned(state.control, renderId)) throw new UnrecoverableError(encodeFailure(ABANDONED));
+    if (await isAbandoned(state.control, renderId)) {
+      // Every chunk completed, and nobody waits for the join: its segments go with it.
+      const values = Object.values(await job.getChildrenValues()).map((v) => ChunkResult.safeParse(v));
+      const segment = values.flatMap((v) => (v.success ? v.data.files : []))[0]?.path;
+      const gone = segment && split === 'segments' ? await removeAbandonedSegments(segment) : 0;
+      options.log(
+        `worker: job ${job.id} dropped: ${ABANDONED.message}${gone ? ` (${gone} segment(s) removed)` : ''}`,
+      );
+      throw new UnrecoverableError(encodeFailure(ABANDONED));
+    }
     // Only joined segments with sound need the document (to mix the sound once, for the whole item).
     const soundDoc = sound ? await state.docs.get(state.control, renderId) : null;
     if (sound && !soundDoc) throw new UnrecoverableError(encodeFailure(docGone(renderId)));
