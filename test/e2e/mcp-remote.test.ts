@@ -137,7 +137,7 @@ describe('mcp --http as a render node', () => {
       expect((await downloadInParallel(client, output, CHUNK, 2)).equals(onDisk)).toBe(true);
       await client.close();
     },
-    120_000,
+    240_000,
   );
 
   it.each([

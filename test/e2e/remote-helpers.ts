@@ -68,13 +68,16 @@ export async function connect(
 
 export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
+const CALL_TIMEOUT_MS = 180_000;
+
 /** A tool call's structured result, or its error's code (isError results). */
 export async function call<T = Record<string, unknown>>(
   client: Client,
   name: string,
   args: Record<string, unknown>,
 ): Promise<T> {
-  const r = await client.callTool({ name, arguments: args });
+  // A render of seconds alone may take over the client's default minute on a shared, loaded machine.
+  const r = await client.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS });
   if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.structuredContent)}`);
   return r.structuredContent as T;
 }
