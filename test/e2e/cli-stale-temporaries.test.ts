@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { cliPath } from '../helpers/cli.js';
@@ -73,6 +73,31 @@ itWithFfmpeg(
     }
   },
   180_000,
+);
+
+itWithFfmpeg(
+  "a live render's temporary stays when this render reaches the folder through a symbolic link",
+  async () => {
+    const dir = await tempDir();
+    const project = join(dir, 'p.ecproj');
+    // This render writes link/o.mp4; the other one (the holder) has out/.o.mp4.….part open by its real path.
+    await writeFile(project, projectWith({ output: 'link/o.mp4', format: 'mp4' }));
+    await mkdir(join(dir, 'out'));
+    await symlink(join(dir, 'out'), join(dir, 'link'));
+    const live = join(dir, 'out', '.o.mp4.00000000ee.part');
+    await writeFile(live, 'x');
+    await age(live, 120);
+    const hold = holder(live);
+    try {
+      await hold.held;
+      const run = await runCli(['render', project]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(existsSync(live)).toBe(true);
+    } finally {
+      hold.child.kill('SIGKILL');
+    }
+  },
+  60_000,
 );
 
 itWithFfmpeg(

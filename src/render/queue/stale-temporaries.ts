@@ -19,9 +19,8 @@ import { join } from 'node:path';
 const TEMP = /^\.(.+)\.[0-9a-f]{10}\.part$/;
 const UNSEEN_STALE_MS = 24 * 60 * 60 * 1000;
 
-/** A folder to sweep: read and changed through `base`, known to /proc by `real`. */
+/** A folder to sweep: read and changed through `base` (the render's handle on its output folder). */
 export interface SweptDir {
-  real: string;
   base: string;
 }
 
@@ -44,7 +43,7 @@ export async function reclaimStaleTemporaries(
   const removed: string[] = [];
   for (const name of candidates) {
     const stat = await fs.lstat(join(dir.base, name)).catch(() => null);
-    if (!stat?.isFile() || open?.has(join(dir.real, name))) continue;
+    if (!stat?.isFile() || open?.has(fileKey(stat))) continue;
     if (Date.now() - stat.mtimeMs < FRESH_MS) continue;
     const seen = open !== null && uid !== undefined && (uid === 0 || stat.uid === uid);
     if (!seen && Date.now() - stat.mtimeMs < UNSEEN_STALE_MS) continue;
@@ -57,12 +56,16 @@ export async function reclaimStaleTemporaries(
   return removed;
 }
 
+/** A file's identity: the same file reached by two paths (a symbolic link, a bind mount) is one. */
+const fileKey = (stat: { dev: number; ino: number }) => `${stat.dev}:${stat.ino}`;
+
 /**
- * Every file path held open by the processes on this machine whose descriptors we may read (/proc/<pid>/fd):
- * ours, and everyone's when root. null without /proc.
+ * Every file held open by the processes on this machine whose descriptors we may read (/proc/<pid>/fd): ours,
+ * and everyone's when root; by device and inode, not by path (a render writing through a symbolic link to this
+ * folder holds the same file under another name). null without /proc.
  */
 async function openFiles(): Promise<Set<string> | null> {
-  const paths = new Set<string>();
+  const files = new Set<string>();
   const pids = await fs.readdir('/proc').catch(() => null);
   if (!pids) return null;
   for (const pid of pids) {
@@ -71,14 +74,15 @@ async function openFiles(): Promise<Set<string> | null> {
     const fds = await fs.readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
     await Promise.all(
       fds.map((fd) =>
-        fs.readlink(`/proc/${pid}/fd/${fd}`).then(
-          (target) => void paths.add(target),
+        // stat follows the descriptor's link to the file itself, wherever it was opened from.
+        fs.stat(`/proc/${pid}/fd/${fd}`).then(
+          (stat) => void files.add(fileKey(stat)),
           () => undefined,
         ),
       ),
     );
   }
-  return paths;
+  return files;
 }
 
 /** A temporary touched this recently is left: its writer may be on another machine sharing the folder. */
