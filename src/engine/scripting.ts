@@ -14,6 +14,7 @@ import type {
   ScriptWorkerData,
   ScriptWorkerMessage,
 } from './script-protocol.js';
+import { fitLogs, marker } from './script-logs.js';
 
 export interface ScriptResult {
   result: unknown;
@@ -91,7 +92,7 @@ export async function runScriptCode(
           return;
         case 'logTail':
           logsOmitted = m.omitted;
-          if (m.omitted) logs.push(`... ${m.omitted} more line(s) logged here, not kept ...`);
+          if (m.omitted) logs.push(marker(m.omitted));
           logs.push(...m.lines);
           return;
         case 'run':
@@ -114,16 +115,17 @@ export async function runScriptCode(
               );
               return;
             }
-            const omitted = logsOmitted ? { logsOmitted } : {};
+            const fitted = fitLogs(logs, logsOmitted);
+            const omitted = fitted.omitted ? { logsOmitted: fitted.omitted } : {};
             if (json.length > MAX_RESULT_CHARS) {
               const note =
                 `The script's return value is ${json.length} characters of JSON, over the ${MAX_RESULT_CHARS} a ` +
                 `result carries, so it is left out (it began: ${json.slice(0, 300)}). Return less: a count, a ` +
                 'slice, only the fields or ids needed.';
-              resolve({ result: null, logs, commands, ...omitted, note });
+              resolve({ result: null, logs: fitted.logs, commands, ...omitted, note });
               return;
             }
-            resolve({ result: m.result ?? null, logs, commands, ...omitted });
+            resolve({ result: m.result ?? null, logs: fitted.logs, commands, ...omitted });
           });
           return;
         case 'failed':

@@ -10,6 +10,8 @@ import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ErrorInfo } from '../engine/errors.js';
 import type { ScriptHostMessage, ScriptWorkerData, ScriptWorkerMessage } from '../engine/script-protocol.js';
+// Pure and dependency-free: the thread loads nothing of the engine but this.
+import { cutLine } from '../engine/script-logs.js';
 
 const data = workerData as ScriptWorkerData;
 const port = parentPort!;
@@ -78,7 +80,7 @@ const app = Object.freeze({
     return document;
   },
   log(...args: unknown[]): void {
-    const line = args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
+    const line = cutLine(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
     if (logged < data.maxLogLines / 2) {
       logged++;
       post({ type: 'log', line });

@@ -133,6 +133,15 @@ describe('script.run API in the worker', () => {
     });
     expect(failed.ok).toBe(false);
     if (!failed.ok) expect(failed.error.remediation).toContain('at 2999');
+    // Long lines are cut, and the whole log kept within 64 KB (1000 lines of 20 KB ended an MCP session).
+    const wide = await run<ScriptOut & { logsOmitted?: number }>(engine, 'script.run', {
+      code: "for (let i = 0; i < 1000; i++) app.log(`w${i} ` + 'z'.repeat(20000)); return 1;",
+    });
+    expect(wide.logs.reduce((n, l) => n + l.length, 0)).toBeLessThanOrEqual(66_000);
+    expect(wide.logs[0]).toMatch(/^w0 z{1997} … \(18003 more characters\)$/);
+    expect(wide.logs.at(-1)).toMatch(/^w999 /);
+    expect(wide.logsOmitted).toBeGreaterThan(900);
+    expect(wide.logs).toContain(`... ${wide.logsOmitted} more line(s) logged here, not kept ...`);
     // Under the limit nothing is said.
     const few = await run<ScriptOut>(engine, 'script.run', { code: "app.log('a'); return 1;" });
     expect(few).not.toHaveProperty('logsOmitted');
