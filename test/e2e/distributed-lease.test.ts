@@ -53,4 +53,36 @@ describeWithRedis('a distributed render whose coordinator is killed', () => {
     },
     200_000,
   );
+
+  itWithFfmpeg(
+    'a coordinator paused past its lease says its lease lapsed, not that it was stopped',
+    async () => {
+      const dir = await tempDir();
+      const project = await videoProject(dir, 1200);
+      const coordinator = spawn(
+        process.execPath,
+        [cliPath, 'render', project, '--redis', redis.url, '--chunk-size', '18000', '--json'],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      let stdout = '';
+      coordinator.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      const exited = new Promise<number | null>((resolve) => coordinator.on('close', resolve));
+      const before = chunksTaken(redis.workers);
+      await untilTrue(() => chunksTaken(redis.workers) > before, 60_000);
+      // Ctrl-Z, a laptop asleep: the lease (15 s) runs out and the workers let the chunk in hand go.
+      const seen = redis.workers[0]!.log().length;
+      coordinator.kill('SIGSTOP');
+      const letGo = () =>
+        /stopped: the process that started its render/.test(redis.workers[0]!.log().slice(seen));
+      expect(await untilTrue(letGo, 40_000)).toBe(true);
+      coordinator.kill('SIGCONT');
+      expect(await exited).toBe(1);
+      const result = JSON.parse(stdout) as { items: Array<{ status: string; error?: { message: string } }> };
+      expect(result.items[0]!.status).toBe('failed');
+      expect(result.items[0]!.error?.message).toMatch(
+        /^This render's lease lapsed: this process did not renew it/,
+      );
+    },
+    200_000,
+  );
 });

@@ -33,7 +33,7 @@ import { broadcastCancel } from './cancel.js';
 import { chunkSpans, segmentPath, splitOf, type Split } from './chunks.js';
 import { assertRedisReachable, commandClient, coordinatorOptions, watchRedis } from './connection.js';
 import { undoChunk } from './kept.js';
-import { holdLease } from './lease.js';
+import { holdLease, LEASE_LAPSED } from './lease.js';
 import { dropDoc, putDoc } from './shared-doc.js';
 import {
   AssembleResult,
@@ -148,7 +148,7 @@ export async function renderItemsDistributed(
   const renderId = randomUUID();
   const unwatch = watchForWorkers(links.queue, options.url, options.onNotice);
   // Held while this process renders: workers let go of a render whose coordinator died (lease.ts).
-  const release = await holdLease(links.control, renderId).catch(() => async () => undefined);
+  const lease = await holdLease(links.control, renderId).catch(() => null);
   try {
     // Subscribed before any job is added: the stream is read from "now", and a fast chunk must not be missed.
     await links.events.waitUntilReady();
@@ -164,7 +164,7 @@ export async function renderItemsDistributed(
             () => null,
             (err: Error) => lostRedis(options, err),
           );
-      const outcome = lostError
+      const rendered = lostError
         ? outcomeOf(item, 'failed', lostError)
         : unstored
           ? outcomeOf(item, 'failed', unstored)
@@ -184,13 +184,16 @@ export async function renderItemsDistributed(
                   options.onProgress(p);
                 },
               });
+      // Its chunks let go by the workers while this process was paused: said as that, not as a stop.
+      const lapsed = rendered.status === 'failed' && rendered.error?.code === 'cancelled' && lease?.lapsed();
+      const outcome = lapsed ? { ...rendered, error: { ...LEASE_LAPSED } } : rendered;
       options.setStatus?.(item.id, finalStatus(outcome, framesTotal, reached));
       outcomes.push(outcome);
     }
     return outcomes;
   } finally {
     unwatch();
-    await release();
+    await lease?.release();
     await dropDoc(links.control, renderId).catch(() => undefined);
     watch.close();
     await Promise.allSettled([links.events.close(), links.flows.close(), links.queue.close()]);

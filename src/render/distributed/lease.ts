@@ -15,20 +15,44 @@ export const LEASE_RENEW_MS = 5_000;
 
 const leaseKey = (renderId: string) => `effectcraft-render:lease:${renderId}`;
 
-/** Takes the lease of `renderId` and renews it until the returned release is called (which drops it). */
-export async function holdLease(client: Redis, renderId: string): Promise<() => Promise<void>> {
+export interface Lease {
+  /** Whether the lease ran out at some point (this process paused or starved past LEASE_SECONDS). */
+  lapsed(): boolean;
+  /** Stops renewing and drops the lease. */
+  release(): Promise<void>;
+}
+
+/** Takes the lease of `renderId` and renews it until released. */
+export async function holdLease(client: Redis, renderId: string): Promise<Lease> {
   await client.set(leaseKey(renderId), '1', 'EX', LEASE_SECONDS);
+  let renewed = Date.now();
+  let lapsed = false;
   // A failed renewal is Redis lost: the coordinator's own watch reports that; the next renewal may succeed.
-  const timer = setInterval(
-    () => void client.set(leaseKey(renderId), '1', 'EX', LEASE_SECONDS).catch(() => undefined),
-    LEASE_RENEW_MS,
-  );
+  const timer = setInterval(() => {
+    // A process stopped (SIGSTOP, a laptop asleep) or starved runs its timer late: the workers may have let the
+    // render go meanwhile, which its result must then say rather than call it stopped.
+    if (Date.now() - renewed > LEASE_SECONDS * 1000) lapsed = true;
+    void client.set(leaseKey(renderId), '1', 'EX', LEASE_SECONDS).then(
+      () => void (renewed = Date.now()),
+      () => undefined,
+    );
+  }, LEASE_RENEW_MS);
   timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await client.del(leaseKey(renderId)).catch(() => undefined);
+  return {
+    lapsed: () => lapsed,
+    async release() {
+      clearInterval(timer);
+      await client.del(leaseKey(renderId)).catch(() => undefined);
+    },
   };
 }
+
+/** The error of an item whose chunks the workers let go because this process's lease lapsed. */
+export const LEASE_LAPSED = {
+  code: 'render_failed',
+  message: `This render's lease lapsed: this process did not renew it for over ${LEASE_SECONDS} s (it was paused, asleep or starved of CPU), so the workers took it for gone and let its chunks go.`,
+  remediation: 'Render again, and keep the process running (not stopped or suspended) until it ends.',
+} as const;
 
 /** Whether `renderId`'s coordinator is gone: its lease ran out (or the render ended). */
 export async function isAbandoned(client: Redis, renderId: string): Promise<boolean> {

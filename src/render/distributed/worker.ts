@@ -197,7 +197,9 @@ async function processJob(
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    throw new UnrecoverableError(encodeFailure(CANCELLED));
+    // Stopped because its render's lease ran out (lease.ts): said as that, for a coordinator that was only paused.
+    const abandoned = await isAbandoned(state.control, data.renderId).catch(() => false);
+    throw new UnrecoverableError(encodeFailure(abandoned ? ABANDONED : CANCELLED));
   }
   if (job.name === JOB.assemble) {
     // A render stopped while its last chunks finished writes no manifest.
