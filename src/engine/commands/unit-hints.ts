@@ -13,15 +13,21 @@ export function warnUnitOfValue(property: string, value: unknown, warn: Warn): v
     const v = value as number[];
     if (v.every((n) => n !== 0 && Math.abs(n) <= 4))
       warn(
-        `transform.scale is in percent: [${v.join(', ')}] draws the layer at ${Math.abs(v[0]!)}% of its size. ` +
-          `For a factor of ${v[0]}, pass [${v.map((n) => n * 100).join(', ')}].`,
+        `transform.scale is in percent: [${v.join(', ')}] draws the layer at ${v.map((n) => `${Math.abs(n)}%`).join(' by ')} of its size. ` +
+          `For ${v.length > 1 ? 'factors' : 'a factor'} of ${v.join(', ')}, pass [${v.map(percent).join(', ')}].`,
       );
   }
-  if (property === 'transform.opacity' && typeof value === 'number' && value > 0 && value < 1)
+  // 1 is "fully opaque" as a fraction, and 1% nearly invisible: the likeliest slip of all.
+  if (property === 'transform.opacity' && typeof value === 'number' && value > 0 && value <= 1)
     warn(
-      `transform.opacity is in percent (0 to 100): ${value} is nearly invisible. For ${value * 100}%, pass ${value * 100}.`,
+      value === 1
+        ? 'transform.opacity is in percent (0 to 100): 1 is nearly invisible. For fully opaque, pass 100.'
+        : `transform.opacity is in percent (0 to 100): ${value} is nearly invisible. For ${percent(value)}%, pass ${percent(value)}.`,
     );
 }
+
+/** `n` as a percentage, without the float noise of n * 100 (0.07 * 100 is 7.000000000000001). */
+const percent = (n: number) => Number((n * 100).toPrecision(12));
 
 /** A keyframe the composition never reaches (layer time past its end): frames given for seconds, most often. */
 export function warnKeyframePastEnd(comp: Composition, layer: Layer, time: number, warn: Warn): void {

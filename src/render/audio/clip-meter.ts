@@ -50,8 +50,9 @@ export class ClipMeter {
     // Rounded up to a tenth of a dB: lowering by the figure shown must be enough.
     const over = Math.ceil(c.peakDb * 10) / 10;
     return (
-      `The sound's mix goes above full scale (peak +${over.toFixed(1)} dBFS) ${where} of the output: it is clipped ` +
-      `there, heard as distortion. Lower the loud layers' audio.level (in dB) by ${over.toFixed(1)} dB or more ` +
+      `The sound's mix goes above full scale (peak +${over.toFixed(1)} dBFS) ${where} of the output: a WAV or MP3 ` +
+      "clips it there and AAC or Opus mangles it, heard as distortion either way. Lower the loud layers' " +
+      `audio.level (in dB) by ${over.toFixed(1)} dB or more ` +
       'where they play together, and render again.'
     );
   }

@@ -26,12 +26,21 @@ describe('unit hints', () => {
     const [scale] = warningsOf(
       await exec('property.set', { property: 'transform.scale', value: [1.5, 1.5] }),
     );
-    expect(scale).toContain('transform.scale is in percent: [1.5, 1.5] draws the layer at 1.5% of its size');
+    expect(scale).toContain(
+      'transform.scale is in percent: [1.5, 1.5] draws the layer at 1.5% by 1.5% of its size',
+    );
     expect(scale).toContain('pass [150, 150]');
     const layer = () => engine.document.items.flatMap((i) => (i.type === 'composition' ? i.layers : []))[0]!;
     expect(layer().transform.scale.value).toEqual([1.5, 1.5]);
     const [opacity] = warningsOf(await exec('property.set', { property: 'transform.opacity', value: 0.5 }));
     expect(opacity).toContain('For 50%, pass 50');
+    // Without float noise (0.07 * 100 is 7.000000000000001), and 1 taken for "fully opaque".
+    const [seven] = warningsOf(await exec('property.set', { property: 'transform.opacity', value: 0.07 }));
+    expect(seven).toContain('For 7%, pass 7.');
+    const [one] = warningsOf(await exec('property.set', { property: 'transform.opacity', value: 1 }));
+    expect(one).toContain('For fully opaque, pass 100');
+    const [tenth] = warningsOf(await exec('property.set', { property: 'transform.scale', value: [1.1, 3] }));
+    expect(tenth).toContain('at 1.1% by 3% of its size. For factors of 1.1, 3, pass [110, 300]');
     // What people mean: no warning.
     for (const [property, value] of [
       ['transform.scale', [150, 150]],
