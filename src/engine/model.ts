@@ -379,6 +379,13 @@ export const FootageMedia = z.strictObject({
     })
     .nullable()
     .optional(),
+  /**
+   * Video: seconds from the file's start (its earliest stream's first timestamp, where ffmpeg's `-ss` counts
+   * from) to the first picture, when the sound starts first (a camera's or a cut file's picture can start
+   * later). Footage time 0 is the first picture, so a seek adds this. Absent: 0 (and footage probed before it was
+   * recorded).
+   */
+  pictureStart: z.number().min(0).max(3600).optional(),
   /** The first audio stream, when there is one: what a footage layer plays unless told another. */
   audio: AudioStreamInfo.nullable(),
   /**

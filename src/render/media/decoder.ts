@@ -23,8 +23,13 @@ export interface DecoderSpec {
   /** The item's picture size (after rotation and pixel aspect): frames are scaled to it when they differ. */
   width: number;
   height: number;
-  /** Seconds into the footage of the first frame wanted (accurate seek: earlier frames are dropped). */
+  /**
+   * Seconds from the file's start of the first frame wanted (accurate seek: earlier frames are dropped), or, with
+   * `trim`, where the fast seek goes, `trim` seconds before it (seek-plan.ts).
+   */
   seek: number;
+  /** Seconds after `seek` before which decoded frames are dropped by their timestamps. */
+  trim?: number;
   /** The codec as probed; VP8/VP9 alpha is decoded only by libvpx. */
   codec: string | null;
   alpha: boolean;
@@ -71,6 +76,8 @@ export function decoderArgs(
     ...['-threads', output === 'mjpeg' ? '2' : '1'],
     ...footageInput(spec.input),
     ...['-map', '0:v:0', '-an', '-sn', '-dn'],
+    // After -i: frames before it are decoded and dropped by their timestamps, whatever the seek before gave.
+    ...(spec.trim !== undefined && spec.trim > 0 ? ['-ss', spec.trim.toFixed(6)] : []),
     // Every decoded frame once, as timed in the file: no frames duplicated or dropped to reach a rate.
     ...['-fps_mode', 'passthrough'],
     ...(output === 'i420'

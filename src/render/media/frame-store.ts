@@ -13,6 +13,7 @@ import { spawnDecoder, VideoDecoder, type DecoderSpec } from './decoder.js';
 import { checkUnchanged } from './footage-unchanged.js';
 import { missingFootage } from './missing-footage.js';
 import { ScrubCache, type Spawned } from './scrub-cache.js';
+import { KeyframeCache, seekPlan, seeksWithoutIndex } from './seek-plan.js';
 import { TimestampCache } from './timestamps.js';
 
 /** How moving footage is reached from this thread; every read goes through the owner's (confined) ports. */
@@ -152,6 +153,7 @@ export class FrameStore {
   readonly #budget: number;
   readonly #decodeStill: (item: FootageItem, data: Buffer, path: string) => Promise<Canvas>;
   readonly #timestamps = new TimestampCache();
+  readonly #keyframeCache = new KeyframeCache();
   readonly #cache = new Map<string, { canvas: Canvas; generation: number }>();
   /**
    * Evicted canvases kept for the next frames: a 1080p canvas is 8 MB of native memory that the garbage collector
@@ -171,8 +173,8 @@ export class FrameStore {
   readonly #blocks = new Map<string, BackBlock>();
   readonly #asked = new Map<string, number[]>();
   /**
-   * Files whose seeks gave no frame: an MPEG-TS stream has no index, and ffmpeg's seek lands between key frames,
-   * where H.264 decodes nothing until the next one (none, in a clip of one GOP). They are read from their start.
+   * Files whose seeks gave no frame (a container whose seeks seek-plan.ts cannot place, damaged timestamps). They
+   * are read from their start.
    */
   readonly #unseekable = new Set<string>();
   /**
@@ -490,16 +492,21 @@ export class FrameStore {
     unchanged.catch(() => undefined);
     const ts = await this.timestamps(item);
     const at = this.#unseekable.has(item.path) ? 0 : Math.min(index, ts.length - 1);
-    // Half a frame before the wanted one: accurate seeking drops what is before, and keeps exactly it.
-    const seek = at <= 0 ? 0 : ts[at]! - (ts[at]! - ts[at - 1]!) / 2;
     const media = item.media!;
+    const plan = seekPlan(
+      ts,
+      at,
+      media.pictureStart ?? 0,
+      at > 0 ? await this.#keyframes(item, input) : null,
+    );
     const untagged = untaggedMatrix(item);
     const spec: DecoderSpec = {
       ffmpeg,
       input,
       width: item.width,
       height: item.height,
-      seek,
+      seek: plan.seek,
+      ...(plan.trim !== undefined && { trim: plan.trim }),
       codec: media.codec,
       alpha: media.alpha,
       ...(untagged ? { untaggedMatrix: untagged } : {}),
@@ -521,6 +528,17 @@ export class FrameStore {
       throw err;
     }
     return { decoder, next: Math.max(0, at), last: null, used: 0, from: Math.max(0, at) };
+  }
+
+  /**
+   * The key frame times of a clip in a container without an index (seek-plan.ts), null for the others. Without
+   * ffprobe, or when it fails, none: such a clip is then read from its start, slower but never a wrong frame.
+   */
+  async #keyframes(item: FootageItem, input: string): Promise<ArrayLike<number> | null> {
+    if (!seeksWithoutIndex(item)) return null;
+    const ffprobe = this.#access.ffprobe;
+    if (!ffprobe) return [];
+    return this.#keyframeCache.keyframes(item, ffprobe, input).catch(() => []);
   }
 
   /** Rejects when the file is no longer what the item recorded; asked once per file (a failure is asked again). */

@@ -30,7 +30,11 @@ const Stream = z.looseObject({
   disposition: z.looseObject({ attached_pic: z.number().optional() }).optional(),
 });
 export type Stream = z.infer<typeof Stream>;
-const Format = z.looseObject({ format_name: z.string().optional(), duration: z.string().optional() });
+const Format = z.looseObject({
+  format_name: z.string().optional(),
+  duration: z.string().optional(),
+  start_time: z.string().optional(),
+});
 export type Format = z.infer<typeof Format>;
 export const ProbeOutput = z.looseObject({
   streams: z.array(Stream).default([]),

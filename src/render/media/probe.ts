@@ -180,10 +180,22 @@ export function mediaFromProbe(json: unknown, shownPath: string, findings: Findi
       codec,
       sequence: null,
       yuv: yuvOf(video),
+      ...pictureStartOf(video, format),
       audio,
       ...audioStreams,
     },
   };
+}
+
+/**
+ * `pictureStart` when the picture starts after the file does (ffmpeg's `-ss` counts from the file's start, the
+ * earliest stream's; a frame is found from the first picture). Under a tenth of a millisecond is none.
+ */
+function pictureStartOf(video: Stream, format: Format | undefined): { pictureStart?: number } {
+  const fileStart = Number(format?.start_time);
+  if (format?.start_time === undefined || !Number.isFinite(fileStart)) return {};
+  const late = startOf(video) - fileStart;
+  return late >= 1e-4 && late <= 3600 ? { pictureStart: late } : {};
 }
 
 /** ffprobe's words for "not stated". */

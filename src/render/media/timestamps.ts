@@ -31,6 +31,23 @@ export function parsePacketTimes(text: string): Float64Array {
   return Float64Array.from(values, (v) => ((v - first) * num) / den);
 }
 
+/**
+ * ffprobe's line per packet of a clip's first video stream (`entries`: `pts`, or `pts,flags`), after its time
+ * base line, as text.
+ */
+export function readPackets(ffprobe: string, input: string, entries: string, what: string): Promise<string> {
+  return runBounded(
+    ffprobe,
+    [
+      ...['-v', 'error', '-select_streams', 'v:0'],
+      ...['-show_entries', `stream=time_base:packet=${entries}`, '-of', 'csv=p=0'],
+      ...FOOTAGE_INPUT_OPTIONS,
+      input,
+    ],
+    { timeoutMs: TIMESTAMPS_TIMEOUT_MS, maxBytes: TIMESTAMPS_MAX_BYTES, what },
+  ).then((r) => r.stdout.toString('utf8'));
+}
+
 export class TimestampCache {
   readonly #kept = new Map<string, Promise<Float64Array>>();
 
@@ -42,23 +59,12 @@ export class TimestampCache {
       return Promise.resolve(constantTimestamps(count, media.frameRate ?? 30));
     const hit = this.#kept.get(item.path);
     if (hit) return hit;
-    const probed = runBounded(
-      ffprobe,
-      [
-        ...['-v', 'error', '-select_streams', 'v:0'],
-        ...['-show_entries', 'stream=time_base:packet=pts', '-of', 'csv=p=0'],
-        ...FOOTAGE_INPUT_OPTIONS,
-        input,
-      ],
-      {
-        timeoutMs: TIMESTAMPS_TIMEOUT_MS,
-        maxBytes: TIMESTAMPS_MAX_BYTES,
-        what: `Reading the frame times of "${item.path}"`,
+    const probed = readPackets(ffprobe, input, 'pts', `Reading the frame times of "${item.path}"`).then(
+      (r) => {
+        const times = parsePacketTimes(r);
+        return times.length ? times : constantTimestamps(count, media.frameRate ?? 30);
       },
-    ).then((r) => {
-      const times = parsePacketTimes(r.stdout.toString('utf8'));
-      return times.length ? times : constantTimestamps(count, media.frameRate ?? 30);
-    });
+    );
     // A failure is not kept: the next frame asks again.
     probed.catch(() => this.#kept.delete(item.path));
     this.#kept.set(item.path, probed);
