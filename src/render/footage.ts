@@ -256,12 +256,16 @@ export async function decode(item: FootageItem, data: Buffer, path = item.path):
       .toBuffer({ resolveWithObject: true });
     if (raw.data.length !== raw.info.width * raw.info.height * 4) throw new Error('not 8-bit RGBA');
   } catch {
+    // The file is there: what is wrong is its content (inspect --strict and the import say unsupported_format too).
     throw new EngineError(
-      'no_such_file',
+      'unsupported_format',
       path === item.path
         ? `Footage "${item.name}" (${item.id}) at "${item.path}" is not a readable image.`
         : `Frame "${path}" of the image sequence "${item.name}" (${item.id}) is not a readable image.`,
-      'Replace the file with a valid PNG, JPEG, WebP, GIF or SVG, or re-import it.',
+      path === item.path && !item.media
+        ? 'Replace the file with a valid PNG, JPEG, WebP, GIF or SVG; a video or sound file is footage once ' +
+            'imported (file.import, or footage.relink to it), which records what it holds.'
+        : 'Replace the file with a valid PNG, JPEG, WebP, GIF or SVG, or re-import it.',
     );
   }
   const { width, height } = raw.info;

@@ -52,7 +52,7 @@ describe('renderer errors and determinism', () => {
     );
   });
 
-  it('missing footage: a placeholder and a warning for previews, no_such_file for finals', async () => {
+  it('unreadable footage: a placeholder and a warning for previews, unsupported_format for finals', async () => {
     const dir = await tempDir();
     const path = join(dir, 'gone.png');
     await makeChecker(path);
@@ -69,8 +69,9 @@ describe('renderer errors and determinism', () => {
     // The placeholder is visible: the centre pixel is not the black background.
     const i = (75 * 200 + 100) * 4;
     expect([...frame.rgba.subarray(i, i + 3)]).not.toEqual([0, 0, 0]);
+    // The file is there, its content is not an image: not "put the file back" (no_such_file).
     expect(await codeOf(r.renderFrame(s.doc, s.doc.activeComp!, 0, { missingFootage: 'fail' }))).toBe(
-      'no_such_file',
+      'unsupported_format',
     );
   });
 
