@@ -57,11 +57,28 @@ export type Stored<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo }
 interface Sample {
   dir: string;
   names: Set<string>;
+  /** The stored file as it was written (every name is a hard link to it): what a reuse checks it still is. */
+  file: FileStamp;
   /** Its names in upload folders (`folders/<folder>/<filename>`). */
   links: Set<string>;
   bytes: number;
   lastUsed: number;
 }
+
+/** What tells the stored file apart from one put in its place or changed since (without reading it again). */
+interface FileStamp {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+const stampOf = (st: FileStamp): FileStamp => ({
+  dev: st.dev,
+  ino: st.ino,
+  size: st.size,
+  mtimeMs: st.mtimeMs,
+});
 
 const fail = <T>(error: ErrorInfo): Stored<T> => ({ ok: false, error });
 
@@ -76,6 +93,8 @@ export class UploadStore {
   /** The folder each chunked upload was begun with, if any. */
   readonly #pendingFolder = new Map<string, string>();
   readonly #locks = new Map<string, Promise<unknown>>();
+  /** Folder links of samples forgotten because their file changed, until the sha is stored again. */
+  readonly #orphanLinks = new Map<string, Set<string>>();
   #folder: Promise<string> | undefined;
   #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
@@ -301,17 +320,16 @@ export class UploadStore {
     upload?: PendingUpload,
   ): Promise<Stored<{ path: string }>> {
     return this.#withLock(sha, async (): Promise<Stored<{ path: string }>> => {
-      const known = this.#samples.get(sha);
+      const known = await this.#intact(sha);
       if (known) {
         const got = await produce(null);
         if (got !== sha) return fail(mismatch(name, sha, got));
         if (!known.names.has(name)) {
+          // Through a temporary and a rename: a file someone put under this name is replaced, never served.
           const [first] = known.names;
-          await fs
-            .link(join(known.dir, first!), join(known.dir, name))
-            .catch((err: NodeJS.ErrnoException) => {
-              if (err.code !== 'EEXIST') throw err;
-            });
+          const tmp = join(known.dir, `.${randomBytes(6).toString('hex')}.link`);
+          await fs.link(join(known.dir, first!), tmp);
+          await fs.rename(tmp, join(known.dir, name));
           known.names.add(name);
         }
         known.lastUsed = this.#now();
@@ -332,17 +350,42 @@ export class UploadStore {
         if (ready) await fs.rmdir(dir).catch(() => undefined);
         return fail(mismatch(name, sha, written.got));
       }
+      // A name left from a sample forgotten by #intact (changed from outside) is replaced by this rename.
       await fs.rename(written.tmp, join(dir, name));
       this.#samples.set(sha, {
         dir,
         names: new Set([name]),
-        links: new Set(),
+        file: stampOf(await fs.lstat(join(dir, name))),
+        links: this.#orphanLinks.get(sha) ?? new Set(),
         bytes: size,
         lastUsed: this.#now(),
       });
+      this.#orphanLinks.delete(sha);
       this.#startSweeping();
       return { ok: true, value: { path: join(dir, name) } };
     });
+  }
+
+  /**
+   * The stored sample of `sha` when its file is still the one this store wrote, under each of its names; the
+   * names that no longer are (removed, replaced or changed from outside the store) are dropped. With none left
+   * the sample is forgotten, so the caller writes it again. Call under the sha's lock.
+   * Security: the in-memory index alone would answer a path whose bytes are gone or are someone else's.
+   */
+  async #intact(sha: string): Promise<Sample | undefined> {
+    const sample = this.#samples.get(sha);
+    if (!sample) return undefined;
+    for (const name of [...sample.names]) {
+      const st = await fs.lstat(join(sample.dir, name)).catch(() => null);
+      if (st?.isFile() && sameStamp(stampOf(st), sample.file)) continue;
+      sample.names.delete(name);
+      this.#log(`uploaded sample ${join(sample.dir, name)} was removed or changed outside the store`);
+    }
+    if (sample.names.size) return sample;
+    this.#samples.delete(sha);
+    // Its folder links are taken over by the sample stored again, which the sweep then removes in time.
+    this.#orphanLinks.set(sha, sample.links);
+    return undefined;
   }
 
   /**
@@ -440,6 +483,10 @@ function folderRefusal(folder: string | undefined): ErrorInfo | null {
     message: check.error.message.replace(/^filename/, 'folder'),
     remediation: 'Pass a plain folder name (e.g. "shot1"); the server chooses where that folder lives.',
   };
+}
+
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
 function mismatch(name: string, want: string, got: string): ErrorInfo {
