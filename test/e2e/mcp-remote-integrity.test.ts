@@ -1,12 +1,13 @@
 /**
  * A render node's uploaded samples stay what was uploaded (docs/remote.md, "Stored once" and "Where uploads
- * live"): a sample removed or changed on the node is written again by the next upload of its bytes.
+ * live"): a sample removed or changed on the node is written again by the next upload of its bytes, and no
+ * command may write into the uploads folder.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp.js';
-import { call, connect, sha256, startNode } from './remote-helpers.js';
+import { call, connect, errorCode, sha256, startNode } from './remote-helpers.js';
 
 const put = (client: Awaited<ReturnType<typeof connect>>, filename: string, bytes: Buffer) =>
   call<{ path: string }>(client, 'put_sample', {
@@ -40,6 +41,39 @@ describe('mcp --http: uploaded samples stay what was uploaded', () => {
     expect((await readFile(second.path)).equals(bytes)).toBe(true);
     expect((await put(client, 'vo.wav', bytes)).path).toBe(path);
     expect((await readFile(path)).equals(bytes)).toBe(true);
+    await client.close();
+  });
+
+  it('refuses renders, saves and frames that would write into the uploads folder', async () => {
+    const root = await tempDir('ec-node-');
+    const node = await startNode(['--automation-write-root', root]);
+    const client = await connect(node.url);
+    const bytes = Buffer.from('sample that must not be replaced '.repeat(30));
+    const { path } = await put(client, 'c3.mp4', bytes);
+    const run = (id: string, params: Record<string, unknown>) =>
+      errorCode(client, 'command_run', { id, params });
+
+    await call(client, 'command_run', {
+      id: 'comp.new',
+      params: { name: 'Main', width: 64, height: 64, frameRate: 24, duration: 1 },
+    });
+    const added = await call<{ result?: { id?: string } }>(client, 'command_run', {
+      id: 'renderQueue.add',
+      params: { comp: 'Main', output: path },
+    }).catch(() => null);
+    // Refused when the item is added, or at the latest when it renders.
+    if (added) expect(await run('renderQueue.render', {})).toBe('path_outside_roots');
+    else expect(await run('renderQueue.add', { comp: 'Main', output: path })).toBe('path_outside_roots');
+    expect(await run('project.save', { path })).toBe('path_outside_roots');
+    expect(await run('frame.save', { comp: 'Main', path: join(dirname(path), 'f.png') })).toBe(
+      'path_outside_roots',
+    );
+    expect(await run('project.save', { path: join(root, '.effectcraft-uploads', 'p.ecproj') })).toBe(
+      'path_outside_roots',
+    );
+    expect((await readFile(path)).equals(bytes)).toBe(true);
+    // Writing beside it, under the write root, still works.
+    await call(client, 'command_run', { id: 'project.save', params: { path: join(root, 'p.ecproj') } });
     await client.close();
   });
 });

@@ -13,11 +13,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
+import { UPLOADS_FOLDER } from '../../confinement/index.js';
 import type { ErrorInfo } from '../../engine/index.js';
 import { CREATE_NEW, PendingUpload } from './pending-upload.js';
 import { checkSampleName } from './sample-name.js';
 
-export const UPLOADS_FOLDER = '.effectcraft-uploads';
+export { UPLOADS_FOLDER };
 /** put_sample takes at most this much; larger files go in chunks (put_sample_begin). */
 export const SINGLE_PUT_MAX = 8 * 1024 * 1024;
 /** Uploads in progress at once: each holds a folder and a reservation until it finishes or is abandoned. */
