@@ -3,11 +3,11 @@
  * live"): a sample removed or changed on the node is written again by the next upload of its bytes, and no
  * command may write into the uploads folder.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp.js';
-import { call, connect, errorCode, sha256, startNode } from './remote-helpers.js';
+import { call, connect, download, errorCode, sha256, startNode } from './remote-helpers.js';
 
 const put = (client: Awaited<ReturnType<typeof connect>>, filename: string, bytes: Buffer) =>
   call<{ path: string }>(client, 'put_sample', {
@@ -74,6 +74,30 @@ describe('mcp --http: uploaded samples stay what was uploaded', () => {
     expect((await readFile(path)).equals(bytes)).toBe(true);
     // Writing beside it, under the write root, still works.
     await call(client, 'command_run', { id: 'project.save', params: { path: join(root, 'p.ecproj') } });
+    await client.close();
+  });
+
+  it('get_output serves only the file the server wrote at a path, not one linked or put there since', async () => {
+    const root = await tempDir('ec-node-');
+    const secret = join(await tempDir('ec-elsewhere-'), 'secret.txt');
+    await writeFile(secret, 'not for remote callers');
+    const node = await startNode(['--automation-write-root', root]);
+    const client = await connect(node.url);
+    const saved = join(root, 'p.ecproj');
+    await call(client, 'command_run', { id: 'project.save', params: { path: saved } });
+    expect((await download(client, saved)).bytes.equals(await readFile(saved))).toBe(true);
+
+    // A hard link keeps the path and passes the no-follow open: it must still be refused.
+    await rm(saved);
+    await link(secret, saved);
+    expect(await errorCode(client, 'get_output', { path: saved })).toBe('bad_argument');
+    // So is any other file put there.
+    await rm(saved);
+    await writeFile(saved, 'planted');
+    expect(await errorCode(client, 'get_output', { path: saved })).toBe('bad_argument');
+    // Saved again by the server, it is served again.
+    await call(client, 'command_run', { id: 'project.save', params: { path: saved } });
+    expect((await download(client, saved)).bytes.equals(await readFile(saved))).toBe(true);
     await client.close();
   });
 });
