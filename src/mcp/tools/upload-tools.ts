@@ -23,7 +23,7 @@ const filename = z
   .min(1)
   .describe('The file name with its extension, e.g. "clip.mp4": a name, never a path.');
 const sha256 = z.string().regex(SHA256_PATTERN).describe('sha256 of the whole file, 64 hex digits.');
-const base64 = z.string().describe('The bytes, base64.');
+const base64 = z.string().describe('The bytes, standard base64 (A-Z a-z 0-9 + /), padded with =.');
 const folder = z
   .string()
   .min(1)
@@ -41,8 +41,10 @@ const notBase64: ToolOutcome = {
   kind: 'error',
   error: {
     code: 'bad_argument',
-    message: 'content_b64 is not base64 (standard alphabet, padded).',
-    remediation: 'Encode the bytes with standard base64, e.g. Buffer.from(bytes).toString("base64").',
+    message:
+      "content_b64 is not standard base64: only A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4 characters (base64url's - and _ and missing padding are refused).",
+    remediation:
+      'Encode the bytes with standard padded base64, e.g. Buffer.from(bytes).toString("base64") or Python\'s base64.b64encode.',
   },
 };
 
