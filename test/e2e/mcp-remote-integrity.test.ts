@@ -100,4 +100,51 @@ describe('mcp --http: uploaded samples stay what was uploaded', () => {
     expect((await download(client, saved)).bytes.equals(await readFile(saved))).toBe(true);
     await client.close();
   });
+
+  it('frees reservations of unfinished uploads: put_sample_abort, and a begin again of the same file', async () => {
+    const root = await tempDir('ec-node-');
+    const node = await startNode(['--automation-write-root', root, '--max-upload-total', '3M']);
+    const client = await connect(node.url);
+    const MiB = 1024 * 1024;
+    const begin = (filename: string, bytes = Buffer.alloc(MiB, filename)) =>
+      call<{ upload_id: string }>(client, 'put_sample_begin', {
+        filename,
+        sha256: sha256(bytes),
+        size: bytes.length,
+      });
+    // A client whose begin's answer was lost begins again: the same file reserves once, not twice.
+    const lost = await begin('a.wav');
+    const retried = await begin('a.wav');
+    const b = await begin('b.wav');
+    await begin('c.wav');
+    // The three hold the total: nothing more fits.
+    const d = Buffer.alloc(MiB, 'd.wav');
+    const refused = await client.callTool({
+      name: 'put_sample_begin',
+      arguments: { filename: 'd.wav', sha256: sha256(d), size: d.length },
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ code: 'busy' });
+    // The taken-over upload is gone; the retried one works.
+    expect(
+      await errorCode(client, 'put_sample_chunk', { upload_id: lost.upload_id, seq: 0, content_b64: 'AAAA' }),
+    ).toBe('not_found');
+    const a = Buffer.alloc(MiB, 'a.wav');
+    await call(client, 'put_sample_chunk', {
+      upload_id: retried.upload_id,
+      seq: 0,
+      content_b64: a.toString('base64'),
+    });
+    expect(await readFile((await call<{ path: string }>(client, 'put_sample_finish', retried)).path)).toEqual(
+      a,
+    );
+    // Aborting releases the reservation (and only once).
+    expect(await call(client, 'put_sample_abort', b)).toEqual({
+      upload_id: b.upload_id,
+      released_bytes: MiB,
+    });
+    expect(await errorCode(client, 'put_sample_abort', b)).toBe('not_found');
+    await begin('d.wav', d);
+    await client.close();
+  });
 });

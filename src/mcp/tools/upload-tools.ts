@@ -52,7 +52,7 @@ function outcome<T>(r: Stored<T>): ToolOutcome {
   return r.ok ? { kind: 'json', value: r.value } : { kind: 'error', error: r.error };
 }
 
-/** The four upload tools over one store. */
+/** The upload tools over one store. */
 export function uploadTools(store: UploadStore) {
   return [
     defineTool({
@@ -71,7 +71,7 @@ export function uploadTools(store: UploadStore) {
       name: 'put_sample_begin',
       title: 'Begin Chunked Upload',
       description:
-        'Starts a chunked upload of a file over 8 MiB: returns {upload_id}. Then put_sample_chunk for each part (seq from 0, any order, resends replace) and put_sample_finish, which returns {path}.',
+        "Starts a chunked upload of a file over 8 MiB: returns {upload_id}, and reserves size bytes against the node's upload limit until finished or aborted. Then put_sample_chunk for each part (seq from 0, any order, resends replace) and put_sample_finish, which returns {path}. To give up, put_sample_abort. Beginning the same file (filename, sha256, size, folder) again takes over an earlier begin that received no chunk (a lost answer does not reserve twice); an upload with no chunk is dropped after 2 minutes, one with chunks after 30 minutes without a new one.",
       hints: UPLOAD_TOOL,
       input: z.strictObject({
         filename,
@@ -109,6 +109,17 @@ export function uploadTools(store: UploadStore) {
       input: z.strictObject({ upload_id: z.string().min(1).describe('From put_sample_begin.') }),
       async run(args) {
         return outcome(await store.finish(args.upload_id));
+      },
+    }),
+    defineTool({
+      name: 'put_sample_abort',
+      title: 'Abort Chunked Upload',
+      description:
+        'Gives up a chunked upload before put_sample_finish: removes its parts and frees the bytes its put_sample_begin reserved. Returns {upload_id, released_bytes}. Stored samples are not touched.',
+      hints: { ...UPLOAD_TOOL, destructiveHint: true },
+      input: z.strictObject({ upload_id: z.string().min(1).describe('From put_sample_begin.') }),
+      async run(args) {
+        return outcome(await store.abort(args.upload_id));
       },
     }),
   ];
