@@ -18,6 +18,8 @@ export interface HttpToken {
   token: string;
   /** Where it came from, for the start-up line and the 401 remedy (never the token itself). */
   source: string;
+  /** Whether the token file was created at this start (said once, in the start-up line). */
+  created: boolean;
 }
 
 export interface TokenFlags {
@@ -43,7 +45,7 @@ export async function httpToken(flags: TokenFlags, env: NodeJS.ProcessEnv): Prom
       throw new UsageError(
         `--token-env ${name}: the environment variable ${value ? `holds ${value.length} characters; a token needs at least ${MIN_TOKEN_LENGTH}` : 'is not set'}.`,
       );
-    return { token: value, source: `the environment variable ${name}` };
+    return { token: value, source: `the environment variable ${name}`, created: false };
   }
   const path = resolve(flags['token-file'] ?? defaultHttpTokenPath(env));
   const read = await readTokenFile(path);
@@ -58,7 +60,7 @@ export async function httpToken(flags: TokenFlags, env: NodeJS.ProcessEnv): Prom
       throw new UsageError(
         `The token in ${path} is shorter than ${MIN_TOKEN_LENGTH} characters; use a random token.`,
       );
-    return { token: read.token, source: `the token file ${path}` };
+    return { token: read.token, source: `the token file ${path}`, created: false };
   }
   if (read.reason !== 'missing')
     throw new UsageError(
@@ -67,5 +69,5 @@ export async function httpToken(flags: TokenFlags, env: NodeJS.ProcessEnv): Prom
   await writeTokenFile(path, newToken());
   const made = await readTokenFile(path);
   if (!made.ok) throw new UsageError(`Could not write the token file ${path}.`);
-  return { token: made.token, source: `the token file ${path} (new)` };
+  return { token: made.token, source: `the token file ${path}`, created: true };
 }

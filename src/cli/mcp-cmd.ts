@@ -140,11 +140,11 @@ export async function mcpCommand(args: string[]): Promise<number> {
   });
 
   if (port !== undefined) {
-    const { token, source } = await httpToken(values, process.env);
+    const { token, source, created } = await httpToken(values, process.env);
     const exposure = await httpExposure(values);
     const http = await serveMcpHttp(factory, { port, token, tokenSource: source, log, ...exposure });
     log(
-      `listening on ${http.url} (requests need "Authorization: Bearer <token>"; the token is in ${source})`,
+      `listening on ${http.url} (requests need "Authorization: Bearer <token>"; the token is in ${source}${created ? ', created now' : ''})`,
     );
     const uploadsRefused = remote?.uploads.refusal();
     if (uploadsRefused)

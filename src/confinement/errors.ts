@@ -3,7 +3,7 @@
  * would write) and the flag that would allow it. Real paths of symlink targets are never echoed: they would
  * tell the agent about the filesystem outside its roots.
  */
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ErrorInfo } from '../engine/index.js';
 import type { ResolveFailure } from './path-resolve.js';
 import { READ_FLAG, WRITE_FLAG } from './roots.js';
@@ -86,6 +86,21 @@ export function outsideRoots(
     code: 'path_outside_roots',
     message: `"${param}": ${shown(path)} is outside the read and write roots${where} (${all.join(', ') || 'none'}).`,
     remediation: `Read files below ${all.join(' or ') || 'a root'}${viaLink ? ' that are not links leading out of them' : ''}, or restart ${who} with ${restartWith}.`,
+  };
+}
+
+/** A write into the folder where a render node keeps uploaded samples (policy.ts, UPLOADS_FOLDER). */
+export function reservedFolder(
+  param: string,
+  path: string,
+  uploads: string,
+  restart: RestartHint = SERVER_RESTART,
+): ErrorInfo {
+  const root = dirname(uploads);
+  return {
+    code: 'path_outside_roots',
+    message: `"${param}": ${shown(path)} is in ${uploads}, where ${restart.who} keeps uploaded samples; commands may read them but never write there.`,
+    remediation: `Write somewhere else below ${root} (e.g. ${join(root, 'out')}); to change a sample, upload the new bytes with put_sample.`,
   };
 }
 

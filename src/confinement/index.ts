@@ -19,6 +19,7 @@ export type { Confinement, ConfinementInfo, WriteDir } from './types.js';
 export { READ_FLAG, WRITE_FLAG, type RootOptions } from './roots.js';
 export { SERVER_RESTART, type RestartHint } from './errors.js';
 export { UNCONFINABLE_TOOLS } from './tools.js';
+export { UPLOADS_FOLDER } from './policy.js';
 
 /** A root given at start-up is unusable; `message` names the flag and the directory, ready to print. */
 export class ConfinementSetupError extends Error {

@@ -3,13 +3,21 @@
  * read or write root, writes only below a write root.
  */
 import type { ErrorInfo } from '../engine/index.js';
-import { outsideRoots, SERVER_RESTART, unusablePath, type RestartHint } from './errors.js';
+import { join } from 'node:path';
+import { outsideRoots, reservedFolder, SERVER_RESTART, unusablePath, type RestartHint } from './errors.js';
 import { isInside, resolveReal, syntaxProblem } from './path-resolve.js';
 import type { ResolvedRoots } from './roots.js';
 
 export type Access = 'read' | 'write';
 
 export type PathCheck = { ok: true; real: string; exists: boolean } | { ok: false; error: ErrorInfo };
+
+/**
+ * The folder in each write root where a render node keeps the samples clients upload (docs/remote.md). Only the
+ * upload store writes there, and not through the confinement: every write that goes through it is refused, so
+ * no render, save or frame replaces a sample (another client would then import bytes it never uploaded).
+ */
+export const UPLOADS_FOLDER = '.effectcraft-uploads';
 
 /** A render output's frame field (`[####]`). */
 const FRAME_FIELD = /\[#+\]/;
@@ -21,6 +29,8 @@ export interface Policy {
   readonly restart: RestartHint;
   /** Resolves and checks one path; on success returns the real path to open. */
   check(path: string, access: Access, param: string): PathCheck;
+  /** Whether a real path may be written: inside a write root, and not in its uploads folder. */
+  writable(real: string): boolean;
 }
 
 /** Builds the check for a fixed set of (already real) roots. */
@@ -28,6 +38,8 @@ export function createPolicy(roots: ResolvedRoots, restart: RestartHint = SERVER
   const confined = roots.readRoots.length > 0 || roots.writeRoots.length > 0;
   const allRoots = [...roots.readRoots, ...roots.writeRoots];
   const allowedIn = (access: Access): string[] => (access === 'write' ? roots.writeRoots : allRoots);
+  const reserved = roots.writeRoots.map((root) => join(root, UPLOADS_FOLDER));
+  const inReserved = (real: string) => reserved.find((dir) => isInside(real, dir));
 
   return {
     roots,
@@ -65,8 +77,13 @@ export function createPolicy(roots: ResolvedRoots, restart: RestartHint = SERVER
         const viaLink = named && normalise(path) !== resolved.real;
         return { ok: false, error: outsideRoots(param, path, access, roots, viaLink, restart) };
       }
+      // Security: uploaded samples are read-only to commands (a link into the folder is resolved above).
+      const uploads = access === 'write' ? inReserved(resolved.real) : undefined;
+      if (uploads) return { ok: false, error: reservedFolder(param, path, uploads, restart) };
       return { ok: true, real: resolved.real, exists: resolved.exists };
     },
+    writable: (real) =>
+      roots.writeRoots.some((root) => isInside(real, root)) && inReserved(real) === undefined,
   };
 }
 

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { EngineError } from '../engine/index.js';
 import { CheckedDir, DEFAULT_IO, type SafeIoOptions } from './checked-dir.js';
 import { unusablePath } from './errors.js';
-import { isInside, resolveReal } from './path-resolve.js';
+import { resolveReal } from './path-resolve.js';
 import type { Policy } from './policy.js';
 import type { WriteDir } from './types.js';
 
@@ -46,7 +46,6 @@ export async function openWriteDir(
     }
     real = r.real;
   }
-  const roots = policy.roots.writeRoots;
-  const inside = policy.confined ? (p: string) => roots.some((root) => isInside(p, root)) : () => true;
+  const inside = policy.confined ? (p: string) => policy.writable(p) : () => true;
   return CheckedDir.openCreating(real, await existingPrefix(real), { inside, shownPath: dir, param, io });
 }

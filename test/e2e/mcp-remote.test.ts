@@ -30,7 +30,13 @@ import {
 } from './remote-helpers.js';
 
 const exec = promisify(execFile);
-const UPLOAD_TOOLS = ['put_sample', 'put_sample_begin', 'put_sample_chunk', 'put_sample_finish'];
+const UPLOAD_TOOLS = [
+  'put_sample',
+  'put_sample_begin',
+  'put_sample_chunk',
+  'put_sample_finish',
+  'put_sample_abort',
+];
 
 /** A raw-video clip of about 22 MB (96 frames of 320x240 RGB), so it takes three 8 MiB chunks. */
 async function bigClip(dir: string): Promise<string> {

@@ -6,7 +6,7 @@ import { constants, promises as fs } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Confinement } from '../../confinement/types.js';
 import type { ErrorInfo } from '../../engine/index.js';
-import type { WrittenFiles } from './written-files.js';
+import { sameWrittenFile, type WrittenFiles } from './written-files.js';
 import { hashHandle } from './file-hash.js';
 import { ChunkBuffers } from './chunk-buffers.js';
 
@@ -33,6 +33,12 @@ const notWritten = (path: string): ErrorInfo => ({
   message: `get_output serves only files this server wrote since it started, and ${path} is not one of them.`,
   remediation:
     'Pass a path from a result of renderQueue.render (files.first/last, manifest), project.save or render_preview with output.',
+});
+
+const replaced = (path: string): ErrorInfo => ({
+  code: 'bad_argument',
+  message: `${path} is no longer the file this server wrote there: it was replaced or re-linked since, so get_output does not serve it.`,
+  remediation: 'Render or save it again, then fetch it right away with the path the result gives.',
 });
 
 export class OutputReader {
@@ -71,7 +77,8 @@ export class OutputReader {
       };
     }
     // Security: only files this process wrote, and while confined only inside a write root as well.
-    if (!(await this.#written.has(real))) return { ok: false, error: notWritten(path) };
+    const written = await this.#written.get(real);
+    if (!written) return { ok: false, error: notWritten(path) };
     const outside = this.#confinement?.checkPath(real, 'write', 'path') ?? null;
     if (outside) return { ok: false, error: outside };
     // Security: no-follow at the final open, so a link swapped in after the check is not read through.
@@ -79,6 +86,9 @@ export class OutputReader {
     try {
       const st = await file.stat();
       if (!st.isFile()) return { ok: false, error: notWritten(path) };
+      // Security: the path must still hold the file this process wrote, not one put in its place since (a hard
+      // link to /etc/passwd keeps the path and passes the no-follow open).
+      if (!sameWrittenFile(st, written)) return { ok: false, error: replaced(path) };
       const start = Math.min(offset, st.size);
       const want = Math.min(length, OUTPUT_CHUNK_MAX, st.size - start);
       // Every byte is read into it below (a short read is cut off), so it need not be zeroed first.

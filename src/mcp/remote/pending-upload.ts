@@ -65,6 +65,11 @@ export class PendingUpload {
     this.lastUsed = init.now;
   }
 
+  /** Whether any chunk has arrived (then some client holds this upload's id). */
+  get started(): boolean {
+    return this.#arrived.size > 0;
+  }
+
   /** Bytes held, a resent seq counted once. */
   get received(): number {
     let n = 0;

@@ -15,7 +15,13 @@ export interface RemoteNode {
 }
 
 /** The upload tools, named once (the manifest marks them unavailable without a write root). */
-export const UPLOAD_TOOL_NAMES = ['put_sample', 'put_sample_begin', 'put_sample_chunk', 'put_sample_finish'];
+export const UPLOAD_TOOL_NAMES = [
+  'put_sample',
+  'put_sample_begin',
+  'put_sample_chunk',
+  'put_sample_finish',
+  'put_sample_abort',
+];
 
 /** What the capabilities manifest says about this node: the upload convention and its limits. */
 export function remoteReport(node: RemoteNode): Record<string, unknown> {
@@ -30,6 +36,8 @@ export function remoteReport(node: RemoteNode): Record<string, unknown> {
       max_upload_bytes: node.uploads.limits.maxUploadBytes,
       max_total_bytes: node.uploads.limits.maxTotalBytes,
       removed_after_unused_minutes: node.uploads.limits.idleMs / 60_000,
+      // A chunked upload's size is reserved from its begin; one that receives no chunk is dropped sooner.
+      upload_without_chunks_dropped_after_minutes: node.uploads.limits.unstartedMs / 60_000,
     },
     outputs: { tool: 'get_output', max_chunk_bytes: OUTPUT_CHUNK_MAX },
     max_concurrent_calls: node.calls.max,

@@ -13,11 +13,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
+import { UPLOADS_FOLDER } from '../../confinement/index.js';
 import type { ErrorInfo } from '../../engine/index.js';
 import { CREATE_NEW, PendingUpload } from './pending-upload.js';
 import { checkSampleName } from './sample-name.js';
 
-export const UPLOADS_FOLDER = '.effectcraft-uploads';
+export { UPLOADS_FOLDER };
 /** put_sample takes at most this much; larger files go in chunks (put_sample_begin). */
 export const SINGLE_PUT_MAX = 8 * 1024 * 1024;
 /** Uploads in progress at once: each holds a folder and a reservation until it finishes or is abandoned. */
@@ -30,6 +31,11 @@ export interface UploadLimits {
   maxTotalBytes: number;
   /** A sample unused this long is removed; an upload with no chunk this long is abandoned. */
   idleMs: number;
+  /**
+   * An upload that has received no chunk at all is abandoned after this long: its begin's answer was most likely
+   * lost, so no client holds its upload_id, and its size would stay reserved for all of idleMs.
+   */
+  unstartedMs: number;
 }
 
 const GiB = 1024 * 1024 * 1024;
@@ -37,6 +43,7 @@ export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
   maxUploadBytes: 2 * GiB,
   maxTotalBytes: 8 * GiB,
   idleMs: 30 * 60_000,
+  unstartedMs: 2 * 60_000,
 };
 
 export interface UploadStoreOptions {
@@ -57,11 +64,28 @@ export type Stored<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo }
 interface Sample {
   dir: string;
   names: Set<string>;
+  /** The stored file as it was written (every name is a hard link to it): what a reuse checks it still is. */
+  file: FileStamp;
   /** Its names in upload folders (`folders/<folder>/<filename>`). */
   links: Set<string>;
   bytes: number;
   lastUsed: number;
 }
+
+/** What tells the stored file apart from one put in its place or changed since (without reading it again). */
+interface FileStamp {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+const stampOf = (st: FileStamp): FileStamp => ({
+  dev: st.dev,
+  ino: st.ino,
+  size: st.size,
+  mtimeMs: st.mtimeMs,
+});
 
 const fail = <T>(error: ErrorInfo): Stored<T> => ({ ok: false, error });
 
@@ -76,13 +100,17 @@ export class UploadStore {
   /** The folder each chunked upload was begun with, if any. */
   readonly #pendingFolder = new Map<string, string>();
   readonly #locks = new Map<string, Promise<unknown>>();
+  /** Folder links of samples forgotten because their file changed, until the sha is stored again. */
+  readonly #orphanLinks = new Map<string, Set<string>>();
   #folder: Promise<string> | undefined;
   #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(options: UploadStoreOptions) {
     this.#root = options.writeRoot;
-    this.limits = { ...DEFAULT_UPLOAD_LIMITS, ...options.limits };
+    const limits = { ...DEFAULT_UPLOAD_LIMITS, ...options.limits };
+    // Never longer than the idle time given (tests and small nodes shorten it).
+    this.limits = { ...limits, unstartedMs: Math.min(limits.unstartedMs, limits.idleMs) };
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? (() => undefined);
     this.#inUse = options.inUse ?? (() => false);
@@ -121,13 +149,32 @@ export class UploadStore {
     size: number,
     folder?: string,
   ): Promise<Stored<{ upload_id: string }>> {
-    const refused = this.#refusal(filename, size) ?? folderRefusal(folder) ?? this.#overTotal(size);
+    const early = this.#refusal(filename, size) ?? folderRefusal(folder);
+    if (early) return fail(early);
+    // A client that begins again after its begin's answer was lost (a network drop) must not reserve twice: an
+    // upload of the same name, sha256, size and folder that has received no chunk yet is taken over. No client
+    // can be holding that upload's id and sending chunks under it, as it has received none.
+    const sha = sha256.toLowerCase();
+    for (const [id, earlier] of this.#pending)
+      if (
+        !earlier.started &&
+        !earlier.finishing &&
+        earlier.name === filename &&
+        earlier.sha256 === sha &&
+        earlier.size === size &&
+        this.#pendingFolder.get(id) === folder
+      ) {
+        await this.#drop(id, earlier);
+        this.#log(`upload ${id} (${filename}) was taken over by a new put_sample_begin of the same file`);
+        break;
+      }
+    const refused = this.#overTotal(size);
     if (refused) return fail(refused);
     if (this.#pending.size >= MAX_PENDING)
       return fail({
         code: 'busy',
         message: `${MAX_PENDING} uploads are already in progress on this server.`,
-        remediation: 'Finish them with put_sample_finish (unfinished uploads are dropped after 30 minutes).',
+        remediation: `Finish them with put_sample_finish or release them with put_sample_abort {upload_id} (uploads that received no chunk are dropped after ${minutes(this.limits.unstartedMs)}, others after ${minutes(this.limits.idleMs)} without one).`,
       });
     const own = await this.#ensureFolder();
     const id = randomBytes(16).toString('hex');
@@ -136,7 +183,7 @@ export class UploadStore {
     const upload = new PendingUpload({
       id,
       name: filename,
-      sha256: sha256.toLowerCase(),
+      sha256: sha,
       size,
       dir,
       now: this.#now(),
@@ -199,15 +246,25 @@ export class UploadStore {
     }
   }
 
-  /** Removes samples unused for idleMs and uploads abandoned for as long. Runs on a timer; tests call it. */
+  /** Drops an unfinished chunked upload (put_sample_abort): its parts are removed and its size is no longer held. */
+  async abort(uploadId: string): Promise<Stored<{ upload_id: string; released_bytes: number }>> {
+    const upload = this.#pending.get(uploadId);
+    if (!upload || upload.finishing) return fail(noUpload(uploadId, upload ? 'is finishing' : undefined));
+    await this.#drop(uploadId, upload);
+    return { ok: true, value: { upload_id: uploadId, released_bytes: upload.size } };
+  }
+
+  /**
+   * Removes samples unused for idleMs and uploads abandoned for as long (unstartedMs for one that never received a
+   * chunk). Runs on a timer; tests call it.
+   */
   async sweep(): Promise<void> {
     const now = this.#now();
     for (const [id, upload] of this.#pending) {
-      if (upload.finishing || now - upload.lastUsed < this.limits.idleMs) continue;
+      const after = upload.started ? this.limits.idleMs : this.limits.unstartedMs;
+      if (upload.finishing || now - upload.lastUsed < after) continue;
       await this.#drop(id, upload);
-      this.#log(
-        `upload ${id} (${upload.name}) was abandoned: no chunk for ${this.limits.idleMs / 60_000} min`,
-      );
+      this.#log(`upload ${id} (${upload.name}) was abandoned: no chunk for ${minutes(after)}`);
     }
     // A folder the project reads from (an image sequence names its first file) keeps all of its samples.
     const foldersInUse = new Set<string>();
@@ -282,10 +339,21 @@ export class UploadStore {
 
   #overTotal(size: number): ErrorInfo | null {
     if (this.bytesHeld + size <= this.limits.maxTotalBytes) return null;
+    let stored = 0;
+    for (const s of this.#samples.values()) stored += s.bytes;
+    const pending = [...this.#pending.values()];
+    const reserved = pending.reduce((n, u) => n + u.size, 0);
+    const unstarted = pending.filter((u) => !u.started).length;
     return {
       code: 'busy',
-      message: `The server holds ${this.bytesHeld} bytes of uploads; ${size} more would pass its limit of ${this.limits.maxTotalBytes}.`,
-      remediation: `Uploads unused for ${this.limits.idleMs / 60_000} minutes are removed: try again later, or ask whoever runs the server to raise --max-upload-total.`,
+      message:
+        `The server holds ${this.bytesHeld} bytes of uploads: ${stored} in ${this.#samples.size} stored sample(s) ` +
+        `and ${reserved} reserved by ${pending.length} unfinished chunked upload(s) (${unstarted} with no chunk yet); ` +
+        `${size} more would pass its limit of ${this.limits.maxTotalBytes}.`,
+      remediation:
+        `Reserved space is freed by put_sample_finish or put_sample_abort {upload_id}, and an unfinished upload is dropped after ${minutes(this.limits.unstartedMs)} with no chunk at all or ${minutes(this.limits.idleMs)} without a new one; ` +
+        `stored samples are removed after ${minutes(this.limits.idleMs)} unused (not uploaded again, not named by the open project). ` +
+        'Try again then, or ask whoever runs the server to raise --max-upload-total.',
     };
   }
 
@@ -301,17 +369,16 @@ export class UploadStore {
     upload?: PendingUpload,
   ): Promise<Stored<{ path: string }>> {
     return this.#withLock(sha, async (): Promise<Stored<{ path: string }>> => {
-      const known = this.#samples.get(sha);
+      const known = await this.#intact(sha);
       if (known) {
         const got = await produce(null);
         if (got !== sha) return fail(mismatch(name, sha, got));
         if (!known.names.has(name)) {
+          // Through a temporary and a rename: a file someone put under this name is replaced, never served.
           const [first] = known.names;
-          await fs
-            .link(join(known.dir, first!), join(known.dir, name))
-            .catch((err: NodeJS.ErrnoException) => {
-              if (err.code !== 'EEXIST') throw err;
-            });
+          const tmp = join(known.dir, `.${randomBytes(6).toString('hex')}.link`);
+          await fs.link(join(known.dir, first!), tmp);
+          await fs.rename(tmp, join(known.dir, name));
           known.names.add(name);
         }
         known.lastUsed = this.#now();
@@ -332,17 +399,42 @@ export class UploadStore {
         if (ready) await fs.rmdir(dir).catch(() => undefined);
         return fail(mismatch(name, sha, written.got));
       }
+      // A name left from a sample forgotten by #intact (changed from outside) is replaced by this rename.
       await fs.rename(written.tmp, join(dir, name));
       this.#samples.set(sha, {
         dir,
         names: new Set([name]),
-        links: new Set(),
+        file: stampOf(await fs.lstat(join(dir, name))),
+        links: this.#orphanLinks.get(sha) ?? new Set(),
         bytes: size,
         lastUsed: this.#now(),
       });
+      this.#orphanLinks.delete(sha);
       this.#startSweeping();
       return { ok: true, value: { path: join(dir, name) } };
     });
+  }
+
+  /**
+   * The stored sample of `sha` when its file is still the one this store wrote, under each of its names; the
+   * names that no longer are (removed, replaced or changed from outside the store) are dropped. With none left
+   * the sample is forgotten, so the caller writes it again. Call under the sha's lock.
+   * Security: the in-memory index alone would answer a path whose bytes are gone or are someone else's.
+   */
+  async #intact(sha: string): Promise<Sample | undefined> {
+    const sample = this.#samples.get(sha);
+    if (!sample) return undefined;
+    for (const name of [...sample.names]) {
+      const st = await fs.lstat(join(sample.dir, name)).catch(() => null);
+      if (st?.isFile() && sameStamp(stampOf(st), sample.file)) continue;
+      sample.names.delete(name);
+      this.#log(`uploaded sample ${join(sample.dir, name)} was removed or changed outside the store`);
+    }
+    if (sample.names.size) return sample;
+    this.#samples.delete(sha);
+    // Its folder links are taken over by the sample stored again, which the sweep then removes in time.
+    this.#orphanLinks.set(sha, sample.links);
+    return undefined;
   }
 
   /**
@@ -430,6 +522,11 @@ export class UploadStore {
   }
 }
 
+/** A duration for messages: "2 minutes", "30 minutes", "1.5 seconds". */
+function minutes(ms: number): string {
+  return ms >= 60_000 ? `${+(ms / 60_000).toFixed(1)} minutes` : `${+(ms / 1000).toFixed(1)} seconds`;
+}
+
 /** A folder is a name as a filename is (one level, no separators or dots to climb out). */
 function folderRefusal(folder: string | undefined): ErrorInfo | null {
   if (folder === undefined) return null;
@@ -442,6 +539,10 @@ function folderRefusal(folder: string | undefined): ErrorInfo | null {
   };
 }
 
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
 function mismatch(name: string, want: string, got: string): ErrorInfo {
   return {
     code: 'bad_argument',
@@ -452,7 +553,7 @@ function mismatch(name: string, want: string, got: string): ErrorInfo {
 
 function noUpload(
   id: string,
-  why = 'is not open (finished, abandoned after 30 minutes, or never begun)',
+  why = 'is not open (finished, aborted, abandoned, taken over by a new begin of the same file, or never begun)',
 ): ErrorInfo {
   return {
     code: 'not_found',

@@ -127,16 +127,16 @@ export class TaskStore {
 
   /**
    * Stops a working task and waits (bounded) until its work has cleaned up; an ended task is left as it is.
-   * False for an unknown id.
+   * False for an unknown id. `by` says who stopped it, in its status message and the log.
    */
-  async cancel(id: string): Promise<boolean> {
+  async cancel(id: string, by: 'client' | 'shutdown' = 'client'): Promise<boolean> {
     this.#sweep();
     const record = this.#tasks.get(id);
     if (!record) return false;
     if (record.status !== 'working') return true;
     const started = this.#now();
     record.status = 'cancelled';
-    record.statusMessage = 'cancelled by tasks/cancel';
+    record.statusMessage = by === 'client' ? 'cancelled by tasks/cancel' : 'stopped: the server shut down';
     record.lastUpdatedAt = started;
     record.controller.abort();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -147,10 +147,13 @@ export class TaskStore {
     clearTimeout(timer);
     // How long it had run, and how long stopping (its cleanup) took: "stopped after 0.0 s" read as the former.
     const ran = `after ${((started - record.createdAt) / 1000).toFixed(1)} s of work`;
+    const what =
+      by === 'client' ? 'was cancelled by tasks/cancel' : 'was stopped by the server shutting down';
+    const ended = by === 'client' ? 'stopped' : 'ended';
     this.#log(
       waited
-        ? `task ${record.id} (${record.label}) was cancelled by tasks/cancel ${ran} and stopped ${((this.#now() - started) / 1000).toFixed(1)} s later`
-        : `task ${record.id} (${record.label}) was cancelled by tasks/cancel ${ran} and has not stopped ${CANCEL_WAIT_MS / 1000} s later`,
+        ? `task ${record.id} (${record.label}) ${what} ${ran} and ${ended} ${((this.#now() - started) / 1000).toFixed(1)} s later`
+        : `task ${record.id} (${record.label}) ${what} ${ran} and has not ${ended} ${CANCEL_WAIT_MS / 1000} s later`,
     );
     return true;
   }
@@ -158,7 +161,7 @@ export class TaskStore {
   /** Stops every working task (the server is shutting down) and waits for their cleanup. */
   async cancelAll(): Promise<void> {
     const working = [...this.#tasks.values()].filter((r) => r.status === 'working');
-    await Promise.all(working.map((r) => this.cancel(r.id)));
+    await Promise.all(working.map((r) => this.cancel(r.id, 'shutdown')));
   }
 
   #end(

@@ -23,7 +23,7 @@ const filename = z
   .min(1)
   .describe('The file name with its extension, e.g. "clip.mp4": a name, never a path.');
 const sha256 = z.string().regex(SHA256_PATTERN).describe('sha256 of the whole file, 64 hex digits.');
-const base64 = z.string().describe('The bytes, base64.');
+const base64 = z.string().describe('The bytes, standard base64 (A-Z a-z 0-9 + /), padded with =.');
 const folder = z
   .string()
   .min(1)
@@ -41,8 +41,10 @@ const notBase64: ToolOutcome = {
   kind: 'error',
   error: {
     code: 'bad_argument',
-    message: 'content_b64 is not base64 (standard alphabet, padded).',
-    remediation: 'Encode the bytes with standard base64, e.g. Buffer.from(bytes).toString("base64").',
+    message:
+      "content_b64 is not standard base64: only A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4 characters (base64url's - and _ and missing padding are refused).",
+    remediation:
+      'Encode the bytes with standard padded base64, e.g. Buffer.from(bytes).toString("base64") or Python\'s base64.b64encode.',
   },
 };
 
@@ -50,7 +52,7 @@ function outcome<T>(r: Stored<T>): ToolOutcome {
   return r.ok ? { kind: 'json', value: r.value } : { kind: 'error', error: r.error };
 }
 
-/** The four upload tools over one store. */
+/** The upload tools over one store. */
 export function uploadTools(store: UploadStore) {
   return [
     defineTool({
@@ -69,7 +71,7 @@ export function uploadTools(store: UploadStore) {
       name: 'put_sample_begin',
       title: 'Begin Chunked Upload',
       description:
-        'Starts a chunked upload of a file over 8 MiB: returns {upload_id}. Then put_sample_chunk for each part (seq from 0, any order, resends replace) and put_sample_finish, which returns {path}.',
+        "Starts a chunked upload of a file over 8 MiB: returns {upload_id}, and reserves size bytes against the node's upload limit until finished or aborted. Then put_sample_chunk for each part (seq from 0, any order, resends replace) and put_sample_finish, which returns {path}. To give up, put_sample_abort. Beginning the same file (filename, sha256, size, folder) again takes over an earlier begin that received no chunk (a lost answer does not reserve twice); an upload with no chunk is dropped after 2 minutes, one with chunks after 30 minutes without a new one.",
       hints: UPLOAD_TOOL,
       input: z.strictObject({
         filename,
@@ -107,6 +109,17 @@ export function uploadTools(store: UploadStore) {
       input: z.strictObject({ upload_id: z.string().min(1).describe('From put_sample_begin.') }),
       async run(args) {
         return outcome(await store.finish(args.upload_id));
+      },
+    }),
+    defineTool({
+      name: 'put_sample_abort',
+      title: 'Abort Chunked Upload',
+      description:
+        'Gives up a chunked upload before put_sample_finish: removes its parts and frees the bytes its put_sample_begin reserved. Returns {upload_id, released_bytes}. Stored samples are not touched.',
+      hints: { ...UPLOAD_TOOL, destructiveHint: true },
+      input: z.strictObject({ upload_id: z.string().min(1).describe('From put_sample_begin.') }),
+      async run(args) {
+        return outcome(await store.abort(args.upload_id));
       },
     }),
   ];

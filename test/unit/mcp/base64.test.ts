@@ -13,12 +13,16 @@ describe('decodeBase64', () => {
     }
   });
 
-  it('refuses unpadded text, unknown characters and padding in the middle, as a string or as bytes', () => {
+  it('refuses unpadded text, unknown characters, base64url and padding in the middle, as a string or as bytes', () => {
     const good = randomBytes(100_000).toString('base64');
     for (const bad of [
       'QUJ',
       `${good.slice(0, 40)}@@@@${good.slice(44)}`,
       `${good.slice(0, 70_000)}==${good.slice(70_002)}`,
+      // base64url, unpadded or padded: only the standard alphabet is taken.
+      '-_-_',
+      'QQ-_',
+      `${good.slice(0, 90_000)}-_${good.slice(90_002)}`,
     ]) {
       expect(decodeBase64(bad)).toBeNull();
       expect(decodeBase64(Buffer.from(bad, 'latin1'))).toBeNull();

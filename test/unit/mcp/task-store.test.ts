@@ -108,4 +108,21 @@ describe('TaskStore', () => {
     expect(await store.cancel(task.taskId)).toBe(true);
     expect(await store.cancel('unknown')).toBe(false);
   });
+
+  it('cancelAll says the server shutting down stopped a working task, not tasks/cancel', async () => {
+    const { store, task, finish, tick, logs } = setUp();
+    tick(1500);
+    const stopping = store.cancelAll();
+    await settle();
+    tick(200);
+    finish(text('stopped'));
+    await stopping;
+    expect(logs).toEqual([
+      `task ${task.taskId} (test work) was stopped by the server shutting down after 1.5 s of work and ended 0.2 s later`,
+    ]);
+    expect(store.get(task.taskId)).toMatchObject({
+      status: 'cancelled',
+      statusMessage: 'stopped: the server shut down',
+    });
+  });
 });

@@ -225,6 +225,24 @@ describe('UploadStore', () => {
     await uploads.close();
   });
 
+  it('drops an upload that received no chunk after unstartedMs, one with chunks only after idleMs', async () => {
+    let now = 0;
+    const { uploads } = await store({ now: () => now, limits: { idleMs: 10_000, unstartedMs: 1000 } });
+    const bytes = randomBytes(100);
+    const idle = await uploads.begin('idle.mov', sha(bytes), 100);
+    const sending = await uploads.begin('sending.mov', sha(bytes), 100);
+    if (!idle.ok || !sending.ok) throw new Error('begin failed');
+    expect((await uploads.chunk(sending.value.upload_id, 0, bytes.subarray(0, 10))).ok).toBe(true);
+    expect(uploads.bytesHeld).toBe(200);
+    now = 1001;
+    await uploads.sweep();
+    expect(uploads.bytesHeld).toBe(100);
+    expectError(await uploads.chunk(idle.value.upload_id, 0, bytes), 'not_found');
+    expect((await uploads.chunk(sending.value.upload_id, 1, bytes.subarray(10))).ok).toBe(true);
+    expect((await uploads.finish(sending.value.upload_id)).ok).toBe(true);
+    await uploads.close();
+  });
+
   it('links samples given a folder side by side, replaces a name there, and keeps a folder the project reads', async () => {
     let now = 0;
     const named = new Set<string>();
