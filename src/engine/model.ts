@@ -297,6 +297,9 @@ export type TemplateInput = z.infer<typeof TemplateInput>;
 export const Props = z.record(InputName, InputValue);
 export type Props = z.infer<typeof Props>;
 
+/** A JPEG or WebP quality, 1 to 100 (queue items' encoding, previews). */
+export const Quality = z.number().int().min(1).max(100);
+
 /**
  * The largest composition or solid side. A 8192x8192 RGBA frame is 256 MiB; larger ones exhaust memory on the
  * machines this runs on and exceed what the encoders accept.
@@ -445,13 +448,9 @@ export const Encoding = z.strictObject({
     .enum(PRORES_PROFILES)
     .optional()
     .describe('mov: ProRes profile (default hq; 4444, which RGB + Alpha needs)'),
-  quality: z
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe('jpeg, webp and webp-anim: quality 1-100 (default 90 for sequences, 85 for webp-anim)'),
+  quality: Quality.optional().describe(
+    'jpeg, webp and webp-anim: quality 1-100 (default 90 for sequences, 85 for webp-anim)',
+  ),
   gifPalette: z
     .enum(GIF_PALETTES)
     .optional()

@@ -15,7 +15,7 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
     case 'image':
       return {
         content: [
-          { type: 'image', data: outcome.png, mimeType: 'image/png' },
+          { type: 'image', data: outcome.data, mimeType: outcome.mimeType ?? 'image/png' },
           { type: 'text', text: JSON.stringify(outcome.info) },
         ],
         structuredContent: outcome.info,

@@ -12,6 +12,7 @@ import {
   formatSpec,
   frameCount,
   listWords,
+  Quality,
   STILL_FORMATS,
   type AnyCommand,
   type Composition,
@@ -90,6 +91,32 @@ function previewEncoding(width: number, height: number): StillEncoding {
   return { kind: 'png', level: width * height > LARGE_PREVIEW_PIXELS ? 4 : 6 };
 }
 
+/**
+ * A JPEG or WebP preview's quality unless given: enough for a model's eyes. A frame of grainy video is a PNG of
+ * ~900 KB at 768 px (1.2 MB as base64 in a reply), and ~60-90 KB as a JPEG at 80.
+ */
+export const PREVIEW_QUALITY = 80;
+
+/**
+ * The preview's format: `format`, else the one `output`'s extension names, else PNG. An `output` whose extension
+ * names another format than `format` is refused (the file would not be what its name says).
+ */
+function previewFormat(format: StillFormat | undefined, output: string | undefined): StillFormat {
+  const ext = output === undefined ? undefined : extname(output).toLowerCase();
+  const named = ext === undefined ? undefined : STILL_BY_EXT.get(ext);
+  if (output !== undefined && (!named || (format && named !== format))) {
+    const wanted = format ?? 'png';
+    throw new EngineError(
+      'bad_argument',
+      named
+        ? `"output" ends in "${ext}" (${stillName(named)}), and format is ${stillName(wanted)}.`
+        : `A preview is a ${listWords(STILL_FORMATS.map(stillName), 'or')}; "output" ends in "${ext}".`,
+      `End "output" in ${listWords(formatSpec(wanted).extensions, 'or')}, or leave format out to take the extension's.`,
+    );
+  }
+  return format ?? named ?? 'png';
+}
+
 const stillName = (format: StillFormat) => formatSpec(format).name;
 
 /** frame.save's formats by extension, from the format table. */
@@ -103,7 +130,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     id: 'frame.preview',
     title: 'Preview Frame',
     category: 'Render',
-    description: `Renders one frame of a composition (the frame "time" falls in, as a render writes it) as a PNG scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the PNG as base64 with frame information (over MCP's command_run, the PNG comes back as an image, as render_preview's); with "output" it also writes the PNG there (atomically).`,
+    description: `Renders one frame of a composition (the frame "time" falls in, as a render writes it) as a PNG (or format jpeg/webp: several times smaller over video footage) scaled so its longest side is at most max_side (default ${PREVIEW_DEFAULT_SIDE}, at most ${PREVIEW_MAX_SIDE}; never enlarged). Missing footage shows a placeholder and a warning. Returns the image as base64 under its format's name (png, jpeg or webp) with frame information (over MCP's command_run, it comes back as an image, as render_preview's); with "output" it also writes the image there (atomically).`,
     example: { comp: 'Main', time: 2.5, max_side: 512 },
     params: z.strictObject({
       comp: CompRef.optional(),
@@ -119,8 +146,19 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         .boolean()
         .optional()
         .describe('Keep the background transparent (default false: flattened on the comp background colour)'),
+      format: z
+        .enum(STILL_FORMATS)
+        .optional()
+        .describe(
+          `Image format (default: png, or the one output's extension names); jpeg and webp are several times smaller for video footage and photos`,
+        ),
+      quality: Quality.optional().describe(
+        `JPEG/WebP quality, 1 to 100 (default ${PREVIEW_QUALITY}); PNG ignores it`,
+      ),
       // Named as render_preview's argument, so the tool passes it unchanged and errors name what the caller sent.
-      output: AbsPath.optional().describe('Also write the preview PNG to this absolute .png path'),
+      output: AbsPath.optional().describe(
+        'Also write the preview to this absolute path (.png, or .jpg/.webp with that format)',
+      ),
     }),
     pathParams: { output: 'write' },
     readsFiles: (view, p) => drawnFootage(view, p.comp),
@@ -130,13 +168,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     mutates: false,
     traits: { longRunning: true },
     async run(ctx, p) {
-      if (p.output !== undefined && extname(p.output).toLowerCase() !== '.png') {
-        throw new EngineError(
-          'bad_argument',
-          `A preview is a PNG; "output" ends in "${extname(p.output)}".`,
-          'End "output" in .png, or use frame.save for JPEG or WebP.',
-        );
-      }
+      const format = previewFormat(p.format, p.output);
       const doc = ctx.doc;
       const comp = findComp(doc, p.comp);
       const time = p.time ?? 0;
@@ -150,28 +182,33 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         frameTime(comp, frame),
         {
           scale,
-          transparent: p.transparent ?? false,
+          // JPEG has no alpha: flattened, as frame.save does.
+          transparent: (p.transparent ?? false) && formatSpec(format).alpha,
           missingFootage: 'placeholder',
           scrubCache: true,
           signal: ctx.signal,
         },
-        previewEncoding(Math.round(comp.width * scale), Math.round(comp.height * scale)),
+        format === 'png'
+          ? previewEncoding(Math.round(comp.width * scale), Math.round(comp.height * scale))
+          : { kind: format, quality: p.quality ?? PREVIEW_QUALITY },
       );
-      const png = rendered.bytes;
+      const image = rendered.bytes;
       if (p.output !== undefined) {
         // Through the ports: atomic, and checked against the write roots at the final open when confined.
-        await ctx.ports.writeFileAtomic(p.output, png);
+        await ctx.ports.writeFileAtomic(p.output, image);
       }
       return {
         ...(p.output !== undefined ? { output: p.output } : {}),
-        png: png.toString('base64'),
+        // Under its format's name: `png`, as it always was, `jpeg` or `webp`.
+        [format]: image.toString('base64'),
+        format,
         comp: { id: comp.id, name: comp.name },
         time,
         frame,
         sourceSize: { width: comp.width, height: comp.height },
         size: { width: rendered.width, height: rendered.height },
-        bytes: png.length,
-        sha256: sha256(png),
+        bytes: image.length,
+        sha256: sha256(image),
         warnings: rendered.warnings,
       };
     },

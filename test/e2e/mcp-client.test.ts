@@ -203,7 +203,8 @@ describe.each(['legacy', 'modern'] as const)('mcp with the official client (%s e
     expect(saved.isError).toBeFalsy();
     const data = (saved.content as { type: string; data: string }[]).find((x) => x.type === 'image')!.data;
     expect((await readFile(join(dir, 'p.png'))).equals(Buffer.from(data, 'base64'))).toBe(true);
-    const wrong = await c.callTool({ name: 'render_preview', arguments: { output: join(dir, 'p.jpg') } });
+    // A .jpg output is a JPEG preview (mcp-preview-format.test.ts); a .gif is no preview format.
+    const wrong = await c.callTool({ name: 'render_preview', arguments: { output: join(dir, 'p.gif') } });
     expect(wrong.isError).toBe(true);
     expect(wrong.structuredContent).toMatchObject({ code: 'bad_argument' });
     expect((wrong.structuredContent as { message: string }).message).toContain('"output"');

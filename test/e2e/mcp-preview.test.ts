@@ -71,9 +71,9 @@ describe('frame.preview through command_run (built CLI, raw stdio)', () => {
     expect(Buffer.from(image!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
     // The frame's facts stay as JSON; the picture is not in them a second time.
     const text = content.find((c) => c.type === 'text')!.text!;
-    expect(text).not.toContain('"png"');
+    expect(text).not.toContain('"png":"');
     expect(text.length).toBeLessThan(2000);
-    expect(JSON.stringify(r.result?.structuredContent)).not.toContain('"png"');
+    expect(JSON.stringify(r.result?.structuredContent)).not.toContain('"png":"');
     s.endInput();
     expect(await s.exited).toBe(0);
   });

@@ -8,7 +8,7 @@ import {
   READ_ONLY_TOOL,
   defineTool,
   fromExecute,
-  isPlainObject,
+  imageOutcome,
   type ToolOutcome,
   type ToolSpec,
 } from './types.js';
@@ -101,13 +101,11 @@ async function noteUnknownIds(page: CatalogPage, ids: string[], backend: Backend
 }
 
 /**
- * A result carrying a PNG (frame.preview) goes back as an image, as render_preview's does: a model sees the
+ * A result carrying an image (frame.preview) goes back as one, as render_preview's does: a model sees the
  * picture, where base64 in JSON text was tens of kilobytes of its context it cannot look at.
  */
 function asImage(outcome: ToolOutcome): ToolOutcome {
-  if (outcome.kind !== 'json' || !isPlainObject(outcome.value)) return outcome;
-  const { png, ...info } = outcome.value;
-  return typeof png === 'string' && png.length > 0 ? { kind: 'image', png, info } : outcome;
+  return (outcome.kind === 'json' && imageOutcome(outcome.value)) || outcome;
 }
 
 function runTool(name: string, title: string, description: string): ToolSpec {

@@ -3,13 +3,14 @@
  * (so confinement, footage reads and missing-footage placeholders behave as everywhere else).
  */
 import { z } from 'zod';
-import { defineTool, isPlainObject } from './types.js';
+import { Quality } from '../../engine/index.js';
+import { defineTool, imageOutcome } from './types.js';
 
 export const renderPreview = defineTool({
   name: 'render_preview',
   title: 'Render Preview Frame',
   description:
-    'Renders one frame of a composition (default: the active one at time 0) and returns it as a PNG image, with the frame information (comp, time, frame, sizes, sha256, warnings) as JSON. Look at pixels with this; render finals with renderQueue.render. With output, the PNG is also written to disk.',
+    'Renders one frame of a composition (default: the active one at time 0) and returns it as a PNG image (format jpeg or webp: several times smaller over video footage), with the frame information (comp, time, frame, sizes, sha256, warnings) as JSON. Look at pixels with this; render finals with renderQueue.render. With output, the image is also written to disk.',
   // A file writer: with "output" it writes the PNG to disk (replacing a file there).
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   // The frame is drawn off the main thread (the session's preview worker), which a cancellation stops.
@@ -23,17 +24,24 @@ export const renderPreview = defineTool({
       .min(16)
       .max(2048)
       .optional()
-      .describe('Longest side of the PNG in pixels (default 768, at most 2048; never upscaled).'),
+      .describe('Longest side of the image in pixels (default 768, at most 2048; never upscaled).'),
     transparent: z
       .boolean()
       .optional()
       .describe('Keep the background transparent instead of the comp colour.'),
+    format: z
+      .enum(['png', 'jpeg', 'webp'])
+      .optional()
+      .describe(
+        "Image format (default png, or output's extension): jpeg or webp for a small image of video footage or photos.",
+      ),
+    quality: Quality.optional().describe('JPEG/WebP quality, 1 to 100 (default 80).'),
     output: z
       .string()
       .min(1)
       .optional()
       .describe(
-        'Also write the PNG to this absolute .png path (checked against the write roots when confined).',
+        'Also write the image to this absolute path (.png, or .jpg/.webp with that format; checked against the write roots when confined).',
       ),
   }),
   async run(args, ctx) {
@@ -41,8 +49,9 @@ export const renderPreview = defineTool({
     // used (an absolute-path check says "output", not a name the caller never sent).
     const r = await ctx.backend.execute('frame.preview', args, { signal: ctx.signal });
     if (!r.ok) return { kind: 'error', error: r.error };
-    if (!isPlainObject(r.result) || typeof r.result.png !== 'string') {
-      ctx.log(`frame.preview returned no png: ${JSON.stringify(r.result)?.slice(0, 200)}`);
+    const image = imageOutcome(r.result);
+    if (!image) {
+      ctx.log(`frame.preview returned no image: ${JSON.stringify(r.result)?.slice(0, 200)}`);
       return {
         kind: 'error',
         error: {
@@ -52,8 +61,7 @@ export const renderPreview = defineTool({
         },
       };
     }
-    const { png, ...info } = r.result;
-    const warnings = [...((info.warnings as string[] | undefined) ?? []), ...(r.warnings ?? [])];
-    return { kind: 'image', png, info: { ...info, warnings } };
+    const warnings = [...((image.info.warnings as string[] | undefined) ?? []), ...(r.warnings ?? [])];
+    return { ...image, info: { ...image.info, warnings } };
   },
 });

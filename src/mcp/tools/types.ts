@@ -36,9 +36,28 @@ export type ToolOutcome =
   /** `text`: what the text content shows instead of `value` (get_output leaves its base64 bytes out of it). */
   | { kind: 'json'; value: unknown; text?: unknown }
   | { kind: 'error'; error: ErrorInfo }
-  | { kind: 'image'; png: string; info: Record<string, unknown> }
+  /** `data`: the image's base64; `mimeType`: image/png unless said. */
+  | { kind: 'image'; data: string; mimeType?: string; info: Record<string, unknown> }
   /** Prose for the model (and hosts that show only text) with the same facts as structured content. */
   | { kind: 'summary'; text: string; value: Record<string, unknown> };
+
+/** The keys a frame's image comes back under (frame.preview's result: its format's name), with their types. */
+const IMAGE_KEYS = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
+
+/**
+ * A result carrying a frame's image (frame.preview's, a screenshot's) as an image outcome, its facts beside it;
+ * null when it carries none.
+ */
+export function imageOutcome(result: unknown): Extract<ToolOutcome, { kind: 'image' }> | null {
+  if (!isPlainObject(result)) return null;
+  for (const [key, mimeType] of Object.entries(IMAGE_KEYS)) {
+    const data = result[key];
+    if (typeof data !== 'string' || data.length === 0) continue;
+    const { [key]: _image, ...info } = result;
+    return { kind: 'image', data, mimeType, info };
+  }
+  return null;
+}
 
 export interface ToolSpec {
   name: string;

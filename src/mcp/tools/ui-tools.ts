@@ -3,7 +3,7 @@
  * generated from that table, each forwarding its arguments to the running app through `backend.ui(name, args)`.
  */
 import { UI_METHODS } from '../../bridge/ui-methods.js';
-import { defineTool, fromExecute, isPlainObject, type ToolHints, type ToolSpec } from './types.js';
+import { defineTool, fromExecute, imageOutcome, type ToolHints, type ToolSpec } from './types.js';
 
 const UI_HINTS: ToolHints = {
   readOnlyHint: false,
@@ -25,11 +25,7 @@ export const uiTools: ToolSpec[] = Object.values(UI_METHODS).map((method) =>
       if (refused) return { kind: 'error', error: refused };
       const r = await ctx.backend.ui(method.tool, args);
       // A screenshot comes back as an image the model can look at, with its facts beside it.
-      if (r.ok && isPlainObject(r.result) && typeof r.result.png === 'string') {
-        const { png, ...info } = r.result;
-        return { kind: 'image', png: png as string, info };
-      }
-      return fromExecute(r);
+      return (r.ok && imageOutcome(r.result)) || fromExecute(r);
     },
   }),
 );
