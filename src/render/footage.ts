@@ -128,6 +128,16 @@ export class FootageCache {
       warn(`${error.message} A placeholder is shown instead.`);
     };
     for (const item of reachableFootage(doc, [comp.id])) {
+      // Sound only: a preview draws nothing of it, but says when its file is gone (a final render's mix fails).
+      if (item.media?.kind === 'audio' && missing === 'placeholder')
+        await this.#store.readable(item).catch((err: unknown) => {
+          const error = isEngineError(err) ? err : fsError(err, item.path, 'read');
+          // A renderer that opens no media files (no session behind it) cannot tell: nothing to say.
+          if (error.code !== 'not_configured')
+            warn(
+              `${error.message} It is sound only: previews show nothing of it, and a final render fails on it.`,
+            );
+        });
       if (isMoving(item) || item.media?.kind === 'audio') continue;
       try {
         stills.set(item.id, await this.#load(item));

@@ -226,6 +226,14 @@ export class FrameStore {
     return this.#ends.get(item.path);
   }
 
+  /**
+   * Rejects as a frame of `item` would when its file cannot be opened (missing: no_such_file; outside the roots):
+   * for sound-only footage, which previews never decode, so that they can say it is gone.
+   */
+  async readable(item: FootageItem): Promise<void> {
+    await this.#open(item);
+  }
+
   /** Frame times of `item` in seconds from its first frame, ascending. */
   async timestamps(item: FootageItem): Promise<ArrayLike<number>> {
     if (item.media?.kind !== 'video' || !item.media.variableFrameRate)

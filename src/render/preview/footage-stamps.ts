@@ -27,8 +27,9 @@ export class FootageStamps {
   /** Records the stamps of the footage `compId` draws; true when one differs from the one seen before. */
   async changed(doc: Project, compId: string): Promise<boolean> {
     let changed = false;
-    // Pictures only: a changed sound file changes no frame.
-    const paths = footagePaths(doc, [compId], { sound: false });
+    // Sound files too: a frame shows nothing of them, but says when one is gone (FootageCache.prepare), and the
+    // worker's open descriptor of a deleted one would still read.
+    const paths = footagePaths(doc, [compId]);
     // Stat'ed at once: a composition of hundreds of stills waits for one round trip, not hundreds.
     const stamps = await Promise.all(paths.map(stampOf));
     for (const [i, path] of paths.entries()) {
