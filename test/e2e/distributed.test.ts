@@ -29,6 +29,7 @@ import {
 } from '../helpers/distributed.js';
 import { tone } from '../helpers/audio.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
+import { newEngine, run } from '../helpers/engine.js';
 import { hashFiles } from '../helpers/queue.js';
 import { describeWithRedis, freePort, startRedis, type RedisServer } from '../helpers/redis.js';
 import { runCli } from '../helpers/spawn.js';
@@ -172,6 +173,42 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
       expect(dist.code).toBe(0);
       expect(await frameHashes(join(dir, 'dist'))).toEqual(await frameHashes(join(dir, 'local')));
       expect(workers.map((w) => w.log()).join('')).toMatch(/frames 0-74\n/);
+    },
+    180_000,
+  );
+
+  itWithFfmpeg(
+    "a row's footage that is no media, in a video with sound: the row fails unsupported_format with its remedy, as locally (not a worker's crash retried)",
+    async () => {
+      const dir = await tempDir();
+      const project = await templateProject(dir, { logo: await pngFile(join(dir, 'logo.png'), '#ffffff') });
+      // Sound: the item's video renders in segments whose sound the assembly mixes (worker.ts, segments).
+      const engine = newEngine();
+      await run(engine, 'project.open', { path: project });
+      const { id: footage } = await run<{ id: string }>(engine, 'file.import', {
+        path: await tone(dir, { freq: 440, seconds: 1 }),
+      });
+      await run(engine, 'layer.addFootage', { comp: 'T', footage });
+      await run(engine, 'project.save', { path: project });
+      await writeFile(join(dir, 'notes.txt'), 'not a picture');
+      await writeFile(join(dir, 'rows.csv'), 'name,logo\nAda,logo.png\nBo,notes.txt\n');
+      const common = ['render', 'template.ecproj', '--comp', 'T', '--data', 'rows.csv', '--json'];
+      const local = await runCli([...common, '--output', 'local/{name}.mp4'], {
+        cwd: dir,
+        timeoutMs: 120_000,
+      });
+      const dist = await runCli(
+        [...common, '--output', 'dist/{name}.mp4', '--redis', redis.url, '--chunk-size', '5'],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      type Report = { rows: { status: string; error?: { code: string; remediation: string } }[] };
+      const [l, d] = [JSON.parse(local.stdout) as Report, JSON.parse(dist.stdout) as Report];
+      expect(l.rows.map((r) => r.status)).toEqual(['done', 'failed']);
+      expect(d.rows.map((r) => r.status)).toEqual(['done', 'failed']);
+      expect(l.rows[1]!.error!.code).toBe('unsupported_format');
+      expect(d.rows[1]!.error!.code).toBe('unsupported_format');
+      expect(d.rows[1]!.error!.remediation).toBe(l.rows[1]!.error!.remediation);
+      expect(dist.code).toBe(1);
     },
     180_000,
   );

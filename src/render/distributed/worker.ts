@@ -305,6 +305,22 @@ const ABANDONED: ErrorInfo = {
   remediation: 'Render again.',
 };
 
+/**
+ * What keeps a segment's item (a video with sound, mixed by the assembly) from rendering: a file its sound reads
+ * changed, or a template value's footage that is not what its input takes (a non-media file, sound for a picture):
+ * that error, with its own code and remedy (it fails the row at once, as a local batch does), not a worker crash
+ * retried with backoff.
+ */
+async function segmentSoundProblem(data: ChunkWork, options: RenderWorkerOptions): Promise<ErrorInfo | null> {
+  try {
+    const doc = await templateDoc(data.doc, data.item, options.ports);
+    return await changedSoundFile(doc, data.item, await findFfprobe(options));
+  } catch (err) {
+    if (err instanceof EngineError) return err.toInfo();
+    throw err;
+  }
+}
+
 async function renderChunk(
   job: Job,
   data: ChunkWork,
@@ -320,13 +336,7 @@ async function renderChunk(
   // A chunk of a video with sound renders silent (the assembly mixes the sound): its files are checked here too.
   const unreadable =
     (await unreadableFootage(data.doc, data.item)) ??
-    (data.segment
-      ? await changedSoundFile(
-          await templateDoc(data.doc, data.item, options.ports),
-          data.item,
-          await findFfprobe(options),
-        )
-      : null);
+    (data.segment ? await segmentSoundProblem(data, options) : null);
   if (unreadable) {
     options.log(`worker: ${data.item.id} frames ${data.start}-${data.end} failed: ${unreadable.message}`);
     throw jobFailure(onWorker(unreadable, job, options));
