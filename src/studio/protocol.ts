@@ -109,6 +109,8 @@ export interface PageToApp {
 /** Events the app sends every page (notifications, no reply). */
 export interface AppEvents {
   'event.documentChanged': { label: string; revision: number };
+  /** The project was written to its file by anyone (no new revision): "unsaved changes" is over. */
+  'event.projectSaved': { path: string; revision: number };
   'event.renderProgress': {
     itemId: string;
     framesDone: number;

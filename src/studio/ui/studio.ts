@@ -196,6 +196,10 @@ export class Studio {
         void this.refreshView().catch(() => undefined);
         void this.refreshQueue().catch(() => undefined);
         return;
+      case 'event.projectSaved':
+        // Same document, same revision: only the path and "unsaved" change, which the next view carries.
+        void this.refreshView().catch(() => undefined);
+        return;
       case 'event.activity': {
         const { entry } = params as AppEvents['event.activity'];
         this.store.update((s) => ({
