@@ -102,8 +102,15 @@ export interface PageToApp {
     /** `actor`: how this page's own edits appear in the activity log. */
     result: { app: string; version: string; pageId: string; actor: Actor; confined: boolean };
   };
-  /** Footage items whose file is not there now (looked up through the app's confined ports). */
-  'studio.missingFootage': { params: Record<string, never>; result: { ids: string[] } };
+  /**
+   * Footage items whose file is not there now (`ids`, looked up through the app's confined ports), and video
+   * footage whose file is there but is no longer the clip it was imported as (`changed`: re-exported at another
+   * size, length or rate; `change` says how, in the engine's words). Both are offered a relink.
+   */
+  'studio.missingFootage': {
+    params: Record<string, never>;
+    result: { ids: string[]; changed: Array<{ id: string; change: string }> };
+  };
 }
 
 /** Events the app sends every page (notifications, no reply). */

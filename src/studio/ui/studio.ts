@@ -82,10 +82,17 @@ export class Studio {
       (error) => this.toast(error),
       (warnings) => warnings.forEach((w) => this.warn(w)),
     );
-    this.#missing = new MissingFootageWatch(this.channel, (ids) => {
-      const before = this.store.state.missingFootage;
-      if (ids.length === before.length && ids.every((id, i) => id === before[i])) return;
-      this.store.update({ missingFootage: ids });
+    this.#missing = new MissingFootageWatch(this.channel, ({ ids, changed }) => {
+      const s = this.store.state;
+      const changedFootage = Object.fromEntries(changed.map((c) => [c.id, c.change]));
+      const same = (a: readonly string[], b: readonly string[]) =>
+        a.length === b.length && a.every((id, i) => id === b[i]);
+      if (
+        same(ids, s.missingFootage) &&
+        same(Object.entries(changedFootage).flat(), Object.entries(s.changedFootage).flat())
+      )
+        return;
+      this.store.update({ missingFootage: ids, changedFootage });
       // The viewer's frames of a file now gone (or back) were drawn from what is no longer there.
       this.player.filesChanged();
     });

@@ -25,6 +25,7 @@ export function ProjectPanel(): JSX.Element {
   // Open with unsaved edits asks first: the path typed, waiting for a second Enter (anyone's edits would go).
   const [dropping, setDropping] = useState<string | null>(null);
   const missing = useStudioState((s) => s.missingFootage);
+  const changed = useStudioState((s) => s.changedFootage);
   const [form, setForm] = useState<Form>(null);
   const [relinking, setRelinking] = useState<string | null>(null);
   const run = (id: string, params: Record<string, unknown> = {}) =>
@@ -128,6 +129,7 @@ export function ProjectPanel(): JSX.Element {
               key={item.id}
               item={item}
               missing={missing.includes(item.id)}
+              change={changed[item.id] ?? null}
               relinking={relinking === item.id}
               onRelink={(open) => setRelinking(open ? item.id : null)}
               run={run}
@@ -144,28 +146,40 @@ export function ProjectPanel(): JSX.Element {
   );
 }
 
-/** A footage item; one whose file is not there is marked, with a field to point it at the file's new place. */
+/**
+ * A footage item; one whose file is not there, or is there but no longer the clip it was imported as (written
+ * over at another size), is marked, with Relink: a new place for the file, or the same path to read it again.
+ */
 function FootageRow(props: {
   item: FootageItem;
   missing: boolean;
+  /** What changed in the file on disk, or null. */
+  change: string | null;
   relinking: boolean;
   onRelink(open: boolean): void;
   run(id: string, params: Record<string, unknown>): Promise<boolean>;
 }): JSX.Element {
-  const { item, missing } = props;
+  const { item, missing, change } = props;
+  const mark = missing ? 'missing' : change ? 'changed' : null;
+  const title = missing
+    ? `Not found: ${item.path}`
+    : change
+      ? `${change} Relink reads the file again (Apply with the same path).`
+      : item.path;
   return (
     <>
       <li
         role="treeitem"
-        aria-label={`Footage ${item.name}${missing ? ' (missing)' : ''}`}
-        class={`item ${missing ? 'is-missing' : ''}`}
-        title={missing ? `Not found: ${item.path}` : item.path}
+        aria-label={`Footage ${item.name}${mark ? ` (${mark})` : ''}`}
+        class={`item ${mark ? 'is-missing' : ''}`}
+        data-footage-state={mark ?? 'ok'}
+        title={title}
       >
         <Icon name="film" />
         <span class="name-text">{item.name}</span>
-        {missing ? (
+        {mark ? (
           <>
-            <span class="missing-mark">missing</span>
+            <span class="missing-mark">{mark}</span>
             <button
               class="button small"
               aria-label={`Relink ${item.name}`}
