@@ -175,6 +175,14 @@ export interface PageRequests {
   'page.controls': { params: Record<string, never>; result: { controls: ControlInfo[] } };
   /** Loads `url` (a staged UI script) and answers what its function returned (JSON-safe). */
   'page.script': { params: { id: string; url: string; timeoutMs: number }; result: { value: unknown } };
+  /**
+   * Waits (bounded) until the viewer shows the app's current revision at the playhead, before a screenshot;
+   * `note` says what it shows when it could not settle.
+   */
+  'page.settle': {
+    params: { timeoutMs?: number };
+    result: { settled: boolean; revision: number; frame: number; note?: string };
+  };
   /** App-level actions the page does itself: focus, showPanel, viewerZoom, screenshot, listControls. */
   'page.control': { params: { action: string; params?: Record<string, unknown> }; result: unknown };
 }
