@@ -17,8 +17,7 @@ let control: ControlClient;
 let page: Page;
 let other: Page;
 
-const exec = async <T>(id: string, params: Record<string, unknown> = {}) =>
-  (await control.call<{ result: T }>('engine.execute', { id, params })).result;
+const exec = <T>(id: string, params: Record<string, unknown> = {}) => control.execute<T>(id, params);
 /** The line under the project's name: its path (or "not saved") and " · unsaved changes". */
 const fileLine = (p: Page) => p.locator('[data-panel="Project"] .project-meta .path').innerText();
 

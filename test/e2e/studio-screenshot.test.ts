@@ -24,8 +24,7 @@ interface Shot {
   viewer: { settled: boolean; revision: number; frame: number; note?: string };
 }
 
-const exec = async <T>(id: string, params: Record<string, unknown> = {}) =>
-  (await control.call<{ result: T }>('engine.execute', { id, params })).result;
+const exec = <T>(id: string, params: Record<string, unknown> = {}) => control.execute<T>(id, params);
 
 /** The colour at the viewer canvas's centre in a screenshot. */
 async function viewerCentre(shot: Shot): Promise<number[]> {

@@ -51,6 +51,11 @@ export class ControlClient {
     });
   }
 
+  /** Runs a catalog command (engine.execute) and answers its result; rejects with the error. */
+  async execute<T = Record<string, unknown>>(id: string, params: Record<string, unknown> = {}): Promise<T> {
+    return (await this.call<{ result: T }>('engine.execute', { id, params })).result;
+  }
+
   close(): void {
     this.#ws.terminate();
   }

@@ -110,7 +110,7 @@ function LayerRow(props: {
   const muted = layer.audio?.muted ?? false;
   const [renaming, setRenaming] = useState(false);
   const run = (id: string, params: Record<string, unknown>) =>
-    void studio.commands.run(id, { comp: comp.id, layer: layer.id, ...params }).catch(() => undefined);
+    studio.editLayer(id, { comp: comp.id, layer: layer.id, ...params });
 
   return (
     <div

@@ -38,6 +38,8 @@ export interface Toast {
   code?: string;
   /** A command that worked but warned (shown in amber); an error otherwise. */
   warning?: true;
+  /** The engine's own words, when the toast says it in a person's (shown as its tooltip). */
+  detail?: string;
 }
 
 /** The part of the timeline that plays and loops, in frames (inclusive); null = the whole composition. */
