@@ -29,14 +29,7 @@ const COMMAND_SYNTAX = /layer\.\w+|edit\.\w+|doc_inspect|command_list|schema|\{|
 describeWithChromium("the studio's toasts", () => {
   beforeAll(async () => {
     ({ app, control } = await StudioApp.start(await tempDir()));
-    const inner = await exec<{ id: string }>('comp.new', {
-      name: 'Inner',
-      width: 64,
-      height: 36,
-      duration: 10,
-    });
-    main = (await exec<{ id: string }>('comp.new', { name: 'Main', width: 64, height: 36, duration: 10 })).id;
-    await exec('layer.addPrecomp', { comp: main, source: inner.id, name: 'Nested' });
+    ({ main } = await control.nestedScene());
     await exec('layer.addText', { comp: main, text: 'Hi', name: 'Title' });
     page = await openStudio(app.link);
   });
