@@ -9,6 +9,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { TextField } from '../components/fields.js';
 import { Icon } from '../components/icons.js';
 import { Panel } from '../components/panel.js';
+import { onTreeKeyDown, treeTabIndex } from '../components/tree-keys.js';
 import { useStudio, useStudioState } from '../studio.js';
 import { footageFacts } from './footage-facts.js';
 
@@ -35,6 +36,15 @@ export function ProjectPanel(): JSX.Element {
     );
 
   const save = () => (projectPath ? void run('project.save') : setForm('save'));
+  /** Enter (or Space) on an item: a composition becomes active; a missing or changed file opens its Relink. */
+  const pick = (li: HTMLElement) => {
+    const id = li.dataset.item;
+    const item = doc?.items.find((i) => i.id === id);
+    if (item?.type === 'composition' && doc?.activeComp !== item.id)
+      void run('comp.setActive', { comp: item.id });
+    else if (item?.type === 'footage' && (missing.includes(item.id) || changed[item.id]))
+      setRelinking(relinking === item.id ? null : item.id);
+  };
   const toggle = (f: Form) => setForm(form === f ? null : f);
 
   const actions = (
@@ -107,12 +117,20 @@ export function ProjectPanel(): JSX.Element {
           onCancel={() => setForm(null)}
         />
       )}
-      <ul class="item-list" role="tree" aria-label="Project items" data-control="Project/activeComp">
-        {(doc?.items ?? []).map((item) =>
+      <ul
+        class="item-list"
+        role="tree"
+        aria-label="Project items"
+        data-control="Project/activeComp"
+        onKeyDown={(e) => onTreeKeyDown(e, pick, (li) => li.dataset.item === doc?.activeComp)}
+      >
+        {(doc?.items ?? []).map((item, index) =>
           item.type === 'composition' ? (
             <li
               key={item.id}
               role="treeitem"
+              data-item={item.id}
+              tabIndex={treeTabIndex(doc?.activeComp === item.id, index, doc?.activeComp != null)}
               aria-label={`Composition ${item.name}`}
               aria-selected={doc?.activeComp === item.id}
               class={`item ${doc?.activeComp === item.id ? 'is-active' : ''}`}
@@ -128,6 +146,7 @@ export function ProjectPanel(): JSX.Element {
             <FootageRow
               key={item.id}
               item={item}
+              tabIndex={treeTabIndex(false, index, doc?.activeComp != null)}
               missing={missing.includes(item.id)}
               change={changed[item.id] ?? null}
               relinking={relinking === item.id}
@@ -135,7 +154,13 @@ export function ProjectPanel(): JSX.Element {
               run={run}
             />
           ) : (
-            <li key={item.id} role="treeitem" aria-label={`Folder ${item.name}`} class="item">
+            <li
+              key={item.id}
+              role="treeitem"
+              tabIndex={treeTabIndex(false, index, doc?.activeComp != null)}
+              aria-label={`Folder ${item.name}`}
+              class="item"
+            >
               <Icon name="folder" />
               <span class="name-text">{item.name}</span>
             </li>
@@ -155,6 +180,7 @@ function FootageRow(props: {
   missing: boolean;
   /** What changed in the file on disk, or null. */
   change: string | null;
+  tabIndex: number;
   relinking: boolean;
   onRelink(open: boolean): void;
   run(id: string, params: Record<string, unknown>): Promise<boolean>;
@@ -173,6 +199,8 @@ function FootageRow(props: {
         aria-label={`Footage ${item.name}${mark ? ` (${mark})` : ''}`}
         class={`item ${mark ? 'is-missing' : ''}`}
         data-footage-state={mark ?? 'ok'}
+        data-item={item.id}
+        tabIndex={props.tabIndex}
         title={title}
       >
         <Icon name="film" />
