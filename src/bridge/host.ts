@@ -110,9 +110,12 @@ export async function startBridgeHost(options: BridgeHostOptions): Promise<Bridg
   server.on('error', (err) => log(`server error: ${err.message}`));
 
   const unsubscribeDoc = options.engine.on((event) => {
-    if (event.type !== 'documentChanged') return;
-    for (const c of connections)
-      c.notify('event.documentChanged', { label: event.label, revision: event.revision });
+    if (event.type === 'documentChanged')
+      for (const c of connections)
+        c.notify('event.documentChanged', { label: event.label, revision: event.revision });
+    else if (event.type === 'projectSaved')
+      for (const c of connections)
+        c.notify('event.projectSaved', { path: event.path, revision: event.revision });
   });
   const unsubscribeRender =
     options.onRenderProgress?.((progress) => {

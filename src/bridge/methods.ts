@@ -171,6 +171,8 @@ export function methodSpec(name: string): MethodSpec | undefined {
 export const EVENTS = {
   /** `revision` counts document changes (absent from older apps). */
   'event.documentChanged': z.object({ label: z.string(), revision: z.number().int().optional() }),
+  /** The project was written to `path` (no document change: `revision` is the one saved). */
+  'event.projectSaved': z.object({ path: z.string(), revision: z.number().int() }),
   'event.progress': z.object({
     command: z.string(),
     progress: z.number(),

@@ -128,6 +128,11 @@ export type EngineEvent =
   /** The document changed; `revision` counts every change since the engine was made. */
   | { type: 'documentChanged'; label: string; revision: number }
   /**
+   * The project was written to its file (a save, a save as): the document is unchanged (no new revision), but
+   * the session's path and its unsaved state changed, which views showing "unsaved changes" must learn.
+   */
+  | { type: 'projectSaved'; path: string; revision: number }
+  /**
    * A command that edits or renders was called from outside (not by another command): its outcome, for an
    * activity log. Reads and previews are not reported.
    */
@@ -370,6 +375,7 @@ export class Engine {
     try {
       const result = (await command.run(ctx, params)) as R;
       ctx.commit(command.title);
+      if (ctx.savedTo !== null) this.#emitSaved(ctx.savedTo);
       const warnings = ctx.warnings;
       return warnings.length ? { ok: true, result, warnings } : { ok: true, result };
     } catch (err) {
@@ -458,12 +464,18 @@ export class Engine {
     return this.#options.editWaitMs ?? DEFAULT_EDIT_WAIT_MS;
   }
 
-  #context(options: ExecuteOptions): CommandContext & { commit(label: string): void; warnings: string[] } {
+  #context(options: ExecuteOptions): CommandContext & {
+    commit(label: string): void;
+    warnings: string[];
+    /** Where the command wrote the project, once it has (reported after it ends). */
+    readonly savedTo: string | null;
+  } {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const engine = this;
     // Until the command edits, it sees the live document (scripts run other commands and must see their edits).
     const step = new StepRecorder(() => engine.#doc);
     const warnings: string[] = [];
+    let savedTo: string | null = null;
     const signal = options.signal ?? new AbortController().signal;
     const move = (direction: 'undo' | 'redo'): string | null => {
       // An undo inside a group would revert a step of it, or a step from before it that the group cannot restore.
@@ -511,6 +523,10 @@ export class Engine {
         engine.#path = path;
         // Called once the file is written: what it holds is the document as this step sees it.
         engine.#saved = step.doc;
+        savedTo = path;
+      },
+      get savedTo() {
+        return savedTo;
       },
       history: { undo: () => move('undo'), redo: () => move('redo') },
       ports: this.#options.ports,
@@ -542,6 +558,10 @@ export class Engine {
   #emit(label: string): void {
     const revision = ++this.#revision;
     for (const l of this.#listeners) l({ type: 'documentChanged', label, revision });
+  }
+
+  #emitSaved(path: string): void {
+    for (const l of this.#listeners) l({ type: 'projectSaved', path, revision: this.#revision });
   }
 
   #toErrorInfo(err: unknown, id: string): ErrorInfo {

@@ -102,13 +102,22 @@ export interface PageToApp {
     /** `actor`: how this page's own edits appear in the activity log. */
     result: { app: string; version: string; pageId: string; actor: Actor; confined: boolean };
   };
-  /** Footage items whose file is not there now (looked up through the app's confined ports). */
-  'studio.missingFootage': { params: Record<string, never>; result: { ids: string[] } };
+  /**
+   * Footage items whose file is not there now (`ids`, looked up through the app's confined ports), and video
+   * footage whose file is there but is no longer the clip it was imported as (`changed`: re-exported at another
+   * size, length or rate; `change` says how, in the engine's words). Both are offered a relink.
+   */
+  'studio.missingFootage': {
+    params: Record<string, never>;
+    result: { ids: string[]; changed: Array<{ id: string; change: string }> };
+  };
 }
 
 /** Events the app sends every page (notifications, no reply). */
 export interface AppEvents {
   'event.documentChanged': { label: string; revision: number };
+  /** The project was written to its file by anyone (no new revision): "unsaved changes" is over. */
+  'event.projectSaved': { path: string; revision: number };
   'event.renderProgress': {
     itemId: string;
     framesDone: number;
@@ -166,6 +175,14 @@ export interface PageRequests {
   'page.controls': { params: Record<string, never>; result: { controls: ControlInfo[] } };
   /** Loads `url` (a staged UI script) and answers what its function returned (JSON-safe). */
   'page.script': { params: { id: string; url: string; timeoutMs: number }; result: { value: unknown } };
+  /**
+   * Waits (bounded) until the viewer shows the app's current revision at the playhead, before a screenshot;
+   * `note` says what it shows when it could not settle.
+   */
+  'page.settle': {
+    params: { timeoutMs?: number };
+    result: { settled: boolean; revision: number; frame: number; note?: string };
+  };
   /** App-level actions the page does itself: focus, showPanel, viewerZoom, screenshot, listControls. */
   'page.control': { params: { action: string; params?: Record<string, unknown> }; result: unknown };
 }

@@ -2,14 +2,17 @@
 /**
  * The studio's viewer and footage whose file goes away and comes back (a drive unplugged, a file being
  * re-exported): the placeholder and its warning while the file is gone, and the picture again once it is
- * back, with no edit to the document. A real app, a real Chromium, real files.
+ * back, with no edit to the document; a clip written over at another size is marked changed, with Relink.
+ * A real app, a real Chromium, real files.
  */
 import { copyFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithChromium, openStudio } from '../helpers/chromium.js';
+import { describeWithChromium, itWithChromium, openStudio } from '../helpers/chromium.js';
+import { hasFfmpeg } from '../helpers/ffmpeg.js';
+import { numberedClip } from '../helpers/media.js';
 import type { ControlClient } from '../helpers/studio-browser.js';
 import { StudioApp } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -48,9 +51,45 @@ describeWithChromium('footage that goes away and comes back, in the studio', () 
     // Another frame is asked for: it is drawn without the file.
     await control.call('ui.set', { control: 'Transport/frame', value: 5 });
     await expect.poll(() => warning().count(), { timeout: 10_000 }).toBe(1);
-    expect(await warning().textContent()).toMatch(/cannot be read/);
+    // In plain words, with what to do; the compositor's own words in the tooltip.
+    await expect.poll(() => warning().textContent(), { timeout: 10_000 }).toMatch(/is missing.*Relink/);
+    expect(await warning().getAttribute('title')).toMatch(/cannot be read/);
     // Put back: no edit, no seek; the viewer asks again on its own.
     await copyFile(aside, still);
     await expect.poll(() => warning().count(), { timeout: 10_000 }).toBe(0);
   });
+
+  (hasFfmpeg ? itWithChromium : it.skip)(
+    'marks a clip written over at another size as changed, says what to do, and relinks it',
+    async () => {
+      const dir = await tempDir();
+      const clip = await numberedClip(dir, 'h264', '10', 10, { size: '64x48' });
+      await exec('comp.new', { name: 'Clip comp', width: 64, height: 48, frameRate: 10, duration: 1 });
+      const { id } = await exec<{ id: string }>('file.import', { path: clip });
+      const name = 'clip-h264-10';
+      await exec('layer.addFootage', { footage: id });
+      const row = page.getByRole('treeitem', { name: new RegExp(`^Footage ${name}`) });
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => row.getAttribute('data-footage-state'), { timeout: 10_000 }).toBe('ok');
+      await expect.poll(() => warning().count(), { timeout: 10_000 }).toBe(0);
+
+      // Re-encoded under the same name at another size: no edit to the document.
+      expect(await numberedClip(dir, 'h264', '10', 10, { size: '32x24' })).toBe(clip);
+      await expect.poll(() => row.getAttribute('data-footage-state'), { timeout: 10_000 }).toBe('changed');
+      expect(await row.getAttribute('title')).toMatch(/it was 64x48.*it is now 32x24/);
+      await expect
+        .poll(() => warning().textContent(), { timeout: 10_000 })
+        .toMatch(/changed on disk.*Relink beside it in the Project panel/);
+
+      // Relink to the same path reads the file again: the mark and the placeholder go.
+      await page.getByRole('button', { name: `Relink ${name}` }).click();
+      await page.getByRole('button', { name: `Apply relink of ${name}` }).click();
+      await expect.poll(() => row.getAttribute('data-footage-state'), { timeout: 10_000 }).toBe('ok');
+      await expect.poll(() => warning().count(), { timeout: 10_000 }).toBe(0);
+      const view = await control.call<{ doc: { items: Array<{ id: string; width?: number }> } }>(
+        'session.view',
+      );
+      expect(view.doc.items.find((i) => i.id === id)?.width).toBe(32);
+    },
+  );
 });

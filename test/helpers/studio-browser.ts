@@ -51,6 +51,23 @@ export class ControlClient {
     });
   }
 
+  /** Runs a catalog command (engine.execute) and answers its result; rejects with the error. */
+  async execute<T = Record<string, unknown>>(id: string, params: Record<string, unknown> = {}): Promise<T> {
+    return (await this.call<{ result: T }>('engine.execute', { id, params })).result;
+  }
+
+  /**
+   * A 10 s composition "Main" (made active) holding "Nested": a precomp layer of a 10 s composition "Inner",
+   * a layer with a length of source to retime.
+   */
+  async nestedScene(): Promise<{ main: string; nested: string }> {
+    const size = { width: 64, height: 36, duration: 10 };
+    const inner = await this.execute<{ id: string }>('comp.new', { name: 'Inner', ...size });
+    const main = (await this.execute<{ id: string }>('comp.new', { name: 'Main', ...size })).id;
+    const layer = { comp: main, source: inner.id, name: 'Nested' };
+    return { main, nested: (await this.execute<{ id: string }>('layer.addPrecomp', layer)).id };
+  }
+
   close(): void {
     this.#ws.terminate();
   }

@@ -81,6 +81,21 @@ export async function checkUnchanged(ffprobe: string, input: string, item: Foota
   const now = await differenceOnDisk(look, (probe) => (matches(item, probe) ? null : probe));
   if (!now) return;
   refuseOverLimit(item, now.width, now.height);
+  throw new EngineError('unsupported_format', changeOf(item, now), CHANGED_REMEDY);
+}
+
+/**
+ * How the file probed as `now` differs from the video `item` recorded ("... has changed since it was imported:
+ * it was 1920x1080, 6.00 s; it is now 1280x720, 6.00 s."), or null when it is the same clip. For a caller that
+ * has probed the file itself (the studio marks changed footage in its Project panel).
+ */
+export function footageChange(item: FootageItem, now: MediaProbe): string | null {
+  if (item.media?.kind !== 'video' || matches(item, now)) return null;
+  return changeOf(item, now);
+}
+
+function changeOf(item: FootageItem, now: MediaProbe): string {
+  const was = item.media!;
   const rates = now.media.kind === 'video' && otherRate(now.media.frameRate, was.frameRate);
   const nowText =
     now.media.kind === 'video'
@@ -92,11 +107,7 @@ export async function checkUnchanged(ffprobe: string, input: string, item: Foota
           rates ? now.media.frameRate : null,
         )
       : `${now.media.kind === 'audio' ? 'sound only' : 'a still image'}`;
-  throw new EngineError(
-    'unsupported_format',
-    `"${item.path}" has changed since it was imported: it was ${described(item.width, item.height, was.duration, was.rotation, rates ? was.frameRate : null)}; it is now ${nowText}.`,
-    CHANGED_REMEDY,
-  );
+  return `"${item.path}" has changed since it was imported: it was ${described(item.width, item.height, was.duration, was.rotation, rates ? was.frameRate : null)}; it is now ${nowText}.`;
 }
 
 /** Throws when a clip of `item` (as its project says, or as its file is now) is larger than moving footage may be. */

@@ -159,6 +159,8 @@ export class StudioHub implements UiDriver {
     const owned = page.owned ? this.#options.owned() : null;
     if (action === 'screenshot' && owned) {
       // The app's own browser takes the real pixels; a person's browser draws the page itself (page.control).
+      // Either way the page first waits until its viewer shows the document as it is now (bounded).
+      const viewer = await this.#ask(page, 'page.settle', {});
       const png = await owned.screenshot();
       const size = owned.page.viewportSize();
       return {
@@ -167,6 +169,7 @@ export class StudioHub implements UiDriver {
         width: size?.width,
         height: size?.height,
         source: 'browser',
+        viewer,
       };
     }
     if (action === 'focus' && owned) await owned.page.bringToFront();

@@ -114,6 +114,8 @@ export function createStudio(options: StudioOptions): Studio {
   const stopDoc = engine.on((event) => {
     if (event.type === 'documentChanged')
       broadcast('event.documentChanged', { label: event.label, revision: event.revision });
+    else if (event.type === 'projectSaved')
+      broadcast('event.projectSaved', { path: event.path, revision: event.revision });
   });
   const stopActivityEvents = activity.on((entry) => broadcast('event.activity', { entry }));
   const stopRender = options.onRenderProgress?.((p) => broadcast('event.renderProgress', p)) ?? (() => {});

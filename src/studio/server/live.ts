@@ -15,6 +15,7 @@ import { MAX_PAYLOAD, Timeouts } from '../../bridge/protocol.js';
 import { EngineError, type Engine } from '../../engine/index.js';
 import { missingFootage } from '../../engine/footage-presence.js';
 import type { ActivityLog } from './activity.js';
+import { ChangedFootageCheck } from './changed-footage.js';
 import type { StudioAuth } from './auth.js';
 import type { StudioHub } from './hub.js';
 import { readCookie } from './auth.js';
@@ -37,9 +38,11 @@ export class LiveChannel {
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD, clientTracking: true });
   readonly #connections = new Set<Connection>();
   readonly #options: LiveOptions;
+  readonly #changed: ChangedFootageCheck;
 
   constructor(options: LiveOptions) {
     this.#options = options;
+    this.#changed = new ChangedFootageCheck(options.engine);
   }
 
   /** Every open page's connection (events are sent to all of them). */
@@ -103,10 +106,12 @@ export class LiveChannel {
             };
           case 'studio.missingFootage': {
             // Each item's own file: a sequence's frames are not looked at every few seconds.
-            const missing = await missingFootage(engine.view.doc, (path) => engine.ports.exists(path), {
-              frames: false,
-            });
-            return { ids: missing.map((m) => m.id) };
+            const doc = engine.view.doc;
+            const [missing, changed] = await Promise.all([
+              missingFootage(doc, (path) => engine.ports.exists(path), { frames: false }),
+              this.#changed.find(doc.items.filter((i) => i.type === 'footage')),
+            ]);
+            return { ids: missing.map((m) => m.id), changed };
           }
           case 'session.view':
             return { ...engine.view, revision: engine.revision };

@@ -12,6 +12,7 @@ import { coalesced } from './live/coalesce.js';
 import { Commands } from './live/commands.js';
 import { FrameSource } from './live/frames.js';
 import { MissingFootageWatch } from './live/missing-footage.js';
+import { errorForPerson, layerGone, warningsForPerson, type Call } from './live/person-words.js';
 import { Player } from './playback/player.js';
 import { soundSetting } from './playback/sound.js';
 import { activeComp, clampFrame, layerById } from './state/doc.js';
@@ -31,6 +32,8 @@ export class Studio {
   readonly player: Player;
   readonly #missing: MissingFootageWatch;
   #toastId = 0;
+  /** Every layer id a view has shown this page: a layer not found that was among them was deleted. */
+  readonly #layersShown = new Set<string>();
 
   /** Fetches session.view; concurrent calls coalesce (one more run after the one in flight). */
   readonly refreshView = coalesced(async () => {
@@ -79,13 +82,29 @@ export class Studio {
     });
     this.commands = new Commands(
       this.channel,
-      (error) => this.toast(error),
-      (warnings) => warnings.forEach((w) => this.warn(w)),
+      (error, call) =>
+        // Not found: most likely deleted by another editor a moment ago, which the page may not know yet.
+        error.code === 'not_found' && call
+          ? void this.refreshView()
+              .catch(() => undefined)
+              .then(() => this.toast(error, call))
+          : this.toast(error, call),
+      (warnings, call, result) =>
+        (warningsForPerson(call, warnings, result, this.store.state.doc) ?? warnings).forEach((w, i) =>
+          this.warn(w, warnings[i]),
+        ),
     );
-    this.#missing = new MissingFootageWatch(this.channel, (ids) => {
-      const before = this.store.state.missingFootage;
-      if (ids.length === before.length && ids.every((id, i) => id === before[i])) return;
-      this.store.update({ missingFootage: ids });
+    this.#missing = new MissingFootageWatch(this.channel, ({ ids, changed }) => {
+      const s = this.store.state;
+      const changedFootage = Object.fromEntries(changed.map((c) => [c.id, c.change]));
+      const same = (a: readonly string[], b: readonly string[]) =>
+        a.length === b.length && a.every((id, i) => id === b[i]);
+      if (
+        same(ids, s.missingFootage) &&
+        same(Object.entries(changedFootage).flat(), Object.entries(s.changedFootage).flat())
+      )
+        return;
+      this.store.update({ missingFootage: ids, changedFootage });
       // The viewer's frames of a file now gone (or back) were drawn from what is no longer there.
       this.player.filesChanged();
     });
@@ -101,22 +120,59 @@ export class Studio {
     this.channel.connect();
   }
 
-  toast(error: ErrorBody): void {
+  /**
+   * Shows an error. A command's failure that the studio can say in a person's words (person-words.ts) is said
+   * so, the engine's own words kept as the toast's tooltip.
+   */
+  toast(error: ErrorBody, call?: Call): void {
     const id = ++this.#toastId;
+    const said = call
+      ? errorForPerson(call, error, {
+          doc: this.store.state.doc,
+          hadLayer: (id) => this.#layersShown.has(id),
+        })
+      : null;
+    const shown = said ?? error;
     this.store.update((s) => ({
       toasts: [
         ...s.toasts.slice(-3),
-        { id, code: error.code, message: error.message, remediation: error.remediation },
+        {
+          id,
+          code: error.code,
+          message: shown.message,
+          remediation: shown.remediation,
+          ...(said && { detail: `${error.message} ${error.remediation}`.trim() }),
+        },
       ],
     }));
     window.setTimeout(() => this.dismissToast(id), TOAST_MS);
   }
 
-  /** A warning of a command that worked: the person sees what an agent's result would have said. */
-  warn(message: string): void {
+  /** A warning of a command that worked (in a person's words when person-words.ts has them; `detail`: the engine's). */
+  warn(message: string, detail?: string): void {
     const id = ++this.#toastId;
-    this.store.update((s) => ({ toasts: [...s.toasts.slice(-3), { id, message, warning: true }] }));
+    this.store.update((s) => ({
+      toasts: [
+        ...s.toasts.slice(-3),
+        { id, message, warning: true, ...(detail && detail !== message && { detail }) },
+      ],
+    }));
     window.setTimeout(() => this.dismissToast(id), TOAST_MS);
+  }
+
+  /**
+   * Runs a person's edit from a field that was open on a layer. Leaving a field commits what was typed, as in
+   * After Effects, and a field also loses the focus when its layer goes: an agent deleting the layer while a
+   * value waited for Enter sent that value to a layer that was no more. Such an edit is dropped, with a notice.
+   */
+  editLayer(id: string, params: Record<string, unknown>): void {
+    if (layerGone(this.store.state.doc, { id, params })) {
+      this.warn(
+        'That layer was deleted (by the agent, or in another tab) before your change reached it: nothing was changed.',
+      );
+      return;
+    }
+    void this.commands.run(id, params).catch(() => undefined);
   }
 
   dismissToast(id: number): void {
@@ -196,6 +252,10 @@ export class Studio {
         void this.refreshView().catch(() => undefined);
         void this.refreshQueue().catch(() => undefined);
         return;
+      case 'event.projectSaved':
+        // Same document, same revision: only the path and "unsaved" change, which the next view carries.
+        void this.refreshView().catch(() => undefined);
+        return;
       case 'event.activity': {
         const { entry } = params as AppEvents['event.activity'];
         this.store.update((s) => ({
@@ -221,6 +281,8 @@ export class Studio {
     // A view answered before a newer one was applied is stale: never let it overwrite newer values.
     if (s.doc && view.revision < s.revision) return;
     const doc = view.doc as Project;
+    for (const item of doc.items)
+      if (item.type === 'composition') for (const l of item.layers) this.#layersShown.add(l.id);
     const comp = activeComp(doc);
     const selection = layerById(comp, s.selection) ? s.selection : null;
     const frame = comp ? clampFrame(comp, s.frame) : 0;

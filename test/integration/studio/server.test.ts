@@ -113,6 +113,34 @@ describe('who may open the studio', () => {
 });
 
 describe('what pages see', () => {
+  it('tells every page and agent when anyone saves, so "unsaved changes" clears at once', async () => {
+    const app = await startStudioApp();
+    const cookie = await signIn(app);
+    const pageA = await openPage(app, cookie);
+    const pageB = await openPage(app, cookie);
+    const agent = await openAgent(app);
+    await withComp(app);
+    type SavedView = { unsaved: boolean; projectPath: string | null; revision: number };
+    expect(((await pageB.request('session.view', {})) as SavedView).unsaved).toBe(true);
+
+    // A save changes no document (no documentChanged), yet every view's "unsaved" and path change.
+    const path = join(await tempDir(), 'saved.ecproj');
+    const seenByB = nextEvent<{ path: string; revision: number }>(pageB, 'event.projectSaved');
+    const seenByAgent = nextEvent<{ path: string }>(agent, 'event.projectSaved');
+    await pageA.request('engine.execute', { id: 'project.save', params: { path } });
+    const saved = await seenByB;
+    expect(saved.path).toBe(path);
+    expect((await seenByAgent).path).toBe(path);
+    const view = (await pageB.request('session.view', {})) as SavedView;
+    expect(view).toMatchObject({ unsaved: false, projectPath: path, revision: saved.revision });
+
+    // An agent's save over the control channel reaches the pages too.
+    await withComp(app);
+    const again = nextEvent<{ path: string }>(pageA, 'event.projectSaved');
+    await agent.request('engine.execute', { id: 'project.save', params: {} });
+    expect((await again).path).toBe(path);
+  });
+
   it("shows every page everyone's edits with who made them and a rising revision", async () => {
     const app = await startStudioApp();
     const cookie = await signIn(app);

@@ -12,7 +12,7 @@ export function Toasts(): JSX.Element {
   return (
     <div class="toasts" aria-label="Messages">
       {toasts.map((t) => (
-        <div class={t.warning ? 'toast toast-warning' : 'toast'} key={t.id} role="alert">
+        <div class={t.warning ? 'toast toast-warning' : 'toast'} key={t.id} role="alert" title={t.detail}>
           <div class="toast-main">
             <strong>{t.message}</strong>
             {t.remediation && <span>{t.remediation}</span>}

@@ -10,6 +10,7 @@
  */
 import type { ErrorBody } from '../../protocol.js';
 import type { LiveChannel } from './channel.js';
+import type { Call } from './person-words.js';
 import { RpcError, toErrorBody } from './rpc-error.js';
 
 export interface Step {
@@ -17,16 +18,16 @@ export interface Step {
   params: Record<string, unknown>;
 }
 
+/** Shows a failure; `call` is the command that failed (absent: the channel or a group failed). */
+type OnError = (error: ErrorBody, call?: Call) => void;
+type OnWarnings = (warnings: readonly string[], call: Call, result: unknown) => void;
+
 export class Commands {
   readonly #channel: LiveChannel;
-  readonly #onError: (error: ErrorBody) => void;
-  readonly #onWarnings: (warnings: readonly string[]) => void;
+  readonly #onError: OnError;
+  readonly #onWarnings: OnWarnings;
 
-  constructor(
-    channel: LiveChannel,
-    onError: (error: ErrorBody) => void,
-    onWarnings: (warnings: readonly string[]) => void = () => undefined,
-  ) {
+  constructor(channel: LiveChannel, onError: OnError, onWarnings: OnWarnings = () => undefined) {
     this.#channel = channel;
     this.#onError = onError;
     this.#onWarnings = onWarnings;
@@ -39,10 +40,10 @@ export class Commands {
         'engine.execute',
         groupId ? { id, params, groupId } : { id, params },
       );
-      if (reply.warnings?.length) this.#onWarnings(reply.warnings);
+      if (reply.warnings?.length) this.#onWarnings(reply.warnings, { id, params }, reply.result);
       return reply.result;
     } catch (error) {
-      this.#onError(toErrorBody(error));
+      this.#onError(toErrorBody(error), { id, params });
       throw error;
     }
   }
@@ -70,14 +71,14 @@ export class Gesture {
   readonly #label: string;
   readonly #channel: LiveChannel;
   readonly #send: Send;
-  readonly #onError: (error: ErrorBody) => void;
+  readonly #onError: OnError;
   #groupId: Promise<string> | null = null;
   /** Steps waiting to be sent: only the latest for a drag, every one for a sequence. */
   #queue: Step[] = [];
   #pump: Promise<void> | null = null;
   #failed = false;
 
-  constructor(label: string, channel: LiveChannel, send: Send, onError: (error: ErrorBody) => void) {
+  constructor(label: string, channel: LiveChannel, send: Send, onError: OnError) {
     this.#label = label;
     this.#channel = channel;
     this.#send = send;

@@ -1,23 +1,27 @@
 /**
- * Which footage files are not there, for the Project panel's marks: asked of the app (its ports see the files,
- * within its confinement) when the document's footage changes, and every few seconds while it has any, so a
- * file moved away or put back shows without an edit (a drive unplugged, a file being re-exported).
+ * Which footage files are not there, and which are there but changed (a clip re-exported under the same name at
+ * another size), for the Project panel's marks: asked of the app (its ports see the files, within its
+ * confinement) when the document's footage changes, and every few seconds while it has any, so a file moved
+ * away, put back or written over shows without an edit (a drive unplugged, a file being re-exported).
  */
 import type { Project } from '../../../engine/model.js';
+import type { PageToApp } from '../../protocol.js';
 import type { LiveChannel } from './channel.js';
+
+export type FootageOnDisk = PageToApp['studio.missingFootage']['result'];
 
 const RECHECK_MS = 3000;
 
 export class MissingFootageWatch {
   readonly #channel: LiveChannel;
-  readonly #publish: (ids: readonly string[]) => void;
+  readonly #publish: (found: FootageOnDisk) => void;
   #paths = '';
   #timer: ReturnType<typeof setTimeout> | null = null;
   #asking = false;
   /** The footage changed while a question was out: its answer may be about the old files. */
   #again = false;
 
-  constructor(channel: LiveChannel, publish: (ids: readonly string[]) => void) {
+  constructor(channel: LiveChannel, publish: (found: FootageOnDisk) => void) {
     this.#channel = channel;
     this.#publish = publish;
   }
@@ -30,7 +34,7 @@ export class MissingFootageWatch {
     this.#paths = paths;
     if (!footage.length) {
       this.#stop();
-      this.#publish([]);
+      this.#publish({ ids: [], changed: [] });
       return;
     }
     void this.#ask();
@@ -49,8 +53,8 @@ export class MissingFootageWatch {
     }
     this.#asking = true;
     try {
-      const { ids } = await this.#channel.request<{ ids: string[] }>('studio.missingFootage');
-      this.#publish(ids);
+      const found = await this.#channel.request<FootageOnDisk>('studio.missingFootage');
+      this.#publish({ ids: found.ids, changed: found.changed ?? [] });
     } catch {
       // A closed channel: the next view after reconnecting asks again.
     } finally {

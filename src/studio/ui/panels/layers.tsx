@@ -9,6 +9,7 @@ import type { Composition, Layer } from '../../../engine/model.js';
 import { TextField } from '../components/fields.js';
 import { Icon } from '../components/icons.js';
 import { Panel } from '../components/panel.js';
+import { onTreeKeyDown, treeTabIndex } from '../components/tree-keys.js';
 import { windowDrag } from '../components/window-drag.js';
 import { layerHasSound } from '../../../engine/shown-footage.js';
 import { activeComp } from '../state/doc.js';
@@ -77,6 +78,13 @@ export function LayersPanel(): JSX.Element {
         aria-label={`Layers of ${comp.name}`}
         data-control="Layers/selected"
         ref={listRef}
+        onKeyDown={(e) =>
+          onTreeKeyDown(
+            e,
+            (row) => studio.select(row.dataset.layer ?? null),
+            (row) => row.dataset.layer === selection,
+          )
+        }
       >
         {comp.layers.map((layer, index) => (
           <LayerRow
@@ -85,6 +93,11 @@ export function LayersPanel(): JSX.Element {
             layer={layer}
             index={index}
             selected={layer.id === selection}
+            tabIndex={treeTabIndex(
+              layer.id === selection,
+              index,
+              comp.layers.some((l) => l.id === selection),
+            )}
             onPointerDown={(e) => onRowPointerDown(e, layer, index)}
           />
         ))}
@@ -99,6 +112,7 @@ function LayerRow(props: {
   layer: Layer;
   index: number;
   selected: boolean;
+  tabIndex: number;
   onPointerDown(e: PointerEvent): void;
 }): JSX.Element {
   const { comp, layer } = props;
@@ -110,7 +124,7 @@ function LayerRow(props: {
   const muted = layer.audio?.muted ?? false;
   const [renaming, setRenaming] = useState(false);
   const run = (id: string, params: Record<string, unknown>) =>
-    void studio.commands.run(id, { comp: comp.id, layer: layer.id, ...params }).catch(() => undefined);
+    studio.editLayer(id, { comp: comp.id, layer: layer.id, ...params });
 
   return (
     <div
@@ -118,6 +132,7 @@ function LayerRow(props: {
       role="treeitem"
       aria-label={layer.name}
       aria-selected={props.selected}
+      tabIndex={props.tabIndex}
       data-layer={layer.id}
       onPointerDown={props.onPointerDown}
       onDblClick={(e) => {

@@ -9,6 +9,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { TextField } from '../components/fields.js';
 import { Icon } from '../components/icons.js';
 import { Panel } from '../components/panel.js';
+import { onTreeKeyDown, treeTabIndex } from '../components/tree-keys.js';
 import { useStudio, useStudioState } from '../studio.js';
 import { footageFacts } from './footage-facts.js';
 
@@ -25,6 +26,7 @@ export function ProjectPanel(): JSX.Element {
   // Open with unsaved edits asks first: the path typed, waiting for a second Enter (anyone's edits would go).
   const [dropping, setDropping] = useState<string | null>(null);
   const missing = useStudioState((s) => s.missingFootage);
+  const changed = useStudioState((s) => s.changedFootage);
   const [form, setForm] = useState<Form>(null);
   const [relinking, setRelinking] = useState<string | null>(null);
   const run = (id: string, params: Record<string, unknown> = {}) =>
@@ -34,6 +36,15 @@ export function ProjectPanel(): JSX.Element {
     );
 
   const save = () => (projectPath ? void run('project.save') : setForm('save'));
+  /** Enter (or Space) on an item: a composition becomes active; a missing or changed file opens its Relink. */
+  const pick = (li: HTMLElement) => {
+    const id = li.dataset.item;
+    const item = doc?.items.find((i) => i.id === id);
+    if (item?.type === 'composition' && doc?.activeComp !== item.id)
+      void run('comp.setActive', { comp: item.id });
+    else if (item?.type === 'footage' && (missing.includes(item.id) || changed[item.id]))
+      setRelinking(relinking === item.id ? null : item.id);
+  };
   const toggle = (f: Form) => setForm(form === f ? null : f);
 
   const actions = (
@@ -106,12 +117,20 @@ export function ProjectPanel(): JSX.Element {
           onCancel={() => setForm(null)}
         />
       )}
-      <ul class="item-list" role="tree" aria-label="Project items" data-control="Project/activeComp">
-        {(doc?.items ?? []).map((item) =>
+      <ul
+        class="item-list"
+        role="tree"
+        aria-label="Project items"
+        data-control="Project/activeComp"
+        onKeyDown={(e) => onTreeKeyDown(e, pick, (li) => li.dataset.item === doc?.activeComp)}
+      >
+        {(doc?.items ?? []).map((item, index) =>
           item.type === 'composition' ? (
             <li
               key={item.id}
               role="treeitem"
+              data-item={item.id}
+              tabIndex={treeTabIndex(doc?.activeComp === item.id, index, doc?.activeComp != null)}
               aria-label={`Composition ${item.name}`}
               aria-selected={doc?.activeComp === item.id}
               class={`item ${doc?.activeComp === item.id ? 'is-active' : ''}`}
@@ -127,13 +146,21 @@ export function ProjectPanel(): JSX.Element {
             <FootageRow
               key={item.id}
               item={item}
+              tabIndex={treeTabIndex(false, index, doc?.activeComp != null)}
               missing={missing.includes(item.id)}
+              change={changed[item.id] ?? null}
               relinking={relinking === item.id}
               onRelink={(open) => setRelinking(open ? item.id : null)}
               run={run}
             />
           ) : (
-            <li key={item.id} role="treeitem" aria-label={`Folder ${item.name}`} class="item">
+            <li
+              key={item.id}
+              role="treeitem"
+              tabIndex={treeTabIndex(false, index, doc?.activeComp != null)}
+              aria-label={`Folder ${item.name}`}
+              class="item"
+            >
               <Icon name="folder" />
               <span class="name-text">{item.name}</span>
             </li>
@@ -144,28 +171,43 @@ export function ProjectPanel(): JSX.Element {
   );
 }
 
-/** A footage item; one whose file is not there is marked, with a field to point it at the file's new place. */
+/**
+ * A footage item; one whose file is not there, or is there but no longer the clip it was imported as (written
+ * over at another size), is marked, with Relink: a new place for the file, or the same path to read it again.
+ */
 function FootageRow(props: {
   item: FootageItem;
   missing: boolean;
+  /** What changed in the file on disk, or null. */
+  change: string | null;
+  tabIndex: number;
   relinking: boolean;
   onRelink(open: boolean): void;
   run(id: string, params: Record<string, unknown>): Promise<boolean>;
 }): JSX.Element {
-  const { item, missing } = props;
+  const { item, missing, change } = props;
+  const mark = missing ? 'missing' : change ? 'changed' : null;
+  const title = missing
+    ? `Not found: ${item.path}`
+    : change
+      ? `${change} Relink reads the file again (Apply with the same path).`
+      : item.path;
   return (
     <>
       <li
         role="treeitem"
-        aria-label={`Footage ${item.name}${missing ? ' (missing)' : ''}`}
-        class={`item ${missing ? 'is-missing' : ''}`}
-        title={missing ? `Not found: ${item.path}` : item.path}
+        aria-label={`Footage ${item.name}${mark ? ` (${mark})` : ''}`}
+        class={`item ${mark ? 'is-missing' : ''}`}
+        data-footage-state={mark ?? 'ok'}
+        data-item={item.id}
+        tabIndex={props.tabIndex}
+        title={title}
       >
         <Icon name="film" />
         <span class="name-text">{item.name}</span>
-        {missing ? (
+        {mark ? (
           <>
-            <span class="missing-mark">missing</span>
+            <span class="missing-mark">{mark}</span>
             <button
               class="button small"
               aria-label={`Relink ${item.name}`}

@@ -33,9 +33,7 @@ export function PropertyRowView(props: {
   const keyed = keyframeAtFrame(row, comp, layer, frame) !== undefined;
 
   const commit = (v: PropertyValue, dimension?: Dimension) =>
-    void studio.commands
-      .run(...stepArgs(propertyStep(comp, layer, row, frame, v, dimension)))
-      .catch(() => undefined);
+    studio.editLayer(...stepArgs(propertyStep(comp, layer, row, frame, v, dimension)));
   const scrub = (v: PropertyValue, phase: 'move' | 'end', dimension?: Dimension) => {
     gesture.current ??= studio.commands.gesture(`Change ${row.name}`);
     gesture.current.step(propertyStep(comp, layer, row, frame, v, dimension));

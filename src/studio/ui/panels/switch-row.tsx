@@ -16,7 +16,7 @@ export function SwitchRowView(props: { row: SwitchRow }): JSX.Element {
   const control = switchPathOf(row);
   const commit = (v: SwitchValue) => {
     const step = row.change(v);
-    void studio.commands.run(step.id, step.params).catch(() => undefined);
+    studio.editLayer(step.id, step.params);
   };
   const scrub = (v: number, phase: 'move' | 'end') => {
     gesture.current ??= studio.commands.gesture(`Change ${row.name}`);

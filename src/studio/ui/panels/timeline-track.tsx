@@ -13,6 +13,7 @@ import { windowDrag } from '../components/window-drag.js';
 import { isAnimatable, type PropertyRow } from '../state/layer-properties.js';
 import { useStudio, useStudioState } from '../studio.js';
 import { timeX, type TimeScale } from './timeline-geometry.js';
+import { retimeOf } from './timeline-retime.js';
 
 const DRAG_THRESHOLD_PX = 3;
 
@@ -36,6 +37,7 @@ export function LayerBar(props: {
   // past the track's right side, where nothing could grab it. An end cut off is drawn open (dashed).
   const shownIn = Math.min(Math.max(inPoint, 0), comp.duration);
   const shownOut = Math.max(Math.min(outPoint, comp.duration), 0);
+  const retime = retimeOf(doc, { ...layer, inPoint, outPoint });
 
   const onTrimDown = (edge: Edge) => (e: PointerEvent) => {
     if (e.button !== 0) return;
@@ -117,9 +119,21 @@ export function LayerBar(props: {
       role="slider"
       aria-label={`Timing of ${layer.name}: drag to move it in time`}
       aria-valuenow={Number(inPoint.toFixed(3))}
-      aria-valuetext={`${inPoint.toFixed(2)}s to ${outPoint.toFixed(2)}s`}
+      aria-valuetext={`${inPoint.toFixed(2)}s to ${outPoint.toFixed(2)}s${retime.words ? `, ${retime.words}` : ''}`}
       onPointerDown={onPointerDown}
     >
+      {retime.empty.map(([from, to]) => {
+        // Drawn within the part of the bar on screen (the composition).
+        const [a, b] = [Math.max(from, shownIn), Math.min(to, shownOut)];
+        return b > a ? (
+          <span
+            key={from}
+            class="bar-empty"
+            style={{ left: `${timeX(scale, a - shownIn)}px`, width: `${timeX(scale, b - a)}px` }}
+            title="The source has run out here: nothing of it is shown"
+          />
+        ) : null;
+      })}
       {(['in', 'out'] as const).map((edge) => (
         <span
           key={edge}
@@ -131,6 +145,11 @@ export function LayerBar(props: {
         />
       ))}
       <span class="bar-label">{layer.name}</span>
+      {retime.mark && (
+        <span class="bar-retime" title={retime.words ?? undefined}>
+          {retime.mark}
+        </span>
+      )}
     </div>
   );
 }

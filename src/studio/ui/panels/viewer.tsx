@@ -6,7 +6,8 @@ import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { VIEWER_ZOOMS } from '../../protocol.js';
 import { Panel } from '../components/panel.js';
-import { activeComp, timecode } from '../state/doc.js';
+import type { Project } from '../../../engine/model.js';
+import { activeComp, footageShown, timecode } from '../state/doc.js';
 import type { ViewerResolution, ViewerZoom } from '../state/studio-state.js';
 import { useStudio, useStudioState } from '../studio.js';
 
@@ -32,7 +33,10 @@ export function ViewerPanel(): JSX.Element {
   const painted = useStudioState((s) => s.painted);
   const renderScale = useStudioState((s) => s.renderScale);
   const frame = useStudioState((s) => s.frame);
+  const missing = useStudioState((s) => s.missingFootage);
+  const changed = useStudioState((s) => s.changedFootage);
   const comp = activeComp(doc);
+  const footageHint = comp ? placeholderHint(doc, comp.id, missing, changed) : null;
   const stageRef = useRef<HTMLDivElement>(null);
   const [stage, setStage] = useState({ width: 800, height: 450 });
 
@@ -135,16 +139,39 @@ export function ViewerPanel(): JSX.Element {
           <span>{timecode(comp, painted?.frame ?? frame)}</span>
           <span class="muted">rev {painted?.revision ?? '–'}</span>
           {painted && painted.warnings.length > 0 && (
-            // Missing footage and the like: the compositor drew a placeholder and said why.
+            // Missing footage and the like: the compositor drew a placeholder and said why (in the tooltip);
+            // footage the Project panel marks is named with what to do there.
             <span class="warning" role="status" title={painted.warnings.join('\n')}>
-              ⚠ {painted.warnings[0]}
-              {painted.warnings.length > 1 && ` (+${painted.warnings.length - 1})`}
+              ⚠ {footageHint ?? painted.warnings[0]}
+              {!footageHint && painted.warnings.length > 1 && ` (+${painted.warnings.length - 1})`}
             </span>
           )}
         </div>
       )}
     </Panel>
   );
+}
+
+/**
+ * The viewer's warning in plain words when the placeholder stands for footage the Project panel marks: which
+ * file, why, and the button to use (the compositor's own words stay in the tooltip, and in an agent's preview).
+ */
+function placeholderHint(
+  doc: Project | null,
+  compId: string,
+  missing: readonly string[],
+  changed: Readonly<Record<string, string>>,
+): string | null {
+  const shown = footageShown(doc, compId);
+  const name = (id: string) => doc?.items.find((i) => i.id === id)?.name ?? id;
+  const gone = missing.filter((id) => shown.has(id));
+  const redone = Object.keys(changed).filter((id) => shown.has(id) && !gone.includes(id));
+  const more = (n: number) => (n > 1 ? ` (and ${n - 1} more)` : '');
+  if (redone.length)
+    return `"${name(redone[0]!)}"${more(redone.length)} changed on disk, so a placeholder is shown: click Relink beside it in the Project panel, then Apply.`;
+  if (gone.length)
+    return `"${name(gone[0]!)}"${more(gone.length)} is missing, so a placeholder is shown: click Relink beside it in the Project panel and give its new place.`;
+  return null;
 }
 
 export function parseZoom(value: unknown): ViewerZoom {

@@ -49,3 +49,21 @@ export const layerTimeAt = (comp: Composition, layer: Layer, frame: number) =>
 export function timecode(comp: Composition, frame: number): string {
   return timecodeAt(comp.frameRate, frame);
 }
+
+/** The footage items a composition shows, through its precomps too (each composition looked at once). */
+export function footageShown(doc: Project | null, compId: string): Set<string> {
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    const comp = doc?.items.find((i) => i.id === id);
+    if (comp?.type !== 'composition') return;
+    for (const layer of comp.layers) {
+      if (layer.source.kind === 'footage') found.add(layer.source.footage);
+      else if (layer.source.kind === 'precomp') visit(layer.source.comp);
+    }
+  };
+  visit(compId);
+  return found;
+}

@@ -38,6 +38,8 @@ export interface Toast {
   code?: string;
   /** A command that worked but warned (shown in amber); an error otherwise. */
   warning?: true;
+  /** The engine's own words, when the toast says it in a person's (shown as its tooltip). */
+  detail?: string;
 }
 
 /** The part of the timeline that plays and loops, in frames (inclusive); null = the whole composition. */
@@ -58,6 +60,12 @@ export interface StudioState {
   doc: Project | null;
   /** Footage items whose file is not there (the Project panel marks them; relink there). */
   missingFootage: readonly string[];
+  /**
+   * Video footage whose file is there but is no longer the clip it was imported as (re-exported at another
+   * size...), by id: what changed. Marked "changed" in the Project panel, with Relink (footage.relink probes
+   * the file again).
+   */
+  changedFootage: Readonly<Record<string, string>>;
   revision: number;
   projectPath: string | null;
   /** Edits not in the project's file: the Project panel says so, and Open asks before it drops them. */
@@ -103,6 +111,7 @@ export const initialState: StudioState = {
   blendModes: [],
   doc: null,
   missingFootage: [],
+  changedFootage: {},
   revision: 0,
   projectPath: null,
   unsaved: false,

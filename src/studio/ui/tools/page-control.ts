@@ -8,6 +8,7 @@ import type { Studio } from '../studio.js';
 import { describeControls, findControl } from './controls.js';
 import { describe, rectOf } from './describe.js';
 import { screenshotPage } from './screenshot.js';
+import { viewerSettled } from './viewer-settled.js';
 
 const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
 
@@ -67,7 +68,11 @@ const ACTIONS = {
     return { zoom: control.get() };
   },
   listControls: async (studio: Studio) => ({ controls: describeControls(studio) }),
-  screenshot: () => screenshotPage(),
+  // The picture of the document as it is now: an edit just made is waited for (bounded), else said so.
+  screenshot: async (studio: Studio) => {
+    const viewer = await viewerSettled(studio);
+    return { ...(await screenshotPage()), viewer };
+  },
   layout: async () => layout(),
 } satisfies Record<string, (studio: Studio, params: Record<string, unknown>) => Promise<unknown>>;
 

@@ -10,6 +10,7 @@ import { describeControls, findControl } from './controls.js';
 import { pageControl } from './page-control.js';
 import { click, drag, hitTest, key, type } from './synthetic-input.js';
 import { UiScripts } from './ui-script.js';
+import { viewerSettled } from './viewer-settled.js';
 
 type Handlers = {
   [M in keyof PageRequests]: (
@@ -31,6 +32,7 @@ function handlers(studio: Studio, scripts: UiScripts): Handlers {
       return { control: found.path, value: findControl(studio, found.path).get() };
     },
     'page.controls': () => ({ controls: describeControls(studio) }),
+    'page.settle': (p) => viewerSettled(studio, p.timeoutMs),
     'page.script': (p) => scripts.run(p),
     'page.control': (p) => pageControl(studio, p),
   };

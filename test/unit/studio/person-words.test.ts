@@ -1,0 +1,98 @@
+// What the studio's toasts say to a person: the engine's real errors and warnings for the page's commands, said
+// with the studio's own controls (by code, command and params), and the engine's words for anything else.
+import { describe, expect, it } from 'vitest';
+import type { Project } from '../../../src/engine/model.js';
+import { errorForPerson, warningsForPerson, type Call } from '../../../src/studio/ui/live/person-words.js';
+import { newEngine, run } from '../../helpers/engine.js';
+
+async function scene() {
+  const engine = newEngine();
+  const inner = await run<{ id: string }>(engine, 'comp.new', {
+    name: 'Inner',
+    width: 64,
+    height: 36,
+    duration: 10,
+  });
+  const main = await run<{ id: string }>(engine, 'comp.new', {
+    name: 'Main',
+    width: 64,
+    height: 36,
+    duration: 10,
+  });
+  const pre = await run<{ id: string }>(engine, 'layer.addPrecomp', { comp: main.id, source: inner.id });
+  const text = await run<{ id: string }>(engine, 'layer.addText', { comp: main.id, text: 'Hi' });
+  return { engine, main: main.id, pre: pre.id, text: text.id };
+}
+
+/** The layers the page had shown: every one the scene made. */
+const hadLayer = (id: string) => /^layer_\d+$/.test(id);
+
+/** The engine's error for `call`, and what a person is told. */
+async function told(engine: ReturnType<typeof newEngine>, call: Call) {
+  const r = await engine.execute(call.id, call.params);
+  if (r.ok) throw new Error(`${call.id} worked`);
+  return {
+    engine: r.error,
+    person: errorForPerson(call, r.error, { doc: engine.view.doc as Project, hadLayer }),
+  };
+}
+
+describe('errorForPerson', () => {
+  it('says a layer needs a name, not which schema to read', async () => {
+    const { engine, main, text } = await scene();
+    const { person } = await told(engine, {
+      id: 'layer.rename',
+      params: { comp: main, layer: text, name: '' },
+    });
+    expect(person).toMatchObject({ code: 'bad_argument', message: 'A layer needs a name.' });
+    expect(person!.remediation).not.toMatch(/layer\.rename|schema|command_list/);
+  });
+
+  it('says there is nothing to redo or undo', async () => {
+    const { engine } = await scene();
+    expect((await told(engine, { id: 'edit.redo', params: {} })).person?.message).toBe('Nothing to redo.');
+    const fresh = newEngine();
+    expect((await told(fresh, { id: 'edit.undo', params: {} })).person?.message).toBe('Nothing to undo.');
+  });
+
+  it('says a layer deleted by someone else was deleted, without ids and tools', async () => {
+    const { engine, main, text } = await scene();
+    await run(engine, 'layer.delete', { comp: main, layer: text });
+    const call = {
+      id: 'property.set',
+      params: { comp: main, layer: text, property: 'transform.rotation', value: 5 },
+    };
+    const { engine: words, person } = await told(engine, call);
+    expect(words.message).toMatch(/doc_inspect|Available/);
+    expect(person?.message).toMatch(/^That layer was deleted/);
+    expect(`${person?.message} ${person?.remediation}`).not.toMatch(/layer_\d|doc_inspect/);
+  });
+
+  it("keeps the engine's words for what it has no words of its own for", async () => {
+    const { engine, main } = await scene();
+    const { person } = await told(engine, {
+      id: 'property.set',
+      params: { comp: main, layer: 'nope', value: 1, property: 'x' },
+    });
+    // A layer the page never showed (a made-up name in an agent's script): not a deletion.
+    expect(person).toBeNull();
+  });
+});
+
+describe('warningsForPerson', () => {
+  it('says where a sped-up source ends and how to fix it with the Timeline or Loop', async () => {
+    const { engine, main, pre } = await scene();
+    const call = { id: 'layer.setTimeMap', params: { comp: main, layer: pre, speed: 4 } };
+    const r = await engine.execute(call.id, call.params);
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.warnings?.[0]).toMatch(/layer\.setTiming \{outPoint: 2\.5\}/);
+    const said = warningsForPerson(call, r.warnings!, r.result, engine.view.doc as Project);
+    expect(said).toEqual([
+      'At speed 4 the source of "Inner" ends at 2.5 s: the layer shows nothing after that. Set its out point to 2.5 s (drag the end of its bar in the Timeline), or turn on Loop.',
+    ]);
+  });
+
+  it("keeps other commands' warnings as the engine wrote them", () => {
+    expect(warningsForPerson({ id: 'footage.relink', params: {} }, ['w'], {}, null)).toBeNull();
+  });
+});
