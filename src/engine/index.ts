@@ -40,7 +40,7 @@ export * from './core.js';
 export * from './model.js';
 export { ErrorInfoSchema } from './error-info-schema.js';
 export { inspectDocument, frameCount, type CompSummary } from './inspect.js';
-export { framePath, hasFrameField, resolveOutputFormat } from './output-template.js';
+export { fillItemOutput, framePath, hasFrameField, resolveOutputFormat } from './output-template.js';
 export type { EnginePorts, ImageInfo, MediaFile, MediaProbe } from './ports.js';
 export { applyProps, footageProps, type ProbedFootage } from './apply-props.js';
 export { checkProps, propsFromText, requireProps, inputsOf } from './template-inputs.js';

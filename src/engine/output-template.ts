@@ -5,7 +5,8 @@
 import { basename, extname } from 'node:path';
 import { EngineError } from './errors.js';
 import type { Remedy } from './surface-words.js';
-import type { OutputFormat } from './model.js';
+import type { OutputFormat, Project, RenderQueueItem } from './model.js';
+import { inputsOf } from './template-inputs.js';
 import {
   firstExtensions,
   formatFromExtension,
@@ -166,4 +167,28 @@ export function fillOutputFields(template: string, values: Readonly<Record<strin
       };
   }
   return { ok: true, path: template.replace(ROW_FIELD, (_m, field: string) => values[field]!) };
+}
+
+/**
+ * A queue item's output with its `{field}`s filled from `props`, else from its composition's input of that name
+ * (its default), as one row of a batch fills them: a literal `out/{name}.mp4` on disk is never what was meant.
+ * `output` null: no fields. Not ok: `field` nothing fills (no `message`), or whose value cannot be in a name.
+ */
+export function fillItemOutput(
+  doc: Project,
+  item: RenderQueueItem,
+  props: Readonly<Record<string, unknown>>,
+): { ok: true; output: string | null } | { ok: false; field: string; message?: string } {
+  const fields = outputFields(item.output);
+  if (!fields.length) return { ok: true, output: null };
+  const comp = doc.items.find((i) => i.id === item.comp);
+  const inputs = comp?.type === 'composition' ? inputsOf(comp) : [];
+  const values: Record<string, string> = {};
+  for (const field of fields) {
+    const value = props[field] ?? inputs.find((i) => i.name === field)?.default;
+    if (value === undefined) return { ok: false, field };
+    values[field] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  const filled = fillOutputFields(item.output, values);
+  return filled.ok ? { ok: true, output: filled.path } : filled;
 }

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import {
   defineCommand,
+  EngineError,
+  fillItemOutput,
   footageProps,
   type AnyCommand,
   type Project,
@@ -52,7 +54,12 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     params: RenderParams,
     pathParams: {},
     writesFiles: (view, p) =>
-      safe(() => selected(view.doc, p.items).flatMap((q) => [q.output, ...q.overflow.map((o) => o.dir)])),
+      safe(() =>
+        selected(view.doc, p.items).flatMap((q) => [
+          withFilledOutput(view.doc, q).output,
+          ...q.overflow.map((o) => o.dir),
+        ]),
+      ),
     readsFiles: (view, p) =>
       safe(() => {
         const items = selected(view.doc, p.items);
@@ -69,7 +76,7 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     traits: { longRunning: true, backgroundJob: { waitParam: 'wait' }, detachesFromCallOrder: true },
     async run(ctx, p) {
       const doc = ctx.doc;
-      const items = selected(doc, p.items);
+      const items = selected(doc, p.items).map((q) => withFilledOutput(doc, q));
       refuseInstalledPackageOutputs(items);
       const job = service.start(doc, items, ctx.ports, {
         resume: p.resume ?? false,
@@ -119,6 +126,24 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
     },
   });
   return [render, stop] as AnyCommand[];
+}
+
+/**
+ * The item as it renders: `{field}`s in its output filled from its props, else its composition's inputs'
+ * defaults, as the CLI fills them (templates.md); a project saved with `out/{name}.mp4` wrote a file named
+ * `{name}.mp4` when rendered here. A field nothing fills is refused before anything renders.
+ */
+function withFilledOutput(doc: Project, item: RenderQueueItem): RenderQueueItem {
+  const filled = fillItemOutput(doc, item, item.props ?? {});
+  if (filled.ok) return filled.output === null ? item : { ...item, output: filled.output };
+  const { field } = filled;
+  throw new EngineError(
+    'bad_argument',
+    filled.message
+      ? `Item "${item.id}" writes to "${item.output}": its {${field}} ${filled.message}.`
+      : `Item "${item.id}" writes to "${item.output}", whose {${field}} no input of its composition and no prop of the item fills.`,
+    `Give the item a "${field}" prop (renderQueue.update {id: "${item.id}", props: {"${field}": ...}}), or an output without {${field}}.`,
+  );
 }
 
 function propFootage(doc: Project, item: RenderQueueItem): string[] {
