@@ -54,6 +54,13 @@ export function applyProps(
           checkKindKept(doc, original, input.name, value as string, footage);
           footageId ??= addFootage(d, taken, input.name, value as string, footage);
           layer.source.footage = footageId;
+          // A music bed given a video with sound plays its sound; its picture stays off (the eye switch: a
+          // hidden layer is heard), where it covered the whole template.
+          if (
+            shownFootage(doc, original)?.media?.kind === 'audio' &&
+            footage.get(value as string)?.media?.kind !== 'audio'
+          )
+            layer.enabled = false;
           const [was, now] = [shownFootage(doc, original), footage.get(value as string)];
           if (was && now) keepAnchorCentred(layer, was, now);
         }
@@ -87,7 +94,7 @@ export function writeBound(
  * is an image or a video) would leave the layer showing nothing, and a batch of such renders black frames without
  * a word; a file without sound for a layer that plays sound only (a music bed given a still, or a video with no
  * audio track) renders silence, as quietly. Both are refused, naming the input and the layer. A sound file fits a
- * music bed, and a video with sound fits either.
+ * music bed, and a video with sound fits either (a bed plays only its sound: applyProps hides its picture).
  */
 function checkKindKept(
   doc: Project,

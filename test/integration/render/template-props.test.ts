@@ -1,7 +1,9 @@
 // Template props with the real compositor: the pixels change where an input is bound, nowhere else, and the
 // document the render started from is left as it was.
 import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { createSession, type Session } from '../../../src/session.js';
 import { serializeProject } from '../../../src/engine/project-file.js';
@@ -288,6 +290,58 @@ describe('template props with the real renderer', () => {
         );
         expect(item.error!.remediation).toMatch(/Give "bed" a sound file/);
       }
+    },
+  );
+
+  itWithFfmpeg(
+    'a music bed given a video with sound plays its sound and shows none of its picture',
+    async () => {
+      const dir = await tempDir();
+      const still = join(dir, 'plate.png');
+      await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ff0000' } })
+        .png()
+        .toFile(still);
+      const clip = join(dir, 'clip.mp4');
+      await promisify(execFile)('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=blue:s=16x16:r=10:d=1'],
+        ...['-f', 'lavfi', '-i', 'sine=f=660:d=1', '-pix_fmt', 'yuv420p', '-shortest', clip],
+      ]);
+      const s = createSession({ renderQueue: { maxWorkers: 1 } });
+      await run(s, 'comp.new', { name: 'V', width: 16, height: 16, frameRate: 10, duration: 1 });
+      await run(s, 'file.import', { path: still, name: 'Plate' });
+      await run(s, 'layer.addFootage', { footage: 'Plate', name: 'Plate' });
+      await run(s, 'file.import', { path: await tone(dir, { freq: 440, seconds: 1 }), name: 'Music' });
+      await run(s, 'layer.addFootage', { footage: 'Music', name: 'Bed' });
+      await run(s, 'input.define', {
+        name: 'bed',
+        type: 'footage',
+        bind: [{ layer: 'Bed', property: 'source' }],
+      });
+      await run(s, 'renderQueue.add', { comp: 'V', output: join(dir, 'v.mp4'), props: { bed: clip } });
+      const r = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(r.items[0]!.status).toBe('done');
+      expect(frequency(await decodeSound(join(dir, 'v.mp4')), 0.1, 0.9)).toBeCloseTo(660, -1);
+      // The plate (red), not the clip (blue), fills the frame.
+      const frame = await promisify(execFile)(
+        'ffmpeg',
+        [
+          '-v',
+          'error',
+          '-i',
+          join(dir, 'v.mp4'),
+          '-frames:v',
+          '1',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'rgb24',
+          '-',
+        ],
+        { encoding: 'buffer' },
+      );
+      const [red, , blue] = frame.stdout.subarray((8 * 16 + 8) * 3, (8 * 16 + 8) * 3 + 3);
+      expect(red).toBeGreaterThan(200);
+      expect(blue).toBeLessThan(60);
     },
   );
 });
