@@ -3,9 +3,11 @@
  * render queue items), from the engine's own project.inspect, printed for people or as JSON.
  */
 import { resolve } from 'node:path';
-import type { ErrorInfo } from '../engine/index.js';
+import { EngineError, type EnginePorts, type ErrorInfo } from '../engine/index.js';
 import { sequenceFrame } from '../engine/image-sequence.js';
-import type { FootageItem, RenderQueueItem } from '../engine/model.js';
+import type { FootageItem, Project, RenderQueueItem } from '../engine/model.js';
+import { createNodePorts } from '../node-io/engine-ports.js';
+import { templateDoc } from '../render/queue/template-doc.js';
 import type { describeInputs } from '../engine/template-inputs.js';
 import { createSession } from '../session.js';
 import { CLI_WORDS } from './cli-words.js';
@@ -53,6 +55,10 @@ export async function inspectCommand(argv: string[]): Promise<number> {
   const problems = parsed.values.strict
     ? await footageProblems(engine.document, sessionEnv().searchPath)
     : new Map<string, ErrorInfo>();
+  // And a queued item's props: a footage value that is missing, no media, or not what its layer plays.
+  const itemProblems = parsed.values.strict
+    ? await propsProblems(engine.document, createNodePorts(sessionEnv()))
+    : new Map<string, ErrorInfo>();
   const summary = {
     name: project.name,
     path: project.path,
@@ -63,7 +69,10 @@ export async function inspectCommand(argv: string[]): Promise<number> {
       ...(f.missingFrames && { missingFrames: f.missingFrames }),
       ...(problems.has(f.id) && { problem: problems.get(f.id)! }),
     })),
-    renderQueue: project.renderQueue.map((q) => queueSummary(q, project.compositions)),
+    renderQueue: project.renderQueue.map((q) => ({
+      ...queueSummary(q, project.compositions),
+      ...(itemProblems.has(q.id) && { problem: itemProblems.get(q.id)! }),
+    })),
   };
   process.stdout.write(
     parsed.values.json ? JSON.stringify(summary, null, 2) + '\n' : printable(text(summary)),
@@ -77,7 +86,12 @@ export async function inspectCommand(argv: string[]): Promise<number> {
     process.stderr.write(
       `effectcraft-cli inspect: ${printable(problem.message)}\n  ${printable(problem.remediation)}\n`,
     );
-  if (parsed.values.strict && (incomplete.length || problems.size)) return EXIT.incomplete;
+  for (const [id, problem] of itemProblems)
+    process.stderr.write(
+      `effectcraft-cli inspect: item ${id}: ${printable(problem.message)}\n  ${printable(problem.remediation)}\n`,
+    );
+  if (parsed.values.strict && (incomplete.length || problems.size || itemProblems.size))
+    return EXIT.incomplete;
   return EXIT.ok;
 }
 
@@ -142,6 +156,22 @@ function footageLine(f: Summary['footage'][number]): string {
         : holes;
   const where = 'pattern' in f && f.pattern ? `${f.pattern} (frames ${f.firstFrame}-${f.lastFrame})` : f.path;
   return `  ${f.id}  "${f.name}"  ${f.kind}${picture}${duration}${sound}  ${where}${gone}`;
+}
+
+/**
+ * Why queued items with props could not render, by item id: their documents are made as a render makes them
+ * (template-doc.ts: each footage value probed, its kind checked against the layer it replaces).
+ */
+async function propsProblems(doc: Project, ports: EnginePorts): Promise<Map<string, ErrorInfo>> {
+  const found = new Map<string, ErrorInfo>();
+  for (const item of doc.renderQueue) {
+    if (!item.props || !Object.keys(item.props).length) continue;
+    await templateDoc(doc, item, ports).catch((err: unknown) => {
+      if (err instanceof EngineError) found.set(item.id, err.toInfo(CLI_WORDS));
+      else throw err;
+    });
+  }
+  return found;
 }
 
 function queueSummary(q: RenderQueueItem, comps: Overview['project']['compositions']) {

@@ -310,6 +310,58 @@ describe('effectcraft-cli inspect', () => {
   );
 
   itWithFfmpeg(
+    "--strict checks queued items' template values: a missing file, a file that is no media, a still for a music bed",
+    async () => {
+      const dir = await tempDir();
+      const clip = await numberedClip(dir, 'h264', '24', 12);
+      const music = join(dir, 'music.wav');
+      execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=d=1', music]);
+      await writeFile(join(dir, 'notes.txt'), 'not media');
+      const still = join(dir, 'logo.png');
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+        .png()
+        .toFile(still);
+      const engine = newEngine();
+      await run(engine, 'comp.new', { name: 'T', width: 64, height: 48, frameRate: 24, duration: 0.5 });
+      await run(engine, 'file.import', { path: clip, name: 'Clip' });
+      await run(engine, 'layer.addFootage', { footage: 'Clip', name: 'Clip' });
+      await run(engine, 'file.import', { path: music, name: 'Music' });
+      await run(engine, 'layer.addFootage', { footage: 'Music', name: 'Bed' });
+      await run(engine, 'input.define', {
+        name: 'clip',
+        type: 'footage',
+        bind: [{ layer: 'Clip', property: 'source' }],
+      });
+      await run(engine, 'input.define', {
+        name: 'bed',
+        type: 'footage',
+        bind: [{ layer: 'Bed', property: 'source' }],
+      });
+      const add = (name: string, props: Record<string, string>) =>
+        run(engine, 'renderQueue.add', { comp: 'T', output: join(dir, `${name}.mp4`), props });
+      await add('good', { clip, bed: music });
+      await run(engine, 'project.save', { path: join(dir, 'ok.ecproj') });
+      expect((await runCli(['inspect', 'ok.ecproj', '--strict'], { cwd: dir })).code).toBe(0);
+      await add('gone', { clip: join(dir, 'gone.mp4') });
+      await add('text', { clip: join(dir, 'notes.txt') });
+      await add('still', { bed: still });
+      await run(engine, 'project.save', { path: join(dir, 'p.ecproj') });
+      const r = await runCli(['inspect', 'p.ecproj', '--strict', '--json'], { cwd: dir });
+      expect(r.code).toBe(3);
+      const items = (
+        JSON.parse(r.stdout) as { renderQueue: { output: string; problem?: { code: string } }[] }
+      ).renderQueue;
+      expect(items.map((q) => q.problem?.code)).toEqual([
+        undefined,
+        'no_such_file',
+        'unsupported_format',
+        'bad_argument',
+      ]);
+      expect(r.stderr).toMatch(/item \w+: .*which has no sound, for layer "Bed"/);
+    },
+  );
+
+  itWithFfmpeg(
     '--strict fails an MP4 cut off after its index (moov first: its headers read as whole)',
     async () => {
       const dir = await tempDir();
