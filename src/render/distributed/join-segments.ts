@@ -31,6 +31,7 @@ import type { FileTracker } from '../queue/tracker.js';
 import { mixItemSound } from './item-sound.js';
 import type { AssembleData, ChunkResult } from './protocol.js';
 import { exactRate, ffmpegRate } from '../queue/exporters/frame-rate.js';
+import { MOVIE_TIMESCALE } from '../queue/exporters/movie-timescale.js';
 
 /** The sound codec a local render of `item` muxes (audio-formats.ts): the same, so the output matches. */
 function soundCodec(item: RenderQueueItem): string[] {
@@ -63,9 +64,9 @@ export function concatList(chunks: readonly ChunkResult[], frameRate: number): s
 
 /** The output container, and for WebM the packets retimed to frame N's time as a local render rounds it. */
 function containerArgs(format: string, frameRate: number): string[] {
-  if (format === 'mp4') return ['-movflags', '+faststart', '-f', 'mp4'];
+  if (format === 'mp4') return [...MOVIE_TIMESCALE, '-movflags', '+faststart', '-f', 'mp4'];
   if (format === 'webm') return ['-bsf:v', `setts=ts=round(N/((${ffmpegRate(frameRate)})*TB))`, '-f', 'webm'];
-  return ['-f', 'mov'];
+  return [...MOVIE_TIMESCALE, '-f', 'mov'];
 }
 
 /**

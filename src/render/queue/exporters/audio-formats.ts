@@ -7,6 +7,7 @@
 import type { AudioOnlyFormat, Encoding, MuxedAudioFormat, OutputFormatId } from '../../../engine/index.js';
 import { formatSpec } from '../../../engine/output-formats.js';
 import { AUDIO_BITRATES, audioCodecOf, type AudioCodec } from '../../../engine/encoding.js';
+import { MOVIE_TIMESCALE } from './movie-timescale.js';
 
 type SoundFormat = MuxedAudioFormat | AudioOnlyFormat;
 
@@ -40,7 +41,7 @@ const AUDIO_ONLY_CONTAINERS: { [F in AudioOnlyFormat]: string[] } = {
   mp3: ['-f', 'mp3'],
   // An MPEG-4 audio file (ffmpeg's ipod muxer writes .m4a), index first for players that stream it; its edit
   // list hides the encoder's priming samples, as in MP4.
-  m4a: ['-movflags', '+faststart', '-f', 'ipod'],
+  m4a: [...MOVIE_TIMESCALE, '-movflags', '+faststart', '-f', 'ipod'],
 };
 
 /** Whether `format` carries sound beside its picture. */

@@ -9,6 +9,7 @@ import type { AlphaFormat, Encoding, FfmpegFormat } from '../../../engine/index.
 import type { FrameSize } from './types.js';
 import { colourTags, stampYuvFilter, toYuvFilters } from './video-colour.js';
 import { disableWebpBlending } from './webp-frames.js';
+import { MOVIE_TIMESCALE } from './movie-timescale.js';
 
 /**
  * The pixels ffmpeg reads: RGBA, or I420 the render workers converted (yuv/i420.ts), for the formats whose
@@ -149,6 +150,7 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
       '-pix_fmt',
       'yuv420p',
       ...colourTags(size),
+      ...MOVIE_TIMESCALE,
       '-movflags',
       '+faststart',
       '-f',
@@ -191,14 +193,14 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
       return [
         ...['-vf', toYuvFilters(size)],
         ...['-c:v', 'prores_ks', '-profile:v', PRORES_PROFILE_IDS[profile], '-pix_fmt', pixFmt],
-        ...[...colourTags(size), '-f', 'mov'],
+        ...[...colourTags(size), ...MOVIE_TIMESCALE, '-f', 'mov'],
       ];
     },
     // ProRes 4444 (profile 4) is the ProRes flavour with an alpha channel.
     alpha: (size) => [
       ...['-vf', toYuvFilters(size)],
       ...['-c:v', 'prores_ks', '-profile:v', '4', '-pix_fmt', 'yuva444p10le'],
-      ...[...colourTags(size), '-f', 'mov'],
+      ...[...colourTags(size), ...MOVIE_TIMESCALE, '-f', 'mov'],
     ],
   },
 };
