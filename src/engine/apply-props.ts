@@ -54,14 +54,10 @@ export function applyProps(
           checkKindKept(doc, original, input.name, value as string, footage);
           footageId ??= addFootage(d, taken, input.name, value as string, footage);
           layer.source.footage = footageId;
+          const [was, now] = [shownFootage(doc, original), footage.get(value as string)];
           // A music bed given a video with sound plays its sound; its picture stays off (the eye switch: a
           // hidden layer is heard), where it covered the whole template.
-          if (
-            shownFootage(doc, original)?.media?.kind === 'audio' &&
-            footage.get(value as string)?.media?.kind !== 'audio'
-          )
-            layer.enabled = false;
-          const [was, now] = [shownFootage(doc, original), footage.get(value as string)];
+          if (was?.media?.kind === 'audio' && now?.media?.kind !== 'audio') layer.enabled = false;
           if (was && now) keepAnchorCentred(layer, was, now);
         }
       }

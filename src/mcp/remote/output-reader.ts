@@ -6,7 +6,8 @@ import { constants, promises as fs } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Confinement } from '../../confinement/types.js';
 import type { ErrorInfo } from '../../engine/index.js';
-import { sameWrittenFile, type WrittenFiles } from './written-files.js';
+import { sameFile } from './file-stamp.js';
+import type { WrittenFiles } from './written-files.js';
 import { hashHandle } from './file-hash.js';
 import { ChunkBuffers } from './chunk-buffers.js';
 
@@ -88,7 +89,7 @@ export class OutputReader {
       if (!st.isFile()) return { ok: false, error: notWritten(path) };
       // Security: the path must still hold the file this process wrote, not one put in its place since (a hard
       // link to /etc/passwd keeps the path and passes the no-follow open).
-      if (!sameWrittenFile(st, written)) return { ok: false, error: replaced(path) };
+      if (!sameFile(st, written)) return { ok: false, error: replaced(path) };
       const start = Math.min(offset, st.size);
       const want = Math.min(length, OUTPUT_CHUNK_MAX, st.size - start);
       // Every byte is read into it below (a short read is cut off), so it need not be zeroed first.

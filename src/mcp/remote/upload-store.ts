@@ -15,6 +15,7 @@ import { promises as fs } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { UPLOADS_FOLDER } from '../../confinement/index.js';
 import type { ErrorInfo } from '../../engine/index.js';
+import { sameFile, stampOf, type FileStamp } from './file-stamp.js';
 import { CREATE_NEW, PendingUpload } from './pending-upload.js';
 import { checkSampleName } from './sample-name.js';
 
@@ -71,21 +72,6 @@ interface Sample {
   bytes: number;
   lastUsed: number;
 }
-
-/** What tells the stored file apart from one put in its place or changed since (without reading it again). */
-interface FileStamp {
-  dev: number;
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
-
-const stampOf = (st: FileStamp): FileStamp => ({
-  dev: st.dev,
-  ino: st.ino,
-  size: st.size,
-  mtimeMs: st.mtimeMs,
-});
 
 const fail = <T>(error: ErrorInfo): Stored<T> => ({ ok: false, error });
 
@@ -426,7 +412,7 @@ export class UploadStore {
     if (!sample) return undefined;
     for (const name of [...sample.names]) {
       const st = await fs.lstat(join(sample.dir, name)).catch(() => null);
-      if (st?.isFile() && sameStamp(stampOf(st), sample.file)) continue;
+      if (st?.isFile() && sameFile(st, sample.file)) continue;
       sample.names.delete(name);
       this.#log(`uploaded sample ${join(sample.dir, name)} was removed or changed outside the store`);
     }
@@ -537,10 +523,6 @@ function folderRefusal(folder: string | undefined): ErrorInfo | null {
     message: check.error.message.replace(/^filename/, 'folder'),
     remediation: 'Pass a plain folder name (e.g. "shot1"); the server chooses where that folder lives.',
   };
-}
-
-function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
 function mismatch(name: string, want: string, got: string): ErrorInfo {

@@ -4,25 +4,10 @@
  * holds that file, so it can never become a way to read arbitrary files on the render node.
  */
 import { realpath, stat } from 'node:fs/promises';
-
-/**
- * Which file a path held when this process wrote it. Size and modification time as well as device and inode: a
- * file put there after ours was removed may get our freed inode number.
- */
-export interface WrittenFile {
-  dev: number;
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
-
-/** Whether `st` is the file recorded as `file`. */
-export function sameWrittenFile(st: WrittenFile, file: WrittenFile): boolean {
-  return st.dev === file.dev && st.ino === file.ino && st.size === file.size && st.mtimeMs === file.mtimeMs;
-}
+import { stampOf, type FileStamp } from './file-stamp.js';
 
 export class WrittenFiles {
-  readonly #files = new Map<string, WrittenFile>();
+  readonly #files = new Map<string, FileStamp>();
   /** Real-path lookups still running, so a get_output right after a render sees its files. */
   #pending: Promise<unknown> = Promise.resolve();
 
@@ -30,8 +15,7 @@ export class WrittenFiles {
   add(path: string): void {
     const recorded = realpath(path).then(
       async (real) => {
-        const st = await stat(real);
-        this.#files.set(real, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs });
+        this.#files.set(real, stampOf(await stat(real)));
       },
       () => undefined,
     );
@@ -39,7 +23,7 @@ export class WrittenFiles {
   }
 
   /** The file this process wrote at real path `real`, or undefined when it wrote none there. */
-  async get(real: string): Promise<WrittenFile | undefined> {
+  async get(real: string): Promise<FileStamp | undefined> {
     await this.#pending;
     return this.#files.get(real);
   }

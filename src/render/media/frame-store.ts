@@ -13,7 +13,7 @@ import { spawnDecoder, VideoDecoder, type DecoderSpec } from './decoder.js';
 import { checkUnchanged } from './footage-unchanged.js';
 import { missingFootage } from './missing-footage.js';
 import { ScrubCache, type Spawned } from './scrub-cache.js';
-import { KeyframeCache, seekPlan, seeksWithoutIndex } from './seek-plan.js';
+import { seekPlan, seeksWithoutIndex } from './seek-plan.js';
 import { TimestampCache } from './timestamps.js';
 
 /** How moving footage is reached from this thread; every read goes through the owner's (confined) ports. */
@@ -153,7 +153,6 @@ export class FrameStore {
   readonly #budget: number;
   readonly #decodeStill: (item: FootageItem, data: Buffer, path: string) => Promise<Canvas>;
   readonly #timestamps = new TimestampCache();
-  readonly #keyframeCache = new KeyframeCache();
   readonly #cache = new Map<string, { canvas: Canvas; generation: number }>();
   /**
    * Evicted canvases kept for the next frames: a 1080p canvas is 8 MB of native memory that the garbage collector
@@ -183,6 +182,8 @@ export class FrameStore {
    * otherwise each one past reach of a running decoder started one that sought past the end and found nothing.
    */
   readonly #ends = new Map<string, number>();
+  /** Sound-only files found there (readable), by path. */
+  readonly #readable = new Set<string>();
   /** Files checked against their items (footage-unchanged.ts), by path: once per file and store. */
   readonly #checked = new Map<string, Promise<void>>();
   // One decode at a time per file: a decoder is a stream and cannot serve two frames at once.
@@ -231,7 +232,11 @@ export class FrameStore {
    * for sound-only footage, which previews never decode, so that they can say it is gone.
    */
   async readable(item: FootageItem): Promise<void> {
+    // Once there, it is not asked again each frame: a file deleted or replaced since changes its stamp, and the
+    // preview client then starts a fresh worker (footage-stamps.ts), whose store asks again.
+    if (this.#readable.has(item.path)) return;
     await this.#open(item);
+    this.#readable.add(item.path);
   }
 
   /** Frame times of `item` in seconds from its first frame, ascending. */
@@ -546,7 +551,7 @@ export class FrameStore {
     if (!seeksWithoutIndex(item)) return null;
     const ffprobe = this.#access.ffprobe;
     if (!ffprobe) return [];
-    return this.#keyframeCache.keyframes(item, ffprobe, input).catch(() => []);
+    return this.#timestamps.keyframes(item, ffprobe, input).catch(() => []);
   }
 
   /** Rejects when the file is no longer what the item recorded; asked once per file (a failure is asked again). */
@@ -599,6 +604,7 @@ export class FrameStore {
     this.#blocks.clear();
     this.#asked.clear();
     this.#checked.clear();
+    this.#readable.clear();
     this.#ends.clear();
     this.#cache.clear();
     this.#spare.length = 0;

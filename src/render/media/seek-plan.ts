@@ -10,13 +10,12 @@
  *   packet that is in general not a key frame; H.264 then decodes nothing until the next key frame, and the
  *   frames before it are simply missing. A clip with a key frame every 8 frames sought to frame 36 gave frame 40
  *   first, and the render numbered it 36. For those the seek goes to a little before the key frame at or before
- *   the wanted frame (the key frames' times are read once per file: `KeyframeCache`), and the frames from there to
+ *   the wanted frame (the key frames' times are read once per file: timestamps.ts), and the frames from there to
  *   the wanted one are dropped by ffmpeg by their timestamps (`-ss` after `-i`), so the first frame written is
  *   the wanted one whatever the decoder did before it. A file whose packets carry no times (a raw stream) is
  *   read from its start, dropped the same way.
  */
 import type { FootageItem } from '../../engine/core.js';
-import { readPackets } from './timestamps.js';
 
 /** Containers (the footage item's `format`) whose seeks land by timestamp on any packet, not on a key frame. */
 const INDEXLESS = new Set(['mpegts', 'mpegtsraw', 'mpeg', 'mpegvideo', 'h264', 'hevc', 'm4v', 'vc1']);
@@ -26,9 +25,6 @@ const INDEXLESS = new Set(['mpegts', 'mpegtsraw', 'mpeg', 'mpegvideo', 'h264', '
  * presentation time by the codec's reordering (a few frames); landing after the key frame's packet would lose it.
  */
 const BEFORE_KEY_FRAME = 0.5;
-
-/** Files whose key frames one renderer keeps. */
-const KEPT_FILES = 16;
 
 /** `-ss` before the input (0: none), and after it (frames before that much more are dropped by their times). */
 export interface SeekPlan {
@@ -57,37 +53,4 @@ export function seekPlan(
   for (let i = 0; i < keyframes.length && keyframes[i]! <= ts[at]! + 1e-6; i++) key = keyframes[i]!;
   const seek = key > 0 ? Math.max(0, pictureStart + key - BEFORE_KEY_FRAME) : 0;
   return { seek, trim: wanted - seek };
-}
-
-/**
- * Key frame times from ffprobe's packet lines (`pts,flags`, and the stream's `num/den` time base), in seconds from
- * the first packet's time (as parsePacketTimes counts frame times), ascending; empty when the packets carry none.
- */
-export function parseKeyframeTimes(text: string): Float64Array {
-  const lines = text.split('\n').map((line) => line.split(',').map((f) => f.trim()));
-  const base = lines.map((l) => /^(\d+)\/(\d+)$/.exec(l[0] ?? '')).find((m) => m && Number(m[2]) > 0);
-  const [num, den] = base ? [Number(base[1]), Number(base[2])] : [1, 1];
-  const packets = lines.filter((l) => /^-?\d+$/.test(l[0] ?? '') && l.length > 1);
-  if (!packets.length) return new Float64Array(0);
-  const first = Math.min(...packets.map((l) => Number(l[0])));
-  const keys = packets.filter((l) => l[1]!.startsWith('K')).map((l) => ((Number(l[0]) - first) * num) / den);
-  return Float64Array.from(keys.sort((a, b) => a - b));
-}
-
-/** The key frame times of clips in containers without an index, asked of ffprobe once per file and renderer. */
-export class KeyframeCache {
-  readonly #kept = new Map<string, Promise<Float64Array>>();
-
-  keyframes(item: FootageItem, ffprobe: string, input: string): Promise<Float64Array> {
-    const hit = this.#kept.get(item.path);
-    if (hit) return hit;
-    const probed = readPackets(ffprobe, input, 'pts,flags', `Reading the key frames of "${item.path}"`).then(
-      parseKeyframeTimes,
-    );
-    // A failure is not kept: the next seek asks again.
-    probed.catch(() => this.#kept.delete(item.path));
-    this.#kept.set(item.path, probed);
-    if (this.#kept.size > KEPT_FILES) this.#kept.delete(this.#kept.keys().next().value!);
-    return probed;
-  }
 }

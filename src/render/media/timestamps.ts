@@ -1,7 +1,8 @@
 /**
  * Frame timestamps of footage: computed for constant-rate video and sequences (frame i at i / rate), asked of
  * ffprobe once per variable-rate file (its packets' presentation times) and kept by the renderer that asked, a
- * bounded number of files at a time. The document never stores them: an hour of video is 100,000 numbers.
+ * bounded number of files at a time. The document never stores them: an hour of video is 100,000 numbers. The
+ * key frames' times of a clip whose container has no index (seek-plan.ts) come from the same packet list.
  */
 import { constantTimestamps, type FootageItem } from '../../engine/core.js';
 import { runBounded } from './child-output.js';
@@ -10,7 +11,7 @@ import { FOOTAGE_INPUT_OPTIONS } from './input-formats.js';
 const TIMESTAMPS_TIMEOUT_MS = 60_000;
 /** ffprobe prints about 10 bytes a frame: 32 MiB is three million frames. */
 const TIMESTAMPS_MAX_BYTES = 32 * 1024 * 1024;
-/** Variable-rate files whose timestamps one renderer keeps. */
+/** Files whose timestamps (or key frames) one renderer keeps. */
 const KEPT_FILES = 16;
 
 /**
@@ -20,15 +21,35 @@ const KEPT_FILES = 16;
  * 1.133333 and 1.2) then looked nearer the later one, where a tie goes to the earlier.
  */
 export function parsePacketTimes(text: string): Float64Array {
-  const lines = text.split('\n').map((line) => line.split(',')[0]!.trim());
-  const base = lines.map((l) => /^(\d+)\/(\d+)$/.exec(l)).find((m) => m && Number(m[2]) > 0);
+  const { rows, num, den } = packetRows(text);
   // Packets without a time print N/A; blank lines are not packets.
-  const values = lines.filter((field) => /^-?\d+(\.\d+)?$/.test(field)).map(Number);
+  const values = rows.filter((row) => /^-?\d+(\.\d+)?$/.test(row[0]!)).map((row) => Number(row[0]));
   values.sort((a, b) => a - b);
   const first = values[0] ?? 0;
   // Differences of integers are exact; one division each keeps the time within a rounding of the true one.
-  const [num, den] = base ? [Number(base[1]), Number(base[2])] : [1, 1];
   return Float64Array.from(values, (v) => ((v - first) * num) / den);
+}
+
+/**
+ * Key frame times from ffprobe's packet lines (`pts,flags`), in seconds from the first packet's time (as
+ * parsePacketTimes counts frame times), ascending; empty when the packets carry no times.
+ */
+export function parseKeyframeTimes(text: string): Float64Array {
+  const { rows, num, den } = packetRows(text);
+  const packets = rows.filter((row) => /^-?\d+$/.test(row[0]!) && row.length > 1);
+  if (!packets.length) return new Float64Array(0);
+  const first = Math.min(...packets.map((row) => Number(row[0])));
+  const keys = packets
+    .filter((row) => row[1]!.startsWith('K'))
+    .map((row) => ((Number(row[0]) - first) * num) / den);
+  return Float64Array.from(keys.sort((a, b) => a - b));
+}
+
+/** ffprobe's packet lines split into fields, and the stream's time base (its `num/den` line; 1/1 without one). */
+function packetRows(text: string): { rows: string[][]; num: number; den: number } {
+  const rows = text.split('\n').map((line) => line.split(',').map((field) => field.trim()));
+  const base = rows.map((row) => /^(\d+)\/(\d+)$/.exec(row[0]!)).find((m) => m && Number(m[2]) > 0);
+  return { rows, num: base ? Number(base[1]) : 1, den: base ? Number(base[2]) : 1 };
 }
 
 /**
@@ -49,7 +70,8 @@ export function readPackets(ffprobe: string, input: string, entries: string, wha
 }
 
 export class TimestampCache {
-  readonly #kept = new Map<string, Promise<Float64Array>>();
+  readonly #times = new Map<string, Promise<Float64Array>>();
+  readonly #keyframes = new Map<string, Promise<Float64Array>>();
 
   /** The frames' timestamps of `item` (opened for children at `input`); ffprobe is asked only for VFR. */
   timestamps(item: FootageItem, ffprobe: string | null, input: string): Promise<Float64Array> {
@@ -57,18 +79,35 @@ export class TimestampCache {
     const count = Math.max(1, media.frameCount ?? 1);
     if (!media.variableFrameRate || !ffprobe)
       return Promise.resolve(constantTimestamps(count, media.frameRate ?? 30));
-    const hit = this.#kept.get(item.path);
-    if (hit) return hit;
-    const probed = readPackets(ffprobe, input, 'pts', `Reading the frame times of "${item.path}"`).then(
-      (r) => {
+    return kept(this.#times, item.path, () =>
+      readPackets(ffprobe, input, 'pts', `Reading the frame times of "${item.path}"`).then((r) => {
         const times = parsePacketTimes(r);
         return times.length ? times : constantTimestamps(count, media.frameRate ?? 30);
-      },
+      }),
     );
-    // A failure is not kept: the next frame asks again.
-    probed.catch(() => this.#kept.delete(item.path));
-    this.#kept.set(item.path, probed);
-    if (this.#kept.size > KEPT_FILES) this.#kept.delete(this.#kept.keys().next().value!);
-    return probed;
   }
+
+  /** The key frames' times of `item`, from the first frame (for a container without an index: seek-plan.ts). */
+  keyframes(item: FootageItem, ffprobe: string, input: string): Promise<Float64Array> {
+    return kept(this.#keyframes, item.path, () =>
+      readPackets(ffprobe, input, 'pts,flags', `Reading the key frames of "${item.path}"`).then(
+        parseKeyframeTimes,
+      ),
+    );
+  }
+}
+
+/** `path`'s entry of `map`, made by `make` when there is none; a failure is not kept (the next frame asks again). */
+function kept(
+  map: Map<string, Promise<Float64Array>>,
+  path: string,
+  make: () => Promise<Float64Array>,
+): Promise<Float64Array> {
+  const hit = map.get(path);
+  if (hit) return hit;
+  const made = make();
+  made.catch(() => map.delete(path));
+  map.set(path, made);
+  if (map.size > KEPT_FILES) map.delete(map.keys().next().value!);
+  return made;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeyframeTimes, seekPlan } from '../../../../src/render/media/seek-plan.js';
+import { seekPlan } from '../../../../src/render/media/seek-plan.js';
+import { parseKeyframeTimes } from '../../../../src/render/media/timestamps.js';
 
 const at30 = Array.from({ length: 90 }, (_, i) => i / 30);
 
