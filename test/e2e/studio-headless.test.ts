@@ -59,7 +59,7 @@ describeWithChromium('app --studio-headless', () => {
     expect(caps.tools.find((t) => t.name === 'ui_click')).toMatchObject({ available: true });
 
     const shot = await call(client, 'control', { action: 'screenshot' });
-    expect(shot.isError).toBe(false);
+    expect(shot.isError, JSON.stringify(shot.body)).toBe(false);
     const image = shot.content.find((c) => (c as Image).type === 'image') as Image;
     expect(image.mimeType).toBe('image/png');
     const meta = await sharp(Buffer.from(image.data, 'base64')).metadata();

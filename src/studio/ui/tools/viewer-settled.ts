@@ -17,8 +17,21 @@ const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()
 
 export async function viewerSettled(studio: Studio, timeoutMs = SETTLE_MS): Promise<Settled> {
   const until = performance.now() + timeoutMs;
-  // The app's revision now, not the page's: an agent's command_run may not have reached this page yet.
-  const view = await studio.channel.request<LiveView>('session.view');
+  // The app's revision now, not the page's: an agent's command_run may not have reached this page yet. A page
+  // that drives the tools may still be (re)connecting its channel: waited for within the bound, and a screenshot
+  // is never refused for it (it says what it could not wait for).
+  let view: LiveView | null = null;
+  while (!view && performance.now() < until) {
+    view = await studio.channel.request<LiveView>('session.view').catch(() => null);
+    if (!view) await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!view)
+    return {
+      settled: false,
+      revision: studio.store.state.revision,
+      frame: studio.store.state.frame,
+      note: `The page was not connected to the app for ${Math.round(timeoutMs / 1000)} s: the viewer shows what it had; take another screenshot in a moment.`,
+    };
   await studio.refreshView();
   const target = view.revision;
   const shows = () => {
