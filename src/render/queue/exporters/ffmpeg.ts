@@ -71,7 +71,17 @@ export interface FfmpegOptions {
 }
 
 /** How the demuxers name an input that ends before its header says (mov/mp4: "partial file"), or is damaged. */
-const CUT_SHORT = /: partial file\b|Packet corrupt/i;
+const CUT_SHORT = /: partial file\b/i;
+/** A damaged packet, with the demuxer that read it (`[mov,mp4,m4a,3gp,3g2,mj2 @ 0x…] Packet corrupt`). */
+const CORRUPT = /\[([\w,]+) @ 0x[0-9a-f]+\] Packet corrupt/gi;
+/**
+ * The WAV demuxer flags the last, shorter packet of every WAV whose header states more than the file holds. A
+ * WAV written to a pipe states no length it can keep (ffmpeg 0xFFFFFFFF, SoX 0x7ffff000, some writers 0), so a
+ * complete 3 s WAV from `ffmpeg … -f wav - | cat` failed every render as cut short. A WAV cut short since its
+ * import is caught before the mix instead: ffprobe measures a WAV by its size, and the probe again
+ * (sound-unchanged.ts) finds it shorter than recorded.
+ */
+const MEASURED_BY_SIZE = new Set(['wav']);
 /** Where ffmpeg says which input it was: "PATH: corrupt input packet", "Error while decoding stream #N:". */
 const CUT_INPUT = /^(.+): corrupt input packet in stream|Error while decoding stream #(\d+):/gm;
 
@@ -131,7 +141,7 @@ export class FfmpegProcess {
       // Scan the new text with the end of the old (a line may arrive in two chunks).
       const fresh = this.#stderr.slice(Math.max(0, before - s.length - 200));
       if (!this.#fatal) this.#fatal = fatalLine(fresh);
-      if (options.watchInputs && CUT_SHORT.test(fresh)) this.#cutShort = true;
+      if (options.watchInputs) this.#watchInputs(fresh);
       if (options.watchInputs)
         for (const m of fresh.matchAll(CUT_INPUT)) this.#cutInputs.add(m[1] ?? `#${m[2]}`);
     });
@@ -144,6 +154,12 @@ export class FfmpegProcess {
       });
       this.#child.on('close', (code, signal) => resolve({ code, signal }));
     });
+  }
+
+  /** Whether `text` (new stderr) says an input was cut short or damaged (a WAV's short end is neither). */
+  #watchInputs(text: string): void {
+    if (CUT_SHORT.test(text)) this.#cutShort = true;
+    for (const m of text.matchAll(CORRUPT)) if (!MEASURED_BY_SIZE.has(m[1]!)) this.#cutShort = true;
   }
 
   /** With `watchInputs`: whether an input ended before its header said (its output is short of it). */
