@@ -7,6 +7,9 @@
  * graph.ts METER) and the item's result carries a warning with the peak and where it is.
  */
 
+/** Seconds of each frame the meter measures (graph.ts cuts the mix into them): how finely it places clipping. */
+export const METER_FRAME = 0.02;
+
 /** The printed key (ametadata's `key=value` lines) and the frame lines (`frame:N pts:P pts_time:T`). */
 const PEAK = 'lavfi.astats.Overall.Peak_level=';
 const TIME = /pts_time:\s*(-?[\d.]+)/;
@@ -30,7 +33,8 @@ export class ClipMeter {
       if (!(db > 0)) continue;
       this.#peak = Math.max(this.#peak, db);
       this.#first ??= this.#time;
-      this.#last = this.#time;
+      // A frame's time is its start: the clipping runs to its end.
+      this.#last = this.#time + METER_FRAME;
     }
   }
 

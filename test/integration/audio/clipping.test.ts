@@ -31,8 +31,8 @@ describe('the mix clip meter', () => {
         expect(Number(m![1])).toBeCloseTo(4.1, 1);
         expect(Number(m![2])).toBeGreaterThanOrEqual(0.97);
         expect(Number(m![2])).toBeLessThanOrEqual(1.03);
-        expect(Number(m![3])).toBeGreaterThanOrEqual(1.9);
-        expect(Number(m![3])).toBeLessThan(2);
+        expect(Number(m![3])).toBeGreaterThanOrEqual(1.98);
+        expect(Number(m![3])).toBeLessThanOrEqual(2.02);
         expect(warning).toContain('audio.level');
       }
       // The WAV's samples agree: at full scale between 1 and 2 s, below it elsewhere.
@@ -44,6 +44,23 @@ describe('the mix clip meter', () => {
       expect(peak(2.05, 3)).toBeLessThan(0.81);
     },
   );
+
+  itWithFfmpeg('the span is placed to 20 ms: a clip from 1.00 s to 1.70 s is reported there', async () => {
+    const dir = await tempDir();
+    const s = soundSession();
+    const comp = await soundComp(s, 10, 3);
+    // The mix's own frames run to 4096 samples and the meter gave each frame's start: this span was reported
+    // as ending at 1.66 s (the start of its last frame), and a lone click at 1.00 s as being at 0.93 s.
+    const a = await tone(dir, { freq: 300, seconds: 3, amplitude: 0.8 });
+    await addSound(s, comp, a);
+    await addSound(s, comp, a, { startTime: 0, inPoint: 1, outPoint: 1.7 });
+    const r = await renderTo(s, comp, join(dir, 'hot.wav'));
+    const [warning] = r.items[0]!.warnings ?? [];
+    const m = PEAK.exec(warning ?? '');
+    expect(m, warning).not.toBeNull();
+    expect(Number(m![2])).toBeCloseTo(1, 1);
+    expect(Math.abs(Number(m![3]) - 1.7)).toBeLessThanOrEqual(0.02);
+  });
 
   itWithFfmpeg('the same layers 6 dB down stay below full scale: no warning', async () => {
     const dir = await tempDir();
