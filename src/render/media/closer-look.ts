@@ -3,6 +3,8 @@
  * (packet-scan.ts). Import stays a header read for ordinary files; these cases read packets:
  * - an Opus stream: its first heard sample comes a pre-skip after its start_time (one packet decoded, always,
  *   so a quick look and the import place it alike);
+ * - MP3 and Opus: their stated length counts the encoder's delay and padding, which the decoder drops: the
+ *   last seconds are decoded to find the last sample (import, and a check that counts as import did);
  * - sound whose length the file does not state (a WebM written to a pipe, as a browser's MediaRecorder writes
  *   it: no Duration), or states only as an estimate from the bit rate (raw ADTS AAC, MP3 without a Xing
  *   header: ffprobe says "Estimating duration from bitrate"): its packets are read to the last one's end;
@@ -20,7 +22,17 @@ import {
   type Format,
   type Stream,
 } from './probe-streams.js';
-import { firstSampleTime, scanPackets } from './packet-scan.js';
+import { firstSampleTime, lastSampleEnd, scanPackets } from './packet-scan.js';
+
+/**
+ * Codecs whose stated length counts what the decoder drops: MP3's encoder delay and last-frame padding (LAME's
+ * header gives both; 1105 + 227 samples from ffmpeg's libmp3lame) and Opus's pre-skip. A 3 s MP3 stated 3.030 s
+ * and a 3 s Ogg Opus 3.0065 s, and a loop repeats at the footage's length: each repeat of a looped MP3 came
+ * 30 ms late after 30 ms of silence. Their sound lasts to the last sample decoded (the file's end only).
+ */
+const PADDED = new Set(['mp3', 'opus']);
+/** Seconds before the stated end that the decoder starts from, to reach the last sample (a seek lands near). */
+const TAIL_SECONDS = 2;
 
 /** ffprobe's warning (at -v warning) when a duration is only the file size over the bit rate. */
 export const ESTIMATED_DURATION = /Estimating duration from bitrate/;
@@ -56,6 +68,18 @@ export async function lookCloser(
           if (scan) streamEnds.set(s.index!, scan.end);
         }),
       );
+    for (const s of sounds.filter((s) => !unknown(s) && PADDED.has(s.codec_name ?? ''))) {
+      const rate = Number(s.sample_rate);
+      const stated = statedLength(s, startOf(s), probe.format)!;
+      if (rate > 0)
+        looks.push(
+          lastSampleEnd(ffprobe, childPath, s.index!, rate, startOf(s) + stated - TAIL_SECONDS).then(
+            (end) => {
+              if (end !== null) streamEnds.set(s.index!, end);
+            },
+          ),
+        );
+    }
   }
   let shownFrames: number | undefined;
   const video = pictureOf(probe.streams);

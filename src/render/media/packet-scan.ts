@@ -108,3 +108,35 @@ export async function firstSampleTime(
     .find((field) => /^-?\d+(\.\d+)?$/.test(field));
   return first === undefined ? null : Number(first);
 }
+
+/**
+ * The time in seconds just after the last sample the decoder of audio stream `index` gives (its last frame's
+ * time plus its samples at `rate`, the stream's sample rate), decoding from `from` seconds on (a seek: only the file's end is decoded); null when
+ * ffprobe fails or decodes nothing. The decoder drops what the encoder padded the last frame with, which a
+ * stream's stated duration counts.
+ */
+export async function lastSampleEnd(
+  ffprobe: string,
+  childPath: string,
+  index: number,
+  rate: number,
+  from: number,
+): Promise<number | null> {
+  const run = await runBounded(
+    ffprobe,
+    [
+      ...['-v', 'error', '-select_streams', String(index), '-read_intervals', `${Math.max(0, from)}%`],
+      ...['-show_entries', 'frame=best_effort_timestamp_time,nb_samples', '-of', 'csv=p=0'],
+      ...FOOTAGE_INPUT_OPTIONS,
+      childPath,
+    ],
+    { timeoutMs: SCAN_TIMEOUT_MS, maxBytes: SCAN_MAX_BYTES, what: 'Reading the last sound of a stream' },
+  ).catch(() => null);
+  if (!run || run.code !== 0) return null;
+  let end: number | null = null;
+  for (const line of run.stdout.toString('utf8').split('\n')) {
+    const [time, samples] = line.trim().split(',').map(Number);
+    if (Number.isFinite(time) && samples! > 0) end = Math.max(end ?? -Infinity, time! + samples! / rate);
+  }
+  return end;
+}

@@ -85,7 +85,8 @@ function soundOf(
   // Footage time 0 is the first picture; a sound stream that starts later (or earlier) plays that much later.
   const offset = video ? Math.round((start - startOf(video)) * 1e6) / 1e6 : 0;
   const end = sound.index !== undefined ? findings.streamEnds?.get(sound.index) : undefined;
-  const counted = end !== undefined ? positive(String(end - start)) : null;
+  // To the microsecond: a sum of a frame's time and its samples over the rate is not exact in binary.
+  const counted = end !== undefined ? positive(String(Math.round((end - start) * 1e6) / 1e6)) : null;
   const language = tag(sound.tags?.language ?? sound.tags?.LANGUAGE);
   const title = tag(sound.tags?.title ?? sound.tags?.TITLE);
   return {
