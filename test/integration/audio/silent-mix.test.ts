@@ -54,4 +54,35 @@ describe('an output with nothing to hear', () => {
     const wav = await renderTo(s, title, join(dir, 'title.wav'));
     expect(wav.items[0]!.warnings?.join('\n')).toMatch(/is 1 s of silence: .*no layer with sound/);
   });
+
+  itWithFfmpeg(
+    'freezing a sound layer warns at once that it is not heard; a video layer does not',
+    async () => {
+      const dir = await tempDir();
+      const s = soundSession();
+      const comp = await soundComp(s, 10, 1);
+      const bed = await addSound(s, comp, await tone(dir, { freq: 300, seconds: 2 }));
+      const frozen = await s.engine.execute('layer.setTimeMap', { comp, layer: bed, freezeAt: 0.5 });
+      expect(frozen.ok && frozen.warnings?.join('\n')).toMatch(
+        /plays sound only, and a frozen sound is silence/,
+      );
+      // Moving the freeze elsewhere says nothing new; turning it off and on again warns again.
+      const moved = await s.engine.execute('layer.setTimeMap', { comp, layer: bed, freezeAt: 0.2 });
+      expect(moved.ok && moved.warnings).toBeFalsy();
+      await run(s, 'layer.setTimeMap', { comp, layer: bed, freezeAt: null });
+      const again = await s.engine.execute('layer.setTimeMap', { comp, layer: bed, freezeAt: 0.1 });
+      expect(again.ok && again.warnings?.length).toBe(1);
+      const { execFileSync } = await import('node:child_process');
+      const clip = join(dir, 'clip.mp4');
+      execFileSync('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y'],
+        ...['-f', 'lavfi', '-i', 'color=c=red:s=32x32:r=10:d=2'],
+        ...['-f', 'lavfi', '-i', 'aevalsrc=0.5*sin(2*PI*330*t):s=48000:d=2'],
+        ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip],
+      ]);
+      const video = await addSound(s, comp, clip);
+      const still = await s.engine.execute('layer.setTimeMap', { comp, layer: video, freezeAt: 0.5 });
+      expect(still.ok && still.warnings).toBeFalsy();
+    },
+  );
 });
