@@ -32,6 +32,7 @@ export function silentMixWarning(doc: Project, plan: ItemPlan, mix: AudioMix | n
   return (
     `${what}: composition "${comp.name}" has nothing to hear, as ${why}. ` +
     'Unmute a layer (layer.setAudioMuted {muted: false}), turn its freeze off (layer.setTimeMap {freezeAt: null}) ' +
-    'or move it into the frames (layer.setTiming), or add a footage layer with sound (layer.addFootage).'
+    'or move it into the frames (layer.setTiming), or add a footage layer with sound (layer.addFootage).' +
+    (plan.picture ? ' A video meant to be silent says so with renderQueue.add {audio: false}.' : '')
   );
 }
