@@ -4,7 +4,7 @@
  * `media.audio` otherwise.
  */
 import { EngineError } from './errors.js';
-import { audioStreamsOf, shownFootage } from './shown-footage.js';
+import { audioStreamsOf, playsSoundOnly, shownFootage } from './shown-footage.js';
 import { staticProp, type AudioStreamInfo, type FootageItem, type Layer, type Project } from './model.js';
 
 /** A stream as an error lists it: `1 (ac3, 6 channels, eng, "Commentary")`. */
@@ -53,5 +53,21 @@ export function checkHasSound(doc: Project, layer: Layer): void {
     'bad_argument',
     `Layer "${layer.name}" shows footage "${item.name}", ${item.media?.kind === 'video' ? 'a video without a sound stream' : `a ${item.media?.kind ?? 'still'} with no sound`}: there is nothing to mute or level.`,
     'Do it on a layer whose footage has sound (media.audio in doc_inspect), or on a precomp layer.',
+  );
+}
+
+/**
+ * Throws bad_argument when `property` is a transform of a layer that plays a sound file: it has no picture to
+ * place, scale or fade (the studio shows it no Transform), so the edit would be stored and do nothing, where an
+ * effect or a track matte on it is refused (effect.ts, layer-edit.ts). Fades of its sound are audio.level's.
+ */
+export function checkHasPicture(doc: Project, layer: Layer, property: string): void {
+  if (!property.startsWith('transform.') || !playsSoundOnly(doc, layer)) return;
+  throw new EngineError(
+    'bad_argument',
+    `Layer "${layer.name}" plays sound only: it has no picture for ${property} to change.`,
+    property === 'transform.opacity'
+      ? 'Fade its sound with audio.level keyframes (decibels), or mute it with layer.setAudioMuted.'
+      : 'Change its sound with audio.level or layer.setAudioMuted; place a picture layer instead.',
   );
 }

@@ -234,8 +234,8 @@ describeIfTools("the studio's sound", () => {
         page.getByRole('alert').filter({ hasText: 'played along only up to 20 minutes' }).count();
       await expect.poll(told).toBe(1);
       // Each edit asks for the mix again, and is refused again: still one message.
-      for (const rotation of [5, 10, 15]) {
-        await run('property.set', { layer, property: 'transform.rotation', value: rotation });
+      for (const level of [-1, -2, -3]) {
+        await run('property.set', { layer, property: 'audio.level', value: level });
         await page.waitForTimeout(300);
       }
       expect(await told()).toBe(1);

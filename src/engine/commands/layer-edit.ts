@@ -9,6 +9,7 @@ import { playsSoundOnly } from '../shown-footage.js';
 import { draftLayer, findComp, findLayer, layersPath, newId, uniqueName } from '../resolve.js';
 import { needsComp } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
+import { warnBeyondSource } from './source-span.js';
 import { warnOutsideComp } from './unit-hints.js';
 
 export const target = { comp: CompRef.optional(), layer: LayerRef };
@@ -327,7 +328,9 @@ export const layerSetTiming = defineCommand({
       if (p.startTime !== undefined) l.startTime = p.startTime;
     });
     warnOutsideComp(comp, inPoint, outPoint, ctx.warn);
-    return { id: layer.id, inPoint, outPoint, startTime: p.startTime ?? layer.startTime };
+    const startTime = p.startTime ?? layer.startTime;
+    warnBeyondSource(ctx.doc, comp, { ...layer, inPoint, outPoint, startTime }, ctx.warn);
+    return { id: layer.id, inPoint, outPoint, startTime };
   },
 });
 

@@ -97,6 +97,12 @@ export const layerSetTimeMap = defineCommand({
     });
     if (speed !== before.speed && length !== null && !time.loop && time.freezeAt === null)
       warnOutPoint(ctx, layer, length, speed, comp);
+    // A held moment of sound is silence (render/audio/clips.ts): frozen, a music bed is not heard at all, and
+    // nothing else would say so before a render.
+    if (time.freezeAt !== null && before.freezeAt === null && playsSoundOnly(ctx.doc, layer))
+      ctx.warn(
+        `Layer "${layer.name}" plays sound only, and a frozen sound is silence: it is not heard while freezeAt is set. To hear it again, layer.setTimeMap {freezeAt: null}; to hold it under a longer composition, loop it (loop: true).`,
+      );
     return { id: layer.id, time };
   },
 });

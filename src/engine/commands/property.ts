@@ -16,7 +16,7 @@ import {
   setPlain,
   type PropertyRef,
 } from '../properties.js';
-import { checkHasSound } from '../audio-streams.js';
+import { checkHasPicture, checkHasSound } from '../audio-streams.js';
 import { draftLayer, findComp, findLayer, layerPath } from '../resolve.js';
 import { checkFontFamily, needsComp, warnMissingGlyphs } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
@@ -128,6 +128,7 @@ export const propertySet = defineCommand({
     const layer = findLayer(comp, p.layer);
     const ref = resolveProperty(layer, p.property);
     if (p.property === 'audio.level') checkHasSound(ctx.doc, layer);
+    checkHasPicture(ctx.doc, layer, p.property);
     const raw =
       p.dimension === undefined
         ? p.value
@@ -189,6 +190,8 @@ export const propertySetKeyframe = defineCommand({
   mutates: true,
   run(ctx, p) {
     const { comp, layer, ref } = animatable(ctx.doc, p);
+    // Removing or clearing keys stays allowed: a layer relinked from a video to a sound file may carry some.
+    checkHasPicture(ctx.doc, layer, p.property);
     // One component: the other is the property's value at that time as the document has it now.
     const raw =
       p.dimension === undefined

@@ -26,6 +26,7 @@ import { templateDoc } from './template-doc.js';
 import { RenderPool } from './pool.js';
 import { FileTracker, type KeptAside } from './tracker.js';
 import { reclaimItemTemporaries } from './item-temporaries.js';
+import { silentMixWarning } from './silent-mix.js';
 import { uncheckedFootageWarning } from './unchecked-footage.js';
 import { FrameWriter } from './writer.js';
 
@@ -255,7 +256,8 @@ async function render(
   const done = plan.picture ? todo.length : frames.length - counts.skipped;
   if (!plan.picture) env.onFrames(frames.length, frames.length, tracker.committed);
   const unchecked = await uncheckedFootageWarning(env.doc, item.comp, env.options.ffmpeg, plan.sound);
-  const warnings = [...(exporter.warnings?.() ?? []), ...(unchecked ? [unchecked] : [])];
+  const silent = silentMixWarning(env.doc, plan, sound?.mix ?? null);
+  const warnings = [...(exporter.warnings?.() ?? []), ...[unchecked, silent].filter((w) => w !== null)];
   return {
     status: 'done',
     frames: done,

@@ -209,7 +209,7 @@ describe('sound footage', () => {
   });
 
   itWithFfmpeg(
-    'a sound layer is refused as a track matte, for frame blending and for an effect, and the document stays as it was',
+    'a sound layer is refused as a track matte, for frame blending, an effect and a transform, and the document stays as it was',
     async () => {
       const dir = await tempDir();
       const s = soundSession();
@@ -228,6 +228,24 @@ describe('sound footage', () => {
       expect(effect).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
       if (!effect.ok)
         expect(effect.error.message).toMatch(/plays sound only: it has no picture for an effect/);
+      // A transform would be stored and do nothing (the studio shows a sound layer none): refused too, its
+      // remedy naming the sound's own fade.
+      const fade = await s.engine.execute('property.setKeyframe', {
+        comp,
+        layer: bed,
+        property: 'transform.opacity',
+        time: 0,
+        value: 0,
+      });
+      expect(fade).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+      if (!fade.ok) expect(fade.error.remediation).toMatch(/audio\.level keyframes/);
+      const scale = await s.engine.execute('property.set', {
+        comp,
+        layer: bed,
+        property: 'transform.scale',
+        value: [50, 50],
+      });
+      expect(scale).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
       expect(s.engine.document).toBe(before);
       // What does apply to sound still does.
       await run(s, 'layer.setTimeMap', { comp, layer: bed, speed: 2 });

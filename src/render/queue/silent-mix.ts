@@ -1,0 +1,38 @@
+/**
+ * An output that should carry the composition's sound but has none to carry: a WAV, MP3 or M4A that is silence
+ * from end to end, or a video whose composition has layers with sound that none of them is heard in (muted,
+ * frozen, or outside their in and out points over the item's frames), so it is written without an audio stream.
+ * Such an item ends `done` like any other, and an agent cannot listen to it: the result says so, as it says
+ * when a mix clips (clip-meter.ts). A video of a composition with no sound at all is not warned of: a title or a
+ * graphic has none by design.
+ */
+import type { Project } from '../../engine/index.js';
+import { layerHasSound } from '../../engine/shown-footage.js';
+import type { AudioMix } from '../audio/clips.js';
+import type { ItemPlan } from './plan.js';
+
+/** The warning for a done item whose sound is missing, or null; `mix` is what it was mixed from (null: none). */
+export function silentMixWarning(doc: Project, plan: ItemPlan, mix: AudioMix | null): string | null {
+  if (!plan.sound || (mix && mix.clips.length)) return null;
+  const comp = doc.items.find((i) => i.id === plan.item.comp);
+  if (comp?.type !== 'composition') return null;
+  const withSound = comp.layers.filter((l) => layerHasSound(doc, l)).map((l) => `"${l.name}"`);
+  if (plan.picture && !withSound.length) return null;
+  const first = plan.frames[0]!;
+  const last = plan.frames.at(-1)!;
+  const from = +(first / plan.frameRate).toFixed(3);
+  const to = +((last + 1) / plan.frameRate).toFixed(3);
+  const span = `frames ${first} to ${last} (${from} s to ${to} s)`;
+  const what = plan.picture
+    ? `${plan.item.output} has no audio stream`
+    : `${plan.item.output} is ${+(to - from).toFixed(3)} s of silence`;
+  const why = withSound.length
+    ? `its layers with sound (${withSound.slice(0, 5).join(', ')}${withSound.length > 5 ? ', ...' : ''}) are not heard in ${span}: muted, frozen (a held sound is silence) or outside their in and out points`
+    : `it has no layer with sound`;
+  return (
+    `${what}: composition "${comp.name}" has nothing to hear, as ${why}. ` +
+    'Unmute a layer (layer.setAudioMuted {muted: false}), turn its freeze off (layer.setTimeMap {freezeAt: null}) ' +
+    'or move it into the frames (layer.setTiming), or add a footage layer with sound (layer.addFootage).' +
+    (plan.picture ? ' A video meant to be silent says so with renderQueue.add {audio: false}.' : '')
+  );
+}
