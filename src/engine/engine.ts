@@ -23,6 +23,7 @@ import { emptyProject, type Project } from './model.js';
 import { Pacer } from './pacer.js';
 import type { EnginePorts } from './ports.js';
 import { StepRecorder } from './step-recorder.js';
+import type { IssuedIds } from './resolve.js';
 import { MCP_WORDS, type SurfaceWords } from './surface-words.js';
 import { parseParams } from './validation.js';
 
@@ -155,6 +156,8 @@ export class Engine {
    */
   #saved: Project = this.#doc;
   #path: string | null = null;
+  /** The ids handed out for this project, kept through undo and rollbacks (resolve.ts, IssuedIds). */
+  #ids: IssuedIds = { next: 1 };
   readonly #history: UndoHistory;
   readonly #commands: Map<string, AnyCommand>;
   readonly #options: EngineOptions;
@@ -473,7 +476,7 @@ export class Engine {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const engine = this;
     // Until the command edits, it sees the live document (scripts run other commands and must see their edits).
-    const step = new StepRecorder(() => engine.#doc);
+    const step = new StepRecorder(() => engine.#doc, engine.#ids);
     const warnings: string[] = [];
     let savedTo: string | null = null;
     const signal = options.signal ?? new AbortController().signal;
@@ -516,6 +519,8 @@ export class Engine {
         engine.#doc = next;
         engine.#path = path;
         engine.#saved = next;
+        // Another project: its own counter says which ids are free (the step still allocating sees this too).
+        engine.#ids.next = 1;
         engine.#history.clear();
         engine.#emit('Replace project');
       },

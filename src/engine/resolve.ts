@@ -111,11 +111,35 @@ export function layerPath(doc: Project, compId: string, layerId: string): DocPat
   return [...path, index];
 }
 
-/** Allocates the next id with a readable prefix (`comp_3`, `layer_7`). */
+/**
+ * The ids a session has handed out, which an undo or a rolled-back batch does not take back: the document's
+ * counter goes back with it, but an agent may still hold an id it was given (`layer_6` of a step it undid), and
+ * the same id naming a new item would send its next edit to the wrong one. The engine keeps one per project.
+ */
+export interface IssuedIds {
+  /** The lowest number not yet handed out. */
+  next: number;
+}
+
+let issued: IssuedIds | null = null;
+
+/** Runs `fn` (a synchronous recipe) with `ids` as the floor of every id newId allocates in it. */
+export function withIssuedIds<T>(ids: IssuedIds, fn: () => T): T {
+  const outer = issued;
+  issued = ids;
+  try {
+    return fn();
+  } finally {
+    issued = outer;
+  }
+}
+
+/** Allocates the next id with a readable prefix (`comp_3`, `layer_7`), never one this session handed out. */
 export function newId(draft: Draft<Project>, prefix: string): string {
-  const id = `${prefix}_${draft.nextId}`;
-  draft.nextId += 1;
-  return id;
+  const n = Math.max(draft.nextId, issued?.next ?? 0);
+  draft.nextId = n + 1;
+  if (issued) issued.next = n + 1;
+  return `${prefix}_${n}`;
 }
 
 /** A name not yet used in the list: `Base`, `Base 2`, `Base 3`, … (the first free number). */

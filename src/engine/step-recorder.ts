@@ -8,16 +8,20 @@ import { produceWithPatches, type Draft, type Patch } from 'immer';
 import type { DocPath } from './catalog.js';
 import type { Project } from './model.js';
 import { applyChanges } from './patches.js';
+import { withIssuedIds, type IssuedIds } from './resolve.js';
 
 export class StepRecorder {
   /** The command's own document once it has changed something; until then it sees the live one. */
   #doc: Project | null = null;
   readonly #live: () => Project;
+  readonly #ids: IssuedIds | undefined;
   readonly patches: Patch[] = [];
   readonly inverse: Patch[] = [];
 
-  constructor(live: () => Project) {
+  /** `ids`: the session's issued ids, the floor of the ids its recipes allocate (resolve.ts, newId). */
+  constructor(live: () => Project, ids?: IssuedIds) {
     this.#live = live;
+    this.#ids = ids;
   }
 
   get doc(): Project {
@@ -31,8 +35,10 @@ export class StepRecorder {
 
   update(recipe: (draft: Draft<Project>) => void): void {
     // The wrapper drops whatever the recipe returns: recipes only mutate the draft.
+    const ids = this.#ids;
     const [next, p, inv] = produceWithPatches(this.doc, (draft) => {
-      recipe(draft);
+      if (ids) withIssuedIds(ids, () => recipe(draft));
+      else recipe(draft);
     });
     this.#doc = next;
     this.patches.push(...p);
