@@ -74,7 +74,7 @@ export function soundCutShort(
   return new EngineError(
     'unsupported_format',
     `The sound of ${which} ends before its file says it does (cut short, or damaged): the mix would be silent where the rest of it should be.`,
-    'Put the whole file back (copy it again), or relink the footage to a complete one (footage.relink).',
+    'Put the whole file back (copy it again), or relink the footage to a complete one (footage.relink). A sound file damaged where it was made can be re-encoded (ffmpeg -i FILE fixed.wav) and the footage relinked to that.',
   );
 }
 

@@ -142,6 +142,31 @@ describe('a sound file changed after import', () => {
     },
   );
 
+  // An MP3 states its length in its Xing header and a FLAC in its STREAMINFO: cut short, both still probe at their
+  // whole length, and ffmpeg then says so only as a warning of its own ("filesize and duration do not match",
+  // "Error while decoding stream"). Both rendered done with silence after the cut (a 2 s bed: 0.2 s heard).
+  itWithFfmpeg.each([
+    ['mp3', 'mix.wav'],
+    ['mp3', 'clip.mp4'],
+    ['flac', 'mix.wav'],
+    ['flac', 'clip.mp4'],
+  ])('an %s cut short whose header still gives its whole length fails (%s)', async (ext, output) => {
+    const dir = await tempDir();
+    const whole = await readFile(await tone(dir, { freq: 440, seconds: 2, ext }));
+    const sound = join(dir, `voice.${ext}`);
+    await writeFile(sound, whole);
+    const s = soundSession();
+    const comp = await soundComp(s, 10, 2, 32);
+    const { id: footage } = await run<{ id: string }>(s, 'file.import', { path: sound });
+    await run(s, 'layer.addFootage', { comp, footage });
+    await writeFile(sound, whole.subarray(0, Math.floor(whole.length * 0.4)));
+    const job = await renderTo(s, comp, join(dir, 'out', output));
+    const error = job.items[0]?.error;
+    expect(error?.code).toBe('unsupported_format');
+    expect(error?.message).toContain(`The sound of "${sound}" ends before its file says it does`);
+    expect(await readdir(dir)).not.toContain('out');
+  });
+
   itWithFfmpeg.each(['voice', 'music'])(
     'of two, one gone (%s) fails naming it, and the other, being checked meanwhile, is no failure of its own',
     async (gone) => {

@@ -70,8 +70,13 @@ export interface FfmpegOptions {
   watchInputs?: boolean;
 }
 
-/** How the demuxers name an input that ends before its header says (mov/mp4: "partial file"), or is damaged. */
-const CUT_SHORT = /: partial file\b/i;
+/**
+ * How ffmpeg names an input that ends before its header says, or is damaged: mov/mp4 "partial file"; an MP3
+ * smaller than its Xing header says (by over 1/16: mp3dec's check) "filesize and duration do not match"; a
+ * FLAC cut inside a frame (its STREAMINFO still gives the whole length) "Error while decoding stream". A
+ * decoder that fails on a packet drops its samples: a gap of silence in the mix either way.
+ */
+const CUT_SHORT = /: partial file\b|filesize and duration do not match|Error while decoding stream #\d+:/i;
 /** A damaged packet, with the demuxer that read it (`[mov,mp4,m4a,3gp,3g2,mj2 @ 0x…] Packet corrupt`). */
 const CORRUPT = /\[([\w,]+) @ 0x[0-9a-f]+\] Packet corrupt/gi;
 /**
