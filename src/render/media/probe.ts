@@ -156,7 +156,8 @@ export function mediaFromProbe(json: unknown, shownPath: string, findings: Findi
   const frameRate = avg ?? real ?? 25;
   const duration = statedLength(video, startOf(video), format) ?? 0;
   const counted = findings.shownFrames ?? positive(video.nb_frames) ?? positive(video.nb_read_packets);
-  const variableFrameRate = unevenlySpaced(avg, real, counted, duration, frameRate);
+  const variableFrameRate =
+    findings.unevenFrames === true || unevenlySpaced(avg, real, counted, duration, frameRate);
   const frameCount = Math.max(1, Math.round(counted ?? duration * frameRate));
   const pixelAspect = rational(video.sample_aspect_ratio) ?? 1;
   const rotation = rotationOf(video);
