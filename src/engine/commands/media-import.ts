@@ -183,14 +183,21 @@ async function importAny(
     return importSequence(ctx, path, options.frameRate ?? DEFAULT_SEQUENCE_RATE);
   if (STILL_EXTENSIONS.has(extname(path).toLowerCase())) {
     const info = await probeStill(ctx, path);
-    // An animated GIF plays as video (ffprobe); without ffprobe it still imports, as its first frame.
-    if (info.format === 'gif' && (info.frames ?? 1) > 1) {
+    const frames = info.frames ?? 1;
+    // An animated GIF or PNG (APNG) plays as video (ffprobe); without ffprobe it still imports, as its first frame.
+    if ((info.format === 'gif' || info.format === 'png') && frames > 1) {
       const video = await probeMedia(ctx, path).catch((err: unknown) => {
         if (err instanceof EngineError && err.code === 'missing_dependency') return null;
         throw err;
       });
       if (video) return video;
     }
+    // ffmpeg's WebP decoder (5.1 and the versions since that we know of) reads no animation, and sharp's pages
+    // are not footage frames: it stays its first frame, and the user is told so rather than left to find out.
+    if (info.format === 'webp' && frames > 1)
+      ctx.warn?.(
+        `"${basename(path)}" is an animated WebP of ${frames} frames; only its first frame is shown (animated WebP is read as a still image). To play it, import it as a video or an image sequence exported from its source, or dump its frames (libwebp's anim_dump -folder frames "${basename(path)}") and import the first, frames/dump_0000.png, with sequence: true.`,
+      );
     return { path, width: info.width, height: info.height, format: info.format, media: stillMedia(info) };
   }
   return probeMedia(ctx, path);
