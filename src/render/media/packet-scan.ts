@@ -57,6 +57,9 @@ export function parsePacketScan(text: string): PacketScan | null {
   let discarded = 0;
   for (const line of text.split('\n')) {
     const fields = line.trim().split(',');
+    // A stream with side data (a phone clip's display matrix, MPEG-2's CPB properties) prints its time base
+    // line with an empty field after it ("1/15360,"): read without it, or the time base is never found.
+    while (fields.length > 1 && fields[fields.length - 1] === '') fields.pop();
     const ratio = fields.length === 1 ? /^(\d+)\/(\d+)$/.exec(fields[0]!) : null;
     if (ratio) {
       if (Number(ratio[2]) > 0) base = [Number(ratio[1]), Number(ratio[2])];
