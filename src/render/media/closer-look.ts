@@ -7,7 +7,9 @@
  *   it: no Duration), or states only as an estimate from the bit rate (raw ADTS AAC, MP3 without a Xing
  *   header: ffprobe says "Estimating duration from bitrate"): its packets are read to the last one's end;
  * - a video with more packets than its duration holds at its rate: an MP4 cut without re-encoding keeps the
- *   frames before the cut that its edit list discards; the packets' flags tell how many are shown;
+ *   frames before the cut that its edit list discards; the packets' flags tell how many are shown. Or an
+ *   MPEG-PS of small pictures, most of whose packets carry no time: ffmpeg states its duration to the last time
+ *   it found (1.44 s for 50 frames at 25 fps), and its frames are as far apart as its rate says;
  * - a Matroska (MKV, WebM) video: its frame rate in ffprobe's headers is its default frame duration, which a
  *   variable-rate clip re-muxed there (`ffmpeg -i phone.mp4 -c copy clip.mkv`) states as its average, so the
  *   rates agree and its frames fill its duration: it read as constant-rate, and every frame was shown at
@@ -65,11 +67,13 @@ export async function lookCloser(
       );
   }
   let shownFrames: number | undefined;
+  let untimedFrames: number | undefined;
   const video = pictureOf(probe.streams);
   if (countPackets && video?.index !== undefined && holdsPreRoll(video, probe.format))
     looks.push(
       scanPackets(ffprobe, childPath, video.index).then((scan) => {
         if (scan?.discarded) shownFrames = scan.shown;
+        else if (scan?.untimed) untimedFrames = scan.shown + scan.untimed;
       }),
     );
   let unevenFrames = false;
@@ -89,6 +93,7 @@ export async function lookCloser(
     streamEnds,
     ...(shownFrames !== undefined ? { shownFrames } : {}),
     ...(unevenFrames ? { unevenFrames } : {}),
+    ...(untimedFrames !== undefined ? { untimedFrames } : {}),
   };
 }
 

@@ -105,4 +105,9 @@ export interface Findings {
   shownFrames?: number;
   /** The video's frames are unevenly spaced, by their packets' own times (Matroska: its headers cannot tell). */
   unevenFrames?: boolean;
+  /**
+   * The video's frames, counted, where some of its packets carry no time (MPEG-PS of small pictures): its stated
+   * duration ends at the last time found, and its frames are as far apart as its frame rate says.
+   */
+  untimedFrames?: number;
 }

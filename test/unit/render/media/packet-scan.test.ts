@@ -22,6 +22,11 @@ describe('parsePacketScan', () => {
     expect(parsePacketScan(text)).toEqual({ first: 0, end: 1024 / 15360, shown: 2, discarded: 1 });
   });
 
+  it('counts the packets without a time (MPEG-PS of small pictures) apart from the timed ones', () => {
+    const text = ['48600,3600,K_', 'N/A,3600,K_', 'N/A,3600,K_', '113400,3600,K_', '1/90000,'].join('\n');
+    expect(parsePacketScan(text)).toEqual({ first: 0.54, end: 1.3, shown: 2, discarded: 0, untimed: 2 });
+  });
+
   it('starts where the first packet does (Opus: before 0)', () => {
     expect(parsePacketScan('1/1000\n-7,20,K_\n13,20,K_\n')).toMatchObject({ first: -0.007, end: 0.033 });
   });
