@@ -12,7 +12,7 @@ export interface ImageInfo {
   format: string;
   /** Whether it has an alpha channel. */
   alpha?: boolean;
-  /** Frames of an animated image (GIF, WebP); 1 or absent for a still. */
+  /** Frames of an animated image (GIF, WebP, APNG); 1 or absent for a still. */
   frames?: number;
   /** Clockwise degrees its EXIF orientation turns it by for display; width/height are after turning. */
   rotation?: 0 | 90 | 180 | 270;

@@ -15,6 +15,7 @@ import { emptyFile, incompleteFile } from './incomplete-file.js';
 import { findExecutable } from './search-path.js';
 import { missingFfprobe, probeMedia } from '../render/media/probe.js';
 import { settleGifAlpha } from '../render/media/gif-alpha.js';
+import { apngFrames } from './apng.js';
 import { sharpModule } from '../render/sharp-module.js';
 import { orientationTurn, uprightSize } from '../render/still-orientation.js';
 
@@ -39,7 +40,7 @@ async function probeImage(path: string): Promise<ImageInfo> {
       height,
       format: String(meta.format) === 'jpg' ? 'jpeg' : meta.format,
       alpha: meta.hasAlpha ?? false,
-      frames: meta.pages ?? 1,
+      frames: (meta.format === 'png' ? apngFrames(data) : null) ?? meta.pages ?? 1,
       rotation: orientationTurn(meta.orientation),
     };
   } catch {

@@ -13,7 +13,7 @@ export const fileImport = defineCommand({
   title: 'Import File',
   category: 'File',
   description:
-    'Imports a file as a footage item: a still image (PNG, JPEG, WebP, GIF, SVG), a video (MP4, MOV, WebM, MKV, animated GIF: whatever ffmpeg decodes), an audio file, or a numbered image sequence (a printf pattern such as /dir/f_%04d.png, or the first file of a run with sequence: true; frameRate default 30). Video and audio are probed with ffprobe (size, frame rate, duration, alpha, rotation, audio streams); the facts are in the item\'s "media" (media.audioStreams lists every audio stream of a file with several; layer.setAudioStream picks one). Returns its id; add it to a composition with layer.addFootage.',
+    'Imports a file as a footage item: a still image (PNG, JPEG, WebP, GIF, SVG), a video (MP4, MOV, WebM, MKV, animated GIF or PNG: whatever ffmpeg decodes; an animated WebP, which ffmpeg does not decode, is its first frame, with a warning), an audio file, or a numbered image sequence (a printf pattern such as /dir/f_%04d.png, or the first file of a run with sequence: true; frameRate default 30). Video and audio are probed with ffprobe (size, frame rate, duration, alpha, rotation, audio streams); the facts are in the item\'s "media" (media.audioStreams lists every audio stream of a file with several; layer.setAudioStream picks one). Returns its id; add it to a composition with layer.addFootage.',
   example: { path: '/media/interview.mp4', name: 'Interview' },
   params: z.strictObject({
     path: AbsPath,

@@ -24,6 +24,29 @@ export type Probing = Pick<CommandContext, 'ports'> & Partial<Pick<CommandContex
 /** Still formats sharp reads; a GIF with more than one frame is imported as video. */
 export const STILL_FORMATS = ['png', 'jpeg', 'webp', 'gif', 'svg'];
 const STILL_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif', '.svg']);
+/** Image files VFX and scanning pipelines number (TIFF, EXR, DPX...), which sequences cannot be made of (yet). */
+const OTHER_IMAGE_EXTENSIONS = new Set([
+  '.tif',
+  '.tiff',
+  '.exr',
+  '.dpx',
+  '.bmp',
+  '.tga',
+  '.jp2',
+  '.psd',
+  '.cin',
+]);
+
+/**
+ * What to do with numbered TIFF, EXR, DPX... frames: imported without "sequence", one is one-frame footage, so
+ * "import it without sequence" (the remedy for a video) would give a still. Converted to PNG, they are a sequence.
+ */
+function otherImagesRemedy(path: string, ext: string): string {
+  const named = isSequencePattern(path) ? { pattern: path, number: null } : patternOfFile(path);
+  const pattern = basename(named?.pattern ?? path);
+  const first = named?.number ?? 'FIRST';
+  return `Convert the frames to PNG first, keeping their numbers (ffmpeg -start_number ${first} -i "${pattern}" -start_number ${first} "${pattern.slice(0, -ext.length)}.png"), and import the first PNG with sequence: true.`;
+}
 
 /** Whether `path` names an image file (PNG, JPEG, WebP, GIF, SVG): what an image sequence is made of. */
 export function isStillName(path: string): boolean {
@@ -89,7 +112,9 @@ async function importSequence(ctx: Probing, path: string, frameRate: number): Pr
     throw new EngineError(
       'bad_argument',
       `An image sequence is a run of numbered image files (PNG, JPEG, WebP, GIF, SVG); "${basename(path)}" is not one.`,
-      `Import it without "sequence": a video or sound file plays by itself.`,
+      OTHER_IMAGE_EXTENSIONS.has(ext)
+        ? otherImagesRemedy(path, ext)
+        : `Import it without "sequence": a video or sound file plays by itself.`,
     );
   const named = isSequencePattern(path) ? { pattern: path, number: null } : patternOfFile(path);
   if (!named) {
@@ -183,14 +208,21 @@ async function importAny(
     return importSequence(ctx, path, options.frameRate ?? DEFAULT_SEQUENCE_RATE);
   if (STILL_EXTENSIONS.has(extname(path).toLowerCase())) {
     const info = await probeStill(ctx, path);
-    // An animated GIF plays as video (ffprobe); without ffprobe it still imports, as its first frame.
-    if (info.format === 'gif' && (info.frames ?? 1) > 1) {
+    const frames = info.frames ?? 1;
+    // An animated GIF or PNG (APNG) plays as video (ffprobe); without ffprobe it still imports, as its first frame.
+    if ((info.format === 'gif' || info.format === 'png') && frames > 1) {
       const video = await probeMedia(ctx, path).catch((err: unknown) => {
         if (err instanceof EngineError && err.code === 'missing_dependency') return null;
         throw err;
       });
       if (video) return video;
     }
+    // ffmpeg's WebP decoder (5.1 and the versions since that we know of) reads no animation, and sharp's pages
+    // are not footage frames: it stays its first frame, and the user is told so rather than left to find out.
+    if (info.format === 'webp' && frames > 1)
+      ctx.warn?.(
+        `"${basename(path)}" is an animated WebP of ${frames} frames; only its first frame is shown (animated WebP is read as a still image). To play it, import it as a video or an image sequence exported from its source, or dump its frames (libwebp's anim_dump -folder frames "${basename(path)}") and import the first, frames/dump_0000.png, with sequence: true.`,
+      );
     return { path, width: info.width, height: info.height, format: info.format, media: stillMedia(info) };
   }
   return probeMedia(ctx, path);

@@ -9,10 +9,18 @@
  *   it: no Duration), or states only as an estimate from the bit rate (raw ADTS AAC, MP3 without a Xing
  *   header: ffprobe says "Estimating duration from bitrate"): its packets are read to the last one's end;
  * - a video with more packets than its duration holds at its rate: an MP4 cut without re-encoding keeps the
- *   frames before the cut that its edit list discards; the packets' flags tell how many are shown.
+ *   frames before the cut that its edit list discards; the packets' flags tell how many are shown. Or an
+ *   MPEG-PS of small pictures, most of whose packets carry no time: ffmpeg states its duration to the last time
+ *   it found (1.44 s for 50 frames at 25 fps), and its frames are as far apart as its rate says;
+ * - a Matroska (MKV, WebM) video: its frame rate in ffprobe's headers is its default frame duration, which a
+ *   variable-rate clip re-muxed there (`ffmpeg -i phone.mp4 -c copy clip.mkv`) states as its average, so the
+ *   rates agree and its frames fill its duration: it read as constant-rate, and every frame was shown at
+ *   frame number / average rate instead of its own time (3 frames off within half a second). Its packets' times
+ *   tell.
  * Packets are read only when the caller counts packets (import; a quick look that disagreed with it).
  */
 import {
+  isMatroska,
   pictureOf,
   rational,
   soundsOf,
@@ -23,6 +31,7 @@ import {
   type Stream,
 } from './probe-streams.js';
 import { firstSampleTime, lastSampleEnd, scanPackets } from './packet-scan.js';
+import { parsePacketTimes, readPackets } from './timestamps.js';
 
 /**
  * Codecs whose stated length counts what the decoder drops: MP3's encoder delay and last-frame padding (LAME's
@@ -82,16 +91,50 @@ export async function lookCloser(
     }
   }
   let shownFrames: number | undefined;
+  let untimedFrames: number | undefined;
   const video = pictureOf(probe.streams);
   if (countPackets && video?.index !== undefined && holdsPreRoll(video, probe.format))
     looks.push(
       scanPackets(ffprobe, childPath, video.index).then((scan) => {
         if (scan?.discarded) shownFrames = scan.shown;
+        else if (scan?.untimed) untimedFrames = scan.shown + scan.untimed;
       }),
     );
+  let unevenFrames = false;
+  if (countPackets && video && isMatroska(probe.format))
+    looks.push(
+      readPackets(ffprobe, childPath, 'pts', 'Reading the frame times of a clip').then(
+        (text) => {
+          unevenFrames = spacedUnevenly(parsePacketTimes(text));
+        },
+        // Not told: the headers' word stands, as before.
+        () => undefined,
+      ),
+    );
   await Promise.all(looks);
-  return { soundStarts, streamEnds, ...(shownFrames !== undefined ? { shownFrames } : {}) };
+  return {
+    soundStarts,
+    streamEnds,
+    ...(shownFrames !== undefined ? { shownFrames } : {}),
+    ...(unevenFrames ? { unevenFrames } : {}),
+    ...(untimedFrames !== undefined ? { untimedFrames } : {}),
+  };
 }
+
+/**
+ * Whether frame times (ascending seconds) are unevenly spaced: a gap differs from their mean gap by more than
+ * 1.5 ms. Matroska rounds times to whole milliseconds by default (a 29.97 fps clip's gaps are 33 and 34 ms, each
+ * end off by up to half a millisecond), which stays within it; a frame held for another frame's length does not.
+ */
+export function spacedUnevenly(times: ArrayLike<number>): boolean {
+  if (times.length < 3) return false;
+  const mean = (times[times.length - 1]! - times[0]!) / (times.length - 1);
+  for (let i = 1; i < times.length; i++)
+    if (Math.abs(times[i]! - times[i - 1]! - mean) > UNEVEN_SLACK_S) return true;
+  return false;
+}
+
+const UNEVEN_SLACK_S = 0.0015;
 
 /**
  * Whether a video stores more frames than its duration holds at its rate (by more than the slack that reads a

@@ -349,13 +349,15 @@ export class FrameStore {
 
   async #spawnScrub(item: FootageItem, index: number): Promise<Spawned> {
     // Its frames would be numbered from `index` where they start at 0: the exact decoder reads such a file.
-    if (this.#unseekable.has(item.path) && index > 0)
-      throw new EngineError(
-        'unsupported_format',
-        'Seeking gives no frame in this file.',
-        'Read it in order.',
-      );
-    const { spec, unchanged } = await this.#spec(item, index);
+    const unseekable = () =>
+      new EngineError('unsupported_format', 'Seeking gives no frame in this file.', 'Read it in order.');
+    if (this.#unseekable.has(item.path) && index > 0) throw unseekable();
+    const { spec, at, unchanged } = await this.#spec(item, index);
+    // Found unseekable by #spec itself (packets partly without times): the run would start at 0, not `index`.
+    if (at === 0 && index > 0 && this.#unseekable.has(item.path)) {
+      unchanged.catch(() => undefined);
+      throw unseekable();
+    }
     if (this.#closed) throw closedError();
     // The file's header check (an ffprobe, ~80 ms, on a renderer's first decoder of the file) runs while the
     // run starts instead of before it: a first preview took that much longer. The cache keeps none of the run's
@@ -504,14 +506,15 @@ export class FrameStore {
     const unchanged = this.#unchanged(item, input);
     unchanged.catch(() => undefined);
     const ts = await this.timestamps(item);
-    const at = this.#unseekable.has(item.path) ? 0 : Math.min(index, ts.length - 1);
+    let at = this.#unseekable.has(item.path) ? 0 : Math.min(index, ts.length - 1);
+    const keyframes = at > 0 ? await this.#keyframes(item, input) : null;
+    // Packets partly without times: no seek lands exactly, so the decoder reads from the start (frames counted).
+    if (keyframes === 'untimed') {
+      this.#unseekable.add(item.path);
+      at = 0;
+    }
     const media = item.media!;
-    const plan = seekPlan(
-      ts,
-      at,
-      media.pictureStart ?? 0,
-      at > 0 ? await this.#keyframes(item, input) : null,
-    );
+    const plan = seekPlan(ts, at, media.pictureStart ?? 0, keyframes === 'untimed' ? null : keyframes);
     const untagged = untaggedMatrix(item);
     const spec: DecoderSpec = {
       ffmpeg,
@@ -546,12 +549,16 @@ export class FrameStore {
   /**
    * The key frame times of a clip in a container without an index (seek-plan.ts), null for the others. Without
    * ffprobe, or when it fails, none: such a clip is then read from its start, slower but never a wrong frame.
+   * 'untimed': only some of its packets carry a time (timestamps.ts, parseKeyframeTimes).
    */
-  async #keyframes(item: FootageItem, input: string): Promise<ArrayLike<number> | null> {
+  async #keyframes(item: FootageItem, input: string): Promise<ArrayLike<number> | 'untimed' | null> {
     if (!seeksWithoutIndex(item)) return null;
     const ffprobe = this.#access.ffprobe;
     if (!ffprobe) return [];
-    return this.#timestamps.keyframes(item, ffprobe, input).catch(() => []);
+    return this.#timestamps.keyframes(item, ffprobe, input).then(
+      (keys) => keys ?? ('untimed' as const),
+      () => [],
+    );
   }
 
   /** Rejects when the file is no longer what the item recorded; asked once per file (a failure is asked again). */

@@ -20,6 +20,13 @@ export interface PacketScan {
   shown: number;
   /** Packets the container marks to discard (decoded only to reach the first shown frame). */
   discarded: number;
+  /**
+   * Packets without a presentation time (absent when none): MPEG-PS gives one only to the first picture that
+   * starts in each 2 KB pack, so a stream of small pictures has most without one. `first` and `end` are then
+   * those of the timed packets only, and the stream's stated duration (ffmpeg's, from the last time it found)
+   * falls short of its pictures.
+   */
+  untimed?: number;
 }
 
 /**
@@ -55,14 +62,19 @@ export function parsePacketScan(text: string): PacketScan | null {
   let end = -Infinity;
   let shown = 0;
   let discarded = 0;
+  let untimed = 0;
   for (const line of text.split('\n')) {
     const fields = line.trim().split(',');
+    // A stream with side data (a phone clip's display matrix, MPEG-2's CPB properties) prints its time base
+    // line with an empty field after it ("1/15360,"): read without it, or the time base is never found.
+    while (fields.length > 1 && fields[fields.length - 1] === '') fields.pop();
     const ratio = fields.length === 1 ? /^(\d+)\/(\d+)$/.exec(fields[0]!) : null;
     if (ratio) {
       if (Number(ratio[2]) > 0) base = [Number(ratio[1]), Number(ratio[2])];
       continue;
     }
     const pts = Number(fields[0]);
+    if (fields.length >= 2 && fields[0] === 'N/A') untimed++;
     if (fields.length < 2 || fields[0] === '' || !Number.isFinite(pts)) continue;
     // The discard flag ('D', the second of ffprobe's flag letters) marks an edit list's pre-roll.
     if (fields[2]?.includes('D')) {
@@ -76,7 +88,13 @@ export function parsePacketScan(text: string): PacketScan | null {
   }
   if (!base || !shown) return null;
   const [num, den] = base;
-  return { first: (first * num) / den, end: (end * num) / den, shown, discarded };
+  return {
+    first: (first * num) / den,
+    end: (end * num) / den,
+    shown,
+    discarded,
+    ...(untimed ? { untimed } : {}),
+  };
 }
 
 /**

@@ -67,7 +67,7 @@ function durationTag(s: Stream): number | null {
   return m ? positive(String(Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]))) : null;
 }
 
-const isMatroska = (format: Format | undefined) =>
+export const isMatroska = (format: Format | undefined) =>
   format?.format_name?.split(',').includes('matroska') ?? false;
 
 /**
@@ -103,4 +103,11 @@ export interface Findings {
   streamEnds?: ReadonlyMap<number, number>;
   /** The video's frames that are shown, where an edit list discards some of the packets it stores. */
   shownFrames?: number;
+  /** The video's frames are unevenly spaced, by their packets' own times (Matroska: its headers cannot tell). */
+  unevenFrames?: boolean;
+  /**
+   * The video's frames, counted, where some of its packets carry no time (MPEG-PS of small pictures): its stated
+   * duration ends at the last time found, and its frames are as far apart as its frame rate says.
+   */
+  untimedFrames?: number;
 }

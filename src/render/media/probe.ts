@@ -155,9 +155,17 @@ export function mediaFromProbe(json: unknown, shownPath: string, findings: Findi
   const avg = rational(video.avg_frame_rate);
   const real = rational(video.r_frame_rate);
   const frameRate = avg ?? real ?? 25;
-  const duration = statedLength(video, startOf(video), format) ?? 0;
-  const counted = findings.shownFrames ?? positive(video.nb_frames) ?? positive(video.nb_read_packets);
-  const variableFrameRate = unevenlySpaced(avg, real, counted, duration, frameRate);
+  const untimed = findings.untimedFrames;
+  // Packets without times (MPEG-PS): the stated length stops at the last time found; the frames say how long.
+  const duration =
+    untimed !== undefined
+      ? untimed / (real ?? frameRate)
+      : (statedLength(video, startOf(video), format) ?? 0);
+  const counted =
+    untimed ?? findings.shownFrames ?? positive(video.nb_frames) ?? positive(video.nb_read_packets);
+  const variableFrameRate =
+    untimed === undefined &&
+    (findings.unevenFrames === true || unevenlySpaced(avg, real, counted, duration, frameRate));
   const frameCount = Math.max(1, Math.round(counted ?? duration * frameRate));
   const pixelAspect = rational(video.sample_aspect_ratio) ?? 1;
   const rotation = rotationOf(video);

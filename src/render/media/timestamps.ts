@@ -32,12 +32,17 @@ export function parsePacketTimes(text: string): Float64Array {
 
 /**
  * Key frame times from ffprobe's packet lines (`pts,flags`), in seconds from the first packet's time (as
- * parsePacketTimes counts frame times), ascending; empty when the packets carry no times.
+ * parsePacketTimes counts frame times), ascending; empty when the packets carry no times; null when only some
+ * do (more than one without: MPEG-PS of small pictures): ffmpeg then guesses the others' times, a frame off in
+ * places, so a seek that drops frames by their times lands a frame off, and such a file is read from its start,
+ * its frames counted.
  */
-export function parseKeyframeTimes(text: string): Float64Array {
+export function parseKeyframeTimes(text: string): Float64Array | null {
   const { rows, num, den } = packetRows(text);
   const packets = rows.filter((row) => /^-?\d+$/.test(row[0]!) && row.length > 1);
   if (!packets.length) return new Float64Array(0);
+  // One stray packet without a time (a stream's last) is no matter; runs of them are.
+  if (rows.filter((row) => row[0] === 'N/A' && row.length > 1).length > 1) return null;
   const first = Math.min(...packets.map((row) => Number(row[0])));
   const keys = packets
     .filter((row) => row[1]!.startsWith('K'))
@@ -71,7 +76,7 @@ export function readPackets(ffprobe: string, input: string, entries: string, wha
 
 export class TimestampCache {
   readonly #times = new Map<string, Promise<Float64Array>>();
-  readonly #keyframes = new Map<string, Promise<Float64Array>>();
+  readonly #keyframes = new Map<string, Promise<Float64Array | null>>();
 
   /** The frames' timestamps of `item` (opened for children at `input`); ffprobe is asked only for VFR. */
   timestamps(item: FootageItem, ffprobe: string | null, input: string): Promise<Float64Array> {
@@ -87,8 +92,11 @@ export class TimestampCache {
     );
   }
 
-  /** The key frames' times of `item`, from the first frame (for a container without an index: seek-plan.ts). */
-  keyframes(item: FootageItem, ffprobe: string, input: string): Promise<Float64Array> {
+  /**
+   * The key frames' times of `item`, from the first frame (for a container without an index: seek-plan.ts); null
+   * when only some packets carry a time (parseKeyframeTimes).
+   */
+  keyframes(item: FootageItem, ffprobe: string, input: string): Promise<Float64Array | null> {
     return kept(this.#keyframes, item.path, () =>
       readPackets(ffprobe, input, 'pts,flags', `Reading the key frames of "${item.path}"`).then(
         parseKeyframeTimes,
@@ -98,11 +106,7 @@ export class TimestampCache {
 }
 
 /** `path`'s entry of `map`, made by `make` when there is none; a failure is not kept (the next frame asks again). */
-function kept(
-  map: Map<string, Promise<Float64Array>>,
-  path: string,
-  make: () => Promise<Float64Array>,
-): Promise<Float64Array> {
+function kept<T>(map: Map<string, Promise<T>>, path: string, make: () => Promise<T>): Promise<T> {
   const hit = map.get(path);
   if (hit) return hit;
   const made = make();

@@ -1,7 +1,9 @@
 // An MP4 cut without re-encoding (ffmpeg -ss 0.5 -c copy) keeps the frames from the key frame before the cut
 // and an edit list that discards them: 90 frames stored, 75 shown. Counted as 90 in 2.5 s, the clip was taken
 // for variable-rate, and played backwards it asked for frames the decoder never gives ("damaged or cut short").
-// The frames shown are the packets the edit list does not discard.
+// The frames shown are the packets the edit list does not discard. A phone clip (a display matrix: stream side
+// data, after which ffprobe prints the time base line "1/15360,") still counted 90 and failed backwards the same
+// way: the packet scan never found its time base.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
@@ -14,8 +16,11 @@ import { tempDir } from '../../helpers/tmp.js';
 
 const exec = promisify(execFile);
 
-/** A 30 fps numbered 90-frame MP4 (a key frame each second) cut at 0.5 s without re-encoding. */
-async function cutClip(): Promise<string> {
+/**
+ * A 30 fps numbered 90-frame MP4 (a key frame each second) cut at 0.5 s without re-encoding; `rotate`: with a
+ * display matrix turning it that much, as a phone's clip has.
+ */
+async function cutClip(rotate = 0): Promise<string> {
   const whole = await numberedClip(await tempDir(), 'h264', '30', 90, { extra: ['-g', '30'] });
   const cut = whole.replace(/\.mp4$/, '-cut.mp4');
   await exec('ffmpeg', [
@@ -29,14 +34,18 @@ async function cutClip(): Promise<string> {
     whole,
     '-c',
     'copy',
+    ...(rotate ? ['-metadata:s:v', `rotate=${rotate}`] : []),
     cut,
   ]);
   return cut;
 }
 
 describeWithFfmpeg('an MP4 with an edit list', () => {
-  itWithFfmpeg('counts the 75 frames it shows, at a constant rate, and plays them backwards', async () => {
-    const clip = await cutClip();
+  itWithFfmpeg.each([
+    ['', 0],
+    [' (a phone clip turned 180°: side data)', 180],
+  ])('counts the 75 frames it shows, at a constant rate, and plays them backwards%s', async (_, rotate) => {
+    const clip = await cutClip(rotate);
     const engine = newEngine();
     const { id: comp } = await run<{ id: string }>(engine, 'comp.new', {
       width: 64,
@@ -47,7 +56,7 @@ describeWithFfmpeg('an MP4 with an edit list', () => {
     const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path: clip });
     const { id: layer } = await run<{ id: string }>(engine, 'layer.addFootage', { comp, footage });
     const item = engine.document.items.find((i) => i.id === footage) as FootageItem;
-    expect(item.media).toMatchObject({ frameCount: 75, variableFrameRate: false });
+    expect(item.media).toMatchObject({ frameCount: 75, variableFrameRate: false, rotation: rotate });
     expect(item.media!.duration).toBeCloseTo(2.5, 3);
     const renderer = await mediaRenderer();
     const at = (t: number) => shownFrame(renderer, engine.document, comp, t);

@@ -16,6 +16,17 @@ describe('parsePacketScan', () => {
     expect(parsePacketScan(text)).toEqual({ first: 0, end: 0.06, shown: 3, discarded: 0 });
   });
 
+  it('finds the time base of a stream with side data, printed with an empty field after it', () => {
+    // A phone clip's display matrix: ffprobe prints "1/15360," for the stream section.
+    const text = ['-512,512,KD', '0,512,K_', '512,512,__', '1/15360,', ''].join('\n');
+    expect(parsePacketScan(text)).toEqual({ first: 0, end: 1024 / 15360, shown: 2, discarded: 1 });
+  });
+
+  it('counts the packets without a time (MPEG-PS of small pictures) apart from the timed ones', () => {
+    const text = ['48600,3600,K_', 'N/A,3600,K_', 'N/A,3600,K_', '113400,3600,K_', '1/90000,'].join('\n');
+    expect(parsePacketScan(text)).toEqual({ first: 0.54, end: 1.3, shown: 2, discarded: 0, untimed: 2 });
+  });
+
   it('starts where the first packet does (Opus: before 0)', () => {
     expect(parsePacketScan('1/1000\n-7,20,K_\n13,20,K_\n')).toMatchObject({ first: -0.007, end: 0.033 });
   });

@@ -32,7 +32,11 @@ describe('seekPlan', () => {
 describe('parseKeyframeTimes', () => {
   it('reads key packets in the time base, from the first packet, in order', () => {
     const text = '132000,K_,\n\n144000,__,\n138000,__,\n156000,K_,\nN/A,K_\n1/90000\n';
-    expect([...parseKeyframeTimes(text)]).toEqual([0, 24000 / 90000]);
-    expect([...parseKeyframeTimes('N/A,K_\nN/A,__\n1/90000\n')]).toEqual([]);
+    expect([...parseKeyframeTimes(text)!]).toEqual([0, 24000 / 90000]);
+    expect([...parseKeyframeTimes('N/A,K_\nN/A,__\n1/90000\n')!]).toEqual([]);
+  });
+
+  it('is null when only some packets carry a time (MPEG-PS of small pictures: a seek by time lands off)', () => {
+    expect(parseKeyframeTimes('48600,K_,\nN/A,K_,\nN/A,K_,\n113400,K_,\n1/90000,\n')).toBeNull();
   });
 });
