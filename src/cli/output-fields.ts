@@ -27,7 +27,7 @@ export function filledOutput(
       : {
           code: 'bad_argument',
           message: `Item "${item.id}" writes to "${item.output}", whose {${field}} no input of its composition and no --props value fills.`,
-          remediation: `Give one render per row with --data rows.csv (a "${field}" column), or "${field}" with --props, or an output without {${field}} (--output).`,
+          remediation: `Give one render per row with --data rows.csv (with a column named "${field}"), or "${field}" with --props, or an output without {${field}} (--output).`,
         },
   };
 }

@@ -30,7 +30,7 @@ export function checkAudioStream(item: FootageItem, stream: number): void {
     );
   throw new EngineError(
     'bad_argument',
-    `Footage "${item.name}" has no audio stream ${stream}; it has ${streams.map((s, i) => describeStream(i, s)).join(', ')}.`,
+    `Footage "${item.name}" has no audio stream ${stream}; its ${streams.length === 1 ? 'one stream is' : `${streams.length} streams are`} ${streams.map((s, i) => `stream ${describeStream(i, s)}`).join(', ')}.`,
     `Pass a stream from 0 to ${streams.length - 1}.`,
   );
 }

@@ -40,7 +40,7 @@ describeWithFfmpeg('outputs that cannot be written', () => {
       const { job, frames } = await renderTo(output);
       expect(job.items[0]?.error?.code).toBe('bad_argument');
       expect(job.items[0]?.error?.message).toBe(
-        `Cannot write "${output}": it is a folder; a ${ext} output is one file.`,
+        `Cannot write "${output}": it is a folder, and the ${ext} output is one file.`,
       );
       expect(frames).toBe(0);
       expect(await readdir(dir)).toEqual([`clip.${ext}`]);

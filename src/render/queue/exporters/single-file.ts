@@ -17,7 +17,7 @@ export async function skipWhenPresent(ctx: ExporterContext): Promise<ReadonlySet
   if (found?.isDirectory())
     throw new EngineError(
       'bad_argument',
-      `Cannot write "${ctx.item.output}": it is a folder; a ${ctx.item.format} output is one file.`,
+      `Cannot write "${ctx.item.output}": it is a folder, and the ${ctx.item.format} output is one file.`,
       'Give the output a file name (inside that folder, say), or remove the folder.',
     );
   if (!ctx.item.skipExisting) return new Set();
