@@ -83,7 +83,7 @@ function checkTemplates(
   const stray = csv ? columns.filter((c) => !inputs.has(c) && !fields.has(c)) : [];
   if (stray.length)
     throw new UsageError(
-      `The --data column${stray.length > 1 ? 's' : ''} ${stray.map((c) => `"${c}"`).join(', ')} name${stray.length > 1 ? '' : 's'} no input of the compositions rendered and no {field} of an output (inputs: ${[...inputs].join(', ') || 'none'}).`,
+      `The --data column${stray.length > 1 ? 's' : ''} ${stray.map((c) => `"${c}"`).join(', ')} name${stray.length > 1 ? '' : 's'} no input of the compositions rendered and no {field} of an output (inputs: ${[...inputs].join(', ') || 'none'}). Rename ${stray.length > 1 ? 'each' : 'it'} to an input (a misspelt header), use it in the output as {${stray[0]}}, or remove the column.`,
     );
 }
 

@@ -138,6 +138,35 @@ export async function missingStartFrame(
 }
 
 /**
+ * The error for a pattern none of whose numbers 0 to 4 exists (where a pattern's first frame is looked for, as
+ * ffmpeg looks): a run that starts just past them (a render from frame 5, a folder trimmed of its first frames) is
+ * named with the file to import it from, instead of saying that no frame exists.
+ */
+export async function noFirstFrame(
+  pattern: string,
+  exists: (path: string) => Promise<boolean>,
+): Promise<EngineError> {
+  const later = await framesAfterGap(pattern, 3, exists);
+  const tried = `No frame of the sequence "${pattern}" is numbered 0 to 4, where the first frame of a pattern is looked for`;
+  if (!later)
+    return new EngineError(
+      'no_such_file',
+      `${tried}, and none is within ${GAP_LOOKAHEAD} numbers after them.`,
+      'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png). A sequence numbered from elsewhere (1001, as VFX shots are) is imported by its first file: pass that file with sequence: true.',
+    );
+  const name = (k: number) => basename(sequenceFrame(pattern, k));
+  const span =
+    later.first === later.last
+      ? `frame ${later.first} (${name(later.first)})`
+      : `frames ${later.first} to ${later.last} (${name(later.first)} to ${name(later.last)})`;
+  return new EngineError(
+    'no_such_file',
+    `${tried}; the folder has ${span}.`,
+    `Import the sequence from its first file, ${sequenceFrame(pattern, later.first)}, with sequence: true.`,
+  );
+}
+
+/**
  * Why frame `path` of sequence `item`, whose header says `width` x `height`, cannot be drawn, or null: larger than
  * moving footage may be (a project file may say anything), or of another size than the sequence's (drawn, it was
  * squeezed into that size and the render called done). The sequence's size is its first frame's at import: the

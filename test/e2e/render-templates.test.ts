@@ -190,6 +190,10 @@ describe('effectcraft-cli render with template values', () => {
     const stray = await runCli(['render', withField, '--data', 'stray.csv'], { cwd: dir });
     expect(stray.code).toBe(2);
     expect(stray.stderr).toMatch(/"colour"/);
+    // What to do, not only what is wrong (until 2026-12-07 the remedy was "See: effectcraft-cli render --help").
+    expect(stray.stderr).toContain(
+      'Rename it to an input (a misspelt header), use it in the output as {colour}',
+    );
     await writeFile(join(dir, 'escape.csv'), 'name\n../../evil\nok\n');
     const escape = await runCli(['render', withField, '--data', 'escape.csv'], {
       cwd: dir,

@@ -12,7 +12,7 @@ export const inspectSpec = defineSubcommand({
     ...JSON_FLAG,
     strict: {
       type: 'boolean',
-      help: "exit 3 when footage is missing (a file, or frames of a sequence) or a render would refuse it (a folder or FIFO, a file this user cannot read, no media any more, a clip, sound or sequence changed since its import, an MP4/MOV cut off before its end: each file's headers read once), or a queued item's template values would fail its render (a footage value missing, no media, or not what its layer plays), after listing it with the reason (--json: problem {code, message, remediation}, on the footage or the queue item): a pre-flight gate for a pipeline",
+      help: "exit 3 when footage is missing (a file, or frames of a sequence) or a render would refuse it (a folder or FIFO, a file this user cannot read, no media any more, a clip, sound or sequence changed since its import, an MP4/MOV cut off before its end: each file's headers read once), or a queued item's template values would fail its render (a footage value missing, no media, or not what its layer plays), after listing it with the reason (--json: missing: true, or missingFrames {count, first}, on footage whose files are gone; problem {code, message, remediation} on the footage or the queue item a render would refuse): a pre-flight gate for a pipeline",
     },
   },
   notes:

@@ -5,7 +5,7 @@ import { EngineError } from '../errors.js';
 import { MAX_SIDE, type Composition } from '../model.js';
 import { checkRenderItem } from '../render-item-rules.js';
 import { compositions, draftComp, findComp, newId, uniqueName } from '../resolve.js';
-import { color, ColorInput, CompRef } from './params.js';
+import { color, ColorInput, CompRef, RequiredCompRef } from './params.js';
 
 const Size = z.number().int().min(1).max(MAX_SIDE).describe(`Pixels, 1 to ${MAX_SIDE}`);
 const FrameRate = z
@@ -63,7 +63,7 @@ export const compSetActive = defineCommand({
   category: 'Composition',
   description: 'Makes a composition the one commands act on when "comp" is omitted.',
   example: { comp: 'Main' },
-  params: z.strictObject({ comp: CompRef }),
+  params: z.strictObject({ comp: RequiredCompRef }),
   pathParams: {},
   annotations: IDEMPOTENT_EDIT,
   mutates: true,
@@ -172,7 +172,7 @@ export const compDelete = defineCommand({
   description:
     'Deletes a composition. Refused while another composition uses it as a precomp layer or the render queue renders it.',
   example: { comp: 'Main (vertical)' },
-  params: z.strictObject({ comp: CompRef }),
+  params: z.strictObject({ comp: RequiredCompRef }),
   pathParams: {},
   annotations: DESTRUCTIVE_EDIT,
   mutates: true,

@@ -111,7 +111,7 @@ export const scriptRun = defineCommand({
   category: 'File',
   description:
     'Runs JavaScript source (the body of an async function) against the scripting API (app.run(id, params), app.document, app.log), stopped with code timeout after timeoutMs (default 30 s). Refused while confined.',
-  example: { code: "app.execute('layer.addText', { text: 'Hello' })" },
+  example: { code: "await app.run('layer.addText', { text: 'Hello' })" },
   params: z.strictObject({ code: z.string().min(1), timeoutMs: TimeoutMs }),
   pathParams: {},
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

@@ -109,7 +109,7 @@ export const addText = addCommand(
   'layer.addText',
   'New Text Layer',
   'Adds a text layer; the text block is centred on the layer position. Fonts: see capabilities (bundled: Inter).',
-  { text: 'Hello', fontSize: 96, fill: '#ffffff' },
+  { name: 'Hello', text: 'Hello', fontSize: 96, fill: '#ffffff' },
   z.strictObject({
     ...common,
     text: z.string(),

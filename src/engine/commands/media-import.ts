@@ -10,6 +10,7 @@ import {
   framesAfterGap,
   isSequencePattern,
   missingStartFrame,
+  noFirstFrame,
   patternOfFile,
   sequenceFrame,
 } from '../image-sequence.js';
@@ -138,11 +139,7 @@ async function importSequence(ctx: Probing, path: string, frameRate: number): Pr
     const [refusal] = refused.values();
     if (refusal) throw refusal;
     if (named.number !== null) throw await missingStartFrame(named.pattern, named.number, exists);
-    throw new EngineError(
-      'no_such_file',
-      `No frame of the sequence "${named.pattern}" exists (numbers 0 to 4 were tried for the first).`,
-      'Check the folder and the pattern (e.g. frame_%04d.png for frame_0001.png). A sequence numbered from elsewhere (1001, as VFX shots are) is imported by its first file: pass that file with sequence: true.',
-    );
+    throw await noFirstFrame(named.pattern, exists);
   }
   const stoppedAt = sequenceFrame(named.pattern, run.last + 1);
   const stops = `The sequence stops at frame ${run.last} (${basename(sequenceFrame(named.pattern, run.last))})`;

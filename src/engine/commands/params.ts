@@ -7,6 +7,8 @@ export const CompRef = z
   .string()
   .min(1)
   .describe('Composition id, or its name when unique; defaults to the active composition');
+/** The composition a command must be told (it never falls back on the active one, e.g. to delete it). */
+export const RequiredCompRef = CompRef.describe('Composition id, or its name when unique');
 export const LayerRef = z
   .string()
   .min(1)

@@ -203,6 +203,31 @@ describeWithFfmpeg('file.import of video', () => {
   );
 
   itWithFfmpeg(
+    'a pattern whose frames start past 4 names the run there and the file to import it from',
+    async () => {
+      // Until 2026-12-07 it said "No frame of the sequence ... exists" of a folder holding frames 5 to 9.
+      const pattern = await numberedSequence(await tempDir(), 5, 5);
+      const engine = newEngine();
+      const r = await engine.execute('file.import', { path: pattern });
+      expect(!r.ok && r.error).toEqual({
+        code: 'no_such_file',
+        message: `No frame of the sequence "${pattern}" is numbered 0 to 4, where the first frame of a pattern is looked for; the folder has frames 5 to 9 (f_0005.png to f_0009.png).`,
+        remediation: `Import the sequence from its first file, ${pattern.replace('%04d', '0005')}, with sequence: true.`,
+      });
+      // As it says.
+      const imported = await run<Imported>(engine, 'file.import', {
+        path: pattern.replace('%04d', '0005'),
+        sequence: true,
+      });
+      expect(imported.media).toMatchObject({ frameCount: 5, sequence: { first: 5, last: 9 } });
+      // Nothing near: said so.
+      expect(await fails(engine, 'file.import', { path: pattern.replace('f_%04d', 'g_%04d') })).toBe(
+        'no_such_file',
+      );
+    },
+  );
+
+  itWithFfmpeg(
     'says a frameRate given for a video is not used, and refuses a video as a sequence',
     async () => {
       const dir = await tempDir();

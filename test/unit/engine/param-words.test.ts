@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EFFECT_TYPES, paramWords } from '../../../src/engine/effect-types.js';
 import { createSession } from '../../../src/session.js';
 
-type Schema = { properties: Record<string, { description?: string }> };
+type Schema = { properties: Record<string, { description?: string }>; required?: string[] };
 
 function schemaOf(id: string): Schema {
   const [entry] = createSession({}).engine.list({ ids: [id], schemas: true });
@@ -45,6 +45,18 @@ describe('parameter words in the JSON Schemas', () => {
     expect(describe_('property.clearKeyframes', 'keepValueAt')).toMatch(/^Seconds/);
     expect(describe_('layer.addShape', 'strokeWidth')).toContain('pixels, 0 to 500');
     expect(describe_('layer.addShape', 'strokeWidth')).toBe(describe_('layer.addText', 'strokeWidth'));
+  });
+
+  it('a required composition is not said to default to the active one', () => {
+    // comp.setActive and comp.delete require "comp", but their docs said it "defaults to the active composition".
+    const ids = createSession({})
+      .engine.commands()
+      .map((c) => c.id);
+    const wrong = ids.filter((id) => {
+      const schema = schemaOf(id);
+      return schema.required?.includes('comp') && /defaults to the active/.test(describe_(id, 'comp'));
+    });
+    expect(wrong).toEqual([]);
   });
 
   it('effect.add params name every parameter of every effect with its words, as property.set does', () => {

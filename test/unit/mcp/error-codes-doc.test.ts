@@ -16,4 +16,16 @@ describe('the error codes docs/mcp.md lists', () => {
     expect([...listed].filter((c) => !(c! in ErrorCodes))).toEqual([]);
     expect(Object.keys(ErrorCodes).filter((c) => !listed.has(c))).toEqual([]);
   });
+
+  it('are the codes docs/engine.md lists too', async () => {
+    // engine.md's "one closed list" left out script_error, which the studio's script_ui gives.
+    const doc = await readFile(join(import.meta.dirname, '../../../docs/engine.md'), 'utf8');
+    const start = doc.indexOf('with a code from one closed list:');
+    const paragraph = doc.slice(start, doc.indexOf('Unexpected exceptions', start));
+    expect(start).toBeGreaterThan(0);
+    const words = [...paragraph.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+    const listed = new Set(words.filter((w) => w !== 'script_ui'));
+    expect([...listed].filter((c) => !(c! in ErrorCodes))).toEqual([]);
+    expect(Object.keys(ErrorCodes).filter((c) => !listed.has(c))).toEqual([]);
+  });
 });
