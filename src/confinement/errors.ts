@@ -65,6 +65,11 @@ export function outsideRoots(
   const dir = namesFolder || dirname(path) === path ? path : dirname(path);
   if (access === 'write') {
     const none = roots.writeRoots.length === 0;
+    // Through a link, the folder the path names is often a write root already (a file linked out of it):
+    // restarting with it changes nothing, so the remedy names the link's target folder without telling it.
+    const writeWith = viaLink
+      ? `${command}${WRITE_FLAG} set to the folder the link points to`
+      : `${command}${WRITE_FLAG} ${dir}`;
     return {
       code: 'path_outside_roots',
       message: none
@@ -72,7 +77,7 @@ export function outsideRoots(
         : `"${param}": ${shown(path)} is outside the write roots${where} (${roots.writeRoots.join(', ')}).`,
       remediation: none
         ? `Restart ${who} with ${command}${WRITE_FLAG} ${dir} (or another directory to write in).`
-        : `Write below ${roots.writeRoots.join(' or ')}, or restart ${who} with ${command}${WRITE_FLAG} ${dir}.`,
+        : `Write below ${roots.writeRoots.join(' or ')}${viaLink ? ' to a path that is not a link leading out of them' : ''}, or restart ${who} with ${writeWith}.`,
     };
   }
   // A directory that is both a read and a write root is named once.

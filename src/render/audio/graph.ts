@@ -69,12 +69,30 @@ function runLines(run: LoopRun, take: () => string, label: string): string[] {
 }
 
 /**
+ * Channel counts ffmpeg (5.1 and since) has a standard layout for, and so a downmix to stereo: without one (a
+ * 9- or 64-channel WAV), its resampler cannot make stereo and the render failed ("Error reinitializing filters").
+ */
+const STANDARD_LAYOUT_CHANNELS = new Set([2, 3, 4, 5, 6, 7, 8, 16, 24]);
+
+/**
+ * What comes before the resampler: mono on both sides; a count without a standard layout summed by parity
+ * (even channels left, odd right; `<` keeps the sum's level, so no clipping); the others as ffmpeg downmixes them.
+ */
+function toStereo(channels: number): string[] {
+  if (channels === 1) return ['pan=stereo|c0=c0|c1=c0'];
+  if (STANDARD_LAYOUT_CHANNELS.has(channels)) return [];
+  const side = (from: number) =>
+    Array.from({ length: Math.ceil((channels - from) / 2) }, (_, k) => `c${from + 2 * k}`).join('+');
+  return [`pan=stereo|c0<${side(0)}|c1<${side(1)}`];
+}
+
+/**
  * A file's sound as footage time sees it: mono on both sides at its own level (the default upmix would lower
  * it 3 dB), then moved by its offset so that sample 0 is the first picture's time (silence before a sound that
  * starts later; a sound that starts earlier loses what comes before the picture).
  */
 function fileChain(clip: AudioClip): string {
-  const chain = clip.channels === 1 ? ['pan=stereo|c0=c0|c1=c0', CANON] : [CANON];
+  const chain = [...toStereo(clip.channels), CANON];
   const shift = samples(Math.abs(clip.offset));
   if (clip.offset > 0 && shift > 0) chain.push(`adelay=delays=${shift}S:all=1`);
   if (clip.offset < 0 && shift > 0) chain.push(`atrim=start_sample=${shift}`, RESTAMP);

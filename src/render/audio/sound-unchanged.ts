@@ -5,7 +5,7 @@
  * done. So every sound file of a render is probed again before its mix starts, as video files are
  * (media/footage-unchanged.ts: differenceOnDisk).
  */
-import { EngineError, type FootageItem } from '../../engine/core.js';
+import { EngineError, MIN_SAMPLE_RATE, type FootageItem } from '../../engine/core.js';
 import { audioStreamsOf } from '../../engine/shown-footage.js';
 import type { MediaProbe } from '../../engine/ports.js';
 import { differenceOnDisk } from '../media/footage-unchanged.js';
@@ -41,6 +41,23 @@ function difference(item: FootageItem, now: MediaProbe, streams: readonly number
       return `${its} started ${startWords(before)}; it now starts ${startWords(after)}`;
   }
   return null;
+}
+
+/**
+ * Sound under MIN_SAMPLE_RATE is refused before the mix resamples it to 48 kHz (from 1 Hz one ffmpeg took 1 GB).
+ * The import refuses it; a project file may declare such a file as it is, so it is unchanged and checked here.
+ */
+function assertMixableRate(item: FootageItem, now: MediaProbe, streams: readonly number[]): void {
+  const found = audioStreamsOf({ ...item, media: now.media });
+  for (const s of streams) {
+    const rate = found[s]?.sampleRate;
+    if (rate === undefined || rate >= MIN_SAMPLE_RATE) continue;
+    throw new EngineError(
+      'unsupported_format',
+      `"${item.path}" has sound at ${rate} Hz; footage sound is at least ${MIN_SAMPLE_RATE} Hz (every clip is resampled to 48 kHz, which at so low a rate takes ffmpeg gigabytes).`,
+      'Resample it first (ffmpeg -i FILE -ar 48000 resampled.wav) and point the footage at the new file (footage.relink).',
+    );
+  }
 }
 
 /** Seconds a stream's start may move between probes (timestamps in milliseconds, rounding). */
@@ -87,6 +104,9 @@ export async function checkSoundUnchanged(
       if (!(err instanceof EngineError) || err.code !== 'unsupported_format') throw err;
       throw changed(`it is no longer media (${err.message.replace(/\.$/, '')})`);
     });
-  const what = await differenceOnDisk(look, (now) => difference(item, now, streams));
+  const what = await differenceOnDisk(look, (now) => {
+    assertMixableRate(item, now, streams);
+    return difference(item, now, streams);
+  });
   if (what !== null) throw changed(what);
 }

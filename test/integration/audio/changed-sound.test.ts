@@ -195,4 +195,30 @@ describe('a sound file changed after import', () => {
     expect(job.items[0]?.error?.message).toBe(`Footage "voice" (${footage}) cannot be read from "${sound}".`);
     expect(job.items[0]?.error?.remediation).toMatch(/footage\.relink/);
   });
+
+  itWithFfmpeg('a project file that declares sound under 1000 Hz as it is fails before its mix', async () => {
+    // The import refuses it; a project file may say anything, so the file is "unchanged". Mixed, 1 Hz took one
+    // ffmpeg to 1 GB (a 3 s render to 3.9 GB); 2 Hz, used here, 530 MB.
+    const { dir, sound, s, comp } = await voiceComp();
+    const project = join(dir, 'p.ecproj');
+    await run(s, 'project.save', { path: project });
+    await execFileP('ffmpeg', [...QUIET, '-f', 'lavfi', '-i', 'anullsrc=r=2:cl=mono', '-t', '5', sound]);
+    const doc = JSON.parse(await readFile(project, 'utf8')) as {
+      items: {
+        type: string;
+        media?: { duration: number; audio: { sampleRate: number; duration: number } };
+      }[];
+    };
+    const media = doc.items.find((i) => i.type === 'footage')!.media!;
+    Object.assign(media, { duration: 5 });
+    Object.assign(media.audio, { sampleRate: 2, duration: 5 });
+    await writeFile(project, JSON.stringify(doc));
+    await run(s, 'project.open', { path: project });
+    const job = await renderTo(s, comp, join(dir, 'out', 'mix.wav'));
+    const error = job.items[0]?.error;
+    expect(error?.code).toBe('unsupported_format');
+    expect(error?.message).toContain('has sound at 2 Hz; footage sound is at least 1000 Hz');
+    expect(error?.remediation).toMatch(/-ar 48000/);
+    expect(await readdir(dir)).not.toContain('out');
+  });
 });

@@ -276,6 +276,43 @@ describe('file.import without ffprobe', () => {
   });
 });
 
+describeWithFfmpeg('file.import of sound at a rate too low to mix', () => {
+  itWithFfmpeg(
+    'refuses a sound file or a video whose sound is under 1000 Hz, with the rate and how to resample it',
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      // Every clip is resampled to 48 kHz: from 1 Hz, one ffmpeg took 1 GB (a 3 s render 3.9 GB and 11.5 s).
+      const wav = join(dir, 'low.wav');
+      const mov = join(dir, 'low.mov');
+      const anull = ['-f', 'lavfi', '-i', 'anullsrc=r=2:cl=mono'];
+      await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...anull, '-t', '5', wav]);
+      await exec('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=gray:s=64x48:r=10:d=1'],
+        ...anull,
+        ...['-t', '1', '-c:v', 'libx264', '-c:a', 'pcm_s16le', mov],
+      ]);
+      for (const path of [wav, mov]) {
+        const r = await engine.execute('file.import', { path });
+        if (r.ok) throw new Error(`imported ${path}`);
+        expect(r.error.code).toBe('unsupported_format');
+        expect(r.error.message).toMatch(/sound at 2 Hz; footage sound is at least 1000 Hz/);
+        expect(r.error.remediation).toMatch(/-ar 48000/);
+      }
+      expect(engine.document.items).toHaveLength(0);
+      // 8 kHz, the lowest rate in use, imports.
+      const ok = join(dir, 'phone.wav');
+      await exec('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono'],
+        ...['-t', '1', ok],
+      ]);
+      expect((await run<Imported>(engine, 'file.import', { path: ok })).media).toMatchObject({
+        kind: 'audio',
+      });
+    },
+  );
+});
+
 describeWithFfmpeg('file.import of footage too large to decode', () => {
   itWithFfmpeg(
     'refuses a clip or a sequence over 8192 pixels on a side, with the size and how to scale it',

@@ -203,4 +203,21 @@ describe('checkTool', () => {
     expect(viaLink?.remediation).not.toContain(`--automation-read-root ${l.read}`);
     expect(viaLink?.remediation).not.toContain(l.outside);
   });
+
+  it('does not offer a write root already in force for a write through a link leading out of it', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
+    // A file in the write root replaced by a link out: render_preview {output} there was told to restart the
+    // server with --automation-write-root <the write root itself>.
+    await symlink(join(l.outside, 'secret.txt'), join(l.write, 'out.png'));
+    await symlink(l.outside, join(l.write, 'out-dir'));
+    for (const target of [join(l.write, 'out.png'), join(l.write, 'out-dir', 'f.png')]) {
+      const e = c.checkPath(target, 'write', 'output');
+      expect(e?.code).toBe('path_outside_roots');
+      expect(e?.message).toContain('symbolic link');
+      expect(e?.remediation).toContain('the folder the link points to');
+      expect(e?.remediation).not.toContain(`--automation-write-root ${l.write}`);
+      expect(e?.remediation).not.toContain(l.outside);
+    }
+  });
 });
