@@ -53,6 +53,13 @@ const scrubKey = (item: FootageItem) => `${item.id}:${item.path}:${item.width}x$
  * used twice) reads on in each, where one decoder sought back for every other frame.
  */
 const MAX_RUNS_PER_FILE = 3;
+/**
+ * A decoder not read while this many frames were begun ends: its clip has left the frames being drawn (a shot
+ * of an edit that has ended, a clip not previewed lately). Each held ~90 MB at 1080p and a socket until the
+ * renderer closed, so a render of a 16-shot edit ended with 17 ffmpeg processes and 2.3 GB. Coming back later
+ * costs one seek, which a frame this far ahead (speed 1) needed anyway (MAX_FORWARD_FRAMES).
+ */
+const IDLE_DECODER_FRAMES = 60;
 /** Evicted canvases kept for reuse. */
 const MAX_SPARE = 2;
 /**
@@ -76,6 +83,8 @@ interface Running {
   last: Buffer | null;
   /** When it was last read from (the store's count of reads): the least recent goes first. */
   used: number;
+  /** The frame (the store's count of frames begun) it was last read for: long idle, it ends (see hold). */
+  frame: number;
   /** The frame it was started at: above 0, it sought there. */
   from: number;
 }
@@ -212,11 +221,24 @@ export class FrameStore {
   hold(): () => void {
     this.#holds++;
     this.#generation++;
+    this.#endIdle();
     let released = false;
     return () => {
       if (!released) this.#holds--;
       released = true;
     };
+  }
+
+  /** Ends the decoders no frame has read from lately (IDLE_DECODER_FRAMES), but for a file being decoded now. */
+  #endIdle(): void {
+    for (const [key, runs] of this.#running) {
+      if (this.#turns.has(key)) continue;
+      for (const run of runs.filter((r) => this.#generation - r.frame > IDLE_DECODER_FRAMES)) {
+        run.decoder.close();
+        runs.splice(runs.indexOf(run), 1);
+      }
+      if (!runs.length) this.#running.delete(key);
+    }
   }
 
   /**
@@ -393,6 +415,7 @@ export class FrameStore {
       this.#running.set(key, runs);
     }
     run.used = ++this.#reads;
+    run.frame = this.#generation;
     let frame: Buffer | null = null;
     while (run.next <= index) {
       const next = await run.decoder.next();
@@ -543,7 +566,8 @@ export class FrameStore {
       decoder.close();
       throw err;
     }
-    return { decoder, next: Math.max(0, at), last: null, used: 0, from: Math.max(0, at) };
+    const from = Math.max(0, at);
+    return { decoder, next: from, last: null, used: 0, frame: this.#generation, from };
   }
 
   /**
