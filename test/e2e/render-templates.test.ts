@@ -140,7 +140,7 @@ describe('effectcraft-cli render with template values', () => {
     const refused = await runCli(['render', other], { timeoutMs: 120_000 });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/whose \{shot\} no input of its composition and no --props value fills/);
-    expect(refused.stderr).toMatch(/--data rows\.csv \(a "shot" column\)/);
+    expect(refused.stderr).toMatch(/--data rows\.csv \(with a column named "shot"\)/);
   });
 
   it('--data --resume: a row whose output is all there says it kept it', async () => {
