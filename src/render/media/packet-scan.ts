@@ -143,7 +143,14 @@ export async function lastSampleEnd(
   const run = await runBounded(
     ffprobe,
     [
-      ...['-v', 'error', '-select_streams', String(index), '-read_intervals', `${Math.max(0, from)}%`],
+      ...[
+        '-v',
+        'error',
+        '-select_streams',
+        String(index),
+        '-read_intervals',
+        `${Math.max(0, from).toFixed(6)}%`,
+      ],
       ...['-show_entries', 'frame=best_effort_timestamp_time,nb_samples', '-of', 'csv=p=0'],
       ...FOOTAGE_INPUT_OPTIONS,
       childPath,
