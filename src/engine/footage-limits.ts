@@ -1,3 +1,5 @@
+import { EngineError } from './errors.js';
+
 /**
  * The largest side of moving footage (video, animated GIF, image sequence). Each of its frames is decoded whole
  * to RGBA, whatever size it is drawn at, once per worker and in every cache: a 16000x16000 frame is 1 GB, and a
@@ -13,3 +15,15 @@ export const MAX_MOVING_SIDE = 8192;
  * Refused at import.
  */
 export const MIN_SAMPLE_RATE = 1000;
+
+/**
+ * The refusal of sound at `rate` Hz (under MIN_SAMPLE_RATE) in the file shown as `shown`, at import or before a
+ * mix; `then`: what to do with the resampled file there.
+ */
+export function lowSampleRate(shown: string, rate: number, then: string): EngineError {
+  return new EngineError(
+    'unsupported_format',
+    `"${shown}" has sound at ${rate} Hz; footage sound is at least ${MIN_SAMPLE_RATE} Hz (every clip is resampled to 48 kHz, which at so low a rate takes ffmpeg gigabytes).`,
+    `Resample it first, e.g. ffmpeg -i "${shown}" -ar 48000 resampled.wav (a video: -c:v copy -ar 48000 resampled.mov), and ${then}.`,
+  );
+}

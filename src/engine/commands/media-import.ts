@@ -15,7 +15,7 @@ import {
   sequenceFrame,
 } from '../image-sequence.js';
 import type { FootageMedia } from '../model.js';
-import { MAX_MOVING_SIDE, MIN_SAMPLE_RATE } from '../footage-limits.js';
+import { lowSampleRate, MAX_MOVING_SIDE, MIN_SAMPLE_RATE } from '../footage-limits.js';
 import type { ImageInfo } from '../ports.js';
 
 /** All an import needs of a command's context: its ports (a render job probes a footage prop's file too). */
@@ -190,13 +190,8 @@ function assertSampleRate(imported: Imported): Imported {
   const media = imported.media;
   const streams = media?.audioStreams ?? (media?.audio ? [media.audio] : []);
   const low = streams.find((s) => s.sampleRate < MIN_SAMPLE_RATE);
-  if (!low) return imported;
-  const name = basename(imported.path);
-  throw new EngineError(
-    'unsupported_format',
-    `"${name}" has sound at ${low.sampleRate} Hz; footage sound is at least ${MIN_SAMPLE_RATE} Hz (every clip is resampled to 48 kHz, which at so low a rate takes ffmpeg gigabytes).`,
-    `Resample it first, e.g. ffmpeg -i "${name}" -ar 48000 resampled.wav (a video: -c:v copy -ar 48000 resampled.mov), and import that.`,
-  );
+  if (low) throw lowSampleRate(basename(imported.path), low.sampleRate, 'import that');
+  return imported;
 }
 
 /** What `path` holds, as a footage item's fields. */

@@ -5,7 +5,7 @@
  * done. So every sound file of a render is probed again before its mix starts, as video files are
  * (media/footage-unchanged.ts: differenceOnDisk).
  */
-import { EngineError, MIN_SAMPLE_RATE, type FootageItem } from '../../engine/core.js';
+import { EngineError, lowSampleRate, MIN_SAMPLE_RATE, type FootageItem } from '../../engine/core.js';
 import { audioStreamsOf } from '../../engine/shown-footage.js';
 import type { MediaProbe } from '../../engine/ports.js';
 import { differenceOnDisk } from '../media/footage-unchanged.js';
@@ -52,11 +52,7 @@ function assertMixableRate(item: FootageItem, now: MediaProbe, streams: readonly
   for (const s of streams) {
     const rate = found[s]?.sampleRate;
     if (rate === undefined || rate >= MIN_SAMPLE_RATE) continue;
-    throw new EngineError(
-      'unsupported_format',
-      `"${item.path}" has sound at ${rate} Hz; footage sound is at least ${MIN_SAMPLE_RATE} Hz (every clip is resampled to 48 kHz, which at so low a rate takes ffmpeg gigabytes).`,
-      'Resample it first (ffmpeg -i FILE -ar 48000 resampled.wav) and point the footage at the new file (footage.relink).',
-    );
+    throw lowSampleRate(item.path, rate, 'point the footage at the new file (footage.relink)');
   }
 }
 
