@@ -185,6 +185,17 @@ describeIfTools('a clip steered in the studio', () => {
     await page.locator('[data-panel="Layers"]').getByText('Bed', { exact: true }).click();
     await expect.poll(() => properties().locator('section[aria-label="Audio"]').count()).toBe(1);
     expect(await properties().getByLabel('Add effect').count()).toBe(0);
+    // Nor a blend mode or a parent (the engine refuses both), and it is offered to no layer as a parent.
+    const layers = page.locator('[data-panel="Layers"]');
+    expect(await layers.getByLabel('Blend mode of Bed').isDisabled()).toBe(true);
+    expect(await layers.getByLabel('Parent of Bed').isDisabled()).toBe(true);
+    expect(await layers.getByLabel('Blend mode of Interview').isDisabled()).toBe(false);
+    expect(await layers.getByLabel('Parent of Interview').locator('option').allTextContents()).not.toContain(
+      expect.stringContaining('Bed'),
+    );
+    expect(await layers.getByLabel('Parent of Interview').locator('option').allTextContents()).toContainEqual(
+      expect.stringContaining('Logo'),
+    );
     // On the clip (a picture), the menu is there.
     await page.locator('[data-panel="Layers"]').getByText('Interview', { exact: true }).click();
     await expect.poll(() => properties().getByLabel('Add effect').count()).toBe(1);

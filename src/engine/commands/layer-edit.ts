@@ -4,7 +4,7 @@ import { decompose, IDENTITY, invert, mul } from '../affine.js';
 import { worldMatrices } from '../layer-transform.js';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT, type CommandContext } from '../catalog.js';
 import { EngineError } from '../errors.js';
-import { BlendMode, MATTE_MODES, type Composition, type Layer } from '../model.js';
+import { BlendMode, MATTE_MODES, type Composition, type Layer, type Project } from '../model.js';
 import { playsSoundOnly } from '../shown-footage.js';
 import { draftLayer, findComp, findLayer, layersPath, newId, uniqueName } from '../resolve.js';
 import { needsComp } from './layer-add.js';
@@ -155,7 +155,7 @@ export const layerSetParent = defineCommand({
   title: 'Set Parent',
   category: 'Layer',
   description:
-    "Parents a layer to another (its transform then follows the parent), or unparents it with parent: null. As in After Effects, the layer stays where it is on screen (at comp time `time`, default 0): its position, scale and rotation are re-expressed in the new parent's space. jump: true keeps the values as they are instead (the layer jumps). Keyframed transforms are never rewritten.",
+    "Parents a layer to another (its transform then follows the parent), or unparents it with parent: null. As in After Effects, the layer stays where it is on screen (at comp time `time`, default 0): its position, scale and rotation are re-expressed in the new parent's space. jump: true keeps the values as they are instead (the layer jumps). Keyframed transforms are never rewritten. A layer that plays sound only has no transform: it can be neither parented nor a parent.",
   example: { layer: 'Hello', parent: 'Controller' },
   params: z.strictObject({
     ...target,
@@ -171,7 +171,9 @@ export const layerSetParent = defineCommand({
     const { comp, layer } = locate(ctx.doc, p);
     let parentId: string | null = null;
     if (p.parent !== null) {
+      refuseSoundOnly(ctx.doc, layer, 'to follow a parent');
       const parent = findLayer(comp, p.parent);
+      refuseSoundOnly(ctx.doc, parent, 'for other layers to follow');
       // Walk up from the new parent: reaching the layer itself means a cycle.
       for (let cur: Layer | undefined = parent; cur; cur = comp.layers.find((l) => l.id === cur!.parent)) {
         if (cur.id === layer.id) {
@@ -212,6 +214,8 @@ function layerFieldCommand<F extends 'blendMode' | 'enabled' | 'name'>(spec: {
   param: string;
   field: F;
   schema: z.ZodType<Layer[F]>;
+  /** Refuses the edit on this layer (before anything changes), when it would be stored and do nothing. */
+  check?: (doc: Project, layer: Layer) => void;
 }) {
   return defineCommand({
     id: spec.id,
@@ -227,6 +231,7 @@ function layerFieldCommand<F extends 'blendMode' | 'enabled' | 'name'>(spec: {
     run(ctx, p) {
       const { comp, layer } = locate(ctx.doc, p as { comp?: string; layer: string });
       const value = (p as Record<string, unknown>)[spec.param] as Layer[F];
+      spec.check?.(ctx.doc, layer);
       ctx.update((d) => void (draftLayer(d, comp.id, layer.id)[spec.field] = value));
       return { id: layer.id, [spec.param]: value };
     },
@@ -236,12 +241,27 @@ function layerFieldCommand<F extends 'blendMode' | 'enabled' | 'name'>(spec: {
 export const layerSetBlendMode = layerFieldCommand({
   id: 'layer.setBlendMode',
   title: 'Set Blend Mode',
-  description: 'Sets how a layer blends with the layers below it.',
+  description:
+    'Sets how a layer blends with the layers below it. A layer that plays sound only has no picture to blend (refused).',
   example: { layer: 'Hello', mode: 'screen' },
   param: 'mode',
   field: 'blendMode',
   schema: BlendMode,
+  check: (doc, layer) => refuseSoundOnly(doc, layer, 'to blend'),
 });
+
+/**
+ * Throws bad_argument when `layer` plays sound only: a blend mode or a parent on it would be stored and do
+ * nothing (it has no picture and no transform: checkHasPicture), as effects and mattes are refused.
+ */
+function refuseSoundOnly(doc: Project, layer: Layer, what: string): void {
+  if (!playsSoundOnly(doc, layer)) return;
+  throw new EngineError(
+    'bad_argument',
+    `Layer "${layer.name}" plays sound only: it has no picture ${what}.`,
+    'Change its sound with audio.level or layer.setAudioMuted; blend or parent a layer with a picture instead.',
+  );
+}
 
 export const layerSetTrackMatte = defineCommand({
   id: 'layer.setTrackMatte',

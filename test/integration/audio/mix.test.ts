@@ -246,6 +246,16 @@ describe('sound footage', () => {
         value: [50, 50],
       });
       expect(scale).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+      // A blend mode or a parent would be stored and do nothing too, either way round for a parent.
+      const blendMode = await s.engine.execute('layer.setBlendMode', { comp, layer: bed, mode: 'screen' });
+      expect(blendMode).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+      if (!blendMode.ok)
+        expect(blendMode.error.message).toMatch(/plays sound only: it has no picture to blend/);
+      const child = await s.engine.execute('layer.setParent', { comp, layer: bed, parent: solid });
+      expect(child).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+      const parent = await s.engine.execute('layer.setParent', { comp, layer: solid, parent: bed });
+      expect(parent).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+      if (!parent.ok) expect(parent.error.remediation).toMatch(/audio\.level/);
       expect(s.engine.document).toBe(before);
       // What does apply to sound still does.
       await run(s, 'layer.setTimeMap', { comp, layer: bed, speed: 2 });

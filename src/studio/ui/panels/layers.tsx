@@ -11,7 +11,7 @@ import { Icon } from '../components/icons.js';
 import { Panel } from '../components/panel.js';
 import { onTreeKeyDown, treeTabIndex } from '../components/tree-keys.js';
 import { windowDrag } from '../components/window-drag.js';
-import { layerHasSound } from '../../../engine/shown-footage.js';
+import { layerHasSound, playsSoundOnly } from '../../../engine/shown-footage.js';
 import { activeComp } from '../state/doc.js';
 import { useStudio, useStudioState } from '../studio.js';
 
@@ -122,6 +122,9 @@ function LayerRow(props: {
   // A layer that can be heard has its speaker beside its eye, as After Effects' audio switch: muted layers show it.
   const audible = doc !== null && layerHasSound(doc, layer);
   const muted = layer.audio?.muted ?? false;
+  // A sound file's layer has no picture and no transform: the engine refuses it a parent, children and a blend mode.
+  const soundOnly = doc !== null && playsSoundOnly(doc, layer);
+  const soundOnlyTitle = soundOnly ? 'Plays sound only: no picture to parent or blend' : undefined;
   const [renaming, setRenaming] = useState(false);
   const run = (id: string, params: Record<string, unknown>) =>
     studio.editLayer(id, { comp: comp.id, layer: layer.id, ...params });
@@ -181,12 +184,14 @@ function LayerRow(props: {
       <select
         class="mini-select"
         aria-label={`Parent of ${layer.name}`}
+        disabled={soundOnly && layer.parent === null}
+        title={soundOnlyTitle}
         value={layer.parent ?? ''}
         onChange={(e) => run('layer.setParent', { parent: e.currentTarget.value || null })}
       >
         <option value="">None</option>
         {comp.layers
-          .filter((l) => l.id !== layer.id)
+          .filter((l) => l.id !== layer.id && (l.id === layer.parent || !doc || !playsSoundOnly(doc, l)))
           .map((l) => (
             <option key={l.id} value={l.id}>
               {comp.layers.indexOf(l) + 1}. {l.name}
@@ -196,6 +201,8 @@ function LayerRow(props: {
       <select
         class="mini-select"
         aria-label={`Blend mode of ${layer.name}`}
+        disabled={soundOnly}
+        title={soundOnlyTitle}
         value={layer.blendMode}
         onChange={(e) => run('layer.setBlendMode', { mode: e.currentTarget.value })}
       >
