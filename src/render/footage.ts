@@ -256,10 +256,15 @@ export async function decode(item: FootageItem, data: Buffer, path = item.path):
     const problem = sequenceFrameProblem(item, path, shown.width, shown.height);
     if (problem) throw problem;
   }
+  // A huge still is decoded smaller (drawn at its full size in layer units all the same, layer-draw.ts): a
+  // 16000x16000 PNG of 5 MB took a preview to 3.1 GB (sharp's buffer, Skia's canvas and libvips' own).
+  const size = meta?.width && meta.height ? (autoOrient ? uprightSize(meta) : meta) : null;
+  const drawn = size && item.media?.kind !== 'sequence' ? stillDecodeSize(size.width, size.height) : null;
   let raw: { data: Buffer; info: { width: number; height: number } };
   try {
     // Always 8-bit sRGB RGBA, whatever came in (greyscale, 16-bit, CMYK, palette).
     raw = await sharp(data, { animated: false, autoOrient })
+      .resize(drawn ? { ...drawn, fit: 'fill' } : undefined)
       .toColourspace('srgb')
       .ensureAlpha()
       .raw({ depth: 'uchar' })
@@ -284,6 +289,20 @@ export async function decode(item: FootageItem, data: Buffer, path = item.path):
   // putImageData takes straight alpha, which is what sharp gives; Skia premultiplies on the way in.
   canvas.getContext('2d').putImageData(new ImageData(pixels, width, height), 0, 0);
   return canvas;
+}
+
+/**
+ * The most pixels a still is decoded with: 2^25 (33.5 MP, 8K UHD's 7680x4320 whole), 128 MB of canvas. Larger
+ * stills keep their aspect, decoded at the size that holds this many pixels (a 16000x16000 one at 5793x5793); a
+ * layer shows them at their full size, so their detail is lost only where one is drawn larger than that.
+ */
+export const MAX_STILL_PIXELS = 2 ** 25;
+
+/** The size a still of `width` x `height` is decoded at, or null to decode it as it is. */
+export function stillDecodeSize(width: number, height: number): { width: number; height: number } | null {
+  if (width * height <= MAX_STILL_PIXELS) return null;
+  const k = Math.sqrt(MAX_STILL_PIXELS / (width * height));
+  return { width: Math.max(1, Math.floor(width * k)), height: Math.max(1, Math.floor(height * k)) };
 }
 
 /** A visible stand-in for missing footage: a grey/magenta checkerboard with a red X, in layer units. */
