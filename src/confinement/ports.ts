@@ -36,6 +36,10 @@ export function wrapPortsWith(base: EnginePorts, policy: Policy): EnginePorts {
       checked(path, 'read', 'file check');
       return base.exists(path);
     },
+    async isFile(path) {
+      checked(path, 'read', 'file check');
+      return base.isFile(path);
+    },
     async probeImage(path) {
       // The probe reads through the base port by path; a swap in that window can reveal only an image's
       // size and format, and the pixels are read later through readFile, which is checked at the open.

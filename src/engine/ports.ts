@@ -42,6 +42,8 @@ export interface EnginePorts {
   /** Writes via a temporary beside the target, fsync and rename: the target is never half-written. */
   writeFileAtomic(path: string, data: string | Uint8Array): Promise<void>;
   exists(path: string): Promise<boolean>;
+  /** Whether a regular file is at `path` (a folder, FIFO or device is not: an image sequence's frames must be). */
+  isFile(path: string): Promise<boolean>;
   /** Reads an image's header; throws EngineError(unsupported_format | no_such_file) when it cannot. */
   probeImage(path: string): Promise<ImageInfo>;
   /** Opens a regular file for ffprobe/ffmpeg to read (confined: checked at the open, never through a link). */

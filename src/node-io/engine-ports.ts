@@ -104,6 +104,11 @@ export function createNodePorts(options: NodePortsOptions = {}): EnginePorts {
         () => true,
         () => false,
       ),
+    isFile: (path) =>
+      fs.stat(path).then(
+        (st) => st.isFile(),
+        () => false,
+      ),
     probeImage,
     openMedia: (path) =>
       openMediaFile(path).catch((err: unknown) => {

@@ -128,8 +128,9 @@ async function importSequence(ctx: Probing, path: string, frameRate: number): Pr
   // A frame whose path leads outside the roots (a link out of a render folder) ends the run there, as a missing
   // frame does, and is named; the whole import was refused. When no frame is left at all, the refusal stands.
   const refused = new Map<string, EngineError>();
+  // A frame is a regular file: a folder or FIFO named like the next frame ends the run (ffmpeg cannot read it).
   const exists = (p: string) =>
-    ctx.ports.exists(p).catch((err: unknown) => {
+    ctx.ports.isFile(p).catch((err: unknown) => {
       if (!(err instanceof EngineError) || err.code !== 'path_outside_roots') throw err;
       refused.set(p, err);
       return false;

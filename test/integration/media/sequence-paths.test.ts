@@ -3,6 +3,7 @@
  * footage, or whose path was edited by hand, still finds them; a `%d` in a folder's name is that folder's
  * name; and a file whose own name holds `%d` imports as that file. Proved by the pixels each frame shows.
  */
+import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -126,5 +127,30 @@ describeWithFfmpeg('where an image sequence is read from', () => {
     };
     expect(item.path).toBe(literal);
     expect(item.media?.kind).toBe('still');
+  });
+
+  itWithFfmpeg('a folder or a FIFO named like the next frame ends the run: it is no frame', async () => {
+    const root = await tempDir();
+    const pattern = await numberedSequence(root, 4, 1);
+    await mkdir(pattern.replace('%04d', '0005'));
+    execFileSync('mkfifo', [pattern.replace('%04d', '0006')]);
+    await writeFile(pattern.replace('%04d', '0007'), await readFile(pattern.replace('%04d', '0001')));
+    const s = session();
+    const { id } = await run<{ id: string }>(s, 'file.import', { path: pattern, frameRate: 30 });
+    const item = s.engine.document.items.find((i) => i.id === id) as {
+      media?: { frames?: number; sequence?: { first: number; last: number } };
+    };
+    expect(item.media?.sequence).toMatchObject({ first: 1, last: 4 });
+    // And every frame it counts renders (the folder, counted as frame 5, failed the final render).
+    const { id: comp } = await run<{ id: string }>(s, 'comp.new', {
+      width: 64,
+      height: 48,
+      frameRate: 30,
+      duration: 0.2,
+    });
+    await run(s, 'layer.addFootage', { comp, footage: id });
+    await run(s, 'renderQueue.add', { comp, output: join(root, 'out', 'f_[##].png') });
+    const r = await run<{ items: Array<{ status: string }> }>(s, 'renderQueue.render');
+    expect(r.items[0]).toMatchObject({ status: 'done' });
   });
 });
