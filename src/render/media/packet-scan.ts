@@ -3,8 +3,7 @@
  * decides which): its packets' times and flags (demuxing only, no decoding), or the time of the first sample
  * its decoder gives. Each is one bounded ffprobe child reading the descriptor the ports opened.
  */
-import { runBounded } from './child-output.js';
-import { FOOTAGE_INPUT_OPTIONS } from './input-formats.js';
+import { probeStream } from './probe-stream.js';
 
 const SCAN_TIMEOUT_MS = 60_000;
 /** A packet prints about 20 bytes: 32 MiB is over a million packets (hours of sound, of 60 fps video). */
@@ -38,18 +37,15 @@ export async function scanPackets(
   childPath: string,
   index: number,
 ): Promise<PacketScan | null> {
-  const run = await runBounded(
-    ffprobe,
-    [
-      ...['-v', 'error', '-select_streams', String(index)],
-      ...['-show_entries', 'stream=time_base:packet=pts,duration,flags', '-of', 'csv=p=0'],
-      ...FOOTAGE_INPUT_OPTIONS,
-      childPath,
-    ],
-    { timeoutMs: SCAN_TIMEOUT_MS, maxBytes: SCAN_MAX_BYTES, what: 'Reading the packets of a stream' },
-  ).catch(() => null);
-  if (!run || run.code !== 0) return null;
-  return parsePacketScan(run.stdout.toString('utf8'));
+  const text = await probeStream(ffprobe, childPath, {
+    select: String(index),
+    entries: 'stream=time_base:packet=pts,duration,flags',
+    format: 'csv=p=0',
+    timeoutMs: SCAN_TIMEOUT_MS,
+    maxBytes: SCAN_MAX_BYTES,
+    what: 'Reading the packets of a stream',
+  });
+  return text === null ? null : parsePacketScan(text);
 }
 
 /**
@@ -107,20 +103,18 @@ export async function firstSampleTime(
   childPath: string,
   index: number,
 ): Promise<number | null> {
-  const run = await runBounded(
-    ffprobe,
-    [
-      // A few packets: a decoder may need more than one before it gives a frame.
-      ...['-v', 'error', '-select_streams', String(index), '-read_intervals', '%+#4'],
-      ...['-show_entries', 'frame=best_effort_timestamp_time', '-of', 'csv=p=0'],
-      ...FOOTAGE_INPUT_OPTIONS,
-      childPath,
-    ],
-    { timeoutMs: SCAN_TIMEOUT_MS, maxBytes: 64 * 1024, what: 'Reading the first sound of a stream' },
-  ).catch(() => null);
-  if (!run || run.code !== 0) return null;
-  const first = run.stdout
-    .toString('utf8')
+  const text = await probeStream(ffprobe, childPath, {
+    select: String(index),
+    // A few packets: a decoder may need more than one before it gives a frame.
+    readIntervals: '%+#4',
+    entries: 'frame=best_effort_timestamp_time',
+    format: 'csv=p=0',
+    timeoutMs: SCAN_TIMEOUT_MS,
+    maxBytes: 64 * 1024,
+    what: 'Reading the first sound of a stream',
+  });
+  if (text === null) return null;
+  const first = text
     .split('\n')
     .map((line) => line.split(',')[0]!.trim())
     .find((field) => /^-?\d+(\.\d+)?$/.test(field));
@@ -140,26 +134,18 @@ export async function lastSampleEnd(
   rate: number,
   from: number,
 ): Promise<number | null> {
-  const run = await runBounded(
-    ffprobe,
-    [
-      ...[
-        '-v',
-        'error',
-        '-select_streams',
-        String(index),
-        '-read_intervals',
-        `${Math.max(0, from).toFixed(6)}%`,
-      ],
-      ...['-show_entries', 'frame=best_effort_timestamp_time,nb_samples', '-of', 'csv=p=0'],
-      ...FOOTAGE_INPUT_OPTIONS,
-      childPath,
-    ],
-    { timeoutMs: SCAN_TIMEOUT_MS, maxBytes: SCAN_MAX_BYTES, what: 'Reading the last sound of a stream' },
-  ).catch(() => null);
-  if (!run || run.code !== 0) return null;
+  const text = await probeStream(ffprobe, childPath, {
+    select: String(index),
+    readIntervals: `${Math.max(0, from).toFixed(6)}%`,
+    entries: 'frame=best_effort_timestamp_time,nb_samples',
+    format: 'csv=p=0',
+    timeoutMs: SCAN_TIMEOUT_MS,
+    maxBytes: SCAN_MAX_BYTES,
+    what: 'Reading the last sound of a stream',
+  });
+  if (text === null) return null;
   let end: number | null = null;
-  for (const line of run.stdout.toString('utf8').split('\n')) {
+  for (const line of text.split('\n')) {
     const [time, samples] = line.trim().split(',').map(Number);
     if (Number.isFinite(time) && samples! > 0) end = Math.max(end ?? -Infinity, time! + samples! / rate);
   }

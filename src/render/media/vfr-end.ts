@@ -11,8 +11,7 @@
  * clip's every packet.
  */
 import { z } from 'zod';
-import { runBounded } from './child-output.js';
-import { FOOTAGE_INPUT_OPTIONS } from './input-formats.js';
+import { probeStream } from './probe-stream.js';
 
 /** Seconds before the stated end that are read: past the keyframe the seek lands on, and a long last frame. */
 const TAIL_SECONDS = 10;
@@ -35,20 +34,19 @@ const Tail = z.looseObject({
  */
 export async function videoEnd(ffprobe: string, childPath: string, stated: number): Promise<number | null> {
   const from = Math.max(0, stated - TAIL_SECONDS);
-  const run = await runBounded(
-    ffprobe,
-    [
-      ...['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `${from.toFixed(6)}%`],
-      ...['-show_entries', 'stream=time_base,start_time:packet=pts,duration', '-of', 'json'],
-      ...FOOTAGE_INPUT_OPTIONS,
-      childPath,
-    ],
-    { timeoutMs: TAIL_TIMEOUT_MS, maxBytes: TAIL_MAX_BYTES, what: 'Reading the last frames of a clip' },
-  ).catch(() => null);
-  if (!run || run.code !== 0) return null;
+  const text = await probeStream(ffprobe, childPath, {
+    select: 'v:0',
+    readIntervals: `${from.toFixed(6)}%`,
+    entries: 'stream=time_base,start_time:packet=pts,duration',
+    format: 'json',
+    timeoutMs: TAIL_TIMEOUT_MS,
+    maxBytes: TAIL_MAX_BYTES,
+    what: 'Reading the last frames of a clip',
+  });
+  if (text === null) return null;
   let parsed;
   try {
-    parsed = Tail.safeParse(JSON.parse(run.stdout.toString('utf8')));
+    parsed = Tail.safeParse(JSON.parse(text));
   } catch {
     return null;
   }
