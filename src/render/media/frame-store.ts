@@ -60,6 +60,12 @@ const MAX_RUNS_PER_FILE = 3;
  * costs one seek, which a frame this far ahead (speed 1) needed anyway (MAX_FORWARD_FRAMES).
  */
 const IDLE_DECODER_FRAMES = 60;
+/**
+ * Decoders kept across files: starting one more ends the least recently read one that the frame being drawn
+ * does not use. Previews at random times across a 16-clip edit kept a decoder per clip (and per clip's copies)
+ * for their 60 idle frames: 17 ffmpeg and 2.2 GB. A frame that shows more clips at once still gets them all.
+ */
+const MAX_DECODERS = 6;
 /** Evicted canvases kept for reuse. */
 const MAX_SPARE = 2;
 /**
@@ -241,6 +247,27 @@ export class FrameStore {
     }
   }
 
+  /** Ends least recently read decoders until one more fits under MAX_DECODERS (see there); `key`'s may go too. */
+  #makeRoom(key: string): void {
+    let count = 0;
+    for (const runs of this.#running.values()) count += runs.length;
+    while (count >= MAX_DECODERS) {
+      let oldest: { runs: Running[]; run: Running; key: string } | null = null;
+      for (const [k, runs] of this.#running) {
+        // Another file being decoded now, or a decoder the frame in progress read: not to be taken away.
+        if (k !== key && this.#turns.has(k)) continue;
+        for (const run of runs)
+          if (run.frame < this.#generation && (!oldest || run.used < oldest.run.used))
+            oldest = { runs, run, key: k };
+      }
+      if (!oldest) return;
+      oldest.run.decoder.close();
+      oldest.runs.splice(oldest.runs.indexOf(oldest.run), 1);
+      if (!oldest.runs.length) this.#running.delete(oldest.key);
+      count--;
+    }
+  }
+
   /**
    * The last frame of `item` that decodes, once a decoder has met the end of its file before the frame count
    * probed (a short last GOP, or a damaged or cut tail); undefined until then, or when the file is whole.
@@ -410,6 +437,7 @@ export class FrameStore {
         oldest.decoder.close();
         runs.splice(runs.indexOf(oldest), 1);
       }
+      this.#makeRoom(key);
       run = await this.#start(item, index, output);
       runs.push(run);
       this.#running.set(key, runs);

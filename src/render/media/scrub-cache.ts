@@ -23,6 +23,12 @@ export const RUN_FRAMES = 900;
 const WAIT_FRAMES = 12;
 /** Niceness of a run once nobody waits for it: the previews a person waits for come first. */
 const RUN_NICENESS = 10;
+/**
+ * Runs going at once across clips. A seek that starts one more stops the least recently used clip's run that no
+ * seek waits on; a gap filler waits its turn. Previews at random times across a 16-clip edit had a run going
+ * for every clip (16 ffmpeg of ~100 MB each) until the budget was full.
+ */
+const MAX_RUNS = 3;
 /** Eviction goes down to this share of the budget, so a full cache does not evict on every frame. */
 const REFILL = 0.9;
 
@@ -126,6 +132,7 @@ export class ScrubCache {
 
   /** `niced`: nobody waits for its first frame, so it runs at a lowered priority from the start. */
   #start(key: string, clip: Clip, index: number, fill: boolean, niced: boolean): void {
+    if (!this.#roomForRun(clip, fill)) return;
     const run: Run = { child: null, start: index, fill, next: index, stopped: false };
     clip.run = run;
     clip.spawnAt(index).then(
@@ -137,6 +144,20 @@ export class ScrubCache {
       },
       () => this.#ended(key, clip, run),
     );
+  }
+
+  /**
+   * Whether `clip` may start a run under MAX_RUNS: a gap filler only when there is room, a seek by stopping the
+   * least recently used clip's run nobody waits on (when every run has a seek waiting, it starts all the same).
+   */
+  #roomForRun(clip: Clip, fill: boolean): boolean {
+    const going = [...this.#clips.values()].filter((c) => c !== clip && c.run);
+    if (going.length < MAX_RUNS) return true;
+    if (fill) return false;
+    // #clips is in least recently used order.
+    const idle = going.find((c) => c.run!.fill || c.waiting.size === 0);
+    if (idle) this.#stop(idle);
+    return true;
   }
 
   #lower(child: ChildProcess): void {

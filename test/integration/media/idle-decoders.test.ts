@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { newEngine, run } from '../../helpers/engine.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { numberedClip } from '../../helpers/media.js';
-import { mediaRenderer, shownFramesAt } from '../../helpers/media-render.js';
+import { mediaRenderer, shownFrame, shownFramesAt } from '../../helpers/media-render.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 describeWithFfmpeg('decoders of clips no longer shown', () => {
@@ -58,4 +58,37 @@ describeWithFfmpeg('decoders of clips no longer shown', () => {
     // (its exit is told a moment later): one for each shot (9) before.
     expect(most).toBeLessThanOrEqual(4);
   });
+
+  itWithFfmpeg(
+    'at most six run at once when frames jump between clips, each read on where it was',
+    async () => {
+      // Ten one-second shots of ten clips; frames visited shot by shot, three rounds, each a few frames further
+      // into every shot: without a cap every clip kept its decoder (each could still read on), ten at once.
+      const shots = 10;
+      const engine = newEngine();
+      const { id: comp } = await run<{ id: string }>(engine, 'comp.new', {
+        width: 64,
+        height: 48,
+        frameRate: 25,
+        duration: shots,
+      });
+      for (let k = 0; k < shots; k++) {
+        const clip = await numberedClip(await tempDir(), 'h264', '25', 100);
+        const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path: clip });
+        const { id: layer } = await run<{ id: string }>(engine, 'layer.addFootage', { comp, footage });
+        await run(engine, 'layer.setTiming', { layer, startTime: k, inPoint: k, outPoint: k + 1 });
+      }
+      let live = 0;
+      let most = 0;
+      const renderer = await mediaRenderer((_pid, alive) => {
+        live += alive ? 1 : -1;
+        most = Math.max(most, live);
+      });
+      for (const at of [2, 9, 16])
+        for (let k = 0; k < shots; k++)
+          expect(await shownFrame(renderer, engine.document, comp, k + (at + 0.25) / 25)).toBe(at);
+      // Six, and one ended as the next starts (its exit is told a moment later).
+      expect(most).toBeLessThanOrEqual(7);
+    },
+  );
 });
