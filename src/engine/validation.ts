@@ -10,10 +10,24 @@ export function acceptedKeys(schema: z.ZodType): string[] {
 export function parseParams<T>(schema: z.ZodType<T>, raw: unknown, where: string): T {
   const result = schema.safeParse(raw ?? {});
   if (result.success) return result.data;
-  throw paramsError(result.error, schema, where);
+  throw paramsError(result.error, schema, where, raw ?? {});
 }
 
-export function paramsError(error: z.ZodError, schema: z.ZodType, where: string): EngineError {
+/** The value at `path` in `raw`, or undefined where a step of it is missing. */
+function valueAt(raw: unknown, path: PropertyKey[]): unknown {
+  let at = raw;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
+/**
+ * One bad_argument for a failed parse. `raw` (the params as given) tells a missing parameter apart from a
+ * wrong one: zod says only "Invalid input" for a missing parameter of several types (a colour: string or array).
+ */
+export function paramsError(error: z.ZodError, schema: z.ZodType, where: string, raw?: unknown): EngineError {
   const issue = error.issues[0];
   const accepted = acceptedKeys(schema);
   const acceptedText = accepted.length ? accepted.join(', ') : '(none)';
@@ -27,7 +41,9 @@ export function paramsError(error: z.ZodError, schema: z.ZodType, where: string)
     );
   }
   const path = issue?.path.length ? issue.path.join('.') : '(params)';
-  const missing = issue?.code === 'invalid_type' && issue.message.includes('undefined');
+  const missing =
+    (issue?.code === 'invalid_type' && issue.message.includes('undefined')) ||
+    (raw !== undefined && !!issue?.path.length && valueAt(raw, issue.path) === undefined);
   return new EngineError(
     'bad_argument',
     missing

@@ -1,10 +1,10 @@
 /**
- * Resources: effectcraft://document (same JSON as doc_inspect) and effectcraft://commands (the whole catalog
+ * Resources: effectcraft://document (same JSON as doc_inspect, never cut into pages) and effectcraft://commands (the whole catalog
  * without schemas, in one piece: command_list's entries, unpaged). 2026-07-28 clients get cache hints: the
  * document is never cached, the catalog briefly.
  */
 import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
-import { docInspect } from './tools/info-tools.js';
+import { inspectDocument } from './tools/info-tools.js';
 import type { ToolContext, ToolOutcome } from './tools/types.js';
 
 export const DOCUMENT_URI = 'effectcraft://document';
@@ -43,7 +43,7 @@ export function registerResources(server: McpServer, ctx: () => ToolContext): vo
       mimeType: 'application/json',
       cacheHint: { ttlMs: 0, cacheScope: 'private' },
     },
-    (uri) => readAsJson((c) => docInspect.run({}, c), uri, ctx),
+    (uri) => readAsJson((c) => inspectDocument(c), uri, ctx),
   );
   server.registerResource(
     'commands',

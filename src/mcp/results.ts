@@ -7,7 +7,11 @@ import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcon
 import type { ErrorInfo } from '../engine/index.js';
 import { isPlainObject, type ToolOutcome } from './tools/types.js';
 
-/** Builds the CallToolResult a client sees. Any result with `failed > 0` is an error result too. */
+/**
+ * Builds the CallToolResult a client sees. Any result with `failed > 0` is an error result too, and so is a
+ * render with `stopped > 0` (renderQueue.stop from another caller): its items did not all finish, as the CLI's
+ * exit 1 says, and a client reading isError alone must not take the missing output for a success.
+ */
 export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
   switch (outcome.kind) {
     case 'error':
@@ -24,12 +28,14 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
       return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.value };
     case 'json': {
       const structured = isPlainObject(outcome.value) ? outcome.value : { result: outcome.value };
-      const failed = structured.failed;
+      const { failed, stopped } = structured;
       const result: CallToolResult = {
         content: [{ type: 'text', text: JSON.stringify(outcome.text ?? outcome.value) }],
         structuredContent: structured,
       };
-      if (typeof failed === 'number' && failed > 0) result.isError = true;
+      // `stopped` is a count only in a render's summary (renderQueue.stop answers {stopped: true}).
+      if ((typeof failed === 'number' && failed > 0) || (typeof stopped === 'number' && stopped > 0))
+        result.isError = true;
       return result;
     }
   }

@@ -57,6 +57,12 @@ interface TaskRecord {
   readonly controller: AbortController;
   /** Resolves when the work has returned (its cleanup done), whatever the outcome. */
   settled: Promise<void>;
+  /** Set by tasks/cancel (or shutdown) while the work is stopping; the task stays working until it has. */
+  cancelling?: 'client' | 'shutdown';
+  /** The first cancel's wait, which a second cancel of the same task shares. */
+  stopping?: Promise<boolean>;
+  /** Whether a result returned after a cancel shows the work ran to its end (the cancel came too late). */
+  readonly ranToEnd: (result: CallToolResult) => boolean;
 }
 
 /** The store: start, read and cancel tasks. Ended tasks are dropped `ttlMs` after their last change. */
@@ -77,11 +83,14 @@ export class TaskStore {
   /**
    * Records a task and starts its work. The task is in the store before this returns, so a tasks/get for the
    * returned id succeeds at once (the spec's durable-create rule). `work` is called synchronously.
+   * `ranToEnd` tells, of a result returned after a cancel, whether the work had finished anyway: such a task
+   * reads completed with its result (the extension allows it), not cancelled with its output on disk.
    */
   start(
     label: string,
     statusMessage: string,
     work: (control: TaskControl) => Promise<CallToolResult>,
+    ranToEnd: (result: CallToolResult) => boolean = () => false,
   ): TaskWire {
     this.#sweep();
     const now = this.#now();
@@ -95,12 +104,13 @@ export class TaskStore {
       statusMessage,
       controller: new AbortController(),
       settled: Promise.resolve(),
+      ranToEnd,
     };
     this.#tasks.set(record.id, record);
     const control: TaskControl = {
       signal: record.controller.signal,
       status: (message) => {
-        if (record.status !== 'working' || message === record.statusMessage) return;
+        if (record.status !== 'working' || record.cancelling || message === record.statusMessage) return;
         record.statusMessage = message;
         record.lastUpdatedAt = this.#now();
       },
@@ -127,16 +137,24 @@ export class TaskStore {
 
   /**
    * Stops a working task and waits (bounded) until its work has cleaned up; an ended task is left as it is.
-   * False for an unknown id. `by` says who stopped it, in its status message and the log.
+   * False for an unknown id. `by` says who stopped it, in its status message and the log. The task stays
+   * working until its work has returned: then it reads cancelled, or completed with its result when the work
+   * had already run to its end (a render past its last frame: its files are whole and kept, so "cancelled"
+   * would hide an output that is there). Past the wait it reads cancelled.
    */
   async cancel(id: string, by: 'client' | 'shutdown' = 'client'): Promise<boolean> {
     this.#sweep();
     const record = this.#tasks.get(id);
     if (!record) return false;
     if (record.status !== 'working') return true;
+    record.stopping ??= this.#stop(record, by);
+    return record.stopping;
+  }
+
+  async #stop(record: TaskRecord, by: 'client' | 'shutdown'): Promise<boolean> {
     const started = this.#now();
-    record.status = 'cancelled';
-    record.statusMessage = by === 'client' ? 'cancelled by tasks/cancel' : 'stopped: the server shut down';
+    record.cancelling = by;
+    record.statusMessage = 'cancelling: waiting for the work to stop and clean up';
     record.lastUpdatedAt = started;
     record.controller.abort();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -145,15 +163,19 @@ export class TaskStore {
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CANCEL_WAIT_MS))),
     ]);
     clearTimeout(timer);
+    if (!waited) this.#markCancelled(record);
+    const finished = record.status === 'completed';
     // How long it had run, and how long stopping (its cleanup) took: "stopped after 0.0 s" read as the former.
     const ran = `after ${((started - record.createdAt) / 1000).toFixed(1)} s of work`;
     const what =
       by === 'client' ? 'was cancelled by tasks/cancel' : 'was stopped by the server shutting down';
     const ended = by === 'client' ? 'stopped' : 'ended';
     this.#log(
-      waited
-        ? `task ${record.id} (${record.label}) ${what} ${ran} and ${ended} ${((this.#now() - started) / 1000).toFixed(1)} s later`
-        : `task ${record.id} (${record.label}) ${what} ${ran} and has not ${ended} ${CANCEL_WAIT_MS / 1000} s later`,
+      !waited
+        ? `task ${record.id} (${record.label}) ${what} ${ran} and has not ${ended} ${CANCEL_WAIT_MS / 1000} s later`
+        : finished
+          ? `task ${record.id} (${record.label}) ${what} ${ran} but had already run to its end: it reads completed`
+          : `task ${record.id} (${record.label}) ${what} ${ran} and ${ended} ${((this.#now() - started) / 1000).toFixed(1)} s later`,
     );
     return true;
   }
@@ -171,6 +193,9 @@ export class TaskStore {
   ): void {
     // A cancelled task stays cancelled: what its work returned after the stop is not a result.
     if (record.status !== 'working') return;
+    // Cancelled while working: its outcome is a result only if the work had run to its end regardless.
+    if (record.cancelling && !(status === 'completed' && outcome.result && record.ranToEnd(outcome.result)))
+      return this.#markCancelled(record);
     record.status = status;
     record.result = outcome.result;
     record.error = outcome.error;
@@ -180,6 +205,14 @@ export class TaskStore {
         : outcome.result?.isError
           ? 'finished with an error: see result'
           : 'finished';
+    record.lastUpdatedAt = this.#now();
+  }
+
+  #markCancelled(record: TaskRecord): void {
+    if (record.status !== 'working') return;
+    record.status = 'cancelled';
+    record.statusMessage =
+      record.cancelling === 'shutdown' ? 'stopped: the server shut down' : 'cancelled by tasks/cancel';
     record.lastUpdatedAt = this.#now();
   }
 

@@ -19,6 +19,8 @@ export interface TaskPlan {
   starting: string;
   /** The statusMessage for one progress update. */
   status(info: ProgressInfo): string;
+  /** Whether a result returned after tasks/cancel shows the work had run to its end (see TaskStore.start). */
+  ranToEnd?(result: CallToolResult): boolean;
 }
 
 /** The CreateTaskResult of tools/call: the task, flat, with resultType "task". */
@@ -53,23 +55,28 @@ export async function startToolTask(
   options: DispatchOptions,
 ): Promise<CreateTaskResult> {
   const release = (await options.order?.enter()) ?? (() => undefined);
-  const task = tasks.start(plan.label, plan.starting, async (control) => {
-    const ctx: ToolContext = {
-      release,
-      backend: options.backend,
-      confinement: options.confinement,
-      capabilities: options.capabilities,
-      signal: control.signal,
-      onProgress: (info) => control.status(plan.status(info)),
-      log: options.log,
-    };
-    try {
-      return toCallToolResult(await spec.run(args, ctx));
-    } catch (err) {
-      return unexpectedFailure(spec.name, err, options.log);
-    } finally {
-      release();
-    }
-  });
+  const task = tasks.start(
+    plan.label,
+    plan.starting,
+    async (control) => {
+      const ctx: ToolContext = {
+        release,
+        backend: options.backend,
+        confinement: options.confinement,
+        capabilities: options.capabilities,
+        signal: control.signal,
+        onProgress: (info) => control.status(plan.status(info)),
+        log: options.log,
+      };
+      try {
+        return toCallToolResult(await spec.run(args, ctx));
+      } catch (err) {
+        return unexpectedFailure(spec.name, err, options.log);
+      } finally {
+        release();
+      }
+    },
+    plan.ranToEnd,
+  );
   return { resultType: 'task', ...task };
 }

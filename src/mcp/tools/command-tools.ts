@@ -9,6 +9,7 @@ import {
   defineTool,
   fromExecute,
   imageOutcome,
+  isPlainObject,
   type ToolOutcome,
   type ToolSpec,
 } from './types.js';
@@ -136,6 +137,10 @@ function runTool(name: string, title: string, description: string): ToolSpec {
         label: `${name} ${String(args.id)}`,
         starting: `rendering: taking the snapshot`,
         status: (info) => `rendering ${info.message ?? ''}`.trimEnd(),
+        // A cancel that lands after the last frame stops nothing: the summary counts no stopped item, the
+        // files and manifest are whole on disk, and the task reports them instead of reading cancelled.
+        ranToEnd: (result) =>
+          isPlainObject(result.structuredContent) && result.structuredContent.stopped === 0,
       };
     },
   });

@@ -6,7 +6,7 @@ import { UI_METHODS } from '../../bridge/ui-methods.js';
 import type { UiStatus } from '../backend.js';
 import { describeTools, type ToolCapability } from '../capabilities.js';
 import { remoteReport, withUploads, type RemoteNode } from '../remote/remote-node.js';
-import { READ_ONLY_TOOL, defineTool, isPlainObject, type ToolContext } from './types.js';
+import { READ_ONLY_TOOL, defineTool, isPlainObject, type ToolContext, type ToolOutcome } from './types.js';
 import { docPage } from './doc-page.js';
 
 export const SERVER_NAME = 'effectcraft-cli';
@@ -43,16 +43,25 @@ export const docInspect = defineTool({
       .describe("The first layer to list (a cut result's layersPage.next_offset); default 0"),
   }),
   async run(args, ctx) {
-    const r = await ctx.backend.execute(
-      'project.inspect',
-      args.comp === undefined ? {} : { comp: args.comp },
-    );
-    if (!r.ok) return { kind: 'error', error: r.error };
-    const doc = isPlainObject(r.result) ? r.result : { project: r.result };
-    const value = { ...doc, confinement: await confinementReport(ctx) };
-    return { kind: 'json', value: docPage(value, args.offset ?? 0) };
+    const whole = await inspectDocument(ctx, args.comp);
+    if (whole.kind !== 'json') return whole;
+    return { kind: 'json', value: docPage(whole.value as Record<string, unknown>, args.offset ?? 0) };
   },
 });
+
+/**
+ * The whole document as doc_inspect reports it, never cut into pages: the effectcraft://document resource
+ * is read in one piece (a resource read takes no offset, so a page there would hide the other layers).
+ */
+export async function inspectDocument(
+  ctx: Pick<ToolContext, 'confinement' | 'backend'>,
+  comp?: string,
+): Promise<ToolOutcome> {
+  const r = await ctx.backend.execute('project.inspect', comp === undefined ? {} : { comp });
+  if (!r.ok) return { kind: 'error', error: r.error };
+  const doc = isPlainObject(r.result) ? r.result : { project: r.result };
+  return { kind: 'json', value: { ...doc, confinement: await confinementReport(ctx) } };
+}
 
 /** Built per server: it lists the tool table it belongs to and the package version. */
 export function capabilitiesTool(toolNames: () => string[], version: string, remote?: RemoteNode) {

@@ -1,6 +1,7 @@
 /**
  * doc_inspect on a large document: its layers in pages under 32 KB, every layer reached by following
- * next_offset; another composition in detail by `comp`; a small document whole, as before.
+ * next_offset; another composition in detail by `comp`; a small document whole, as before; the
+ * effectcraft://document resource whole whatever its size.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
@@ -67,5 +68,22 @@ describe('doc_inspect', () => {
     expect(other.page.composition!.name).toBe('Small');
     expect(other.page.activeComposition).toBeUndefined();
     expect((await inspect({})).page.activeComposition!.name).toBe('Big');
+  });
+
+  it('reads the effectcraft://document resource whole: every layer, no page fields, where doc_inspect pages', async () => {
+    h = await harness();
+    await run('comp.new', { name: 'Big', width: 64, height: 64, frameRate: 10, duration: 1 });
+    const steps = Array.from({ length: 300 }, (_, i) => ({
+      id: 'layer.addSolid',
+      params: { color: '#336699', name: `Solid ${i}` },
+    }));
+    expect((await h.client.callTool({ name: 'command_batch', arguments: { steps } })).isError).toBeFalsy();
+    expect((await inspect({})).page.layersPage?.next_offset).toBeDefined();
+
+    const read = await h.client.readResource({ uri: 'effectcraft://document' });
+    const doc = JSON.parse((read.contents[0] as { text: string }).text) as Page;
+    expect(doc.activeComposition!.layers).toHaveLength(300);
+    expect(doc).not.toHaveProperty('layersPage');
+    expect(doc).not.toHaveProperty('note');
   });
 });

@@ -3,22 +3,30 @@ import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcon
 import { TaskStore, type TaskControl } from '../../../src/mcp/tasks/store.js';
 
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
+/** As a render's plan says: the summary counts no stopped item. */
+const ranToEnd = (r: CallToolResult) =>
+  (r.structuredContent as { stopped?: number } | undefined)?.stopped === 0;
 
 /** A store on a clock the test moves, and a task whose work the test finishes by hand. */
-function setUp(ttlMs = 1000) {
+function setUp(ttlMs = 1000, ranToEnd?: (r: CallToolResult) => boolean) {
   let clock = Date.parse('2026-12-01T00:00:00Z');
   const logs: string[] = [];
   const store = new TaskStore({ ttlMs, pollIntervalMs: 250, now: () => clock, log: (m) => logs.push(m) });
   let finish!: (r: CallToolResult) => void;
   let fail!: (e: unknown) => void;
   let control!: TaskControl;
-  const task = store.start('test work', 'starting', (c) => {
-    control = c;
-    return new Promise<CallToolResult>((resolve, reject) => {
-      finish = resolve;
-      fail = reject;
-    });
-  });
+  const task = store.start(
+    'test work',
+    'starting',
+    (c) => {
+      control = c;
+      return new Promise<CallToolResult>((resolve, reject) => {
+        finish = resolve;
+        fail = reject;
+      });
+    },
+    ranToEnd,
+  );
   return {
     store,
     task,
@@ -123,6 +131,46 @@ describe('TaskStore', () => {
     expect(store.get(task.taskId)).toMatchObject({
       status: 'cancelled',
       statusMessage: 'stopped: the server shut down',
+    });
+  });
+
+  it('reads completed with the result when the work had run to its end before the cancel could stop it', async () => {
+    // A render cancelled after its last frame keeps its whole files and manifest: "cancelled" would hide them.
+    const { store, task, finish, tick, logs } = setUp(1000, ranToEnd);
+    tick(1500);
+    const cancelling = store.cancel(task.taskId);
+    await settle();
+    // Until the work has returned the outcome is not known: the task stays working, saying so.
+    expect(store.get(task.taskId)).toMatchObject({
+      status: 'working',
+      statusMessage: expect.stringMatching(/^cancelling/),
+    });
+    const second = store.cancel(task.taskId);
+    const done = { ...text('done'), structuredContent: { stopped: 0 } };
+    finish(done);
+    expect(await cancelling).toBe(true);
+    expect(await second).toBe(true);
+    expect(store.get(task.taskId)).toMatchObject({ status: 'completed', result: done });
+    expect(logs).toEqual([
+      `task ${task.taskId} (test work) was cancelled by tasks/cancel after 1.5 s of work but had already run to its end: it reads completed`,
+    ]);
+  });
+
+  it('reads cancelled when the work says it was stopped, or throws, after the cancel', async () => {
+    const stopped = setUp(1000, ranToEnd);
+    const first = stopped.store.cancel(stopped.task.taskId);
+    stopped.finish({ ...text('stopped'), structuredContent: { stopped: 1 } });
+    await first;
+    expect(stopped.store.get(stopped.task.taskId)).toMatchObject({ status: 'cancelled' });
+    expect(stopped.store.get(stopped.task.taskId)).not.toHaveProperty('result');
+
+    const threw = setUp(1000, ranToEnd);
+    const second = threw.store.cancel(threw.task.taskId);
+    threw.fail(new Error('aborted'));
+    await second;
+    expect(threw.store.get(threw.task.taskId)).toMatchObject({
+      status: 'cancelled',
+      statusMessage: 'cancelled by tasks/cancel',
     });
   });
 });
