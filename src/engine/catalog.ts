@@ -129,6 +129,11 @@ export interface CommandDefinition<P = unknown, R = unknown> {
   annotations: CommandAnnotations;
   /** True when it changes the document (one undo step) and must not interleave with other edits. */
   mutates: boolean;
+  /**
+   * Takes its turn in the edit order like an edit, though it changes no document: a save must write the document
+   * as it is between edits, never in the middle of another caller's open group (whose steps may yet roll back).
+   */
+  ordered?: boolean;
   /** Runs code or opens files outside the engine's model; refused while confined. */
   unconfinable?: boolean;
   /** What surfaces must know to serve it (see CommandTraits); omitted ones take DEFAULT_TRAITS. */

@@ -339,7 +339,7 @@ export class Engine {
     options: ExecuteOptions,
     command: AnyCommand | undefined,
   ): Promise<ExecuteResult<R>> {
-    if (!command?.mutates) return this.#executeNow<R>(id, raw, options);
+    if (!command?.mutates && !command?.ordered) return this.#executeNow<R>(id, raw, options);
     if (options.group) return this.#executeInGroup<R>(id, raw, options, options.group);
     const turn = await this.#order.acquire(
       { describe: `edit "${command.title}"` },

@@ -110,6 +110,8 @@ export const projectSave = defineCommand({
   writesFiles: (view, p) => [p.path ?? view.projectPath].filter((x): x is string => !!x),
   annotations: { ...EDIT, idempotentHint: true },
   mutates: false,
+  // Waits for another caller's open group: its half-done steps must not be written, as it may yet roll back.
+  ordered: true,
   async run(ctx, p) {
     const path = p.path ?? ctx.projectPath;
     if (!path)
@@ -150,6 +152,7 @@ export const projectIncrementAndSave = defineCommand({
   enabled: needsSavedProject,
   annotations: EDIT,
   mutates: false,
+  ordered: true,
   async run(ctx) {
     let path = incrementedPath(ctx.projectPath!);
     for (let step = 2; await ctx.ports.exists(path); step++) path = incrementedPath(ctx.projectPath!, step);
