@@ -78,7 +78,7 @@ const RULES: readonly Rule[] = [
     say: () => ({
       message: 'Someone else saved this project file since you opened it (another session or an agent).',
       remediation:
-        'To keep their version too, type another path in Save project as. Enter again on the same path replaces their version.',
+        'To keep their version too, type another path in Save project as; Replace their version writes over it.',
     }),
   },
   {

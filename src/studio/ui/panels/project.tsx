@@ -38,19 +38,16 @@ export function ProjectPanel(): JSX.Element {
 
   // A save refused because someone else saved the file since (file_changed): the path, until saved or left.
   const [overwriting, setOverwriting] = useState<string | null>(null);
-  const saveTo = (path: string | null) =>
+  const saveTo = (path: string | null, overwrite = false) =>
     studio.commands
-      .run('project.save', {
-        ...(path !== null && { path }),
-        ...(path !== null && path === overwriting && { overwrite: true }),
-      })
+      .run('project.save', { ...(path !== null && { path }), ...(overwrite && { overwrite }) })
       .then(
         () => {
           setOverwriting(null);
           return true;
         },
         (error: unknown) => {
-          // Ask in the Save as form: another path keeps both versions, Enter again on this one replaces theirs.
+          // Ask in the Save as form: another path keeps both versions, Replace writes over theirs.
           if (error instanceof RpcError && error.code === 'file_changed') {
             setOverwriting(path ?? projectPath);
             setForm('save');
@@ -131,8 +128,16 @@ export function ProjectPanel(): JSX.Element {
             </span>
           ) : form === 'save' && overwriting !== null ? (
             <span class="hint warn" role="alert">
-              Someone else saved this file since you opened it. Enter again on the same path to replace their
-              version, or type another path to keep both.
+              Someone else saved this file since you opened it. Type another path to keep both, or{' '}
+              <button
+                type="button"
+                class="button small"
+                onClick={async () => {
+                  if (await saveTo(overwriting, true)) setForm(null);
+                }}
+              >
+                Replace their version
+              </button>
             </span>
           ) : (
             <span class="hint">Enter to {form === 'open' ? 'open' : 'save'}, Esc to close</span>
