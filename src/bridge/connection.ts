@@ -89,10 +89,11 @@ export class Connection extends EventEmitter {
     if (this.#state !== 'open') return Promise.reject(lost(method, 'the connection is not open', false));
     if (this.#pending.size >= this.#options.maxPending)
       return Promise.reject(
+        // busy, not timeout: this request was never sent, so nothing can be running (timeout says it may be).
         new EngineError(
-          'timeout',
-          `Too many requests in flight (${this.#pending.size}).`,
-          'Wait for earlier calls to finish.',
+          'busy',
+          `${method} was not sent: ${this.#pending.size} requests to the app are already waiting for answers.`,
+          'Nothing was run. Wait for earlier calls to finish, then send it again.',
         ),
       );
     const id = this.#nextId++;
@@ -182,10 +183,11 @@ export class Connection extends EventEmitter {
     }
     if (this.#served.size >= this.#options.maxPending) {
       // Bounded work per peer: a flood of requests is answered, not queued without end.
+      // busy, not timeout: the request is refused before it runs, so the client may send it again as it is.
       const busy: ErrorInfo = {
-        code: 'timeout',
-        message: `The peer already has ${this.#served.size} requests running.`,
-        remediation: 'Wait for earlier calls to finish, then retry.',
+        code: 'busy',
+        message: `${req.method} was not run: this connection already has ${this.#served.size} requests running (at most ${this.#options.maxPending}).`,
+        remediation: 'Nothing was run. Wait for earlier calls to finish, then send it again.',
       };
       this.#reply(failure(req.id, rpcError(RpcCodes.applicationError, busy)));
       return;

@@ -50,9 +50,15 @@ export interface CommandContext extends SessionView {
   insert(path: DocPath, index: number, value: unknown): void;
   /** Removes the element at `index` of the array at `path`, recorded as one change (see `insert`). */
   remove(path: DocPath, index: number): void;
-  /** Replaces the whole project (new/open/close): clears undo history. */
-  replaceProject(doc: Project, path: string | null): void;
-  setProjectPath(path: string): void;
+  /**
+   * Replaces the whole project (new/open/close): clears undo history. `digest`: of the bytes `path` held when
+   * read (project-stamp.ts), so a later save can tell whether someone else wrote the file since.
+   */
+  replaceProject(doc: Project, path: string | null, digest?: string): void;
+  /** The project was written to `path`; `digest` is of the bytes written. */
+  setProjectPath(path: string, digest: string): void;
+  /** The digest of the project file's bytes as this session last read or wrote them; null without a file. */
+  readonly projectFileDigest: string | null;
   readonly history: HistoryControl;
   readonly ports: EnginePorts;
   /** Font families text layers may use, or null when the session has no renderer to ask. */
@@ -123,6 +129,11 @@ export interface CommandDefinition<P = unknown, R = unknown> {
   annotations: CommandAnnotations;
   /** True when it changes the document (one undo step) and must not interleave with other edits. */
   mutates: boolean;
+  /**
+   * Takes its turn in the edit order like an edit, though it changes no document: a save must write the document
+   * as it is between edits, never in the middle of another caller's open group (whose steps may yet roll back).
+   */
+  ordered?: boolean;
   /** Runs code or opens files outside the engine's model; refused while confined. */
   unconfinable?: boolean;
   /** What surfaces must know to serve it (see CommandTraits); omitted ones take DEFAULT_TRAITS. */

@@ -90,7 +90,7 @@ export const DEFAULT_EDIT_WAIT_MS = 15_000;
 interface OpenGroup {
   readonly handle: EditGroup;
   readonly release: () => void;
-  readonly start: HistoryMark & { doc: Project; path: string | null; saved: Project };
+  readonly start: HistoryMark & { doc: Project; path: string | null; digest: string | null; saved: Project };
   /** Index in the undo history where the group's own steps begin (0 once it replaced the project). */
   depth: number;
   replaced: boolean;
@@ -156,6 +156,8 @@ export class Engine {
    */
   #saved: Project = this.#doc;
   #path: string | null = null;
+  /** Of the bytes #path held when this engine last read or wrote it (the stale-writer check, project-stamp.ts). */
+  #digest: string | null = null;
   /** The ids handed out for this project, kept through undo and rollbacks (resolve.ts, IssuedIds). */
   #ids: IssuedIds = { next: 1 };
   readonly #history: UndoHistory;
@@ -337,7 +339,7 @@ export class Engine {
     options: ExecuteOptions,
     command: AnyCommand | undefined,
   ): Promise<ExecuteResult<R>> {
-    if (!command?.mutates) return this.#executeNow<R>(id, raw, options);
+    if (!command?.mutates && !command?.ordered) return this.#executeNow<R>(id, raw, options);
     if (options.group) return this.#executeInGroup<R>(id, raw, options, options.group);
     const turn = await this.#order.acquire(
       { describe: `edit "${command.title}"` },
@@ -400,7 +402,13 @@ export class Engine {
     );
     if (!turn.ok) return turn;
     const handle: EditGroup = Object.freeze({ id: `group_${++this.#groupSeq}`, label });
-    const start = { ...this.#history.mark(), doc: this.#doc, path: this.#path, saved: this.#saved };
+    const start = {
+      ...this.#history.mark(),
+      doc: this.#doc,
+      path: this.#path,
+      digest: this.#digest,
+      saved: this.#saved,
+    };
     this.#group = {
       handle,
       release: turn.release,
@@ -429,6 +437,7 @@ export class Engine {
     } else if (open.replaced) {
       this.#doc = open.start.doc;
       this.#path = open.start.path;
+      this.#digest = open.start.digest;
       this.#saved = open.start.saved;
       this.#history.restore(open.start.undo, open.start.redo);
       this.#emit(`${group.label} (rolled back)`);
@@ -496,6 +505,9 @@ export class Engine {
       get projectPath() {
         return engine.#path;
       },
+      get projectFileDigest() {
+        return engine.#digest;
+      },
       get canUndo() {
         return engine.#history.canUndo;
       },
@@ -509,7 +521,7 @@ export class Engine {
       update: (recipe) => step.update(recipe),
       insert: (path, index, value) => step.insert(path, index, value),
       remove: (path, index) => step.remove(path, index),
-      replaceProject(next, path) {
+      replaceProject(next, path, digest) {
         step.reset();
         // Inside a group the history before it is kept aside: a rollback puts the old project back whole.
         if (engine.#group) {
@@ -518,14 +530,16 @@ export class Engine {
         }
         engine.#doc = next;
         engine.#path = path;
+        engine.#digest = path === null ? null : (digest ?? null);
         engine.#saved = next;
         // Another project: its own counter says which ids are free (the step still allocating sees this too).
         engine.#ids.next = 1;
         engine.#history.clear();
         engine.#emit('Replace project');
       },
-      setProjectPath(path) {
+      setProjectPath(path, digest) {
         engine.#path = path;
+        engine.#digest = digest;
         // Called once the file is written: what it holds is the document as this step sees it.
         engine.#saved = step.doc;
         savedTo = path;

@@ -26,6 +26,8 @@ export const ErrorCodes = {
   /** Another caller's group (an atomic batch, a bridge group) held the edit order longer than this edit could wait. */
   busy: 'busy',
   render_failed: 'render_failed',
+  /** A save would overwrite a project file another program or session wrote since this session read or saved it. */
+  file_changed: 'file_changed',
   tool_failed: 'tool_failed',
   /** A script_ui script threw or timed out in the studio page. */
   script_error: 'script_error',

@@ -4,6 +4,7 @@
  * in every tab as soon as anyone saves (a person's Save or Save As, an agent's project.save), and Open then asks
  * nothing. A save changes no document, so this rides on the app's event.projectSaved, not documentChanged.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -71,5 +72,29 @@ describeWithChromium('saving in the studio', () => {
     await field.press('Enter');
     await expect.poll(() => page.getByRole('alert').count()).toBe(0);
     await expect.poll(() => field.count(), { timeout: 5000 }).toBe(0);
+  });
+
+  it('asks before replacing a file someone else saved since, and replaces it when told', async () => {
+    const path = join(await tempDir(), 'shared.ecproj');
+    await exec('project.save', { path });
+    await exec('layer.addSolid', { color: '#ff0000', width: 10, height: 10, name: 'ours' });
+    await expect.poll(() => fileLine(page), { timeout: 5000 }).toMatch(/unsaved changes/);
+    // Another session saves the file meanwhile (its own project name).
+    const theirs = JSON.parse(await readFile(path, 'utf8')) as { name: string };
+    theirs.name = 'Theirs';
+    await writeFile(path, JSON.stringify(theirs, null, 2));
+
+    await page.getByRole('button', { name: 'Save project' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').allInnerTexts(), { timeout: 5000 })
+      .toContainEqual(expect.stringMatching(/Someone else saved this file/));
+    expect(((await readFile(path, 'utf8')) as string).includes('"Theirs"')).toBe(true);
+    const field = page.getByRole('textbox', { name: 'Save project as' });
+    expect(await field.inputValue()).toBe(path);
+    await page.getByRole('button', { name: 'Replace their version' }).click();
+    await expect.poll(() => field.count(), { timeout: 5000 }).toBe(0);
+    const saved = await readFile(path, 'utf8');
+    expect(saved).toContain('"ours"');
+    expect(saved).not.toContain('"Theirs"');
   });
 });

@@ -8,6 +8,7 @@ import { missingFootage } from '../footage-presence.js';
 import { inspectDocument } from '../inspect.js';
 import { emptyProject } from '../model.js';
 import { checkProjectBytes, parseProject, serializeProject } from '../project-file.js';
+import { projectDigest, refuseStaleSave } from '../project-stamp.js';
 import { AbsPath, CompRef } from './params.js';
 import { findComp } from '../resolve.js';
 
@@ -54,7 +55,7 @@ export const projectOpen = defineCommand({
     checkProjectBytes(bytes.length, p.path);
     const text = bytes.toString('utf8');
     const doc = parseProject(text, p.path, p.outputDir);
-    ctx.replaceProject(freeze(doc, true), p.path);
+    ctx.replaceProject(freeze(doc, true), p.path, projectDigest(bytes));
     const comps = doc.items.filter((i) => i.type === 'composition').length;
     // The project opens anyway, as After Effects opens one with missing footage: say which, now.
     const missing = await missingFootage(doc, (path) => ctx.ports.exists(path));
@@ -75,7 +76,7 @@ async function writeProject(ctx: Parameters<typeof projectOpen.run>[0], path: st
   } catch (err) {
     throw err instanceof EngineError ? err : fsError(err, path, 'save the project');
   }
-  ctx.setProjectPath(path);
+  ctx.setProjectPath(path, projectDigest(text));
   return { path, bytes: Buffer.byteLength(text) };
 }
 
@@ -94,13 +95,23 @@ export const projectSave = defineCommand({
   title: 'Save Project',
   category: 'Project',
   description:
-    'Saves the project atomically (temporary file, fsync, rename). "path" is required when the project has never been saved.',
+    'Saves the project atomically (temporary file, fsync, rename). "path" is required when the project has never been saved. Saving to the file the project was opened from or last saved to is refused (file_changed) when another program or session wrote that file since: pass overwrite: true to replace their work anyway.',
   example: { path: '/projects/promo.ecproj' },
-  params: z.strictObject({ path: AbsPath.optional() }),
+  params: z.strictObject({
+    path: AbsPath.optional(),
+    overwrite: z
+      .boolean()
+      .optional()
+      .describe(
+        'Save even when the project file was changed on disk by another program or session since this session opened or last saved it (their changes are lost). Default false',
+      ),
+  }),
   pathParams: { path: 'write' },
   writesFiles: (view, p) => [p.path ?? view.projectPath].filter((x): x is string => !!x),
   annotations: { ...EDIT, idempotentHint: true },
   mutates: false,
+  // Waits for another caller's open group: its half-done steps must not be written, as it may yet roll back.
+  ordered: true,
   async run(ctx, p) {
     const path = p.path ?? ctx.projectPath;
     if (!path)
@@ -110,6 +121,7 @@ export const projectSave = defineCommand({
         'Pass "path": an absolute path ending in .ecproj.',
       );
     checkExtension(path);
+    if (p.overwrite !== true) await refuseStaleSave(ctx, path);
     return writeProject(ctx, path);
   },
 });
@@ -140,6 +152,7 @@ export const projectIncrementAndSave = defineCommand({
   enabled: needsSavedProject,
   annotations: EDIT,
   mutates: false,
+  ordered: true,
   async run(ctx) {
     let path = incrementedPath(ctx.projectPath!);
     for (let step = 2; await ctx.ports.exists(path); step++) path = incrementedPath(ctx.projectPath!, step);

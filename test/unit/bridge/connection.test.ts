@@ -167,6 +167,12 @@ describe('Connection replies', () => {
 });
 
 describe('Connection bounds', () => {
+  it('refuses to send past its own in-flight bound with busy: nothing was sent, so nothing runs', async () => {
+    const { client } = await pair({ onRequest: () => new Promise(() => {}) }, { maxPending: 1 });
+    void client.request('slow', {}).catch(() => undefined);
+    await expect(client.request('next', {})).rejects.toMatchObject({ code: 'busy' });
+  });
+
   it('answers requests beyond its in-flight bound instead of queueing them', async () => {
     const { ws } = await pair({ maxPending: 2, onRequest: () => new Promise(() => {}) });
     const replies: Array<{ id: number; error?: { data: { code: string } } }> = [];
@@ -176,7 +182,8 @@ describe('Connection bounds', () => {
     expect(replies).toEqual([
       expect.objectContaining({
         id: 3,
-        error: expect.objectContaining({ data: expect.objectContaining({ code: 'timeout' }) }),
+        // Until 2026-12-07 this was `timeout`, which tells a client the command may still be running.
+        error: expect.objectContaining({ data: expect.objectContaining({ code: 'busy' }) }),
       }),
     ]);
   });

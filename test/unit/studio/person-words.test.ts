@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Project } from '../../../src/engine/model.js';
 import { errorForPerson, warningsForPerson, type Call } from '../../../src/studio/ui/live/person-words.js';
+import { join } from 'node:path';
 import { newEngine, run } from '../../helpers/engine.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 async function scene() {
   const engine = newEngine();
@@ -66,6 +68,20 @@ describe('errorForPerson', () => {
     expect(words.message).toMatch(/doc_inspect|Available/);
     expect(person?.message).toMatch(/^That layer was deleted/);
     expect(`${person?.message} ${person?.remediation}`).not.toMatch(/layer_\d|doc_inspect/);
+  });
+
+  it('says someone else saved the file, and how to keep both or replace it, without params', async () => {
+    const path = join(await tempDir(), 'shared.ecproj');
+    const { engine } = await scene();
+    await run(engine, 'project.save', { path });
+    const other = newEngine();
+    await run(other, 'project.open', { path });
+    await run(other, 'comp.new', { name: 'Theirs', width: 64, height: 36 });
+    await run(other, 'project.save');
+    const { engine: words, person } = await told(engine, { id: 'project.save', params: {} });
+    expect(words.code).toBe('file_changed');
+    expect(person?.message).toMatch(/^Someone else saved this project file/);
+    expect(`${person?.message} ${person?.remediation}`).not.toMatch(/project\.save|overwrite/);
   });
 
   it("keeps the engine's words for what it has no words of its own for", async () => {

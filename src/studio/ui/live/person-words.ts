@@ -73,6 +73,15 @@ const RULES: readonly Rule[] = [
     say: () => ({ message: 'Nothing to undo.', remediation: '' }),
   },
   {
+    code: 'file_changed',
+    commands: ['project.save'],
+    say: () => ({
+      message: 'Someone else saved this project file since you opened it (another session or an agent).',
+      remediation:
+        'To keep their version too, type another path in Save project as; Replace their version writes over it.',
+    }),
+  },
+  {
     code: 'not_found',
     // A layer this page showed and no longer has (a made-up name in an agent's script is no deletion).
     when: (call, page) =>

@@ -12,6 +12,7 @@ import { Panel } from '../components/panel.js';
 import { onTreeKeyDown, treeTabIndex } from '../components/tree-keys.js';
 import { useStudio, useStudioState } from '../studio.js';
 import { footageFacts } from './footage-facts.js';
+import { RpcError } from '../live/rpc-error.js';
 
 type Form = 'open' | 'save' | 'newComp' | null;
 
@@ -35,7 +36,27 @@ export function ProjectPanel(): JSX.Element {
       () => false,
     );
 
-  const save = () => (projectPath ? void run('project.save') : setForm('save'));
+  // A save refused because someone else saved the file since (file_changed): the path, until saved or left.
+  const [overwriting, setOverwriting] = useState<string | null>(null);
+  const saveTo = (path: string | null, overwrite = false) =>
+    studio.commands
+      .run('project.save', { ...(path !== null && { path }), ...(overwrite && { overwrite }) })
+      .then(
+        () => {
+          setOverwriting(null);
+          return true;
+        },
+        (error: unknown) => {
+          // Ask in the Save as form: another path keeps both versions, Replace writes over theirs.
+          if (error instanceof RpcError && error.code === 'file_changed') {
+            setOverwriting(path ?? projectPath);
+            setForm('save');
+          }
+          return false;
+        },
+      );
+
+  const save = () => (projectPath ? void saveTo(null) : setForm('save'));
   /** Enter (or Space) on an item: a composition becomes active; a missing or changed file opens its Relink. */
   const pick = (li: HTMLElement) => {
     const id = li.dataset.item;
@@ -91,11 +112,12 @@ export function ProjectPanel(): JSX.Element {
               const target = path.trim();
               if (form === 'open' && unsaved && dropping !== target) return setDropping(target);
               setDropping(null);
-              const ok = await run(form === 'open' ? 'project.open' : 'project.save', { path: target });
+              const ok = form === 'open' ? await run('project.open', { path: target }) : await saveTo(target);
               if (ok) setForm(null);
             }}
             onCancel={() => {
               setDropping(null);
+              setOverwriting(null);
               setForm(null);
             }}
           />
@@ -103,6 +125,19 @@ export function ProjectPanel(): JSX.Element {
             <span class="hint warn" role="alert">
               This project has unsaved changes (yours and any agent's): opening another drops them. Enter
               again to open anyway, or Esc and save first.
+            </span>
+          ) : form === 'save' && overwriting !== null ? (
+            <span class="hint warn" role="alert">
+              Someone else saved this file since you opened it. Type another path to keep both, or{' '}
+              <button
+                type="button"
+                class="button small"
+                onClick={async () => {
+                  if (await saveTo(overwriting, true)) setForm(null);
+                }}
+              >
+                Replace their version
+              </button>
             </span>
           ) : (
             <span class="hint">Enter to {form === 'open' ? 'open' : 'save'}, Esc to close</span>
