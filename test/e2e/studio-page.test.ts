@@ -248,6 +248,21 @@ describeWithChromium('the studio page', () => {
     await control.call('ui.set', { control: 'Viewer/zoom', value: 'fit' });
   });
 
+  it('refuses a click or a drag that starts off the page with bad_argument, instead of answering a hit of null', async () => {
+    await page.locator('[data-panel="Viewer"]').click();
+    const fail = (method: string, params: unknown) => control.call(method, params).catch((e: unknown) => e);
+    // The page is 1600x1000: (1700, 500) is past its right edge, as the device pixels of a 2x screenshot would be.
+    expect(await fail('ui.click', { x: 1700, y: 500 })).toMatchObject({ data: { code: 'bad_argument' } });
+    const drag = { from: { x: -1, y: 500 }, to: { x: 800, y: 500 } };
+    expect(await fail('ui.drag', drag)).toMatchObject({ data: { code: 'bad_argument' } });
+    // A drag may still end off the page, as a person's can.
+    const inside = await control.call('ui.drag', { from: { x: 800, y: 500 }, to: { x: 1700, y: 500 } });
+    expect(inside).toMatchObject({ from: { tag: expect.any(String) } });
+    expect(await control.call('ui.click', { x: 800, y: 500 })).toMatchObject({
+      hit: { tag: expect.any(String) },
+    });
+  });
+
   it('answers the screenshot action with a PNG of the page that shows the viewer', async () => {
     await page.locator('[data-panel="Viewer"]').click();
     const shot = await control.call<{ png: string; width: number; height: number }>('ui.control', {
