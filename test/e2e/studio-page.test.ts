@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PANELS } from '../../src/studio/protocol.js';
 import { describeWithChromium, openAnotherTab, openStudio } from '../helpers/chromium.js';
 import { repoRoot } from '../helpers/cli.js';
-import type { ControlClient } from '../helpers/studio-browser.js';
+import type { ControlClient, RpcFailure } from '../helpers/studio-browser.js';
 import { StudioApp } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -262,6 +262,18 @@ describeWithChromium('the studio page', () => {
       hit: { tag: expect.any(String) },
     });
   });
+
+  it('stops a UI script after 20 s with a remedy that script_ui can follow', async () => {
+    await page.locator('[data-panel="Viewer"]').click();
+    const hung = await control
+      .call('ui.script', { code: 'await new Promise(() => {});' })
+      .catch((e: unknown) => e);
+    expect(hung).toMatchObject({ data: { code: 'timeout' } });
+    // It told the agent to "pass a longer timeoutMs", a parameter script_ui refuses (it takes only code).
+    expect((hung as RpcFailure).data!.remediation).not.toMatch(/timeoutMs/);
+    // The page still runs scripts.
+    expect(await control.call('ui.script', { code: 'return 1 + 1;' })).toMatchObject({ value: 2 });
+  }, 40_000);
 
   it('answers the screenshot action with a PNG of the page that shows the viewer', async () => {
     await page.locator('[data-panel="Viewer"]').click();
