@@ -275,6 +275,24 @@ describeWithChromium('the studio page', () => {
     expect(await control.call('ui.script', { code: 'return 1 + 1;' })).toMatchObject({ value: 2 });
   }, 40_000);
 
+  it('says which page froze when a UI script never yields, and what to do about it', async () => {
+    const { url } = await control.call<{ url: string }>('studio.link');
+    const frozen = await openStudio(url);
+    try {
+      await frozen.locator('[data-panel="Viewer"]').click();
+      const { driving } = await control.call<{ driving: { pageId: string } }>('studio.status');
+      // A loop without await blocks the page's thread: its own 20 s limit never fires, the app's 25 s does.
+      const hung = await control.call('ui.script', { code: 'while (true) {}' }).catch((e: unknown) => e);
+      expect(hung).toMatchObject({ data: { code: 'timeout' } });
+      // It said "The app did not answer page.script" and to check project.inspect or renderQueue.list.
+      const { message, remediation } = (hung as RpcFailure).data!;
+      expect(message).toContain(driving.pageId);
+      expect(remediation).not.toMatch(/project\.inspect|renderQueue/);
+    } finally {
+      await frozen.context().close();
+    }
+  }, 60_000);
+
   it('answers the screenshot action with a PNG of the page that shows the viewer', async () => {
     await page.locator('[data-panel="Viewer"]').click();
     const shot = await control.call<{ png: string; width: number; height: number }>('ui.control', {

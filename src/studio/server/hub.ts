@@ -223,13 +223,27 @@ export class StudioHub implements UiDriver {
     }
   }
 
-  #ask(
+  async #ask(
     page: StudioPage,
     method: string,
     params: unknown,
     timeoutMs = PAGE_TIMEOUT_MS,
   ): Promise<Record<string, unknown>> {
-    return page.conn.request(method, params, timeoutMs) as Promise<Record<string, unknown>>;
+    const started = Date.now();
+    try {
+      return (await page.conn.request(method, params, timeoutMs)) as Record<string, unknown>;
+    } catch (error) {
+      // The connection speaks of "the app" and tells to check the document; the silent one here is a page, and
+      // most likely its thread is stuck (a script_ui loop that never awaits): its socket still answers pings, so
+      // it stays the driven page, and every UI tool would wait this long again.
+      if (error instanceof EngineError && error.code === 'timeout' && Date.now() - started >= timeoutMs)
+        throw new EngineError(
+          'timeout',
+          `Studio page ${page.id} did not answer ${method} within ${Math.round(timeoutMs / 1000)} s: it is frozen or busy (a script_ui that never awaits, such as while (true) {}, blocks its page for good).`,
+          'Reload that browser tab, or close it (the UI tools then drive another page: control {"action": "status"}); give script loops an await.',
+        );
+      throw error;
+    }
   }
 
   #requireTarget(method: string): StudioPage {
