@@ -39,6 +39,8 @@ export const PAGE_ACTIONS = [
   'layout',
   'listControls',
 ] as const;
+/** Every action of `control`. */
+const CONTROL_ACTIONS = [...PAGE_ACTIONS, ...APP_ACTIONS] as const;
 
 export interface HubOptions {
   scripts: UiScripts;
@@ -123,6 +125,14 @@ export class StudioHub implements UiDriver {
       return this.#appAction(
         p.action as (typeof APP_ACTIONS)[number],
         (p.params ?? {}) as Record<string, unknown>,
+      );
+    // Refused here, not by the page: the page knows only its own actions (an unknown one listed them without
+    // link, status and setViewport), and with no page open it would be told to open one.
+    if (method === 'ui.control' && !(CONTROL_ACTIONS as readonly string[]).includes(p.action as string))
+      throw new EngineError(
+        'bad_argument',
+        `Unknown control action "${String(p.action)}".`,
+        `Actions: ${CONTROL_ACTIONS.join(', ')}.`,
       );
     const page = this.#requireTarget(method);
     // The commands the page runs while it answers are the caller's edits (the Activity panel names the agent).
