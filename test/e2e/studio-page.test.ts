@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PANELS } from '../../src/studio/protocol.js';
 import { describeWithChromium, openAnotherTab, openStudio } from '../helpers/chromium.js';
 import { repoRoot } from '../helpers/cli.js';
-import type { ControlClient } from '../helpers/studio-browser.js';
+import type { ControlClient, RpcFailure } from '../helpers/studio-browser.js';
 import { StudioApp } from '../helpers/studio-browser.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -247,6 +247,51 @@ describeWithChromium('the studio page', () => {
     expect(wrong).toMatchObject({ data: { code: 'not_found' } });
     await control.call('ui.set', { control: 'Viewer/zoom', value: 'fit' });
   });
+
+  it('refuses a click or a drag that starts off the page with bad_argument, instead of answering a hit of null', async () => {
+    await page.locator('[data-panel="Viewer"]').click();
+    const fail = (method: string, params: unknown) => control.call(method, params).catch((e: unknown) => e);
+    // The page is 1600x1000: (1700, 500) is past its right edge, as the device pixels of a 2x screenshot would be.
+    expect(await fail('ui.click', { x: 1700, y: 500 })).toMatchObject({ data: { code: 'bad_argument' } });
+    const drag = { from: { x: -1, y: 500 }, to: { x: 800, y: 500 } };
+    expect(await fail('ui.drag', drag)).toMatchObject({ data: { code: 'bad_argument' } });
+    // A drag may still end off the page, as a person's can.
+    const inside = await control.call('ui.drag', { from: { x: 800, y: 500 }, to: { x: 1700, y: 500 } });
+    expect(inside).toMatchObject({ from: { tag: expect.any(String) } });
+    expect(await control.call('ui.click', { x: 800, y: 500 })).toMatchObject({
+      hit: { tag: expect.any(String) },
+    });
+  });
+
+  it('stops a UI script after 20 s with a remedy that script_ui can follow', async () => {
+    await page.locator('[data-panel="Viewer"]').click();
+    const hung = await control
+      .call('ui.script', { code: 'await new Promise(() => {});' })
+      .catch((e: unknown) => e);
+    expect(hung).toMatchObject({ data: { code: 'timeout' } });
+    // It told the agent to "pass a longer timeoutMs", a parameter script_ui refuses (it takes only code).
+    expect((hung as RpcFailure).data!.remediation).not.toMatch(/timeoutMs/);
+    // The page still runs scripts.
+    expect(await control.call('ui.script', { code: 'return 1 + 1;' })).toMatchObject({ value: 2 });
+  }, 40_000);
+
+  it('says which page froze when a UI script never yields, and what to do about it', async () => {
+    const { url } = await control.call<{ url: string }>('studio.link');
+    const frozen = await openStudio(url);
+    try {
+      await frozen.locator('[data-panel="Viewer"]').click();
+      const { driving } = await control.call<{ driving: { pageId: string } }>('studio.status');
+      // A loop without await blocks the page's thread: its own 20 s limit never fires, the app's 25 s does.
+      const hung = await control.call('ui.script', { code: 'while (true) {}' }).catch((e: unknown) => e);
+      expect(hung).toMatchObject({ data: { code: 'timeout' } });
+      // It said "The app did not answer page.script" and to check project.inspect or renderQueue.list.
+      const { message, remediation } = (hung as RpcFailure).data!;
+      expect(message).toContain(driving.pageId);
+      expect(remediation).not.toMatch(/project\.inspect|renderQueue/);
+    } finally {
+      await frozen.context().close();
+    }
+  }, 60_000);
 
   it('answers the screenshot action with a PNG of the page that shows the viewer', async () => {
     await page.locator('[data-panel="Viewer"]').click();

@@ -39,6 +39,8 @@ export const PAGE_ACTIONS = [
   'layout',
   'listControls',
 ] as const;
+/** Every action of `control`. */
+const CONTROL_ACTIONS = [...PAGE_ACTIONS, ...APP_ACTIONS] as const;
 
 export interface HubOptions {
   scripts: UiScripts;
@@ -123,6 +125,14 @@ export class StudioHub implements UiDriver {
       return this.#appAction(
         p.action as (typeof APP_ACTIONS)[number],
         (p.params ?? {}) as Record<string, unknown>,
+      );
+    // Refused here, not by the page: the page knows only its own actions (an unknown one listed them without
+    // link, status and setViewport), and with no page open it would be told to open one.
+    if (method === 'ui.control' && !(CONTROL_ACTIONS as readonly string[]).includes(p.action as string))
+      throw new EngineError(
+        'bad_argument',
+        `Unknown control action "${String(p.action)}".`,
+        `Actions: ${CONTROL_ACTIONS.join(', ')}.`,
       );
     const page = this.#requireTarget(method);
     // The commands the page runs while it answers are the caller's edits (the Activity panel names the agent).
@@ -223,13 +233,27 @@ export class StudioHub implements UiDriver {
     }
   }
 
-  #ask(
+  async #ask(
     page: StudioPage,
     method: string,
     params: unknown,
     timeoutMs = PAGE_TIMEOUT_MS,
   ): Promise<Record<string, unknown>> {
-    return page.conn.request(method, params, timeoutMs) as Promise<Record<string, unknown>>;
+    const started = Date.now();
+    try {
+      return (await page.conn.request(method, params, timeoutMs)) as Record<string, unknown>;
+    } catch (error) {
+      // The connection speaks of "the app" and tells to check the document; the silent one here is a page, and
+      // most likely its thread is stuck (a script_ui loop that never awaits): its socket still answers pings, so
+      // it stays the driven page, and every UI tool would wait this long again.
+      if (error instanceof EngineError && error.code === 'timeout' && Date.now() - started >= timeoutMs)
+        throw new EngineError(
+          'timeout',
+          `Studio page ${page.id} did not answer ${method} within ${Math.round(timeoutMs / 1000)} s: it is frozen or busy (a script_ui that never awaits, such as while (true) {}, blocks its page for good).`,
+          'Reload that browser tab, or close it (the UI tools then drive another page: control {"action": "status"}); give script loops an await.',
+        );
+      throw error;
+    }
   }
 
   #requireTarget(method: string): StudioPage {

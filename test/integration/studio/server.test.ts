@@ -293,6 +293,17 @@ describe('UI methods reach the page focused last', () => {
     expect(fetched?.second).toBe(404);
   });
 
+  it('refuses an unknown control action with every action listed, page or not', async () => {
+    const app = await startStudioApp();
+    const agent = await openAgent(app);
+    // With no page open it was not_configured ("open the studio"), with one the page listed only its own actions.
+    const unknown = agent.request('ui.control', { action: 'Screenshot' });
+    await expect(unknown).rejects.toMatchObject({ code: 'bad_argument' });
+    const remedy = ((await unknown.catch((e: unknown) => e)) as { remediation: string }).remediation;
+    for (const action of ['screenshot', 'layout', 'link', 'status', 'setViewport'])
+      expect(remedy).toContain(action);
+  });
+
   it('gives a fresh one-time link through control {action: "link"} without a page', async () => {
     const app = await startStudioApp();
     const agent = await openAgent(app);

@@ -21,6 +21,18 @@ export function timeScale(comp: Composition, viewWidth: number, zoom: number): T
 export const frameX = (scale: TimeScale, frame: number) => frame * scale.pxPerFrame;
 export const timeX = (scale: TimeScale, seconds: number) => seconds * scale.fps * scale.pxPerFrame;
 
+/**
+ * `seconds` moved by whole `frames`. A time on a frame lands exactly on the time the renderer gives that frame
+ * (`frame / fps`): `seconds + frames / fps` in floating point can land just past it (1/24 + 7/24 is
+ * 0.33333333333333337, frame 8 is at 0.3333333333333333), and a layer whose in point is there misses its first
+ * frame. A time between frames keeps its offset.
+ */
+export function shiftByFrames(seconds: number, frames: number, fps: number): number {
+  const at = seconds * fps;
+  const frame = Math.round(at);
+  return (Math.abs(at - frame) < 1e-6 ? frame + frames : at + frames) / fps;
+}
+
 /** The frame under an x offset in the track area (clamped to the composition). */
 export function frameAtX(scale: TimeScale, x: number): number {
   return Math.max(0, Math.min(scale.frames - 1, Math.round(x / scale.pxPerFrame)));

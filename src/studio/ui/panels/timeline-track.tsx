@@ -12,7 +12,7 @@ import { DEFAULT_TIME_MAP, hasSourceTime } from '../../../engine/time-map.js';
 import { windowDrag } from '../components/window-drag.js';
 import { isAnimatable, type PropertyRow } from '../state/layer-properties.js';
 import { useStudio, useStudioState } from '../studio.js';
-import { timeX, type TimeScale } from './timeline-geometry.js';
+import { shiftByFrames, timeX, type TimeScale } from './timeline-geometry.js';
 import { retimeOf } from './timeline-retime.js';
 
 const DRAG_THRESHOLD_PX = 3;
@@ -94,14 +94,14 @@ export function LayerBar(props: {
       },
       up: () => {
         if (!frames) return setShiftFrames(0);
-        const d = frames / comp.frameRate;
+        const shift = (t: number) => shiftByFrames(t, frames, fps);
         void studio.commands
           .run('layer.setTiming', {
             comp: comp.id,
             layer: layer.id,
-            startTime: layer.startTime + d,
-            inPoint: layer.inPoint + d,
-            outPoint: layer.outPoint + d,
+            startTime: shift(layer.startTime),
+            inPoint: shift(layer.inPoint),
+            outPoint: shift(layer.outPoint),
           })
           .catch(() => undefined)
           .finally(() => setShiftFrames(0));
@@ -159,9 +159,12 @@ export function LayerBar(props: {
  * neither loops nor freezes, not past the ends of its source (as After Effects stops a trim there).
  */
 function trimRange(doc: Project | null, comp: Composition, layer: Layer, edge: Edge): [number, number] {
-  const frame = 1 / comp.frameRate;
+  const fps = comp.frameRate;
   // Within the composition (a layer that loops, freezes or is a still could otherwise be dragged off-screen)...
-  let [lo, hi] = edge === 'in' ? [0, layer.outPoint - frame] : [layer.inPoint + frame, comp.duration];
+  let [lo, hi] =
+    edge === 'in'
+      ? [0, shiftByFrames(layer.outPoint, -1, fps)]
+      : [shiftByFrames(layer.inPoint, 1, fps), comp.duration];
   const map = layer.time ?? DEFAULT_TIME_MAP;
   const length = doc && hasSourceTime(layer) ? sourceSeconds(doc, layer) : null;
   if (length !== null && !map.loop && map.freezeAt === null) {

@@ -63,6 +63,21 @@ function at(p: Point): Element | null {
   return document.elementFromPoint(p.x, p.y);
 }
 
+/**
+ * The element a press at `p` starts on. Off the page there is none, and answering `hit: null` as a success let
+ * an agent go on as if it had clicked (coordinates of a screenshot taken at another size, or device pixels).
+ */
+function pressedAt(p: Point): Element {
+  const el = at(p);
+  if (el) return el;
+  throw new RpcError({
+    code: 'bad_argument',
+    message: `Point (${p.x}, ${p.y}) is outside the page (${window.innerWidth}x${window.innerHeight} CSS pixels): nothing was pressed.`,
+    remediation:
+      'Pass CSS pixel coordinates inside the page: control {"action": "layout"} gives the panels\' and buttons\' boxes.',
+  });
+}
+
 /** Focus as a mouse press gives it: the focusable element pressed, or nothing (the body). */
 function focusFrom(el: Element): void {
   const focusable = el.closest<HTMLElement>('input, textarea, select, button, a[href], [tabindex]');
@@ -84,8 +99,7 @@ function release(el: Element, p: Point, button: Button, modifiers?: readonly Mod
 export async function click(
   p: Point & { button?: Button; count?: number; modifiers?: Modifier[] },
 ): Promise<{ hit: Hit | null }> {
-  const el = at(p);
-  if (!el) return { hit: null };
+  const el = pressedAt(p);
   const hit = describe(el);
   const button = p.button ?? 'left';
   const count = Math.max(1, Math.min(3, p.count ?? 1));
@@ -115,8 +129,8 @@ export async function drag(p: {
   modifiers?: Modifier[];
 }): Promise<{ from: Hit | null; to: Hit | null }> {
   const button = p.button ?? 'left';
-  const start = at(p.from);
-  if (!start) return { from: null, to: describe(at(p.to)) };
+  // The release may be off the page (a person's drag can end outside the window); the press cannot.
+  const start = pressedAt(p.from);
   const from = describe(start);
   press(start, p.from, button, p.modifiers);
   for (let i = 1; i <= DRAG_STEPS; i++) {

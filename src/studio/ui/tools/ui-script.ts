@@ -146,7 +146,9 @@ export class UiScripts {
             fail(
               'timeout',
               `Script ${p.id} ran longer than ${timeoutMs} ms.`,
-              'Make it shorter or pass a longer timeoutMs.',
+              // script_ui takes only {code}: its limit is the app's, so the remedy cannot be a longer one.
+              `A UI script has ${timeoutMs / 1000} s: split the work over several script_ui calls, or make ` +
+                'document edits with run_script (timeout_ms up to 10 minutes).',
             ),
           ),
         remaining,
