@@ -88,13 +88,18 @@ export async function serveMcpHttp(
     if (req.method !== 'POST') return node(req, res);
     const body = await readJsonBody(req, maxRequestBodySize);
     if (body.kind === 'too-large') {
-      // The rest of the body is not read: close the connection rather than drain it.
+      // A client such as fetch reads the answer only once it has sent its body: closed on, it got EPIPE ("fetch
+      // failed", a put_sample of 13 MiB) and never the 413. So a declared body of up to DRAIN_FACTOR times the
+      // limit is read and dropped (Node discards an unread body once the answer ends), which costs bytes on the
+      // wire but no memory; a larger or undeclared one still closes the connection at once.
+      const declared = Number(req.headers['content-length']);
+      const drain = Number.isSafeInteger(declared) && declared <= maxRequestBodySize * DRAIN_FACTOR;
       jsonRpcError(
         res,
         413,
         -32000,
-        `Payload Too Large: a request body may hold at most ${maxRequestBodySize} bytes.`,
-        true,
+        `Payload Too Large: a request body may hold at most ${maxRequestBodySize} bytes. Send a file over 8 MiB with put_sample_begin, put_sample_chunk (parts of 8 MiB or less) and put_sample_finish, or ask whoever runs the node to raise --max-body.`,
+        !drain,
       );
       return;
     }
@@ -127,6 +132,9 @@ export async function serveMcpHttp(
     },
   };
 }
+
+/** Declared bodies up to this many times --max-body are read and dropped after a 413, so the client sees it. */
+const DRAIN_FACTOR = 4;
 
 function jsonRpcError(
   res: ServerResponse,

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { framemd5, redisWithWorkers, sampleRenderedLocally, toneProject } from '../helpers/distributed.js';
+import { newEngine, run } from '../helpers/engine.js';
 import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { describeWithRedis } from '../helpers/redis.js';
 import { runCli } from '../helpers/spawn.js';
@@ -201,6 +202,29 @@ describeWithRedis('video formats in segments (render --redis with 2 workers)', (
       expectSameTimes(out, local, 30);
       expectKeyFramesAt(out, local, [0, 10, 20]);
       expect(await readdir(join(dir, 'dist'))).toEqual(['v.webm', 'v.webm.manifest.json']);
+    },
+    300_000,
+  );
+  itWithFfmpeg(
+    "WebM at 29.97 fps: every packet's millisecond time equal to a local render's (frame 15 at 501 ms, the exact 500.5 rounded as ffmpeg rounds it)",
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      await run(engine, 'comp.new', { name: 'Ntsc', width: 32, height: 18, frameRate: 29.97, duration: 1.1 });
+      await run(engine, 'layer.addSolid', { name: 'Bar', color: '#008080', width: 8, height: 18 });
+      await run(engine, 'project.save', { path: join(dir, 'n.ecproj') });
+      const render = ['render', 'n.ecproj', '--comp', 'Ntsc'];
+      expect(
+        (await runCli([...render, '--output', 'local/v.webm'], { cwd: dir, timeoutMs: 120_000 })).code,
+      ).toBe(0);
+      const dist = await runCli(
+        [...render, '--output', 'dist/v.webm', '--redis', redis.url, '--chunk-size', '16'],
+        { cwd: dir, timeoutMs: 120_000 },
+      );
+      expect(dist.code).toBe(0);
+      const [out, local] = [join(dir, 'dist/v.webm'), join(dir, 'local/v.webm')];
+      expect(packets(local)[15]!.pts).toBe(501);
+      expectSameTimes(out, local, 33);
     },
     300_000,
   );

@@ -34,6 +34,7 @@ import { hashFiles } from '../helpers/queue.js';
 import { describeWithRedis, freePort, startRedis, type RedisServer } from '../helpers/redis.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
+import { untilTrue } from '../helpers/poll.js';
 
 describeWithRedis('effectcraft-cli render --redis with worker processes', () => {
   let redis: RedisServer;
@@ -311,6 +312,40 @@ describeWithRedis('effectcraft-cli render --redis with worker processes', () => 
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('is not a Redis URL');
   }, 60_000);
+});
+
+describeWithRedis('Redis restarted mid-render (without persistence: the jobs are gone)', () => {
+  it('the render fails not_configured within seconds naming the lost jobs, exit 1, instead of waiting for ever', async () => {
+    let redis = await startRedis();
+    const worker = await startWorker(redis.url);
+    try {
+      const dir = await sampleDir();
+      let restarted = Infinity;
+      // Stopped (SIGINT, exit 130) if it still waits 20 s after the restart.
+      const render = cliUntil(
+        [...sampleOnWorkers(redis.url, '--chunk-size', '5'), '--json'],
+        dir,
+        () => Date.now() - restarted > 20_000,
+        [worker],
+      );
+      await untilTrue(() => chunksTaken([worker]) >= 2, 60_000);
+      // Down for a moment only: the coordinator's PINGs are answered again, by a Redis without the flow.
+      await redis.stop();
+      redis = await startRedis(Number(new URL(redis.url).port));
+      restarted = Date.now();
+      const r = await render;
+      expect(r.code).toBe(1);
+      const item = (
+        JSON.parse(r.stdout) as { items: { status: string; error: { code: string; message: string } }[] }
+      ).items[0]!;
+      expect(item.status).toBe('failed');
+      expect(item.error.code).toBe('not_configured');
+      expect(item.error.message).toContain(redis.url);
+    } finally {
+      await stopWorker(worker);
+      await redis.stop();
+    }
+  }, 120_000);
 });
 
 describeWithRedis('a worker killed mid-chunk (SIGKILL)', () => {

@@ -408,6 +408,22 @@ describe('mcp --http as a render node', () => {
     expect(streamed).toBe(413);
   });
 
+  it('a put_sample over --max-body through the official client: the 413 and its remedy reach the client (not EPIPE), which goes on working', async () => {
+    const node = await startNode(['--max-body', '4M', '--automation-write-root', await tempDir()]);
+    const client = await connect(node.url);
+    // 15 MiB of base64 in a body of up to 4 MiB: the client is still sending when the answer comes.
+    const content = 'A'.repeat(15 * 1024 * 1024);
+    const err = await call(client, 'put_sample', {
+      filename: 'big.bin',
+      content_b64: content,
+      sha256: sha256(Buffer.from(content, 'base64')),
+    }).catch((e: Error) => e);
+    expect((err as Error).message).toContain('Payload Too Large');
+    expect((err as Error).message).toContain('put_sample_begin');
+    expect(await call(client, 'capabilities', {})).toMatchObject({ server: 'effectcraft-cli' });
+    await client.close();
+  });
+
   it('offers the upload tools over HTTP only: not over stdio', async () => {
     const node = await startNode();
     const http = await connect(node.url);

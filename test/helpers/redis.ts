@@ -35,9 +35,12 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on a free loopback port; resolves once it accepts connections. */
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/**
+ * Starts redis-server on a free loopback port (or `port`: a Redis restarted where the last one ran); resolves
+ * once it accepts connections.
+ */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],

@@ -32,6 +32,7 @@ import type { ItemStatus } from '../queue/status.js';
 import { broadcastCancel } from './cancel.js';
 import { chunkSpans, segmentPath, splitOf, type Split } from './chunks.js';
 import { assertRedisReachable, commandClient, coordinatorOptions, watchRedis } from './connection.js';
+import { watchFlow } from './flow-watch.js';
 import { undoChunk } from './kept.js';
 import { holdLease, LEASE_LAPSED } from './lease.js';
 import { dropDoc, putDoc } from './shared-doc.js';
@@ -210,7 +211,7 @@ function lostRedis(
     'not_configured',
     `Lost Redis at ${options.url} during the render (${cause.message || 'no answer'}).`,
     options.unreachableRemedy ??
-      'Start Redis again, then render again. Chunks that completed before it went away may have left files: frames at their final names (a new render writes them again), and for a video, hidden segments beside the output (.NAME.<render id>.<first>-<last>.seg.EXT) that no later render reuses or removes: delete those.',
+      'Start Redis again if it is down, then render again. Chunks that completed before it went away may have left files: frames at their final names (a new render writes them again), and for a video, hidden segments beside the output (.NAME.<render id>.<first>-<last>.seg.EXT) that no later render reuses or removes: delete those.',
   ).toInfo();
 }
 
@@ -329,6 +330,7 @@ async function renderOne(
   let stop: () => void = () => undefined;
   const stopped = new Promise<'stopped'>((resolve) => (stop = () => resolve('stopped')));
   options.signal.addEventListener('abort', stop);
+  let unwatchFlow = () => undefined as void;
   try {
     const flow = await links.flows.add({
       name: JOB.assemble,
@@ -342,9 +344,19 @@ async function renderOne(
       (value: unknown) => ({ ok: true as const, value }),
       (err: unknown) => ({ ok: false as const, reason: (err as Error).message }),
     );
-    const result = await Promise.race([finished, stopped, lost]);
+    // Redis answering again but without this flow (restarted, flushed): nothing would ever finish it.
+    const flowWatch = watchFlow(links.queue, parentId);
+    unwatchFlow = () => flowWatch.close();
+    const flowGone = flowWatch.gone.then((cause) => ({ gone: cause }));
+    const result = await Promise.race([finished, stopped, lost, flowGone]);
     // Redis is gone: nothing more can be asked of it (chunk states, cancel, cleanup of completed chunks).
     if (result !== 'stopped' && 'code' in result) return outcomeOf(item, 'failed', result);
+    if (result !== 'stopped' && 'gone' in result) {
+      // The chunks in hand stop and remove their files; what completed chunks wrote is listed nowhere now.
+      await broadcastCancel(links.control, parentId).catch(() => undefined);
+      await removeEmpty(madeDirs);
+      return outcomeOf(item, 'failed', lostRedis(options, result.gone));
+    }
     if (result === 'stopped') {
       // Chunks rendering on workers stop and remove their own files; then the completed chunks' frames go.
       await broadcastCancel(links.control, renderId).catch(() => undefined);
@@ -384,6 +396,7 @@ async function renderOne(
       manifest: assembled.manifest,
     };
   } finally {
+    unwatchFlow();
     links.events.off('progress', onProgress);
     links.events.off('stalled', onStalled);
     options.signal.removeEventListener('abort', stop);

@@ -65,7 +65,13 @@ export function concatList(chunks: readonly ChunkResult[], frameRate: number): s
 /** The output container, and for WebM the packets retimed to frame N's time as a local render rounds it. */
 function containerArgs(format: string, frameRate: number): string[] {
   if (format === 'mp4') return [...MOVIE_TIMESCALE, '-movflags', '+faststart', '-f', 'mp4'];
-  if (format === 'webm') return ['-bsf:v', `setts=ts=round(N/((${ffmpegRate(frameRate)})*TB))`, '-f', 'webm'];
+  if (format === 'webm') {
+    // Whole numbers until the one division, as ffmpeg's own rescaling: N/((30000/1001)*TB) came to
+    // 500.49999999999994 for frame 15 at 29.97 fps, so 500 ms where a local render rounds the exact 500.5 to 501.
+    // 1/TB is exactly 1000 (WebM's milliseconds), so the quotient is correctly rounded and a tie stays a tie.
+    const [num, den = '1'] = ffmpegRate(frameRate).split('/');
+    return ['-bsf:v', `setts=ts=round(N*${den}*(1/TB)/${num})`, '-f', 'webm'];
+  }
   return [...MOVIE_TIMESCALE, '-f', 'mov'];
 }
 
