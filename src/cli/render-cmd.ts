@@ -245,8 +245,10 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
       }
     return { ok: true, items: ids, warnings };
   }
-  // A --props value goes to the items whose composition has that input (item-props.ts).
+  // A --props value goes to the items whose composition has that input (item-props.ts); one that only fills an
+  // output's {field} (out/{shot}.mp4) is no item's prop, as a --data column that only names the output.
   const known = inputNames(engine.document, chosen);
+  for (const item of chosen) outputFields(item.output).forEach((f) => known.add(f));
   for (const item of chosen) {
     const filled = args.data ? null : filledOutput(engine.document, item, props ?? {});
     const own = props && propsForComp(engine.document, item.comp, props, known);

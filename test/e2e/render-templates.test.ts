@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { newEngine, run } from '../helpers/engine.js';
 import { runCli } from '../helpers/spawn.js';
@@ -141,6 +141,11 @@ describe('effectcraft-cli render with template values', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/whose \{shot\} no input of its composition and no --props value fills/);
     expect(refused.stderr).toMatch(/--data rows\.csv \(with a column named "shot"\)/);
+    // The remedy's "shot" with --props works: a value that only fills the output is no input's (until
+    // 2026-12-07 it was refused, exit 2: '"T" has no input "shot"').
+    const followed = await runCli(['render', other, '--props', '{"shot": "s1"}'], { timeoutMs: 120_000 });
+    expect(followed.code).toBe(0);
+    expect(await readdir(join(dirname(other), 'out'))).toContain('s1_0.png');
   });
 
   it('--data --resume: a row whose output is all there says it kept it', async () => {
