@@ -76,23 +76,28 @@ function csvRows(text: string, path: string): DataFile {
 function jsonlRows(text: string): DataFile {
   const rows: DataRow[] = [];
   const columns = new Set<string>();
-  text.split(/\r?\n/).forEach((raw, i) => {
-    if (!raw.trim()) return;
-    const row: DataRow = { row: rows.length + 1, line: i + 1, kind: 'jsonl', fields: {} };
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      rows.push({ ...row, error: 'it is not valid JSON' });
-      return;
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      rows.push({ ...row, error: 'it is not a JSON object' });
-      return;
-    }
-    for (const k of Object.keys(value)) columns.add(k);
-    rows.push({ ...row, fields: value as Record<string, unknown> });
-  });
+  // A BOM, as Windows PowerShell's Out-File and Notepad write, is not part of the first line's JSON (JSON.parse
+  // refused it: row 1 failed "not valid JSON"); a CSV file's is skipped by csv-parse.
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((raw, i) => {
+      if (!raw.trim()) return;
+      const row: DataRow = { row: rows.length + 1, line: i + 1, kind: 'jsonl', fields: {} };
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        rows.push({ ...row, error: 'it is not valid JSON' });
+        return;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        rows.push({ ...row, error: 'it is not a JSON object' });
+        return;
+      }
+      for (const k of Object.keys(value)) columns.add(k);
+      rows.push({ ...row, fields: value as Record<string, unknown> });
+    });
   return { columns: [...columns], rows };
 }
 

@@ -43,6 +43,15 @@ describe('--data rows', () => {
     ]);
   });
 
+  it('JSON Lines: a BOM and CRLF line ends (Windows PowerShell, Notepad) are not part of the rows', async () => {
+    const data = readDataFile(await file('rows.jsonl', '\uFEFF{"name": "Ada"}\r\n{"name": "Bo"}\r\n'));
+    expect(data.columns).toEqual(['name']);
+    expect(data.rows.map((r) => [r.row, r.line, r.error ?? r.fields])).toEqual([
+      [1, 1, { name: 'Ada' }],
+      [2, 2, { name: 'Bo' }],
+    ]);
+  });
+
   it('refuses, as usage errors, another extension, a missing file, a duplicate column and no rows', async () => {
     expect(() => readDataFile(join(__dirname, 'rows.txt'))).toThrow(/\.csv or \.jsonl/);
     expect(() => readDataFile('/nonexistent/rows.csv')).toThrow(/cannot read/);
