@@ -209,6 +209,21 @@ describe('effectcraft-cli render with template values', () => {
     expect(await readdir(join(dir, 'out'))).toContain('ok_0.png');
   });
 
+  it('fails, before rendering, a row whose value makes a file name longer than a render can write', async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}_[#].png');
+    // 220 + ".png.manifest.json" is 238 bytes, the longest name whose temporary (17 bytes more) fits in 255.
+    await writeFile(join(dir, 'rows.csv'), `name\n${'a'.repeat(220)}\n${'a'.repeat(221)}\n`);
+    const r = await runCli(['render', project, '--data', 'rows.csv'], { cwd: dir, timeoutMs: 120_000 });
+    expect(r.code).toBe(1);
+    // Until 2026-12-07 the row rendered and then failed: 'Cannot write the render manifest ... (ENAMETOOLONG).'
+    expect(r.stdout).toMatch(/row 2 \(line 3\) {2}failed: .*value of "name" makes .* 239 bytes long/);
+    expect(await readdir(join(dir, 'out'))).toEqual([
+      `${'a'.repeat(220)}.png.manifest.json`,
+      `${'a'.repeat(220)}_0.png`,
+    ]);
+  });
+
   it('--props renders the value; a value of the wrong type is a usage error naming the input and --props', async () => {
     const dir = await tempDir();
     const project = await templateProject(dir, 'out/{name}_[#].png');
