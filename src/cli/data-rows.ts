@@ -62,9 +62,13 @@ function csvRows(text: string, path: string): DataFile {
   const columns = head.record.map((c) => c.trim());
   const dup = columns.find((c, i) => columns.indexOf(c) !== i);
   if (dup !== undefined) throw new UsageError(`--data: the column "${dup}" appears twice in the header.`);
+  // info.lines is the line a record ends on, but csv-parse counts each \r and \n inside a quoted field as a line
+  // (a CRLF twice): count back the field's, and keep the surplus of its CRLFs off every later record's line.
+  let surplus = 0;
   const rows = body.map(({ record, info }, i): DataRow => {
-    // info.lines is the line the record ends on; a quoted field may span lines, so count back its newlines.
-    const line = info.lines - (record.join('').match(/\n/g)?.length ?? 0);
+    const text = record.join('');
+    const line = info.lines - surplus - (text.match(/[\r\n]/g)?.length ?? 0);
+    surplus += text.match(/\r\n/g)?.length ?? 0;
     const row: DataRow = { row: i + 1, line, kind: 'csv', fields: {} };
     if (record.length !== columns.length)
       return { ...row, error: `it has ${plural(record.length, 'field')}; the header has ${columns.length}` };
