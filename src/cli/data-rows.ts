@@ -62,9 +62,13 @@ function csvRows(text: string, path: string): DataFile {
   const columns = head.record.map((c) => c.trim());
   const dup = columns.find((c, i) => columns.indexOf(c) !== i);
   if (dup !== undefined) throw new UsageError(`--data: the column "${dup}" appears twice in the header.`);
+  // info.lines is the line a record ends on, but csv-parse counts each \r and \n inside a quoted field as a line
+  // (a CRLF twice): count back the field's, and keep the surplus of its CRLFs off every later record's line.
+  let surplus = 0;
   const rows = body.map(({ record, info }, i): DataRow => {
-    // info.lines is the line the record ends on; a quoted field may span lines, so count back its newlines.
-    const line = info.lines - (record.join('').match(/\n/g)?.length ?? 0);
+    const text = record.join('');
+    const line = info.lines - surplus - (text.match(/[\r\n]/g)?.length ?? 0);
+    surplus += text.match(/\r\n/g)?.length ?? 0;
     const row: DataRow = { row: i + 1, line, kind: 'csv', fields: {} };
     if (record.length !== columns.length)
       return { ...row, error: `it has ${plural(record.length, 'field')}; the header has ${columns.length}` };
@@ -76,23 +80,28 @@ function csvRows(text: string, path: string): DataFile {
 function jsonlRows(text: string): DataFile {
   const rows: DataRow[] = [];
   const columns = new Set<string>();
-  text.split(/\r?\n/).forEach((raw, i) => {
-    if (!raw.trim()) return;
-    const row: DataRow = { row: rows.length + 1, line: i + 1, kind: 'jsonl', fields: {} };
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      rows.push({ ...row, error: 'it is not valid JSON' });
-      return;
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      rows.push({ ...row, error: 'it is not a JSON object' });
-      return;
-    }
-    for (const k of Object.keys(value)) columns.add(k);
-    rows.push({ ...row, fields: value as Record<string, unknown> });
-  });
+  // A BOM, as Windows PowerShell's Out-File and Notepad write, is not part of the first line's JSON (JSON.parse
+  // refused it: row 1 failed "not valid JSON"); a CSV file's is skipped by csv-parse.
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((raw, i) => {
+      if (!raw.trim()) return;
+      const row: DataRow = { row: rows.length + 1, line: i + 1, kind: 'jsonl', fields: {} };
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        rows.push({ ...row, error: 'it is not valid JSON' });
+        return;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        rows.push({ ...row, error: 'it is not a JSON object' });
+        return;
+      }
+      for (const k of Object.keys(value)) columns.add(k);
+      rows.push({ ...row, fields: value as Record<string, unknown> });
+    });
   return { columns: [...columns], rows };
 }
 

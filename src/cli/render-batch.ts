@@ -16,6 +16,7 @@ import type { JobResult } from '../render/queue/service.js';
 import type { Session } from '../session.js';
 import { readDataFile, type DataRow } from './data-rows.js';
 import { absoluteFootage } from './footage-props.js';
+import { inputNames, propsForComp } from './item-props.js';
 import { UsageError } from './usage.js';
 
 export interface RowOutcome {
@@ -96,6 +97,8 @@ interface Batch {
   folder: string;
   /** Outputs written so far, with the row that writes each: two rows may not write one file. */
   written: Map<string, number>;
+  /** Every input of the compositions rendered and every {field} of their outputs (item-props.ts). */
+  known: ReadonlySet<string>;
 }
 
 /** The props and output of `row` for `template`, or why the row cannot render it. */
@@ -111,16 +114,20 @@ function rowItem(
   if (!filled.ok) return { ok: false, message: filled.message };
   const doc = batch.session.engine.document;
   const comp = doc.items.find((i) => i.id === template.comp);
-  const inputs = comp?.type === 'composition' ? inputsOf(comp).map((i) => i.name) : [];
-  // Fields that only name the output are not props; the rest are checked by renderQueue.add (unknown ones too).
-  const only = new Set(outputFields(template.output).filter((f) => !inputs.includes(f)));
-  const fields = Object.fromEntries(Object.entries(row.fields).filter(([k]) => !only.has(k)));
+  // Fields that only name an output, or are another composition's inputs, are not this item's props; the rest
+  // are checked by renderQueue.add (unknown ones too).
+  const fields = propsForComp(doc, template.comp, row.fields, batch.known);
   const typed =
     row.kind === 'csv' && comp?.type === 'composition'
       ? propsFromText(comp, fields as Record<string, string>)
       : fields;
   const values = absoluteFootage(doc, template.comp, typed, batch.folder);
-  const given = absoluteFootage(doc, template.comp, batch.props, process.cwd());
+  const given = absoluteFootage(
+    doc,
+    template.comp,
+    propsForComp(doc, template.comp, batch.props, batch.known),
+    process.cwd(),
+  );
   const { id: _id, comp: compId, frameRange, props: own, ...settings } = template;
   const props = { ...own, ...given, ...values };
   // Checked here too (renderQueue.add checks again) so the remedy points at the data file, not at --props.
@@ -198,7 +205,9 @@ export async function renderBatch(
   checkTemplates(session, templates, file.columns, file.rows[0]?.kind === 'csv');
   const { engine } = session;
   const outcomes: RowOutcome[] = [];
-  const batch: Batch = { session, props, folder: dirname(data), written: new Map() };
+  const known = inputNames(session.engine.document, templates);
+  for (const t of templates) outputFields(t.output).forEach((f) => known.add(f));
+  const batch: Batch = { session, props, folder: dirname(data), written: new Map(), known };
   const perChunk = Math.max(1, Math.floor(CHUNK_ITEMS / templates.length));
   for (let start = 0; start < file.rows.length; start += perChunk) {
     const chunk = file.rows.slice(start, start + perChunk);

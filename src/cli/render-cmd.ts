@@ -13,6 +13,7 @@ import { CLI_WORDS } from './cli-words.js';
 import { sessionEnv } from './host-env.js';
 import { parseRenderArgs, type RenderArgs } from './render-args.js';
 import { absoluteFootage } from './footage-props.js';
+import { inputNames, propsForComp } from './item-props.js';
 import { filledOutput } from './output-fields.js';
 import { outputFields } from '../engine/output-template.js';
 import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
@@ -244,16 +245,21 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
       }
     return { ok: true, items: ids, warnings };
   }
+  // A --props value goes to the items whose composition has that input (item-props.ts); one that only fills an
+  // output's {field} (out/{shot}.mp4) is no item's prop, as a --data column that only names the output.
+  const known = inputNames(engine.document, chosen);
+  for (const item of chosen) outputFields(item.output).forEach((f) => known.add(f));
   for (const item of chosen) {
     const filled = args.data ? null : filledOutput(engine.document, item, props ?? {});
+    const own = props && propsForComp(engine.document, item.comp, props, known);
     if (filled && !filled.ok) return filled;
     const updated = await engine.execute('renderQueue.update', {
       id: item.id,
       ...(filled?.output && { output: filled.output }),
       ...(encoding && { encoding: { ...item.encoding, ...args.encoding } }),
       ...(silent && { audio: false }),
-      ...(props && {
-        props: { ...item.props, ...absoluteFootage(engine.document, item.comp, props, process.cwd()) },
+      ...(own && {
+        props: { ...item.props, ...absoluteFootage(engine.document, item.comp, own, process.cwd()) },
       }),
     });
     // The --comp item is the command line's own: its id would mean nothing to the reader.

@@ -2,7 +2,7 @@
  * Output path templates: `shot_[#####].png` numbers frames with zero padding to the number of `#`.
  * Sequence formats need the field; single-file formats (video, animated GIF/WebP) must not have one.
  */
-import { basename, extname } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { EngineError } from './errors.js';
 import type { Remedy } from './surface-words.js';
 import type { OutputFormat, Project, RenderQueueItem } from './model.js';
@@ -143,6 +143,48 @@ export function outputFields(template: string): string[] {
 // eslint-disable-next-line no-control-regex
 const UNSAFE_IN_NAME = /[/\\]|\.\.|[\u0000-\u001f\u007f]/;
 
+// A separator left dangling by removing the frame field (`shot_[###].png` -> `shot.png`).
+const FIELD_WITH_SEPARATOR = /[-_. ]?\[#+\]/;
+
+/**
+ * Where the manifest of an output template goes: its folder, named after the template without the frame
+ * field, plus `.manifest.json` (`/out/shot_[#####].png` -> `/out/shot.png.manifest.json`, `/out/clip.mp4` ->
+ * `/out/clip.mp4.manifest.json`). It never matches a frame of the sequence, so skipExisting ignores it.
+ */
+export function manifestPathFor(output: string): string {
+  const own = basename(output);
+  const name = own.replace(FIELD_WITH_SEPARATOR, '');
+  // `[####].png` leaves `.png`: a hidden name would be easy to miss. A name hidden by itself (`.take.mp4`) keeps
+  // its own: `frames.take.mp4` is another output's name, whose manifest it would have replaced.
+  const visible = name !== own && (name.startsWith('.') || name === '') ? `frames${name}` : name;
+  return join(dirname(output), `${visible}.manifest.json`);
+}
+
+/**
+ * The longest file name a render writes: NAME_MAX (255 bytes on Linux and macOS) less the 17 bytes the render
+ * adds to every file's temporary (`.NAME.<10 hex>.part`, tracker.ts), the manifest's included.
+ */
+const MAX_NAME_BYTES = 255 - 17;
+
+/**
+ * Why a filled output's names are too long to write, or null: each file (a sequence's frame at its field's width)
+ * and its manifest, whose name is the longest for a one-file output (`clip.mp4.manifest.json`), and its folders.
+ */
+function tooLong(path: string): { name: string; bytes: number; limit: number } | null {
+  // A folder's name is made as it is (mkdir), up to NAME_MAX.
+  const names = [
+    ...dirname(path)
+      .split(/[/\\]/)
+      .map((name) => ({ name, limit: 255 })),
+    ...[framePath(path, 0), manifestPathFor(path)].map((p) => ({ name: basename(p), limit: MAX_NAME_BYTES })),
+  ];
+  for (const { name, limit } of names) {
+    const bytes = Buffer.byteLength(name);
+    if (bytes > limit) return { name, bytes, limit };
+  }
+  return null;
+}
+
 /** An output with its row fields filled in, or the field whose value cannot be part of a file name. */
 export type FilledOutput = { ok: true; path: string } | { ok: false; field: string; message: string };
 
@@ -166,7 +208,19 @@ export function fillOutputFields(template: string, values: Readonly<Record<strin
         message: `the value of "${field}" ${bad} (${JSON.stringify(value.slice(0, 80))}), so it cannot name an output file`,
       };
   }
-  return { ok: true, path: template.replace(ROW_FIELD, (_m, field: string) => values[field]!) };
+  const path = template.replace(ROW_FIELD, (_m, field: string) => values[field]!);
+  // A long value made a render that wrote every frame and then failed "(ENAMETOOLONG). Check the path and try
+  // again.", naming no field.
+  const long = tooLong(path);
+  // The field whose value is the longest is the one to shorten.
+  const [field] = outputFields(template).sort((a, b) => values[b]!.length - values[a]!.length);
+  if (long && field !== undefined)
+    return {
+      ok: false,
+      field,
+      message: `the value of "${field}" makes the name "${long.name.slice(0, 40)}..." ${long.bytes} bytes long, over the ${long.limit} a render can write`,
+    };
+  return { ok: true, path };
 }
 
 /**

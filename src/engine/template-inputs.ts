@@ -213,13 +213,15 @@ export function propsFromText(
   const out: Record<string, unknown> = {};
   for (const [name, text] of Object.entries(row)) {
     if (text === '') continue;
-    const type = inputsOf(comp).find((i) => i.name === name)?.type;
-    out[name] = type ? fromText(type, text) : text;
+    const input = inputsOf(comp).find((i) => i.name === name);
+    out[name] = input ? fromText(input, text) : text;
   }
   return out;
 }
 
-function fromText(type: InputType, text: string): unknown {
+function fromText({ type, choices }: Pick<TemplateInput, 'type' | 'choices'>, text: string): unknown {
+  // "a, b" CSV is read as the header is (trimmed), as colours, numbers and booleans are: " left" is "left".
+  if (type === 'choice' && !choices?.includes(text) && choices?.includes(text.trim())) return text.trim();
   if (type === 'number') {
     const n = text.trim() === '' ? NaN : Number(text);
     return Number.isFinite(n) ? n : text;

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { newEngine, run } from '../helpers/engine.js';
 import { runCli } from '../helpers/spawn.js';
@@ -141,6 +141,11 @@ describe('effectcraft-cli render with template values', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/whose \{shot\} no input of its composition and no --props value fills/);
     expect(refused.stderr).toMatch(/--data rows\.csv \(with a column named "shot"\)/);
+    // The remedy's "shot" with --props works: a value that only fills the output is no input's (until
+    // 2026-12-07 it was refused, exit 2: '"T" has no input "shot"').
+    const followed = await runCli(['render', other, '--props', '{"shot": "s1"}'], { timeoutMs: 120_000 });
+    expect(followed.code).toBe(0);
+    expect(await readdir(join(dirname(other), 'out'))).toContain('s1_0.png');
   });
 
   it('--data --resume: a row whose output is all there says it kept it', async () => {
@@ -202,6 +207,21 @@ describe('effectcraft-cli render with template values', () => {
     expect(escape.code).toBe(1);
     expect(escape.stdout).toMatch(/row 1 \(line 2\) {2}failed: .*"name".*path separator/);
     expect(await readdir(join(dir, 'out'))).toContain('ok_0.png');
+  });
+
+  it('fails, before rendering, a row whose value makes a file name longer than a render can write', async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}_[#].png');
+    // 220 + ".png.manifest.json" is 238 bytes, the longest name whose temporary (17 bytes more) fits in 255.
+    await writeFile(join(dir, 'rows.csv'), `name\n${'a'.repeat(220)}\n${'a'.repeat(221)}\n`);
+    const r = await runCli(['render', project, '--data', 'rows.csv'], { cwd: dir, timeoutMs: 120_000 });
+    expect(r.code).toBe(1);
+    // Until 2026-12-07 the row rendered and then failed: 'Cannot write the render manifest ... (ENAMETOOLONG).'
+    expect(r.stdout).toMatch(/row 2 \(line 3\) {2}failed: .*value of "name" makes .* 239 bytes long/);
+    expect(await readdir(join(dir, 'out'))).toEqual([
+      `${'a'.repeat(220)}.png.manifest.json`,
+      `${'a'.repeat(220)}_0.png`,
+    ]);
   });
 
   it('--props renders the value; a value of the wrong type is a usage error naming the input and --props', async () => {

@@ -8,8 +8,8 @@
  * the item's output files: not in `files`, `bytes` or in itself.
  */
 import { stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { frameOfName } from '../../engine/output-template.js';
+import { basename } from 'node:path';
+import { frameOfName, manifestPathFor } from '../../engine/output-template.js';
 import { sha256File } from '../hash.js';
 import { EngineError, fsError, type RenderQueueItem } from '../../engine/index.js';
 import type { ExporterFactory, ExporterRegistry, OutputFile } from './exporters/types.js';
@@ -29,22 +29,8 @@ export interface Manifest {
   files: OutputFile[];
 }
 
-// A separator left dangling by removing the frame field (`shot_[###].png` -> `shot.png`).
-const FIELD_WITH_SEPARATOR = /[-_. ]?\[#+\]/;
-
-/**
- * Where the manifest of an output template goes: its folder, named after the template without the frame
- * field, plus `.manifest.json` (`/out/shot_[#####].png` -> `/out/shot.png.manifest.json`, `/out/clip.mp4` ->
- * `/out/clip.mp4.manifest.json`). It never matches a frame of the sequence, so skipExisting ignores it.
- */
-export function manifestPathFor(output: string): string {
-  const own = basename(output);
-  const name = own.replace(FIELD_WITH_SEPARATOR, '');
-  // `[####].png` leaves `.png`: a hidden name would be easy to miss. A name hidden by itself (`.take.mp4`) keeps
-  // its own: `frames.take.mp4` is another output's name, whose manifest it would have replaced.
-  const visible = name !== own && (name.startsWith('.') || name === '') ? `frames${name}` : name;
-  return join(dirname(output), `${visible}.manifest.json`);
-}
+// Its home is the engine's output-template.ts: a row's {field} value is checked against the name it makes.
+export { manifestPathFor };
 
 export function manifestOf(item: RenderQueueItem, files: OutputFile[]): Manifest {
   return {

@@ -25,6 +25,16 @@ describe('--data rows', () => {
     ]);
   });
 
+  it('CSV with CRLF line ends: a field over two lines counts one line break, for its row and the next', async () => {
+    const path = await file('rows.csv', 'name,title\r\n"Grace\r\nHopper",RAdm\r\n"A\rB",x\r\nLinus,Mr\r\n');
+    // Until 2026-12-07 the rows were said to start on lines 3, 6 and 7 (csv-parse counts a CRLF in quotes twice).
+    expect(readDataFile(path).rows.map((r) => [r.row, r.line])).toEqual([
+      [1, 2],
+      [2, 4],
+      [3, 6],
+    ]);
+  });
+
   it('CSV: a record of the wrong length is a row that fails alone', async () => {
     const data = readDataFile(await file('rows.csv', 'a,b\n1,2\n3\n4,5\n'));
     expect(data.rows.map((r) => r.error ?? 'ok')).toEqual(['ok', 'it has 1 field; the header has 2', 'ok']);
@@ -40,6 +50,15 @@ describe('--data rows', () => {
       [2, 3, 'it is not valid JSON'],
       [3, 4, 'it is not a JSON object'],
       [4, 5, { x: 'y' }],
+    ]);
+  });
+
+  it('JSON Lines: a BOM and CRLF line ends (Windows PowerShell, Notepad) are not part of the rows', async () => {
+    const data = readDataFile(await file('rows.jsonl', '\uFEFF{"name": "Ada"}\r\n{"name": "Bo"}\r\n'));
+    expect(data.columns).toEqual(['name']);
+    expect(data.rows.map((r) => [r.row, r.line, r.error ?? r.fields])).toEqual([
+      [1, 1, { name: 'Ada' }],
+      [2, 2, { name: 'Bo' }],
     ]);
   });
 

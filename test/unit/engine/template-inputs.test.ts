@@ -195,6 +195,9 @@ describe('template inputs', () => {
       badge: false,
     });
     expect(propsFromText(c, { size: 'twelve' })).toEqual({ size: 'twelve' });
+    // "name, align" CSV: the header is trimmed, and so is a choice (until 2026-12-07 " left" failed the row).
+    expect(propsFromText(c, { align: ' left', size: ' 12' })).toEqual({ align: 'left', size: 12 });
+    expect(propsFromText(c, { align: ' middle' })).toEqual({ align: ' middle' });
   });
 
   it('applyProps changes a copy where bound and leaves the document as it was', async () => {
