@@ -280,6 +280,9 @@ function checkReferences(doc: ProjectT, path: string): void {
     }
   }
   // Ids are allocated from nextId; a file whose counter is behind its ids would hand out duplicates.
-  const maxN = Math.max(0, ...[...ids].map((id) => Number(/_(\d+)$/.exec(id)?.[1] ?? 0)));
+  // A loop, not Math.max(...ids): spread arguments go on the stack, and a file within every limit may hold
+  // hundreds of thousands of ids (2,000 layers of 100 effects), past the ~125,000 a call can take.
+  let maxN = 0;
+  for (const id of ids) maxN = Math.max(maxN, Number(/_(\d+)$/.exec(id)?.[1] ?? 0));
   if (doc.nextId <= maxN) doc.nextId = maxN + 1;
 }
