@@ -1,7 +1,7 @@
 /**
  * Text the bundled fonts cannot draw renders as boxes. render_preview said so; a render (a --props value, a
  * --data row's name) ended done with boxes in every frame, exit 0 and not a word: the renderer's warnings stay in
- * its workers. The item's result now carries the warning, on stderr and in --json.
+ * its workers, and `still` (frame.save) dropped them. Both now say so, on stderr and in --json.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -38,5 +38,22 @@ describe('a render of text the bundled fonts cannot draw', () => {
     const latin = await runCli([...args, '--props', '{"name": "Ada"}'], { cwd: dir, timeoutMs: 120_000 });
     expect(latin.code).toBe(0);
     expect(JSON.parse(latin.stdout).items[0]).not.toHaveProperty('warnings');
+  });
+
+  it('still (frame.save): the warning on stderr and in --json, as render_preview gives it', async () => {
+    // frame.save dropped the renderer's warnings: `still` of the same text wrote the boxes, exit 0, silent.
+    const dir = await tempDir();
+    const project = await templateProject(dir);
+    const engine = newEngine();
+    await run(engine, 'project.open', { path: project });
+    await run(engine, 'property.set', { layer: 'Name', property: 'text.text', value: '山田' });
+    await run(engine, 'project.save', {});
+    const args = ['still', project, '--comp', 'T', '--frame', '0', '-o', 'still.png', '--json'];
+    const r = await runCli(args, { cwd: dir, timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).warnings.join('\n')).toMatch(
+      /Text layer "Name": The bundled fonts cannot draw 山 田/,
+    );
+    expect(r.stderr).toMatch(/effectcraft-cli still: .*cannot draw 山 田/);
   });
 });
