@@ -129,9 +129,15 @@ export async function stillCommand(argv: string[]): Promise<number> {
     );
     if (!saved.ok) return fail(argv, saved.error);
     const r = saved.result;
+    const warnings = saved.warnings ?? [];
+    for (const w of warnings) process.stderr.write(`effectcraft-cli still: ${printable(w)}\n`);
     process.stdout.write(
       args.json
-        ? JSON.stringify({ ...r, comp: comp.name, frame, time }, null, 2) + '\n'
+        ? JSON.stringify(
+            { ...r, comp: comp.name, frame, time, ...(warnings.length && { warnings }) },
+            null,
+            2,
+          ) + '\n'
         : printable(`${r.path}  ${r.width}x${r.height}  ${r.bytes} bytes\n`),
     );
     return EXIT.ok;

@@ -33,11 +33,20 @@ const WHY: Record<ResolveFailure, string> = {
   nul: 'contains a NUL byte',
   loop: 'goes through a symbolic link loop',
   dangling: 'goes through a symbolic link whose target does not exist',
+  too_long:
+    'is longer than the filesystem takes (a file or folder name over 255 bytes, or a path over 4,096)',
   unresolvable: 'cannot be resolved (permission denied or changed while checking)',
 };
 
 /** A path that breaks the syntactic rules or cannot be resolved safely. */
 export function unusablePath(param: string, path: string, reason: ResolveFailure): ErrorInfo {
+  // A name too long to exist is inside the roots all the same: the fix is a shorter name, not another root.
+  if (reason === 'too_long')
+    return {
+      code: 'bad_argument',
+      message: `"${param}": ${shown(path)} ${WHY[reason]}.`,
+      remediation: 'Use a shorter file or folder name (at most 255 bytes each).',
+    };
   return {
     code: 'path_outside_roots',
     message: `"${param}": ${shown(path)} ${WHY[reason]}; while confined, paths must be absolute real locations inside the roots.`,

@@ -6,7 +6,8 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type ResolveFailure = 'relative' | 'dot_dot' | 'nul' | 'loop' | 'dangling' | 'unresolvable';
+export type ResolveFailure =
+  'relative' | 'dot_dot' | 'nul' | 'loop' | 'dangling' | 'too_long' | 'unresolvable';
 
 export type Resolved =
   | {
@@ -59,6 +60,8 @@ export function resolveReal(path: string): Resolved {
       const code = errnoOf(err);
       if (code === 'ELOOP') return { ok: false, reason: 'loop' };
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      // A name over 255 bytes (or a path over PATH_MAX) can never be created: say so, not "permission denied".
+      if (code === 'ENAMETOOLONG') return { ok: false, reason: 'too_long' };
       // EACCES and friends: we cannot see where it leads, so we cannot vouch for it.
       return { ok: false, reason: 'unresolvable' };
     }

@@ -28,21 +28,31 @@ export function ownMatrix(layer: Layer, t: number): Mat {
 export function worldMatrices(comp: Composition, t: number): (layer: Layer) => Mat {
   const byId = new Map(comp.layers.map((l) => [l.id, l]));
   const memo = new Map<string, Mat>();
-  const resolve = (layer: Layer, depth: number): Mat => {
-    const hit = memo.get(layer.id);
-    if (hit) return hit;
-    if (depth > byId.size) {
-      throw new EngineError(
-        'bad_argument',
-        `The parent chain of layer "${layer.name}" in "${comp.name}" loops.`,
-        'Break the loop with layer.setParent (parent: null) on one of its layers.',
-      );
+  // A loop, not recursion: a chain may be as long as the composition has layers (10,000), and a recursive walk
+  // overflowed the stack on a chain of 10,000 ("frame.save failed unexpectedly: Maximum call stack size exceeded").
+  return (layer) => {
+    const chain: Layer[] = [];
+    let base = IDENTITY;
+    for (let up: Layer | undefined = layer; up; up = up.parent ? byId.get(up.parent) : undefined) {
+      const hit = memo.get(up.id);
+      if (hit) {
+        base = hit;
+        break;
+      }
+      if (chain.length > byId.size) {
+        throw new EngineError(
+          'bad_argument',
+          `The parent chain of layer "${layer.name}" in "${comp.name}" loops.`,
+          'Break the loop with layer.setParent (parent: null) on one of its layers.',
+        );
+      }
+      chain.push(up);
     }
-    const parent = layer.parent ? byId.get(layer.parent) : undefined;
-    const base = parent ? resolve(parent, depth + 1) : IDENTITY;
-    const m = mul(base, ownMatrix(layer, t));
-    memo.set(layer.id, m);
-    return m;
+    // From the topmost parent not yet known down to `layer`, each memoised for the layers that share it.
+    for (let i = chain.length - 1; i >= 0; i--) {
+      base = mul(base, ownMatrix(chain[i]!, t));
+      memo.set(chain[i]!.id, base);
+    }
+    return base;
   };
-  return (layer) => resolve(layer, 0);
 }

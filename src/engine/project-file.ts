@@ -161,6 +161,7 @@ export function parseProject(text: string, path: string, outputDir?: string): Pr
           input.default = resolved(input.default);
   for (const q of doc.renderQueue) if (q.props) q.props = footageProps(doc, q.comp, q.props, resolved);
   checkReferences(doc, path);
+  sortKeyframes(doc);
   for (const item of doc.items) {
     if (item.type !== 'footage') continue;
     if (!isAbsolute(item.path)) item.path = resolve(base, item.path);
@@ -184,6 +185,33 @@ export function parseProject(text: string, path: string, outputDir?: string): Pr
       LIMITS.projectSize.remedy,
     );
   return doc;
+}
+
+/**
+ * Keyframes in time order, as every edit keeps them: a hand-written or generated file may list them in another
+ * order, and the interpolation (which searches them in order) then read wrong values without a word (opacity
+ * keys at 2 s, 0 s and 1 s read 100 at every time, where 0 until 1 s and 50 at 1.5 s is meant). A stable sort, so
+ * a file already in order is unchanged and saves to the same bytes.
+ */
+function sortKeyframes(doc: ProjectT): void {
+  const stack: unknown[] = [doc.items];
+  while (stack.length) {
+    const value = stack.pop();
+    if (!value || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const v of value) stack.push(v);
+      continue;
+    }
+    const { keyframes } = value as { keyframes?: unknown };
+    if (Array.isArray(keyframes) && 'value' in value) {
+      const ordered = keyframes.every(
+        (k: { time: number }, i) => i === 0 || (keyframes[i - 1] as { time: number }).time <= k.time,
+      );
+      if (!ordered) keyframes.sort((a: { time: number }, b: { time: number }) => a.time - b.time);
+      continue;
+    }
+    for (const v of Object.values(value)) stack.push(v);
+  }
 }
 
 /**
@@ -280,6 +308,9 @@ function checkReferences(doc: ProjectT, path: string): void {
     }
   }
   // Ids are allocated from nextId; a file whose counter is behind its ids would hand out duplicates.
-  const maxN = Math.max(0, ...[...ids].map((id) => Number(/_(\d+)$/.exec(id)?.[1] ?? 0)));
+  // A loop, not Math.max(...ids): spread arguments go on the stack, and a file within every limit may hold
+  // hundreds of thousands of ids (2,000 layers of 100 effects), past the ~125,000 a call can take.
+  let maxN = 0;
+  for (const id of ids) maxN = Math.max(maxN, Number(/_(\d+)$/.exec(id)?.[1] ?? 0));
   if (doc.nextId <= maxN) doc.nextId = maxN + 1;
 }

@@ -8,6 +8,13 @@ export function acceptedKeys(schema: z.ZodType): string[] {
 }
 
 export function parseParams<T>(schema: z.ZodType<T>, raw: unknown, where: string): T {
+  const proto = protoKeyAt(raw);
+  if (proto !== null)
+    throw new EngineError(
+      'bad_argument',
+      `Unknown parameter "__proto__"${proto ? ` in ${proto}` : ''} for ${where}: no parameter, input or field has that name.`,
+      (w) => `Remove "__proto__"; ${w.schemas} shows every accepted parameter.`,
+    );
   const result = schema.safeParse(raw ?? {});
   if (result.success) return result.data;
   throw paramsError(result.error, schema, where, raw ?? {});
@@ -52,4 +59,22 @@ export function paramsError(error: z.ZodError, schema: z.ZodType, where: string,
     // At the CLI, the flag that sets the param (--scale), not the param itself.
     (w) => `Fix ${w.param(path)} to match the command's schema (${w.schemas} shows it).`,
   );
+}
+
+/**
+ * Where `raw` holds an own key "__proto__" (JSON.parse makes one from {"__proto__": ...}), or null. Zod's records
+ * drop that key without a word, so renderQueue.add {props: {"__proto__": {...}}} and render --props with it
+ * were taken as no props at all, where any other unknown input name is refused. Iterative: params may be deep.
+ */
+function protoKeyAt(raw: unknown): string | null {
+  const stack: [unknown, string][] = [[raw, '']];
+  const seen = new Set<object>();
+  while (stack.length) {
+    const [value, where] = stack.pop()!;
+    if (!value || typeof value !== 'object' || seen.has(value)) continue;
+    seen.add(value);
+    if (Object.hasOwn(value, '__proto__')) return where;
+    for (const [key, v] of Object.entries(value)) stack.push([v, where ? `${where}.${key}` : key]);
+  }
+  return null;
 }

@@ -271,6 +271,9 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       );
       const data = rendered.bytes;
       await ctx.ports.writeFileAtomic(p.path, data);
+      // What the frame drew wrong (text the fonts cannot draw, an effect the renderer does not know), as
+      // frame.preview says it: the still's file alone cannot tell.
+      for (const w of rendered.warnings) ctx.warn(w);
       return {
         path: p.path,
         width: rendered.width,

@@ -24,5 +24,5 @@ export const stillSpec = defineSubcommand({
     ...JSON_FLAG,
   },
   notes:
-    'Exit codes: 0 written, 1 the frame failed or the project cannot be opened, 2 usage error (a bad flag, composition or frame). With --json, a failure before there is a result (a project that cannot be opened, a usage error) prints {"error": {code, message, remediation}, "exitCode": N} on stdout as well.',
+    'What the frame drew wrong (text the bundled fonts cannot draw, an effect the renderer does not know) is a warning on stderr, and in --json under "warnings". Exit codes: 0 written, 1 the frame failed or the project cannot be opened, 2 usage error (a bad flag, composition or frame). With --json, a failure before there is a result (a project that cannot be opened, a usage error) prints {"error": {code, message, remediation}, "exitCode": N} on stdout as well.',
 });

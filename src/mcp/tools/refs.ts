@@ -10,14 +10,30 @@ const REF = /^\$(0|[1-9]\d*)((?:\.[A-Za-z0-9_-]+)*)$/;
 /** What a step that failed leaves in the results: a reference to it is refused, not filled with nothing. */
 export const FAILED_STEP: unique symbol = Symbol('failed step');
 
+/**
+ * Deepest nesting a step's params may have. No command's params nest past a handful of levels (keyframes of a
+ * point: 4); the walk below is recursive, and params nested 5,000 levels deep overflowed the stack ("batch failed
+ * unexpectedly", tool_failed) instead of being refused as what they are.
+ */
+const MAX_DEPTH = 64;
+
 export type Resolved = { ok: true; value: unknown; refs: string[] } | { ok: false; error: ErrorInfo };
 
 /** Replaces references in `value` using the results of earlier steps. `refs` lists every value substituted. */
 export function resolveRefs(value: unknown, results: readonly unknown[], step: number): Resolved {
   const refs: string[] = [];
   let error: ErrorInfo | null = null;
-  const walk = (v: unknown): unknown => {
+  const walk = (v: unknown, depth = 0): unknown => {
     if (error) return v;
+    if (depth > MAX_DEPTH) {
+      error = {
+        code: 'bad_argument',
+        message: `The params of step ${step} are nested more than ${MAX_DEPTH} levels deep.`,
+        remediation:
+          "Pass the params the step's command takes (command_list with schemas shows them); none nests this deep.",
+      };
+      return v;
+    }
     if (typeof v === 'string') {
       const m = REF.exec(v);
       if (!m) return v;
@@ -42,9 +58,9 @@ export function resolveRefs(value: unknown, results: readonly unknown[], step: n
       if (typeof out === 'string') refs.push(out);
       return out;
     }
-    if (Array.isArray(v)) return v.map(walk);
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     if (v && typeof v === 'object')
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, depth + 1)]));
     return v;
   };
   const resolved = walk(value);

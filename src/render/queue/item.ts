@@ -26,6 +26,7 @@ import { templateDoc } from './template-doc.js';
 import { RenderPool } from './pool.js';
 import { FileTracker, type KeptAside } from './tracker.js';
 import { reclaimItemTemporaries } from './item-temporaries.js';
+import { missingGlyphsWarnings } from './missing-glyphs.js';
 import { silentMixWarning } from './silent-mix.js';
 import { uncheckedFootageWarning } from './unchecked-footage.js';
 import { FrameWriter } from './writer.js';
@@ -257,7 +258,11 @@ async function render(
   if (!plan.picture) env.onFrames(frames.length, frames.length, tracker.committed);
   const unchecked = await uncheckedFootageWarning(env.doc, item.comp, env.options.ffmpeg, plan.sound);
   const silent = silentMixWarning(env.doc, plan, sound?.mix ?? null);
-  const warnings = [...(exporter.warnings?.() ?? []), ...[unchecked, silent].filter((w) => w !== null)];
+  const warnings = [
+    ...(exporter.warnings?.() ?? []),
+    ...[unchecked, silent].filter((w) => w !== null),
+    ...(plan.picture ? missingGlyphsWarnings(env.doc, item.comp) : []),
+  ];
   return {
     status: 'done',
     frames: done,

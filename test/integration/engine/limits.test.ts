@@ -249,6 +249,28 @@ describe('limits on open', () => {
     }
   });
 
+  it('a file within the limits opens whatever the number of ids it holds (200,000 here)', async () => {
+    // 2,000 layers of 100 effects: the id counter was found with Math.max(...ids), whose 200,000 arguments
+    // overflowed the stack ("project.open failed unexpectedly: Maximum call stack size exceeded").
+    const doc = await baseProject();
+    const layer = mainComp(doc).layers[0]!;
+    layer.effects = Array.from({ length: LIMITS.effects.max }, (_, i) => ({
+      id: `fx_${i + 1000}`,
+      type: 'fill',
+      enabled: false,
+      params: {},
+    }));
+    const layers = copies(layer, 2_000, doc);
+    let n = 1_000_000;
+    for (const l of layers) for (const e of l.effects) e.id = `fx_${n++}`;
+    mainComp(doc).layers = layers;
+    doc.nextId = 1;
+    const { engine, error } = await open(doc);
+    expect(error).toBeUndefined();
+    // The counter was behind the ids: it is moved past the largest.
+    expect(engine.document.nextId).toBe(n);
+  });
+
   it('a file too large to be a project is refused before it is read as text', () => {
     expect(() => checkProjectBytes(3 * LIMITS.projectSize.max, '/p.ecproj')).not.toThrow();
     expect(() => checkProjectBytes(3 * LIMITS.projectSize.max + 1, '/p.ecproj')).toThrow(

@@ -1,7 +1,8 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_VERSION } from '../../../src/engine/index.js';
+import { PROJECT_VERSION, type Composition } from '../../../src/engine/index.js';
+import { valueAt } from '../../../src/engine/keyframes.js';
 import { fails, newEngine, run } from '../../helpers/engine.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { canMount, mountTmpfs } from '../../helpers/tmpfs.js';
@@ -217,6 +218,31 @@ describe('project files', () => {
     expect(await fails(other, 'project.open', { path: join(dir, 'nope.ecproj') })).toBe('no_such_file');
     const newer = await other.execute('project.open', { path: join(dir, 'newer.ecproj') });
     if (!newer.ok) expect(newer.error.remediation).toMatch(/upgrade/i);
+  });
+
+  it('keyframes a file lists out of time order are read in time order', async () => {
+    // Opacity keys at 2 s (100), 0 s (0) and 1 s (0) read 100 at every time: the interpolation searches the keys
+    // in order, and the file was taken as written.
+    const engine = await richEngine();
+    const dir = await tempDir();
+    const path = join(dir, 'unsorted.ecproj');
+    await run(engine, 'project.save', { path });
+    const doc = JSON.parse(await readFile(path, 'utf8'));
+    const bg = doc.items[1].layers.find((l: { name: string }) => l.name === 'Bg');
+    bg.transform.opacity.keyframes = [2, 0, 1].map((time) => ({
+      time,
+      value: time === 2 ? 100 : 0,
+      interpolation: 'linear',
+    }));
+    await writeFile(path, JSON.stringify(doc, null, 2));
+    const opened = newEngine();
+    await run(opened, 'project.open', { path });
+    const at = (t: number) =>
+      valueAt(
+        (opened.document.items[1] as Composition).layers.find((l) => l.name === 'Bg')!.transform.opacity,
+        t,
+      );
+    expect([0, 0.5, 1, 1.5, 2].map(at)).toEqual([0, 0, 0, 50, 100]);
   });
 
   it('resolves relative footage paths against the project folder', async () => {

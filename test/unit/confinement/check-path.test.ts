@@ -220,4 +220,23 @@ describe('checkTool', () => {
       expect(e?.remediation).not.toContain(l.outside);
     }
   });
+
+  it('a name too long to exist inside a root is bad_argument asking for a shorter name, not "outside the roots"', async () => {
+    const l = await layout();
+    const c = createConfinement({ readRoots: [l.read], writeRoots: [l.write] });
+    // A 300-byte file name in the write root was refused as path_outside_roots, "cannot be resolved (permission
+    // denied or changed while checking)", with a remedy about ".." segments; unconfined it is ENAMETOOLONG.
+    const long = 'a'.repeat(300);
+    for (const [path, access] of [
+      [join(l.write, `${long}.ecproj`), 'write'],
+      [join(l.write, long, 'f.png'), 'write'],
+      [join(l.read, `${long}.png`), 'read'],
+    ] as const) {
+      const e = c.checkPath(path, access, 'path');
+      expect(e?.code).toBe('bad_argument');
+      expect(e?.remediation).toContain('shorter');
+    }
+    // Outside every root it is the one refusal any path there gets.
+    expect(code(c.checkPath(join(l.outside, `${long}.png`), 'read', 'path'))).toBe('path_outside_roots');
+  });
 });

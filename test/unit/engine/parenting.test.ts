@@ -72,3 +72,40 @@ describe('layer.setParent keeps the layer in place (After Effects parenting)', (
     expect(comp().layers.find((l) => l.name === 'C')!.transform.position.value).toEqual([200, 60]);
   });
 });
+
+describe('worldMatrices over long parent chains', () => {
+  /** A composition whose `count` null layers each have the one before as parent, each 1 px to the right of it. */
+  async function chain(count: number): Promise<Composition> {
+    const engine = newEngine();
+    await run(engine, 'comp.new', { width: 64, height: 64 });
+    await run(engine, 'layer.addNull', { name: 'N' });
+    await run(engine, 'property.set', { layer: 'N', property: 'position', value: [1, 0] });
+    await run(engine, 'property.set', { layer: 'N', property: 'anchorPoint', value: [0, 0] });
+    const comp = structuredClone(engine.document.items[0] as Composition);
+    const proto = comp.layers[0]!;
+    comp.layers = Array.from({ length: count }, (_, i) => ({
+      ...structuredClone(proto),
+      id: `layer_${i + 100}`,
+      name: `N${i}`,
+      parent: i ? `layer_${i + 99}` : null,
+    }));
+    return comp;
+  }
+
+  it('follows a chain as long as a composition may hold (10,000 layers) without overflowing the stack', async () => {
+    // The walk was recursive, one call per parent: a 10,000-layer chain failed every frame with
+    // "Maximum call stack size exceeded".
+    const comp = await chain(10_000);
+    const world = worldMatrices(comp, 0);
+    close(world(comp.layers.at(-1)!), [1, 0, 0, 1, 10_000, 0]);
+    close(world(comp.layers[4_999]!), [1, 0, 0, 1, 5_000, 0]);
+  });
+
+  it('still refuses a chain that loops', async () => {
+    const comp = await chain(3);
+    comp.layers[0]!.parent = comp.layers[2]!.id;
+    expect(() => worldMatrices(comp, 0)(comp.layers[1]!)).toThrow(
+      expect.objectContaining({ code: 'bad_argument' }),
+    );
+  });
+});

@@ -91,4 +91,26 @@ describe('names inherited from Object.prototype', () => {
     const main = engine.document.items.find((i) => i.name === 'Main') as Composition;
     expect(main.layers.map((l) => l.name)).toEqual([...INHERITED.map((n) => `${n}!`).reverse(), 'T']);
   });
+
+  it('a "__proto__" key in params (template props, effect params) is an unknown name, not dropped', async () => {
+    // JSON.parse makes an own "__proto__" key, and zod's records dropped it without a word: renderQueue.add
+    // {props: {"__proto__": {...}}} (and render --props with it) was taken as no props at all, exit 0.
+    const { engine, fx } = await setup();
+    await run(engine, 'input.define', {
+      name: 'title',
+      type: 'text',
+      bind: [{ layer: 'T', property: 'text.text' }],
+    });
+    const props = JSON.parse('{"__proto__": {"title": "x"}}') as object;
+    const add = { comp: 'Main', output: '/tmp/never/out_[#].png', props };
+    expect(await refused(engine, 'renderQueue.add', add)).toBe('bad_argument');
+    const params = JSON.parse('{"__proto__": {"radius": 5}}') as object;
+    expect(await refused(engine, 'effect.set', { layer: 'T', effect: fx, params })).toBe('bad_argument');
+    // Other names are still what they were.
+    await run(engine, 'renderQueue.add', {
+      comp: 'Main',
+      output: '/tmp/never/out_[#].png',
+      props: { title: 'x' },
+    });
+  });
 });

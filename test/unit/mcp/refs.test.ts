@@ -52,3 +52,21 @@ describe('resolveRefs and inherited names', () => {
     }
   });
 });
+
+describe('resolveRefs on params nested past any command', () => {
+  it('refuses params nested 100,000 levels deep with bad_argument, not a stack overflow', () => {
+    // A batch step with a value nested 5,000 arrays deep failed the whole tool with tool_failed
+    // ("Maximum call stack size exceeded" in the server log).
+    let deep: unknown = '$0';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const r = resolveRefs({ name: deep }, ['x'], 1);
+    expect(r).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+  });
+
+  it('still fills references at the depths params really have', () => {
+    let deep: unknown = '$0';
+    for (let i = 0; i < 32; i++) deep = [deep];
+    const r = resolveRefs({ name: deep }, ['x'], 1);
+    expect(r).toMatchObject({ ok: true, refs: ['x'] });
+  });
+});

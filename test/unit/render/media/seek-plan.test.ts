@@ -39,4 +39,14 @@ describe('parseKeyframeTimes', () => {
   it('is null when only some packets carry a time (MPEG-PS of small pictures: a seek by time lands off)', () => {
     expect(parseKeyframeTimes('48600,K_,\nN/A,K_,\nN/A,K_,\n113400,K_,\n1/90000,\n')).toBeNull();
   });
+
+  it('reads the key frames of a clip with more packets than a call takes arguments (over an hour at 30 fps)', () => {
+    // 210,000 packets, a key frame every 30: Math.min(...packets) threw "Maximum call stack size exceeded", and
+    // the clip was then read from its start for every seek.
+    const lines = Array.from({ length: 210_000 }, (_, i) => `${(i + 10) * 3000},${i % 30 ? '__' : 'K_'},`);
+    const keys = parseKeyframeTimes([...lines, '1/90000'].join('\n'))!;
+    expect(keys.length).toBe(210_000 / 30);
+    expect(keys[0]).toBe(0);
+    expect(keys[1]).toBeCloseTo(1, 9);
+  });
 });
