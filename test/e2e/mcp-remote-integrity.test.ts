@@ -95,8 +95,12 @@ describe('mcp --http: uploaded samples stay what was uploaded', () => {
     await rm(saved);
     await writeFile(saved, 'planted');
     expect(await errorCode(client, 'get_output', { path: saved })).toBe('bad_argument');
-    // Saved again by the server, it is served again.
-    await call(client, 'command_run', { id: 'project.save', params: { path: saved } });
+    // Saved again by the server (over the planted file, which a save refuses without overwrite: file_changed),
+    // it is served again.
+    expect(await errorCode(client, 'command_run', { id: 'project.save', params: { path: saved } })).toBe(
+      'file_changed',
+    );
+    await call(client, 'command_run', { id: 'project.save', params: { path: saved, overwrite: true } });
     expect((await download(client, saved)).bytes.equals(await readFile(saved))).toBe(true);
     await client.close();
   });
