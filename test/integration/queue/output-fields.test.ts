@@ -64,4 +64,22 @@ describe('{field}s in an output, rendered by renderQueue.render', () => {
     expect(await failCode(s, 'renderQueue.render', {})).toBe('bad_argument');
     expect(await listDir(dir)).toEqual([]);
   });
+
+  it('a value that cannot be in a file name is refused, the message naming the field and the value', async () => {
+    const dir = await tempDir();
+    const { s, comp } = await template();
+    await run(s, 'renderQueue.add', {
+      comp,
+      output: join(dir, '{name}_[#].png'),
+      frameRange: { start: 0, end: 0 },
+      props: { name: '../up' },
+    });
+    const r = await s.engine.execute('renderQueue.render', {});
+    expect(r).toMatchObject({ ok: false, error: { code: 'bad_argument' } });
+    if (!r.ok)
+      expect(r.error.message).toMatch(
+        /writes to ".*\{name\}_\[#\]\.png": the value of "name" holds a path separator, "\.\." or a control character \("\.\.\/up"\)/,
+      );
+    expect(await listDir(dir)).toEqual([]);
+  });
 });

@@ -140,7 +140,7 @@ function withFilledOutput(doc: Project, item: RenderQueueItem): RenderQueueItem 
   throw new EngineError(
     'bad_argument',
     filled.message
-      ? `Item "${item.id}" writes to "${item.output}": its {${field}} ${filled.message}.`
+      ? `Item "${item.id}" writes to "${item.output}": ${filled.message}.`
       : `Item "${item.id}" writes to "${item.output}", whose {${field}} no input of its composition and no prop of the item fills.`,
     `Give the item a "${field}" prop (renderQueue.update {id: "${item.id}", props: {"${field}": ...}}), or an output without {${field}}.`,
   );
