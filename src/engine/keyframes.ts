@@ -13,6 +13,15 @@ const DEFAULT_EASE_IN: EaseHandle = [0.667, 1];
 const LINEAR_OUT: EaseHandle = [1 / 3, 1 / 3];
 const LINEAR_IN: EaseHandle = [2 / 3, 2 / 3];
 
+/**
+ * Two times this close are the same instant. Layer time is comp time minus startTime, and that subtraction lands a
+ * hair short of a key or in point set on the frame (0.3 - 0.1 = 0.19999999999999998, not 0.2): a hold key at 0.2
+ * in a layer starting at 0.1 took effect a frame late. A nanosecond is far below any frame (1/240 s) and far above
+ * float noise.
+ */
+export const SAME_TIME = 1e-9;
+const ON_KEY = SAME_TIME;
+
 /** The property's value at `time` (seconds, in the property's own time base). */
 export function valueAt<T extends PropertyValue>(
   property: { value: T; keyframes: readonly Keyframe[] } | AnimatableProperty,
@@ -21,21 +30,21 @@ export function valueAt<T extends PropertyValue>(
   const keys = property.keyframes as readonly (Keyframe & { value: T })[];
   const first = keys[0];
   if (!first) return property.value as T;
-  if (time <= first.time) return first.value;
+  if (time <= first.time + ON_KEY) return first.value;
   const last = keys[keys.length - 1]!;
-  if (time >= last.time) return last.value;
+  if (time >= last.time - ON_KEY) return last.value;
   // Binary search for the segment [k0, k1] containing time.
   let lo = 0;
   let hi = keys.length - 1;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (keys[mid]!.time <= time) lo = mid;
+    if (keys[mid]!.time <= time + ON_KEY) lo = mid;
     else hi = mid;
   }
   const k0 = keys[lo]!;
   const k1 = keys[hi]!;
   if (k0.interpolation === 'hold') return k0.value;
-  const t = (time - k0.time) / (k1.time - k0.time);
+  const t = Math.max(0, (time - k0.time) / (k1.time - k0.time));
   const out = k0.interpolation === 'bezier' ? (k0.easeOut ?? DEFAULT_EASE_OUT) : LINEAR_OUT;
   const inn = k1.interpolation === 'bezier' ? (k1.easeIn ?? DEFAULT_EASE_IN) : LINEAR_IN;
   const eased =

@@ -1,12 +1,21 @@
 /** Evaluates layer transforms at a comp time, following parent chains (each layer at its own layer time). */
 import { EngineError } from './errors.js';
-import { valueAt } from './keyframes.js';
+import { SAME_TIME, valueAt } from './keyframes.js';
 import type { Composition, Layer, Vec2 } from './model.js';
 import { IDENTITY, layerMatrix, mul, type Mat } from './affine.js';
 
 /** Layer time of `layer` at comp time `t`: keyframe times are relative to the layer's start time. */
 export function layerTime(layer: Layer, t: number): number {
   return t - layer.startTime;
+}
+
+/**
+ * Whether comp time `t` is within the layer's in/out range (out point exclusive). Within SAME_TIME counts as on
+ * the point: in a precomp, comp time is the precomp layer's layer time, a subtraction a hair short of the frame an
+ * in point was set on, and the layer appeared a frame late.
+ */
+export function withinInOut(layer: Layer, t: number): boolean {
+  return t >= layer.inPoint - SAME_TIME && t < layer.outPoint - SAME_TIME;
 }
 
 /** The layer's own matrix (layer space -> parent space) at comp time `t`. */

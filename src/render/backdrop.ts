@@ -7,10 +7,10 @@ import type { SKRSContext2D } from '@napi-rs/canvas';
 import { valueAt, type Composition, type Layer, type Vec2 } from '../engine/core.js';
 import { parseColor } from '../engine/color.js';
 import { css } from './paint.js';
-import { layerTime } from '../engine/layer-transform.js';
+import { layerTime, withinInOut } from '../engine/layer-transform.js';
 
 function visible(layer: Layer, t: number): boolean {
-  return layer.enabled && layer.source.kind !== 'null' && t >= layer.inPoint && t < layer.outPoint;
+  return layer.enabled && layer.source.kind !== 'null' && withinInOut(layer, t);
 }
 
 /**

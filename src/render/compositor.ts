@@ -10,14 +10,9 @@ import { mul, pixelScale, type Mat } from '../engine/affine.js';
 import { lumaToAlpha } from './pixels.js';
 import { compositeOp } from './paint.js';
 import type { Surface } from './surfaces.js';
-import { layerTime, worldMatrices } from '../engine/layer-transform.js';
+import { layerTime, withinInOut, worldMatrices } from '../engine/layer-transform.js';
 
 type MatteMode = (typeof MATTE_MODES)[number];
-
-/** Within the layer's in/out range at comp time t (out point exclusive). */
-function inTime(layer: Layer, t: number): boolean {
-  return t >= layer.inPoint && t < layer.outPoint;
-}
 
 function opacityAt(layer: Layer, t: number): number {
   return Math.max(0, Math.min(1, valueAt<number>(layer.transform.opacity, layerTime(layer, t)) / 100));
@@ -37,7 +32,8 @@ export function drawnLayers(
   const drawn: { layer: Layer; opacity: number }[] = [];
   for (let i = comp.layers.length - 1; i >= 0; i--) {
     const layer = comp.layers[i]!;
-    if (!layer.enabled || layer.source.kind === 'null' || mattes.has(layer.id) || !inTime(layer, t)) continue;
+    if (!layer.enabled || layer.source.kind === 'null' || mattes.has(layer.id) || !withinInOut(layer, t))
+      continue;
     if (layer === hidden) continue;
     const opacity = opacityAt(layer, t);
     if (opacity > 0) drawn.push({ layer, opacity });
@@ -109,7 +105,7 @@ function drawMatted(
   try {
     drawLayer(env, content.ctx, layer, m, opacity, 'source-over', t);
     const matteOpacity = opacityAt(matte, t);
-    if (inTime(matte, t) && matteOpacity > 0 && matte.source.kind !== 'adjustment') {
+    if (withinInOut(matte, t) && matteOpacity > 0 && matte.source.kind !== 'adjustment') {
       drawLayer(env, mask.ctx, matte, mm, matteOpacity, 'source-over', t);
     }
     if (mode === 'luma' || mode === 'lumaInverted') lumaToAlpha(mask.canvas, mode === 'lumaInverted');

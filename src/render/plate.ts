@@ -15,7 +15,7 @@ import {
   type Layer,
   type Project,
 } from '../engine/core.js';
-import { layerTime, worldMatrices } from '../engine/layer-transform.js';
+import { layerTime, withinInOut, worldMatrices } from '../engine/layer-transform.js';
 import { blendsFrames } from './footage.js';
 import { untaggedMatrix } from './media/clip-colour.js';
 import { footageSourceTime } from './media/frame-plan.js';
@@ -31,7 +31,7 @@ export interface Plate {
 }
 
 function visible(layer: Layer, t: number, mattes: Set<string>): boolean {
-  const shown = layer.enabled && layer.source.kind !== 'null' && t >= layer.inPoint && t < layer.outPoint;
+  const shown = layer.enabled && layer.source.kind !== 'null' && withinInOut(layer, t);
   return shown && !mattes.has(layer.id);
 }
 

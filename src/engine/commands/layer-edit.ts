@@ -27,7 +27,8 @@ export const layerDelete = defineCommand({
   id: 'layer.delete',
   title: 'Delete Layer',
   category: 'Layer',
-  description: 'Deletes a layer. Children are unparented and track mattes that used it are removed.',
+  description:
+    'Deletes a layer. Children are unparented and keep their place on screen (at comp time 0, as layer.setParent with parent: null; keyframed transforms are left as they are); track mattes that used it are removed.',
   example: { layer: 'Hello' },
   params: z.strictObject(target),
   pathParams: {},
@@ -39,11 +40,24 @@ export const layerDelete = defineCommand({
     // One change for the removal (whatever the number of layers) and one per layer that linked to it.
     ctx.remove(layersPath(ctx.doc, comp.id), comp.layers.indexOf(layer));
     const linked = comp.layers.filter((l) => l.parent === layer.id || l.trackMatte?.layer === layer.id);
+    // A child's values are in its parent's space: read as comp values they would move it (a child of a rotated,
+    // scaled null flew off screen). Re-expressed as layer.setParent null does, from the document before the removal.
+    const kept = new Map(
+      linked.filter((l) => l.parent === layer.id).map((l) => [l.id, keepInPlace(ctx, comp, l, null, 0)]),
+    );
     if (linked.length) {
       ctx.update((d) => {
         for (const { id } of linked) {
           const l = draftLayer(d, comp.id, id);
-          if (l.parent === layer.id) l.parent = null;
+          if (l.parent === layer.id) {
+            l.parent = null;
+            const k = kept.get(id);
+            if (k) {
+              l.transform.position.value = k.position;
+              l.transform.scale.value = k.scale;
+              l.transform.rotation.value = k.rotation;
+            }
+          }
           if (l.trackMatte?.layer === layer.id) l.trackMatte = null;
         }
       });

@@ -18,6 +18,18 @@ describe('valueAt', () => {
     expect(valueAt(p, 5)).toBe(20);
   });
 
+  it('a time a float subtraction puts a hair before a key is on the key', () => {
+    // Layer time 0.3 - 0.1 is 0.19999999999999998: a hold key at 0.2 took effect a frame late.
+    const p = prop([
+      { time: 0, value: 0, interpolation: 'hold' },
+      { time: 0.2, value: 100, interpolation: 'hold' },
+      { time: 0.5, value: 50, interpolation: 'hold' },
+    ]);
+    expect(valueAt(p, 0.3 - 0.1)).toBe(100);
+    expect(valueAt(p, 0.6 - 0.1)).toBe(50);
+    expect(valueAt(p, 0.19)).toBe(0);
+  });
+
   it('interpolates linearly at fractional times', () => {
     const p = prop([
       { time: 0, value: 0, interpolation: 'linear' },

@@ -73,6 +73,37 @@ describe('layer.setParent keeps the layer in place (After Effects parenting)', (
   });
 });
 
+describe('layer.delete of a parent keeps its children in place', () => {
+  it('a child of a rotated, scaled parent stays where it was on screen, and undo restores the document', async () => {
+    // Until 2026-12-07 the children were only unparented: their values, in the parent's space, were read as comp
+    // values, and a child of a null at (100, 100) turned 90 degrees and scaled 50% went from (150, 60) to (-80, -25).
+    const { engine, child, worldOf } = await scene();
+    await run(engine, 'property.set', { layer: 'P', property: 'scale', value: [50, 50] });
+    await run(engine, 'layer.setParent', { layer: 'C', parent: 'P' });
+    const before = worldOf(child.id);
+    const doc = engine.document;
+    await run(engine, 'layer.delete', { layer: 'P' });
+    close(worldOf(child.id), before);
+    const c = engine.document.items[0] as Composition;
+    const t = c.layers.find((l) => l.id === child.id)!.transform;
+    expect(c.layers.find((l) => l.id === child.id)!.parent).toBe(null);
+    expect(t.position.value).toEqual([200, 60]);
+    expect(t.scale.value).toEqual([100, 100]);
+    expect(t.rotation.value).toBe(12);
+    await run(engine, 'edit.undo');
+    expect(engine.document).toEqual(doc);
+  });
+
+  it('a keyframed child keeps its values, with a warning', async () => {
+    const { engine, comp } = await scene();
+    await run(engine, 'layer.setParent', { layer: 'C', parent: 'P', jump: true });
+    await run(engine, 'property.setKeyframe', { layer: 'C', property: 'position', time: 1, value: [0, 0] });
+    const r = await engine.execute('layer.delete', { layer: 'P' });
+    expect(r.ok && r.warnings?.[0]).toContain('keyframed');
+    expect(comp().layers.find((l) => l.name === 'C')!.transform.position.value).toEqual([200, 60]);
+  });
+});
+
 describe('worldMatrices over long parent chains', () => {
   /** A composition whose `count` null layers each have the one before as parent, each 1 px to the right of it. */
   async function chain(count: number): Promise<Composition> {
