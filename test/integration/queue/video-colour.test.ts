@@ -167,4 +167,51 @@ describeWithFfmpeg('video colour', () => {
     },
     60_000,
   );
+
+  itWithFfmpeg(
+    'an odd-width (641x361) ProRes 422 MOV is padded to 642 wide with black and its last column decodes right',
+    async () => {
+      const { path, centres } = await renderPatches(641, 361, 'mov', false);
+      // Read at the file's own width, so that an unpadded file fails on its colours rather than its stride.
+      const { stdout: probed } = await exec('ffprobe', [
+        ...['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width', '-of', 'csv=p=0', path],
+      ]);
+      const width = Number(probed.trim());
+      const { stdout: yuv } = await exec(
+        'ffmpeg',
+        ['-v', 'error', '-i', path, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'yuv422p10le', '-'],
+        { encoding: 'buffer', maxBuffer: 1 << 26 },
+      );
+      const cw = Math.ceil(width / 2);
+      const luma = (x: number, y: number) => yuv.readUInt16LE((y * width + x) * 2);
+      const chroma = (plane: 0 | 1, x: number, y: number) =>
+        yuv.readUInt16LE((width * 361 + plane * cw * 361 + y * cw + x) * 2);
+      // In 4:2:2 each chroma sample covers two columns. Sample 320 covers 640, the composition's last column,
+      // in the skin-tone patch (bottom right): unpadded (641 = 1 mod 16) it decoded as 4 of 1023 on every row,
+      // a green column; padded it also covers 641, black (chroma 512), so it lies between the two. Sample 319
+      // matches the patch further in (sample 300). 640 keeps its luma (~141 of 255); 641, the padding, is
+      // black (10-bit luma 64).
+      for (const y of [200, 300, 360]) {
+        for (const plane of [0, 1] as const) {
+          const inside = chroma(plane, 300, y);
+          const edge = chroma(plane, 320, y);
+          expect(edge, `chroma ${plane} at 320,${y}`).toBeGreaterThanOrEqual(
+            Math.min(inside, 512) - 4 * TOLERANCE,
+          );
+          expect(edge, `chroma ${plane} at 320,${y}`).toBeLessThanOrEqual(
+            Math.max(inside, 512) + 4 * TOLERANCE,
+          );
+          expect(Math.abs(chroma(plane, 319, y) - inside), `chroma ${plane} at 319,${y}`).toBeLessThanOrEqual(
+            4 * TOLERANCE,
+          );
+        }
+        expect(Math.abs(luma(640, y) - 141 * 4), `luma at 640,${y}`).toBeLessThanOrEqual(4 * TOLERANCE);
+      }
+      expect(width).toBe(642);
+      for (const y of [200, 300, 360])
+        expect(Math.abs(luma(641, y) - 64), `luma at 641,${y}`).toBeLessThanOrEqual(4 * TOLERANCE);
+      expectPatches(await decodeRgb(path), 642, centres);
+    },
+    60_000,
+  );
 });

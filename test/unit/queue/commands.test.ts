@@ -109,7 +109,7 @@ describe('render queue items', () => {
     await run(engine, 'renderQueue.add', { comp: 'Big', output: '/out/a_[#].png', scale: 2 });
   });
 
-  it('warns when an MP4 or WebM output is odd-sized (its frames are padded to even sizes); PNG and MOV are not', async () => {
+  it('warns when an MP4 or WebM output is odd-sized or a ProRes 4:2:2 MOV is odd-sized (its frames are padded to even sizes); PNG and ProRes 4444 are not', async () => {
     const engine = newEngine();
     await run(engine, 'comp.new', { name: 'Odd', width: 1279, height: 719, frameRate: 10, duration: 1 });
     const mp4 = await engine.execute('renderQueue.add', { comp: 'Odd', output: '/out/a.mp4' });
@@ -118,8 +118,13 @@ describe('render queue items', () => {
     );
     const png = await engine.execute('renderQueue.add', { comp: 'Odd', output: '/out/a_[#].png' });
     expect(png.ok && png.warnings).toBeFalsy();
+    // ProRes 4:2:2 needs an even width only; 4444 and alpha keep any size.
     const mov = await engine.execute('renderQueue.add', { comp: 'Odd', output: '/out/a.mov' });
-    expect(mov.ok && mov.warnings).toBeFalsy();
+    expect(mov.ok && mov.warnings?.join(' ')).toMatch(/1279x719 is odd: MOV .* padded to 1280x719/);
+    for (const extra of [{ alpha: true }, { encoding: { proresProfile: '4444' } }]) {
+      const full = await engine.execute('renderQueue.add', { comp: 'Odd', output: '/out/b.mov', ...extra });
+      expect(full.ok && full.warnings).toBeFalsy();
+    }
     // A scale that makes it even says nothing; one that makes it odd again says so on update.
     const half = await engine.execute<{ id: string }>('renderQueue.add', {
       comp: 'Odd',

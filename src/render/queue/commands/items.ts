@@ -151,7 +151,12 @@ const renderQueueAdd = defineCommand({
       };
       d.renderQueue.push(item);
     });
-    warnSettings(ctx, comp, format, p.scale ?? 1, p.audio);
+    warnSettings(
+      ctx,
+      comp,
+      { format, scale: p.scale ?? 1, alpha: p.alpha ?? false, encoding: p.encoding },
+      p.audio,
+    );
     return { id, format };
   },
 });
@@ -191,7 +196,7 @@ const renderQueueUpdate = defineCommand({
       const i = d.renderQueue.findIndex((q) => q.id === id);
       d.renderQueue[i] = { ...next, format: resolved };
     });
-    warnSettings(ctx, comp, resolved, next.scale, changes.audio);
+    warnSettings(ctx, comp, { ...next, format: resolved }, changes.audio);
     return { id, format: resolved };
   },
 });
@@ -199,15 +204,40 @@ const renderQueueUpdate = defineCommand({
 /** Formats whose 4:2:0 picture needs even sizes: an odd frame is padded with a black (or clear) row or column. */
 const EVEN_ONLY = new Set<string>(['mp4', 'webm']);
 
+/**
+ * The size the file's picture gets when it is not the item's own, and why: 4:2:0 pads both sizes to even, and
+ * ProRes 4:2:2 (a MOV without alpha, any profile but 4444) the width (ffmpeg-formats.ts).
+ */
+function paddedSize(
+  item: Pick<RenderQueueItem, 'format' | 'alpha' | 'encoding'>,
+  width: number,
+  height: number,
+): { size: string; why: string; fill: string } | null {
+  if (EVEN_ONLY.has(item.format) && (width % 2 || height % 2))
+    return {
+      size: `${width + (width % 2)}x${height + (height % 2)}`,
+      why: `${item.format.toUpperCase()} video is 4:2:0, which needs even sizes`,
+      fill: 'a black row or column; clear with alpha',
+    };
+  const prores422 = item.format === 'mov' && !item.alpha && item.encoding?.proresProfile !== '4444';
+  if (prores422 && width % 2)
+    return {
+      size: `${width + 1}x${height}`,
+      why: 'MOV video is ProRes 4:2:2, which needs an even width',
+      fill: 'a black column; none with alpha or proresProfile 4444',
+    };
+  return null;
+}
+
 /** Says when the size asked for is not what the file gets: padded to even sizes, or a scale a sound file ignores. */
 function warnSettings(
   ctx: { warn(message: string): void },
   comp: Composition,
-  format: string,
-  scale: number,
+  item: Pick<RenderQueueItem, 'format' | 'scale' | 'alpha' | 'encoding'>,
   /** The audio setting the call passed (not one the item kept). */
   audio?: boolean,
 ): void {
+  const { format, scale } = item;
   const sound = formatSpec(format as OutputFormat).sound;
   if (sound === 'only' && scale !== 1)
     ctx.warn(`scale ${scale} does nothing for ${format.toUpperCase()}, which is sound only.`);
@@ -215,12 +245,11 @@ function warnSettings(
     ctx.warn(
       `audio: true does nothing for ${format.toUpperCase()}, which has no sound: render MP4, MOV or WebM for a picture with sound, or WAV, MP3 or M4A for the sound alone.`,
     );
-  if (!EVEN_ONLY.has(format)) return;
   const { width, height } = outputSize(comp, scale);
-  if (width % 2 === 0 && height % 2 === 0) return;
-  const even = `${width + (width % 2)}x${height + (height % 2)}`;
+  const padded = paddedSize(item, width, height);
+  if (!padded) return;
   ctx.warn(
-    `${width}x${height} is odd: ${format.toUpperCase()} video is 4:2:0, which needs even sizes, so each frame is padded to ${even} (a black row or column; clear with alpha). Give the composition even sizes, or another scale, for a file of exactly the composition's size.`,
+    `${width}x${height} is odd: ${padded.why}, so each frame is padded to ${padded.size} (${padded.fill}). Give the composition even sizes, or another scale, for a file of exactly the composition's size.`,
   );
 }
 

@@ -40,6 +40,11 @@ export interface FfmpegFormatArgs<F extends FfmpegFormat> {
 const EVEN = 'pad=ceil(iw/2)*2:ceil(ih/2)*2,';
 const EVEN_CLEAR = 'pad=ceil(iw/2)*2:ceil(ih/2)*2:color=black@0,';
 const padFor = (size: FrameSize, pad: string) => (size.width % 2 || size.height % 2 ? pad : '');
+// ProRes 4:2:2 halves the width only, and ffmpeg's ProRes mishandles an odd width's last chroma sample: the
+// last column takes its neighbour's chroma (a red column beside purple came back 81 levels off), and at a
+// width of 1 mod 16 (641, 1281) it decodes green on every row ((0, 225, 0) for any colour). So an odd width is
+// padded with black as MP4's is; an odd height is encoded as it is, and 4444 keeps full chroma at any size.
+const EVEN_WIDTH = 'pad=ceil(iw/2)*2:ih,';
 /** RGBA is padded and converted here; I420 frames arrive even-sized (the worker pads) and converted. */
 const opaqueYuv420 = (size: FrameSize, input: PictureInput) =>
   input === 'i420' ? stampYuvFilter(size) : `${padFor(size, EVEN)}${toYuvFilters(size)}`;
@@ -190,8 +195,9 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
       const profile = enc.proresProfile ?? 'hq';
       // Profiles 0-3 are 4:2:2; 4444 keeps full chroma.
       const pixFmt = profile === '4444' ? 'yuv444p10le' : 'yuv422p10le';
+      const pad = profile !== '4444' && size.width % 2 ? EVEN_WIDTH : '';
       return [
-        ...['-vf', toYuvFilters(size)],
+        ...['-vf', `${pad}${toYuvFilters(size)}`],
         ...['-c:v', 'prores_ks', '-profile:v', PRORES_PROFILE_IDS[profile], '-pix_fmt', pixFmt],
         ...[...colourTags(size), ...MOVIE_TIMESCALE, '-f', 'mov'],
       ];
