@@ -61,9 +61,10 @@ const MAX_RUNS_PER_FILE = 3;
  */
 const IDLE_DECODER_FRAMES = 60;
 /**
- * Decoders kept across files: starting one more ends the least recently read one that the frame being drawn
- * does not use. Previews at random times across a 16-clip edit kept a decoder per clip (and per clip's copies)
- * for their 60 idle frames: 17 ffmpeg and 2.2 GB. A frame that shows more clips at once still gets them all.
+ * Decoders kept across files: starting one more ends the least recently read one that neither the frame being
+ * drawn nor the one before used. Previews at random times across a 16-clip edit kept a decoder per clip (and
+ * per clip's copies) for their 60 idle frames: 17 ffmpeg and 2.2 GB. A frame that shows more clips at once still
+ * gets them all.
  */
 const MAX_DECODERS = 6;
 /** Evicted canvases kept for reuse. */
@@ -254,10 +255,12 @@ export class FrameStore {
     while (count >= MAX_DECODERS) {
       let oldest: { runs: Running[]; run: Running; key: string } | null = null;
       for (const [k, runs] of this.#running) {
-        // Another file being decoded now, or a decoder the frame in progress read: not to be taken away.
+        // Another file being decoded now, or a decoder the frame in progress or the one before read: not to be
+        // taken away (a grid of more clips than the cap, one entering, would otherwise re-seek every other clip
+        // not yet read in that frame, each closing the next).
         if (k !== key && this.#turns.has(k)) continue;
         for (const run of runs)
-          if (run.frame < this.#generation && (!oldest || run.used < oldest.run.used))
+          if (run.frame < this.#generation - 1 && (!oldest || run.used < oldest.run.used))
             oldest = { runs, run, key: k };
       }
       if (!oldest) return;

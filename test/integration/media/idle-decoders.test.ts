@@ -91,4 +91,38 @@ describeWithFfmpeg('decoders of clips no longer shown', () => {
       expect(most).toBeLessThanOrEqual(7);
     },
   );
+
+  itWithFfmpeg(
+    'a grid of more clips than that keeps them all, and a clip entering it costs one decoder',
+    async () => {
+      // Eight clips side by side all the time; a ninth takes the first one's place at frame 10. Each frame reads
+      // all eight: none may be ended for the newcomer (each would seek again, ending the next in turn).
+      const engine = newEngine();
+      const { id: comp } = await run<{ id: string }>(engine, 'comp.new', {
+        width: 256,
+        height: 96,
+        frameRate: 25,
+        duration: 20 / 25,
+      });
+      const place = async (cell: number, inPoint: number, outPoint: number) => {
+        const clip = await numberedClip(await tempDir(), 'h264', '25', 60);
+        const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path: clip });
+        const { id: layer } = await run<{ id: string }>(engine, 'layer.addFootage', { comp, footage });
+        const [x, y] = [32 + 64 * (cell % 4), 24 + 48 * Math.floor(cell / 4)];
+        await run(engine, 'property.set', { layer, property: 'transform.position', value: [x, y] });
+        await run(engine, 'layer.setTiming', { layer, startTime: 0, inPoint, outPoint });
+      };
+      for (let cell = 0; cell < 8; cell++) await place(cell, 0, cell === 0 ? 10 / 25 : 20 / 25);
+      await place(0, 10 / 25, 20 / 25);
+      let started = 0;
+      const renderer = await mediaRenderer((_pid, alive) => void (alive && started++));
+      const points = Array.from(
+        { length: 8 },
+        (_, cell) => [32 + 64 * (cell % 4), 24 + 48 * Math.floor(cell / 4)] as const,
+      );
+      const shown = await shownFramesAt(renderer, engine.document, comp, 25, 20, points);
+      for (const frames of shown) expect(frames).toEqual(Array.from({ length: 20 }, (_, f) => f));
+      expect(started).toBe(9);
+    },
+  );
 });
