@@ -228,6 +228,7 @@ export class FrameStore {
   hold(): () => void {
     this.#holds++;
     this.#generation++;
+    this.#scrub?.nextFrame();
     this.#endIdle();
     let released = false;
     return () => {

@@ -25,8 +25,9 @@ const WAIT_FRAMES = 12;
 const RUN_NICENESS = 10;
 /**
  * Runs going at once across clips. A seek that starts one more stops the least recently used clip's run that no
- * seek waits on; a gap filler waits its turn. Previews at random times across a 16-clip edit had a run going
- * for every clip (16 ffmpeg of ~100 MB each) until the budget was full.
+ * seek waits on and neither this frame nor the one before asked for (a preview of a grid of more clips scrubs
+ * them all); a gap filler waits its turn. Previews at random times across a 16-clip edit had a run going for
+ * every clip (16 ffmpeg of ~100 MB each) until the budget was full.
  */
 const MAX_RUNS = 3;
 /** Eviction goes down to this share of the budget, so a full cache does not evict on every frame. */
@@ -65,6 +66,8 @@ interface Clip {
   waiting: Map<number, ((jpeg: Buffer | undefined) => void)[]>;
   /** Starts this clip's decoder at a frame (the owner's: it knows how the file is opened). */
   spawnAt: (index: number) => Promise<Spawned>;
+  /** The frame (the cache's count of frames begun) that last asked for one of its frames. */
+  askedIn: number;
 }
 
 export class ScrubCache {
@@ -73,9 +76,16 @@ export class ScrubCache {
   readonly #clips = new Map<string, Clip>();
   #bytes = 0;
   #closed = false;
+  /** Frames begun (nextFrame): a clip asked for in this one or the one before keeps its run. */
+  #frame = 0;
 
   constructor(budgetBytes: number) {
     this.#budget = budgetBytes;
+  }
+
+  /** A new frame (a preview) begins: the clips it asks for are its own (see MAX_RUNS). */
+  nextFrame(): void {
+    this.#frame++;
   }
 
   /** Whether frame `index` of clip `key` is kept (a `frame` that returns at once). */
@@ -98,15 +108,26 @@ export class ScrubCache {
     let clip = this.#clips.get(key);
     const kept = clip?.frames.get(index);
     if (clip && kept) {
+      clip.askedIn = this.#frame;
       this.#clips.delete(key);
       this.#clips.set(key, clip);
       return kept;
     }
     if (this.#closed || this.#budget <= 0) return undefined;
     if (!clip) {
-      clip = { count, frames: new Map(), bytes: 0, run: null, wanted: null, waiting: new Map(), spawnAt };
+      clip = {
+        count,
+        frames: new Map(),
+        bytes: 0,
+        run: null,
+        wanted: null,
+        waiting: new Map(),
+        spawnAt,
+        askedIn: this.#frame,
+      };
       this.#clips.set(key, clip);
     }
+    clip.askedIn = this.#frame;
     const run = clip.run;
     if (run && !run.fill && index >= run.next && index - run.next <= WAIT_FRAMES) {
       if (index < run.start + RUN_FRAMES) return this.#wait(clip, index);
@@ -155,7 +176,7 @@ export class ScrubCache {
     if (going.length < MAX_RUNS) return true;
     if (fill) return false;
     // #clips is in least recently used order.
-    const idle = going.find((c) => c.run!.fill || c.waiting.size === 0);
+    const idle = going.find((c) => c.run!.fill || (c.waiting.size === 0 && c.askedIn < this.#frame - 1));
     if (idle) this.#stop(idle);
     return true;
   }

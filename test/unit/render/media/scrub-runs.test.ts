@@ -40,6 +40,8 @@ describeWithFfmpeg('runs of the scrub cache across clips', () => {
       const cache = new ScrubCache(64 * 1024 * 1024);
       caches.push(cache);
       for (let clip = 0; clip < 6; clip++) {
+        // Each a preview of its own, as previews at random times across an edit are.
+        cache.nextFrame();
         const jpeg = await cache.frame(`clip-${clip}`, 0, 1800, spawnRun);
         expect(jpeg?.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
         expect(going()).toBeLessThanOrEqual(3);
@@ -51,4 +53,20 @@ describeWithFfmpeg('runs of the scrub cache across clips', () => {
       for (let clip = 0; clip < 6; clip++) expect(cache.keeps(`clip-${clip}`, 0)).toBe(true);
     },
   );
+
+  itWithFfmpeg('a frame that shows more clips keeps all their runs, frame after frame', async () => {
+    // A grid of five clips scrubbed: each preview asks for all five. Stopping one for another would restart
+    // runs on every preview, a new ffmpeg per clip each time.
+    const cache = new ScrubCache(64 * 1024 * 1024);
+    caches.push(cache);
+    for (let frame = 0; frame < 3; frame++) {
+      cache.nextFrame();
+      for (let clip = 0; clip < 5; clip++) {
+        const jpeg = await cache.frame(`clip-${clip}`, frame, 1800, spawnRun);
+        expect(jpeg?.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      }
+    }
+    expect(children).toHaveLength(5);
+    expect(going()).toBe(5);
+  });
 });
