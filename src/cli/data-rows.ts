@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { fsError } from '../engine/errors.js';
 import { UsageError } from './usage.js';
 
 export interface DataRow {
@@ -35,9 +36,8 @@ export function readDataFile(path: string): DataFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UsageError(
-      `--data: cannot read "${path}" (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
-    );
+    // In words ("no such file or directory"), as a missing project is, not as an errno code ("ENOENT").
+    throw new UsageError(`--data: ${fsError(err, path, 'read').message}`);
   }
   const data = ext === '.csv' ? csvRows(text, path) : jsonlRows(text);
   if (!data.rows.length) throw new UsageError(`--data: "${path}" has no rows.`);

@@ -4,6 +4,7 @@
  * studio or the bridge.
  */
 import { own } from '../engine/own.js';
+import { didYouMean, nearNames } from './near-names.js';
 import { SUBCOMMAND_SPECS } from './specs/index.js';
 import type * as StillCmd from './still-cmd.js';
 import { EXIT, isUsageError, jsonFailure, printable } from './usage.js';
@@ -63,10 +64,13 @@ export async function main(argv: string[]): Promise<number> {
   // `effectcraft-cli constructor` is an unknown command, not Object.prototype.constructor.
   const load = own(RUNNERS, first);
   if (!load) {
-    process.stderr.write(
-      `effectcraft-cli: unknown ${first.startsWith('-') ? 'option' : 'command'} "${printable(first)}". Commands: ${Object.keys(RUNNERS).join(', ')}. See --help.\n`,
-    );
-    return EXIT.usage;
+    const kind = first.startsWith('-') ? 'option' : 'command';
+    const near = kind === 'command' ? didYouMean(nearNames(first, Object.keys(RUNNERS))) : '';
+    const message = `Unknown ${kind} "${first}".${near}`;
+    const remediation = `Commands: ${Object.keys(RUNNERS).join(', ')}. See --help.`;
+    process.stderr.write(`effectcraft-cli: ${printable(message)} ${remediation}\n`);
+    // A pipeline that asked for --json reads the failure from stdout, as every subcommand's usage errors give it.
+    return jsonFailure(rest, { code: 'bad_argument', message, remediation }, EXIT.usage);
   }
   try {
     return await (
@@ -76,7 +80,7 @@ export async function main(argv: string[]): Promise<number> {
     // node:util parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown flags and missing values.
     const code = (err as { code?: string }).code;
     if (isUsageError(err) || code?.startsWith('ERR_PARSE_ARGS')) {
-      const message = parseArgsMessage(err as Error, code);
+      const message = parseArgsMessage(err as Error, code, first);
       process.stderr.write(
         `effectcraft-cli ${first}: ${printable(message)}\nSee: effectcraft-cli ${first} --help\n`,
       );
@@ -91,10 +95,21 @@ export async function main(argv: string[]): Promise<number> {
  * node:util parseArgs' words, made ours: its unknown-option message goes on about positional arguments after
  * "--" (with an unbalanced quote), and a value that starts with "-" (--time -1) reads "argument is ambiguous".
  */
-function parseArgsMessage(err: Error, code: string | undefined): string {
+function parseArgsMessage(err: Error, code: string | undefined, command: string): string {
   const option = /'(-[^']*)'/.exec(err.message)?.[1];
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `Unknown option '${option}'.`;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option)
+    return `Unknown option '${option}'.${didYouMean(nearFlags(option, command))}`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option && /ambiguous/.test(err.message))
     return `Option '${option}' takes a value; one that starts with "-" is written ${option.split(/[ ,]/).at(-1)}=-VALUE.`;
   return err.message;
+}
+
+/** The flags of `command` that the unknown `option` may have meant (`--itme` → `--item`); long options only. */
+function nearFlags(option: string, command: string): string[] {
+  const spec = SUBCOMMAND_SPECS.find((s) => s.name === command);
+  if (!spec || !option.startsWith('--')) return [];
+  const flags = Object.entries(spec.flags)
+    .filter(([, f]) => !f.hidden)
+    .map(([name]) => name);
+  return nearNames(option.slice(2), [...flags, 'help']).map((name) => `--${name}`);
 }

@@ -13,6 +13,7 @@ import {
   PRORES_PROFILES,
   X264_PRESETS,
 } from '../engine/encoding.js';
+import { fsError } from '../engine/errors.js';
 import type { Encoding } from '../engine/model.js';
 import { parseOrHelp } from './flag-spec.js';
 import { renderSpec } from './specs/render.js';
@@ -103,9 +104,9 @@ function parseProps(text: string): Record<string, unknown> {
     try {
       source = readFileSync(resolve(text), 'utf8');
     } catch (err) {
-      throw new UsageError(
-        `--props: cannot read "${text}" (${(err as NodeJS.ErrnoException).code ?? 'error'}); pass a JSON object or a .json file.`,
-      );
+      // In words, with the path it looked at: a relative one resolves against the current directory.
+      const reason = fsError(err, resolve(text), 'read').message.replace(/\.$/, '');
+      throw new UsageError(`--props: ${reason}; pass a JSON object or a .json file.`);
     }
   }
   let value: unknown;

@@ -70,18 +70,36 @@ async function openWithOs(path: string, mode: 'open' | 'reveal'): Promise<void> 
   }
   const args = mac && mode === 'reveal' ? ['-R', path] : [mode === 'reveal' ? dirname(path) : path];
   await new Promise<void>((resolve, reject) =>
-    execFile(opener, args, { timeout: 10_000 }, (err) =>
-      err
-        ? reject(
-            new EngineError(
-              'tool_failed',
-              `${opener} failed: ${err.message}`,
-              'Check that a desktop session is running.',
-            ),
-          )
-        : resolve(),
+    execFile(opener, args, { timeout: 10_000 }, (err, _stdout, stderr) =>
+      err ? reject(openerFailure(opener, mode, args.at(-1) ?? path, err, String(stderr))) : resolve(),
     ),
   );
+}
+
+/**
+ * Why the desktop opener failed, in one line. xdg-open on a machine without a desktop session (a server, a
+ * container: this engine's usual home) tries a list of browsers, prints a "not found" line for each and exits 3,
+ * "a required tool could not be found"; that whole dump, with the script's line numbers, used to be the message,
+ * as tool_failed, the code kept for unexpected faults. Exit 3 is a missing dependency; any other failure keeps
+ * tool_failed with the last line the opener printed, which says what went wrong.
+ */
+function openerFailure(
+  opener: string,
+  mode: 'open' | 'reveal',
+  target: string,
+  err: Error & { code?: unknown },
+  stderr: string,
+): EngineError {
+  const verb = mode === 'open' ? 'open' : 'show';
+  if (err.code === 3)
+    return new EngineError(
+      'missing_dependency',
+      `No desktop application to ${verb} "${target}" with: ${opener} found none, as on a machine without a desktop session.`,
+      'Open the file yourself, or run EffectCraft in a desktop session (DISPLAY or WAYLAND_DISPLAY set) that has an application for it.',
+    );
+  const said = stderr.trim().split('\n').at(-1)?.trim() || err.message.split('\n')[0];
+  const what = `${opener} could not ${verb} "${target}" (${said})`;
+  return new EngineError('tool_failed', `${what}.`, 'Check that a desktop session is running.');
 }
 
 /** What the script threads write (stdout and stderr) goes to our stderr: stdout is `mcp`'s protocol channel. */

@@ -64,6 +64,23 @@ describe('effectcraft-cli (built binary)', () => {
     expect((await runCli(['inspect', '--help'])).stdout).toMatch(/\n {2}-h, --help {2,}show this help/);
   });
 
+  it('names the flag or command a typo meant: render and still flags differ by one letter', async () => {
+    const render = await runCli(['render', 'x.ecproj', '--frame', '3']);
+    expect(render.code).toBe(2);
+    expect(render.stderr).toContain("Unknown option '--frame'. Did you mean --frames?");
+    const still = await runCli(['still', 'x.ecproj', '--frames', '3', '--json']);
+    expect(still.code).toBe(2);
+    expect(JSON.parse(still.stdout)).toMatchObject({
+      error: { code: 'bad_argument', message: "Unknown option '--frames'. Did you mean --frame?" },
+      exitCode: 2,
+    });
+    // An unknown subcommand: the near one named, and with --json the failure on stdout as a subcommand's.
+    const command = await runCli(['rendr', 'x.ecproj', '--json']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain('Unknown command "rendr". Did you mean render?');
+    expect(JSON.parse(command.stdout)).toMatchObject({ error: { code: 'bad_argument' }, exitCode: 2 });
+  });
+
   it('never echoes terminal control characters from arguments', async () => {
     const r = await runCli(['render', '/tmp/evil\u001b[31mRED\u001b[0m.ecproj']);
     expect(r.code).not.toBe(0);

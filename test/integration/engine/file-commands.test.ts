@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -104,4 +104,40 @@ describe('file.executeFile and file.revealInFinder', () => {
     }
     expect(await fails(engine, 'file.executeFile', { path: join(dir, 'missing.png') })).toBe('no_such_file');
   });
+
+  // An xdg-open that behaves as Debian's does without a desktop session: a line per browser it tried, exit 3.
+  it.skipIf(process.platform === 'darwin')(
+    'say missing_dependency in one line when xdg-open finds no application (a headless machine)',
+    async () => {
+      const dir = await tempDir();
+      const path = await image(dir, 'a.png', 'png');
+      const bin = join(dir, 'bin');
+      await mkdir(bin);
+      const fake = (code: number) =>
+        `#!/bin/sh\nfor b in www-browser links2 lynx w3m; do echo "/usr/bin/xdg-open: 882: $b: not found" >&2; done\necho "xdg-open: no method available for opening '$1'" >&2\nexit ${code}\n`;
+      await writeFile(join(bin, 'xdg-open'), fake(3));
+      await chmod(join(bin, 'xdg-open'), 0o755);
+      const engine = newEngine();
+      const saved = process.env.PATH;
+      process.env.PATH = `${bin}:${saved}`;
+      try {
+        for (const id of ['file.executeFile', 'file.revealInFinder']) {
+          const r = await engine.execute(id, { path });
+          expect(r.ok, id).toBe(false);
+          if (r.ok) continue;
+          expect(r.error.code, id).toBe('missing_dependency');
+          expect(r.error.message, id).not.toContain('\n');
+          expect(r.error.message, id).not.toContain('882');
+          expect(r.error.message, id).toContain('No desktop application');
+        }
+        // Any other failure stays tool_failed, in one line too.
+        await writeFile(join(bin, 'xdg-open'), fake(4));
+        const other = await engine.execute('file.executeFile', { path });
+        expect(other.ok ? null : other.error.code).toBe('tool_failed');
+        expect(other.ok ? '' : other.error.message).not.toContain('\n');
+      } finally {
+        process.env.PATH = saved;
+      }
+    },
+  );
 });

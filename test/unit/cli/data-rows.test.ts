@@ -64,8 +64,11 @@ describe('--data rows', () => {
 
   it('refuses, as usage errors, another extension, a missing file, a duplicate column and no rows', async () => {
     expect(() => readDataFile(join(__dirname, 'rows.txt'))).toThrow(/\.csv or \.jsonl/);
-    expect(() => readDataFile('/nonexistent/rows.csv')).toThrow(/cannot read/);
-    expect(() => readDataFile(join(__dirname, 'missing.jsonl'))).toThrow(/cannot read/);
+    // In words, as a missing project is said, never as an errno code ("(ENOENT)").
+    expect(() => readDataFile('/nonexistent/rows.csv')).toThrow(
+      /^--data: Cannot read "\/nonexistent\/rows.csv": no such file or directory\.$/,
+    );
+    expect(() => readDataFile(join(__dirname, 'missing.jsonl'))).toThrow(/no such file or directory/);
     const dup = await file('d.csv', 'a,a\n1,2\n');
     expect(() => readDataFile(dup)).toThrow(/twice/);
     const empty = await file('e.csv', 'a,b\n');

@@ -109,3 +109,13 @@ describe('render flags', () => {
     expect(() => parseRenderArgs(argv)).toThrow(UsageError);
   });
 });
+
+describe('--props FILE that cannot be read', () => {
+  it('says why in words and names the path it looked at (a relative one against the current directory)', () => {
+    const args = ['project.ecproj', '--props', 'no-such-values.json'];
+    expect(() => parseRenderArgs(args)).toThrow(UsageError);
+    expect(() => parseRenderArgs(args)).toThrow(
+      `--props: Cannot read "${resolve('no-such-values.json')}": no such file or directory; pass a JSON object or a .json file.`,
+    );
+  });
+});
