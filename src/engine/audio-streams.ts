@@ -56,16 +56,36 @@ export function checkHasSound(doc: Project, layer: Layer): void {
   );
 }
 
+/** What a sound-only layer's refusals tell the caller to do instead, unless an edit has better advice. */
+const SOUND_REMEDY =
+  'Change its sound with audio.level or layer.setAudioMuted; do this on a layer with a picture instead.';
+
 /**
- * Throws bad_argument when `property` is a transform of a layer that plays a sound file: it has no picture to
- * place, scale or fade (the studio shows it no Transform), so the edit would be stored and do nothing, where an
- * effect or a track matte on it is refused (effect.ts, layer-edit.ts). Fades of its sound are audio.level's.
+ * Throws bad_argument when `layer` plays a sound file: it has no picture, so an edit of its picture (a
+ * transform, an effect, a blend mode, a parent, a matte, frame blending) would be stored and change nothing,
+ * and the caller would be told it worked. `what` ends "it has no picture ..." (e.g. "to blend").
  */
-export function checkHasPicture(doc: Project, layer: Layer, property: string): void {
-  if (!property.startsWith('transform.') || !playsSoundOnly(doc, layer)) return;
+export function refuseSoundOnly(
+  doc: Project,
+  layer: Layer,
+  what: string,
+  remedy: string = SOUND_REMEDY,
+): void {
+  if (!playsSoundOnly(doc, layer)) return;
   throw new EngineError(
     'bad_argument',
-    `Layer "${layer.name}" plays sound only: it has no picture for ${property} to change.`,
+    `Layer "${layer.name}" plays sound only: it has no picture ${what}.`,
+    remedy,
+  );
+}
+
+/** refuseSoundOnly for a transform property (the studio shows such a layer no Transform); fades are audio.level's. */
+export function checkHasPicture(doc: Project, layer: Layer, property: string): void {
+  if (!property.startsWith('transform.')) return;
+  refuseSoundOnly(
+    doc,
+    layer,
+    `for ${property} to change`,
     property === 'transform.opacity'
       ? 'Fade its sound with audio.level keyframes (decibels), or mute it with layer.setAudioMuted.'
       : 'Change its sound with audio.level or layer.setAudioMuted; place a picture layer instead.',

@@ -13,7 +13,7 @@ import { staticProp, type Effect } from '../model.js';
 import { own } from '../own.js';
 import { coerceValue } from '../properties.js';
 import { draftLayer, findComp, findEffect, findLayer, newId } from '../resolve.js';
-import { playsSoundOnly } from '../shown-footage.js';
+import { refuseSoundOnly } from '../audio-streams.js';
 import { needsComp } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
 
@@ -74,12 +74,12 @@ export const effectAdd = defineCommand({
     const comp = findComp(ctx.doc, p.comp);
     const layer = findLayer(comp, p.layer);
     // An effect on a sound file's layer would change nothing anyone sees or hears, and say it was added.
-    if (playsSoundOnly(ctx.doc, layer))
-      throw new EngineError(
-        'bad_argument',
-        `Layer "${layer.name}" plays sound only: it has no picture for an effect to change.`,
-        'Add the effect to a layer with a picture (or to an adjustment layer above it); change its sound with audio.level or layer.setAudioMuted.',
-      );
+    refuseSoundOnly(
+      ctx.doc,
+      layer,
+      'for an effect to change',
+      'Add the effect to a layer with a picture (or to an adjustment layer above it); change its sound with audio.level or layer.setAudioMuted.',
+    );
     const spec = knownType(p.effect);
     const defaults = Object.fromEntries(
       Object.entries(spec.params).map(([k, v]) => [k, staticProp(v.default as number)]),

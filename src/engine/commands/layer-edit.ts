@@ -5,7 +5,7 @@ import { worldMatrices } from '../layer-transform.js';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT, type CommandContext } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { BlendMode, MATTE_MODES, type Composition, type Layer, type Project } from '../model.js';
-import { playsSoundOnly } from '../shown-footage.js';
+import { refuseSoundOnly } from '../audio-streams.js';
 import { draftLayer, findComp, findLayer, layersPath, newId, uniqueName } from '../resolve.js';
 import { needsComp } from './layer-add.js';
 import { CompRef, LayerRef } from './params.js';
@@ -264,19 +264,6 @@ export const layerSetBlendMode = layerFieldCommand({
   check: (doc, layer) => refuseSoundOnly(doc, layer, 'to blend'),
 });
 
-/**
- * Throws bad_argument when `layer` plays sound only: a blend mode or a parent on it would be stored and do
- * nothing (it has no picture and no transform: checkHasPicture), as effects and mattes are refused.
- */
-function refuseSoundOnly(doc: Project, layer: Layer, what: string): void {
-  if (!playsSoundOnly(doc, layer)) return;
-  throw new EngineError(
-    'bad_argument',
-    `Layer "${layer.name}" plays sound only: it has no picture ${what}.`,
-    'Change its sound with audio.level or layer.setAudioMuted; blend or parent a layer with a picture instead.',
-  );
-}
-
 export const layerSetTrackMatte = defineCommand({
   id: 'layer.setTrackMatte',
   title: 'Set Track Matte',
@@ -304,12 +291,12 @@ export const layerSetTrackMatte = defineCommand({
           'A layer cannot be its own track matte.',
           'Pick another layer as the matte.',
         );
-      if (playsSoundOnly(ctx.doc, m))
-        throw new EngineError(
-          'bad_argument',
-          `Layer "${m.name}" plays sound only: it has no picture to be a track matte (the layer it mattes would be hidden everywhere).`,
-          'Pick a layer with a picture as the matte: a shape, text, solid, image or video layer.',
-        );
+      refuseSoundOnly(
+        ctx.doc,
+        m,
+        'to be a track matte (the layer it mattes would be hidden everywhere)',
+        'Pick a layer with a picture as the matte: a shape, text, solid, image or video layer.',
+      );
       matte = { layer: m.id, mode: p.mode ?? 'alpha' };
     }
     ctx.update((d) => void (draftLayer(d, comp.id, layer.id).trackMatte = matte));

@@ -1,6 +1,7 @@
 /** layer.setTimeMap: speed (reversed when negative), loop and freeze frame of a footage or precomp layer. */
 import { z } from 'zod';
 import { defineCommand, IDEMPOTENT_EDIT } from '../catalog.js';
+import { refuseSoundOnly } from '../audio-streams.js';
 import { EngineError } from '../errors.js';
 import { MAX_SPEED, MIN_SPEED } from '../model.js';
 import { draftLayer } from '../resolve.js';
@@ -63,10 +64,11 @@ export const layerSetTimeMap = defineCommand({
         `Layer "${layer.name}" shows a still: it is the same picture at every time, so there is no time to map.`,
         'Retime a video, image sequence, sound or precomp layer; to show the still for a while only, set its in and out points (layer.setTiming).',
       );
-    if (p.frameBlending && playsSoundOnly(ctx.doc, layer))
-      throw new EngineError(
-        'bad_argument',
-        `Layer "${layer.name}" plays sound only: frame blending mixes pictures, and it has none.`,
+    if (p.frameBlending)
+      refuseSoundOnly(
+        ctx.doc,
+        layer,
+        'for frame blending to mix',
         'Leave out frameBlending for a sound layer (speed, loop and freezeAt apply to its sound).',
       );
     if (p.frameBlending && !blendsFrames(ctx.doc, layer))
