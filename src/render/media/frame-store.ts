@@ -241,12 +241,19 @@ export class FrameStore {
   #endIdle(): void {
     for (const [key, runs] of this.#running) {
       if (this.#turns.has(key)) continue;
-      for (const run of runs.filter((r) => this.#generation - r.frame > IDLE_DECODER_FRAMES)) {
-        run.decoder.close();
-        runs.splice(runs.indexOf(run), 1);
-      }
-      if (!runs.length) this.#running.delete(key);
+      for (const run of runs.filter((r) => this.#generation - r.frame > IDLE_DECODER_FRAMES))
+        this.#endRun(key, run);
     }
+  }
+
+  /** Ends one decoder of `key` and forgets it (the file's list too, when it was the last). */
+  #endRun(key: string, run: Running): void {
+    run.decoder.close();
+    const runs = this.#running.get(key);
+    if (!runs) return;
+    const at = runs.indexOf(run);
+    if (at >= 0) runs.splice(at, 1);
+    if (!runs.length) this.#running.delete(key);
   }
 
   /** Ends least recently read decoders until one more fits under MAX_DECODERS (see there); `key`'s may go too. */
@@ -254,7 +261,7 @@ export class FrameStore {
     let count = 0;
     for (const runs of this.#running.values()) count += runs.length;
     while (count >= MAX_DECODERS) {
-      let oldest: { runs: Running[]; run: Running; key: string } | null = null;
+      let oldest: { run: Running; key: string } | null = null;
       for (const [k, runs] of this.#running) {
         // Another file being decoded now, or a decoder the frame in progress or the one before read: not to be
         // taken away (a grid of more clips than the cap, one entering, would otherwise re-seek every other clip
@@ -262,12 +269,10 @@ export class FrameStore {
         if (k !== key && this.#turns.has(k)) continue;
         for (const run of runs)
           if (run.frame < this.#generation - 1 && (!oldest || run.used < oldest.run.used))
-            oldest = { runs, run, key: k };
+            oldest = { run, key: k };
       }
       if (!oldest) return;
-      oldest.run.decoder.close();
-      oldest.runs.splice(oldest.runs.indexOf(oldest.run), 1);
-      if (!oldest.runs.length) this.#running.delete(oldest.key);
+      this.#endRun(oldest.key, oldest.run);
       count--;
     }
   }
@@ -437,9 +442,10 @@ export class FrameStore {
     if (!run) {
       // A new seeking decoder; the least recently read one goes when the file has its share.
       if (runs.length >= MAX_RUNS_PER_FILE) {
-        const oldest = runs.reduce((a, b) => (a.used <= b.used ? a : b));
-        oldest.decoder.close();
-        runs.splice(runs.indexOf(oldest), 1);
+        this.#endRun(
+          key,
+          runs.reduce((a, b) => (a.used <= b.used ? a : b)),
+        );
       }
       this.#makeRoom(key);
       run = await this.#start(item, index, output);
@@ -465,8 +471,7 @@ export class FrameStore {
     frame ??= run.last;
     if (!frame && run.from > 0 && !this.#unseekable.has(item.path)) {
       this.#unseekable.add(item.path);
-      run.decoder.close();
-      runs.splice(runs.indexOf(run), 1);
+      this.#endRun(key, run);
       const found = await this.#videoFrame(item, index, output);
       // Read from the start, the file ended before the frame: the seek found nothing because nothing is there,
       // not because the file cannot seek.
@@ -488,11 +493,7 @@ export class FrameStore {
     const key = runKey(item, output);
     // The block before is spent, and decoders ahead of the frame cannot serve a reader going back (the one
     // that read a reversed clip's first frame): their memory goes first.
-    const runs = this.#running.get(key) ?? [];
-    for (const run of runs.filter((r) => r.next > index)) {
-      run.decoder.close();
-      runs.splice(runs.indexOf(run), 1);
-    }
+    for (const run of (this.#running.get(key) ?? []).filter((r) => r.next > index)) this.#endRun(key, run);
     this.#blocks.delete(key);
     // Clips read backwards at once share the bytes: the others' blocks are trimmed to their share first.
     const share = BACK_BLOCK_BYTES / (this.#blocks.size + 1);
