@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { basename } from 'node:path';
 import type { FootageItem, FootageMedia, Layer, Project } from '../model.js';
 import { isSequencePattern, patternOfFile } from '../image-sequence.js';
-import { defineCommand, EDIT } from '../catalog.js';
+import { defineCommand, DESTRUCTIVE_EDIT, EDIT } from '../catalog.js';
+import { EngineError } from '../errors.js';
 import { findFootage } from '../resolve.js';
 import { keepAnchorCentred } from '../footage-anchor.js';
 import { DEFAULT_TIME_MAP } from '../time-map.js';
@@ -166,4 +167,42 @@ function warnFits(
     );
 }
 
-export const footageCommands = [footageRelink];
+/**
+ * Removing a footage item from the project (After Effects' Delete on a Project panel item). Refused while a layer
+ * shows it, as comp.delete is while a precomp layer uses the composition: the layers would be left pointing at
+ * nothing, and a project file with such a layer does not open. The file on disk is not touched.
+ */
+export const footageRemove = defineCommand({
+  id: 'footage.remove',
+  title: 'Remove Footage',
+  category: 'File',
+  description:
+    'Removes a footage item from the project (its file on disk stays). Refused while a layer of any composition shows it: delete those layers first, or point the item at another file with footage.relink. One undo step.',
+  example: { footage: 'Interview' },
+  params: z.strictObject({
+    footage: z.string().min(1).describe('Footage item id or unique name'),
+  }),
+  pathParams: {},
+  annotations: DESTRUCTIVE_EDIT,
+  mutates: true,
+  run(ctx, p) {
+    const item = findFootage(ctx.doc, p.footage);
+    const users = ctx.doc.items.flatMap((c) =>
+      c.type === 'composition'
+        ? c.layers
+            .filter((l) => l.source.kind === 'footage' && l.source.footage === item.id)
+            .map((l) => `${c.name}/${l.name}`)
+        : [],
+    );
+    if (users.length)
+      throw new EngineError(
+        'bad_argument',
+        `Footage "${item.name}" is shown by ${users.length > 1 ? 'layers' : 'a layer'}: ${users.join(', ')}.`,
+        'Delete those layers first (layer.delete), or keep the item and point it at another file with footage.relink.',
+      );
+    ctx.remove(['items'], ctx.doc.items.indexOf(item));
+    return { id: item.id, removed: true };
+  },
+});
+
+export const footageCommands = [footageRelink, footageRemove];
