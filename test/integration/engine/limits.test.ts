@@ -219,6 +219,41 @@ describe('limits at edit time', () => {
 });
 
 describe('limits on open', () => {
+  it('a file past the size limit as read is refused for its size before its contents are checked', async () => {
+    // Compact JSON (as a generator writes it) of text layers of 50,000 characters, past 64 MiB, whose last
+    // layer is also malformed: the size is what is said, found without validating every layer first.
+    const doc = await baseProject();
+    const layer = mainComp(doc).layers[0]!;
+    const big = {
+      ...structuredClone(layer),
+      source: {
+        kind: 'text',
+        text: 'x'.repeat(LIMITS.text.max / 2),
+        fontFamily: 'Inter',
+        fontWeight: 400,
+        fontSize: { value: 72, keyframes: [] },
+        fill: { value: '#ffffff', keyframes: [] },
+        stroke: null,
+        align: 'center',
+        lineHeight: 1.2,
+        tracking: { value: 0, keyframes: [] },
+      },
+    };
+    const count = Math.ceil(LIMITS.projectSize.max / (LIMITS.text.max / 2)) + 1;
+    const layers = mainComp(doc).layers as unknown[];
+    for (let i = 0; i < count; i++) layers.push({ ...big, id: `layer_${doc.nextId++}` });
+    layers.push({ ...structuredClone(layer), id: 'layer_bad', blendMode: 'sideways' });
+    const path = join(await tempDir(), 'compact.ecproj');
+    await writeFile(path, JSON.stringify(doc));
+    const engine = newEngine();
+    const r = await engine.execute('project.open', { path });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    refusedOnOpen(r.error, 'characters as saved', LIMITS.projectSize);
+    expect(r.error.message).not.toContain('blendMode');
+    expect(engine.document.items).toEqual([]);
+  });
+
   it('a file past a limit is refused with invalid_project naming the field', async () => {
     const cases: [string, (doc: Project) => void, { message: string }][] = [
       [
