@@ -17,6 +17,7 @@ import {
   type TemplateInput,
 } from './model.js';
 import { projectSize } from './project-size.js';
+import { badPropertyValue } from './properties.js';
 import { checkProps } from './template-inputs.js';
 
 // eslint-disable-next-line no-control-regex
@@ -293,6 +294,13 @@ function checkReferences(doc: ProjectT, path: string): void {
         throw invalid(path, `${where} nests a composition "${l.source.comp}" that does not exist.`);
       if (l.source.kind === 'footage' && !footage.has(l.source.footage))
         throw invalid(path, `${where} shows a footage item "${l.source.footage}" that does not exist.`);
+      const bad = badPropertyValue(l);
+      if (bad)
+        throw invalid(
+          path,
+          `${where}: ${bad}`,
+          'Correct that value in the file (the range property.set takes), or restore the file from a backup.',
+        );
     }
   }
   checkLoops(comps, path);

@@ -311,6 +311,49 @@ function effectProperty(layer: Layer, effectRef: string, param: string): Propert
   };
 }
 
+/**
+ * The first value of `layer` that its property does not take (out of range, or of another type), in the words of
+ * property.set's refusal and naming the keyframe; null when every value is one an edit could have set. A project
+ * file is checked with it at open: a hand-edited or generated file could otherwise hold what no command accepts
+ * (a blur radius of 1e9 rendered one 640x360 frame in 398 MB instead of 120 MB, a colour as a radius drew a
+ * wrong picture without a word). Parameters of effect types this version does not know are the renderer's to
+ * skip, with its warning.
+ */
+export function badPropertyValue(layer: Layer): string | null {
+  const refs: [string, PropertyRef][] = [...STATIC].filter(([, spec]) =>
+    spec.kinds.includes(layer.source.kind),
+  );
+  for (const effect of layer.effects) {
+    const type = effectType(effect.type);
+    if (!type) continue;
+    for (const param of Object.keys(effect.params))
+      if (effectParam(type, param))
+        refs.push([`effects.${effect.id}.${param}`, effectProperty(layer, effect.id, param)]);
+  }
+  for (const [path, ref] of refs) {
+    const found = lookup(layer, ref.path);
+    if (found === undefined || found === null) continue;
+    const values: [unknown, string][] = ref.animatable
+      ? [
+          [(found as AnimatableProperty).value, ''],
+          ...(found as AnimatableProperty).keyframes.map((k, i): [unknown, string] => [
+            k.value,
+            ` (keyframe ${i} at ${k.time} s)`,
+          ]),
+        ]
+      : [[found, '']];
+    for (const [value, where] of values) {
+      try {
+        coerceValue(ref, value, path);
+      } catch (err) {
+        if (err instanceof EngineError) return `${err.message.replace(/\.$/, '')}${where}.`;
+        throw err;
+      }
+    }
+  }
+  return null;
+}
+
 /** The property as it is on `layer` (its default when its part does not exist yet); changes nothing. */
 export function readProperty(layer: Layer, ref: PropertyRef): unknown {
   const found = lookup(layer, ref.path);

@@ -245,6 +245,51 @@ describe('project files', () => {
     expect([0, 0.5, 1, 1.5, 2].map(at)).toEqual([0, 0, 0, 50, 100]);
   });
 
+  it('a value no command would take (out of range, of another type) is refused at open, naming where', async () => {
+    // A blur radius of 1e9 rendered (a frame in three times the memory), a colour as a radius drew a wrong
+    // picture, an opacity keyframe of 250 drew nothing different from 100: all without a word.
+    const engine = await richEngine();
+    const dir = await tempDir();
+    const path = join(dir, 'edited.ecproj');
+    await run(engine, 'project.save', { path });
+    const saved = JSON.parse(await readFile(path, 'utf8'));
+    const open = async (edit: (bg: Record<string, any>) => void) => {
+      const doc = structuredClone(saved);
+      edit(doc.items[1].layers.find((l: { name: string }) => l.name === 'Bg'));
+      await writeFile(path, JSON.stringify(doc, null, 2));
+      const other = newEngine();
+      const r = await other.execute('project.open', { path });
+      // Refused: nothing of the file was taken in.
+      if (!r.ok) expect(other.document.items).toEqual([]);
+      return r.ok ? null : r.error;
+    };
+    const glow = (bg: Record<string, any>) => bg.effects[0].params;
+    const radius = await open((bg) => (glow(bg).radius = { value: 1e9, keyframes: [] }));
+    expect(radius).toMatchObject({ code: 'invalid_project' });
+    expect(radius!.message).toMatch(
+      /layer "Bg" of "Main": Invalid value for "effects\.fx_\d+\.radius": expected a number <= \d+, got 1000000000\./,
+    );
+    expect(radius!.remediation).toMatch(/Correct that value in the file/);
+    const colour = await open((bg) => (glow(bg).radius = { value: '#ff0000', keyframes: [] }));
+    expect(colour?.message).toMatch(/"effects\.fx_\d+\.radius": expected a finite number, got "#ff0000"/);
+    const key = await open(
+      (bg) =>
+        (bg.transform.opacity.keyframes = [
+          { time: 0, value: 0, interpolation: 'linear' },
+          { time: 1, value: 250, interpolation: 'linear' },
+        ]),
+    );
+    expect(key?.message).toMatch(
+      /"transform\.opacity": expected a number <= 100, got 250 \(keyframe 1 at 1 s\)\./,
+    );
+    // A value at the edge of its range opens, as do parameters of an effect type this version does not know
+    // (the renderer skips that effect with a warning).
+    expect(await open((bg) => (glow(bg).radius = { value: 0, keyframes: [] }))).toBeNull();
+    expect(
+      await open((bg) => bg.effects.push({ id: 'fx_99', type: 'future', enabled: true, params: {} })),
+    ).toBeNull();
+  });
+
   it('resolves relative footage paths against the project folder', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'media'));
