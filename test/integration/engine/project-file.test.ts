@@ -7,6 +7,12 @@ import { fails, newEngine, run } from '../../helpers/engine.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { canMount, mountTmpfs } from '../../helpers/tmpfs.js';
 
+/** A layer as a file holds it, for edits by hand. */
+type Layerish = {
+  effects: { params: Record<string, unknown> }[] & unknown[];
+  transform: { opacity: { keyframes: unknown[] } };
+};
+
 async function richEngine() {
   const engine = newEngine();
   await run(engine, 'comp.new', { name: 'Inner', width: 100, height: 100 });
@@ -253,7 +259,7 @@ describe('project files', () => {
     const path = join(dir, 'edited.ecproj');
     await run(engine, 'project.save', { path });
     const saved = JSON.parse(await readFile(path, 'utf8'));
-    const open = async (edit: (bg: Record<string, any>) => void) => {
+    const open = async (edit: (bg: Layerish) => void) => {
       const doc = structuredClone(saved);
       edit(doc.items[1].layers.find((l: { name: string }) => l.name === 'Bg'));
       await writeFile(path, JSON.stringify(doc, null, 2));
@@ -263,7 +269,7 @@ describe('project files', () => {
       if (!r.ok) expect(other.document.items).toEqual([]);
       return r.ok ? null : r.error;
     };
-    const glow = (bg: Record<string, any>) => bg.effects[0].params;
+    const glow = (bg: Layerish) => bg.effects[0]!.params;
     const radius = await open((bg) => (glow(bg).radius = { value: 1e9, keyframes: [] }));
     expect(radius).toMatchObject({ code: 'invalid_project' });
     expect(radius!.message).toMatch(
