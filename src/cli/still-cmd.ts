@@ -1,11 +1,12 @@
 /**
- * `effectcraft-cli still PROJECT --comp C (--frame N | --time T) -o OUT`: one frame through frame.save, drawn
+ * `effectcraft-cli still PROJECT [--comp C] (--frame N | --time T) -o OUT`: one frame through frame.save, drawn
  * on this thread (no preview worker, no render queue workers), so a cold process answers quickly.
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { frameCount } from '../engine/inspect.js';
-import { isEngineError, type ErrorInfo } from '../engine/errors.js';
+import { EngineError, isEngineError, type ErrorInfo } from '../engine/errors.js';
+import type { Project } from '../engine/model.js';
 import { firstExtensions, formatSpec, listWords, STILL_FORMATS } from '../engine/output-formats.js';
 import { findComp } from '../engine/resolve.js';
 import { sharpModule } from '../render/sharp-module.js';
@@ -18,7 +19,8 @@ import { EXIT, failWith, printable, UsageError } from './usage.js';
 
 interface StillArgs {
   project: string;
-  comp: string;
+  /** Absent: the project's active composition. */
+  comp?: string;
   at: { frame: number } | { time: number };
   output: string;
   scale: number;
@@ -31,7 +33,6 @@ function parse(argv: string[]): StillArgs | null {
   if (!parsed) return null;
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError('expected exactly one PROJECT file.');
-  if (!values.comp) throw new UsageError('--comp NAME is required.');
   if (!values.output) throw new UsageError('-o/--output OUT is required.');
   if ((values.frame === undefined) === (values.time === undefined))
     throw new UsageError('give exactly one of --frame N and --time T.');
@@ -63,7 +64,7 @@ function parse(argv: string[]): StillArgs | null {
   }
   return {
     project: resolve(positionals[0]!),
-    comp: values.comp,
+    ...(values.comp !== undefined && { comp: values.comp }),
     at,
     output: resolve(values.output),
     scale,
@@ -76,6 +77,26 @@ function parse(argv: string[]): StillArgs | null {
 function fail(argv: readonly string[], error: ErrorInfo, exitCode?: number): number {
   const usage = error.code === 'bad_argument' || error.code === 'not_found';
   return failWith('still', argv, error, exitCode ?? (usage ? EXIT.usage : EXIT.failed));
+}
+
+/**
+ * The composition a still without --comp draws: the project's active one (the one its author last worked in, as
+ * `inspect` marks it), else its only one; with several and none active, a usage error that lists them.
+ */
+function activeComp(doc: Project): string {
+  const comps = doc.items.filter((i) => i.type === 'composition');
+  const chosen = doc.activeComp ?? (comps.length === 1 ? comps[0]!.id : null);
+  if (chosen) return chosen;
+  throw new EngineError(
+    'bad_argument',
+    comps.length
+      ? `The project has ${comps.length} compositions and none is active: ${listWords(
+          comps.map((c) => `"${c.name}"`),
+          'and',
+        )}.`
+      : 'The project has no composition to draw.',
+    comps.length ? 'Name one with --comp NAME.' : 'Add a composition to the project (comp.new) first.',
+  );
 }
 
 /** Times computed from frame numbers (n / rate) land a hair under n * rate in binary: still frame n. */
@@ -97,7 +118,7 @@ export async function stillCommand(argv: string[]): Promise<number> {
   if (!opened.ok) return fail(argv, opened.error, EXIT.failed);
   let comp;
   try {
-    comp = findComp(engine.document, args.comp);
+    comp = findComp(engine.document, args.comp ?? activeComp(engine.document));
   } catch (err) {
     if (isEngineError(err)) return fail(argv, err.toInfo(CLI_WORDS));
     throw err;

@@ -475,6 +475,33 @@ describe('effectcraft-cli still', () => {
     expect((await readdir(dir)).sort()).toEqual(['a.jpg', 'f30.png', 'sample.ecproj', 't1.png']);
   });
 
+  it("draws the project's active composition when --comp is left out, and names the choices when none is", async () => {
+    // Two compositions: a red "Back" and a blue "Front", the active one.
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'Back', width: 8, height: 8, backgroundColor: '#ff0000' });
+    await run(engine, 'comp.new', { name: 'Front', width: 8, height: 8, backgroundColor: '#0000ff' });
+    const dir = await tempDir();
+    await run(engine, 'project.save', { path: join(dir, 'two.ecproj') });
+    const still = (...args: string[]) =>
+      runCli(['still', 'two.ecproj', '--frame', '0', ...args], { cwd: dir });
+    const centre = async (name: string) => [
+      ...(await sharp(join(dir, name)).raw().toBuffer()).subarray(0, 3),
+    ];
+    const active = await still('-o', 'active.png', '--json');
+    expect(active.code, active.stderr).toBe(0);
+    expect(JSON.parse(active.stdout)).toMatchObject({ comp: 'Front' });
+    expect(await centre('active.png')).toEqual([0, 0, 255]);
+    expect((await still('--comp', 'Back', '-o', 'back.png')).code).toBe(0);
+    expect(await centre('back.png')).toEqual([255, 0, 0]);
+    // A file with no active composition (written by hand) and two to choose from: a usage error naming them.
+    const doc = JSON.parse(await readFile(join(dir, 'two.ecproj'), 'utf8'));
+    await writeFile(join(dir, 'two.ecproj'), JSON.stringify({ ...doc, activeComp: null }));
+    const none = await still('-o', 'none.png');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('The project has 2 compositions and none is active: "Back" and "Front".');
+    expect(none.stderr).toContain('--comp NAME');
+  });
+
   itWithFfmpeg('draws video footage in-process (the frame the asked time falls in) and exits', async () => {
     const dir = await tempDir();
     const clip = await numberedClip(dir, 'h264', '25', 50);

@@ -11,11 +11,15 @@ const ALPHA = listWords(
 export const stillSpec = defineSubcommand({
   name: 'still',
   summary: 'render one frame of a composition to a PNG, JPEG or WebP file',
-  usage: ['still PROJECT --comp NAME (--frame N | --time T) -o OUT [--scale S] [--alpha]'],
+  usage: ['still PROJECT [--comp NAME] (--frame N | --time T) -o OUT [--scale S] [--alpha]'],
   description: `Renders one frame of a composition to an image file, the format from the extension (${EXTENSIONS}), written atomically (a temporary renamed into place). Renders in this process, without the render queue's workers: the quickest way to one frame. Relative paths resolve against the current directory.`,
   positionals: true,
   flags: {
-    comp: { type: 'string', value: 'NAME', help: 'composition name or id (required)' },
+    comp: {
+      type: 'string',
+      value: 'NAME',
+      help: "composition name or id (default: the project's active composition)",
+    },
     frame: { type: 'string', value: 'N', help: 'frame number, from 0' },
     time: { param: 'time', type: 'string', value: 'T', help: 'comp time in seconds (the frame it falls in)' },
     output: { type: 'string', value: 'OUT', short: 'o', help: `the image file to write (${EXTENSIONS})` },
