@@ -76,7 +76,11 @@ describe('animated WebP (real renderer)', () => {
     'a middle frame matches the PNG render of that frame over the background (alpha: %s)',
     async (alpha) => {
       const { png, webp } = await render(alpha);
-      expect((await sharp(webp).metadata()).pages).toBe(FRAMES);
+      const meta = await sharp(webp).metadata();
+      expect(meta.pages).toBe(FRAMES);
+      // An opaque render says so: readers that trust the alpha flag (a browser compositing it, a tool
+      // converting it) otherwise treat every frame as translucent.
+      expect(meta.hasAlpha).toBe(alpha);
       const ref = await sharp(png).ensureAlpha().raw().toBuffer();
       const got = await sharp(webp, { page: MID }).ensureAlpha().raw().toBuffer();
       expect(got.length).toBe(ref.length);

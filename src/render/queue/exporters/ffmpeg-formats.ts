@@ -8,7 +8,7 @@
 import type { AlphaFormat, Encoding, FfmpegFormat } from '../../../engine/index.js';
 import type { FrameSize } from './types.js';
 import { colourTags, stampYuvFilter, toYuvFilters } from './video-colour.js';
-import { disableWebpBlending } from './webp-frames.js';
+import { finishAnimatedWebp } from './webp-frames.js';
 import { MOVIE_TIMESCALE } from './movie-timescale.js';
 
 /**
@@ -28,8 +28,8 @@ export interface FfmpegFormatArgs<F extends FfmpegFormat> {
   opaque: Args;
   /** RGB + Alpha frames (straight alpha), for exactly the formats whose table entry carries alpha. */
   alpha: F extends AlphaFormat ? Args : null;
-  /** Rewrites the finished temporary in place, before it is renamed to its final name. */
-  finish?: (path: string) => Promise<unknown>;
+  /** Rewrites the finished temporary in place, before it is renamed to its final name; `alpha`: the item's. */
+  finish?: (path: string, alpha: boolean) => Promise<unknown>;
   /** The opaque encoding is YUV 4:2:0 at 8 bits: it takes frames as I420. */
   i420?: true;
 }
@@ -125,12 +125,14 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     // libwebp (not libwebp_anim): every frame a full lossy key frame. libwebp_anim's lossy sub-frames blend
     // "close enough" pixels with the previous frame, leaving trails of moving objects (up to 65 levels),
     // and merge near-identical frames; its lossless mode is exact but ~5x slower and 3-8x bigger.
+    // The frames go in as they come (ffmpeg hands libwebp RGB): libwebp's own conversion to YUV keeps an odd
+    // width's last column, which through ffmpeg's yuv420p turned red to 226,11,15.
     opaque: (_size, _frames, enc) => [...webpQuality(enc), '-loop', '0', '-f', 'webp'],
     // libwebp takes bgra and encodes the alpha plane losslessly next to the lossy colour.
     alpha: (_size, _frames, enc) => [...webpQuality(enc), '-pix_fmt', 'bgra', '-loop', '0', '-f', 'webp'],
     // ffmpeg's muxer marks every frame "blend over the previous one": transparent pixels would show earlier
-    // frames, so every frame is marked "do not blend" (webp-frames.ts).
-    finish: disableWebpBlending,
+    // frames, so every frame is marked "do not blend"; an opaque file loses the alpha flag it sets (webp-frames.ts).
+    finish: finishAnimatedWebp,
   },
   // MP4, WebM and MOV convert to YUV with the matrix and range their tags state (video-colour.ts).
   mp4: {

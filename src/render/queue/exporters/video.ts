@@ -176,7 +176,8 @@ export class VideoExporter implements Exporter {
     });
     // The picture is input 0; the sound's files follow (graph.ts, mixGraph's firstInput).
     if (child.cutShort && this.#ctx.audio) throw soundCutShort(this.#ctx.audio, child.cutInputs, 1);
-    return completeFile(this.#ctx, this.#file, FFMPEG_FORMATS[this.#format].finish);
+    const fixUp = FFMPEG_FORMATS[this.#format].finish;
+    return completeFile(this.#ctx, this.#file, fixUp && ((path) => fixUp(path, this.#ctx.item.alpha)));
   }
 
   /** Whether the sound's mix clipped (clip-meter.ts). */

@@ -2,16 +2,22 @@
  * Animated WebP fix-up: ffmpeg's webp muxer marks every ANMF frame "alpha-blend over the previous frame".
  * With full key frames (libwebp, see video.ts) an opaque frame hides that, but a transparent pixel would show
  * the previous frames through it (a trail of every moving object). Setting each frame's blending bit to
- * "do not blend" makes every frame exactly what was rendered.
+ * "do not blend" makes every frame exactly what was rendered. The muxer also flags the file as having alpha
+ * (VP8X) whatever its frames hold: an opaque render's flag is cleared, so readers do not take it as translucent.
  */
 import { promises as fs } from 'node:fs';
 
+// VP8X payload: the flags byte first (bit 4: the image has alpha).
+const VP8X_ALPHA = 0x10;
 // ANMF payload: X, Y, width-1, height-1, duration (3 bytes each), then the flags byte (bit 1: do not blend).
 const FLAGS_OFFSET = 15;
 const NO_BLEND = 0x02;
 
-/** Rewrites the flags of every ANMF chunk of the WebP file at `path` in place; returns how many it set. */
-export async function disableWebpBlending(path: string): Promise<number> {
+/**
+ * Rewrites the flags of every ANMF chunk of the WebP file at `path` in place, and clears the file's alpha flag
+ * unless `alpha` (the render kept its alpha); returns how many frames it set.
+ */
+export async function finishAnimatedWebp(path: string, alpha: boolean): Promise<number> {
   const file = await fs.open(path, 'r+');
   try {
     const { size } = await file.stat();
@@ -23,6 +29,12 @@ export async function disableWebpBlending(path: string): Promise<number> {
     for (let pos = 12; pos + 8 <= size;) {
       await file.read(chunk, 0, 8, pos);
       const length = chunk.readUInt32LE(4);
+      if (chunk.toString('latin1', 0, 4) === 'VP8X' && length >= 1 && !alpha) {
+        const flags = Buffer.alloc(1);
+        await file.read(flags, 0, 1, pos + 8);
+        flags[0] = flags[0]! & ~VP8X_ALPHA;
+        await file.write(flags, 0, 1, pos + 8);
+      }
       if (chunk.toString('latin1', 0, 4) === 'ANMF' && length > FLAGS_OFFSET) {
         const flag = Buffer.alloc(1);
         await file.read(flag, 0, 1, pos + 8 + FLAGS_OFFSET);
