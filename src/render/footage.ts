@@ -136,7 +136,7 @@ export class FootageCache {
           // A renderer that opens no media files (no session behind it) cannot tell: nothing to say.
           if (error.code !== 'not_configured')
             warn(
-              `${error.message} It is sound only: previews show nothing of it, and a final render fails on it.`,
+              `${error.message} It is sound only: previews show nothing of it, and a final render fails on it. ${error.remediation}`,
             );
         });
       if (isMoving(item) || item.media?.kind === 'audio') continue;
