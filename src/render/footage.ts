@@ -125,7 +125,8 @@ export class FootageCache {
     const failed = (item: FootageItem, err: unknown) => {
       const error = isEngineError(err) ? err : fsError(err, item.path, 'read');
       if (missing === 'fail') throw error;
-      warn(`${error.message} A placeholder is shown instead.`);
+      // The remedy too: a preview is often the first place an agent meets a moved or changed file.
+      warn(`${error.message} A placeholder is shown instead. ${error.remediation}`);
     };
     for (const item of reachableFootage(doc, [comp.id])) {
       // Sound only: a preview draws nothing of it, but says when its file is gone (a final render's mix fails).
@@ -135,7 +136,7 @@ export class FootageCache {
           // A renderer that opens no media files (no session behind it) cannot tell: nothing to say.
           if (error.code !== 'not_configured')
             warn(
-              `${error.message} It is sound only: previews show nothing of it, and a final render fails on it.`,
+              `${error.message} It is sound only: previews show nothing of it, and a final render fails on it. ${error.remediation}`,
             );
         });
       if (isMoving(item) || item.media?.kind === 'audio') continue;

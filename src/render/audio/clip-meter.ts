@@ -10,6 +10,13 @@
 /** Seconds of each frame the meter measures (graph.ts cuts the mix into them): how finely it places clipping. */
 export const METER_FRAME = 0.02;
 
+/**
+ * A frame whose peak stays at or below this is silence: 16-bit PCM's smallest step is -90.3 dBFS, so such a
+ * mix is written as zeros. The meter prints every frame above it (graph.ts METER), so a mix of sound layers
+ * that prints nothing at all was silence from end to end: a silent recording, or levels near -96 dB.
+ */
+export const SILENCE_DB = -90;
+
 /** The printed key (ametadata's `key=value` lines) and the frame lines (`frame:N pts:P pts_time:T`). */
 const PEAK = 'lavfi.astats.Overall.Peak_level=';
 const TIME = /pts_time:\s*(-?[\d.]+)/;
@@ -20,6 +27,7 @@ export class ClipMeter {
   #peak = -Infinity;
   #first: number | null = null;
   #last = 0;
+  #heard = false;
 
   /** Takes what the meter's pipe gives, in any chunks. */
   feed(chunk: Buffer | string): void {
@@ -30,12 +38,18 @@ export class ClipMeter {
       if (time) this.#time = Number(time[1]);
       if (!line.startsWith(PEAK)) continue;
       const db = Number(line.slice(PEAK.length));
+      if (db > SILENCE_DB) this.#heard = true;
       if (!(db > 0)) continue;
       this.#peak = Math.max(this.#peak, db);
       this.#first ??= this.#time;
       // A frame's time is its start: the clipping runs to its end.
       this.#last = this.#time + METER_FRAME;
     }
+  }
+
+  /** Whether any frame of the mix was louder than silence (SILENCE_DB); false until the meter has heard one. */
+  get heard(): boolean {
+    return this.#heard;
   }
 
   /** The highest peak above full scale (dBFS) and the span of the output where the mix clips; null if none. */

@@ -6,7 +6,7 @@
  * Effects) and cut or padded to exactly the item's length. Pure: mix.ts runs it.
  */
 import type { AudioClip, AudioMix, AudioSegment } from './clips.js';
-import { METER_FRAME } from './clip-meter.js';
+import { METER_FRAME, SILENCE_DB } from './clip-meter.js';
 import { gainFilter } from './envelope.js';
 import { footageInput } from '../media/input-formats.js';
 import { branchWidth, loopRuns, runGroups, type Branch, type LoopRun } from './loop-runs.js';
@@ -115,12 +115,14 @@ const sourceKey = (clip: AudioClip) => `${clip.stream}:${clip.path}`;
  * its first file (1 in a video's encoder, whose input 0 is the picture).
  */
 /**
- * The clip meter (clip-meter.ts), in the mix's own chain: the peak of each audio frame, and only frames above 0
- * dBFS printed, to the ffmpeg's fd 4 (FfmpegProcess's `onMeter`); every frame passes on unchanged. A mix that
- * stays below full scale prints nothing. Not a branch of its own (asplit): a branch that falls behind holds
- * every frame the mix has written since, and one fed by a loop (aloop pushes as fast as it can) held the whole
- * output: a 20-minute looped bed took 390 MB and 6.2 s, its progress stuck at 0 until the end; inline, 89 MB and
- * 3.0 s (0.7 s without a meter).
+ * The clip meter (clip-meter.ts), in the mix's own chain: the peak of each audio frame, and only frames above
+ * silence (SILENCE_DB) printed, to the ffmpeg's fd 4 (FfmpegProcess's `onMeter`); every frame passes on
+ * unchanged. The meter finds the frames above 0 dBFS among them (clipping), and a mix that prints nothing is
+ * silence from end to end (a silent file, levels near -96 dB), which the item's result says: until 2026-12-07
+ * only frames above 0 dBFS were printed, and such a render ended done without a word. Not a branch of its
+ * own (asplit): a branch that falls behind holds every frame the mix has written since, and one fed by a loop
+ * (aloop pushes as fast as it can) held the whole output: a 20-minute looped bed took 390 MB and 6.2 s, its
+ * progress stuck at 0 until the end; inline, 89 MB and 3.0 s (0.7 s without a meter).
  */
 const METER =
   // Frames of a fixed length, so that each printed time places the clipping to 20 ms (the mix's own frames run
@@ -128,7 +130,7 @@ const METER =
   // 20 ms costs nothing: a 20-minute WAV took 4.2 s either way (10 ms frames took 9.2 s: astats per frame).
   `asetnsamples=n=${Math.round(MIX_RATE * METER_FRAME)}:p=0,` +
   'astats=metadata=1:reset=1:measure_perchannel=none:measure_overall=Peak_level,' +
-  "ametadata=mode=print:key=lavfi.astats.Overall.Peak_level:value=0:function=greater:file='pipe\\:4'";
+  `ametadata=mode=print:key=lavfi.astats.Overall.Peak_level:value=${SILENCE_DB}:function=greater:file='pipe\\:4'`;
 
 /** `meter`: also measure the mix for clipping (a render's: its ffmpeg then needs the meter's pipe on fd 4). */
 export function mixGraph(mix: AudioMix, firstInput = 0, meter = false): MixGraph {

@@ -4,8 +4,10 @@
  * frozen, or outside their in and out points over the item's frames), so it is written without an audio stream.
  * Such an item ends `done` like any other, and an agent cannot listen to it: the result says so, as it says
  * when a mix clips (clip-meter.ts). A video of a composition with no sound at all is not warned of: a title or a
- * graphic has none by design.
+ * graphic has none by design. Layers that are heard but play silence (a silent recording, levels near -96 dB)
+ * are found by the mix's meter instead (clip-meter.ts `heard`): `inaudibleMixWarning`.
  */
+import { basename } from 'node:path';
 import type { Project } from '../../engine/index.js';
 import { layerHasSound } from '../../engine/shown-footage.js';
 import type { AudioMix } from '../audio/clips.js';
@@ -34,5 +36,30 @@ export function silentMixWarning(doc: Project, plan: ItemPlan, mix: AudioMix | n
     'Unmute a layer (layer.setAudioMuted {muted: false}), turn its freeze off (layer.setTimeMap {freezeAt: null}) ' +
     'or move it into the frames (layer.setTiming), or add a footage layer with sound (layer.addFootage).' +
     (plan.picture ? ' A video meant to be silent says so with renderQueue.add {audio: false}.' : '')
+  );
+}
+
+/**
+ * The warning for a done item whose sound layers were mixed and heard, but whose mix is silence from end to end
+ * (the meter heard no 20 ms above SILENCE_DB): the files they play are silent there, or their levels are near
+ * -96 dB. `mix` had clips and went through the meter; `seconds` is the output's length.
+ */
+export function inaudibleMixWarning(
+  output: string,
+  mix: AudioMix,
+  picture: boolean,
+  floorDb: number,
+): string {
+  const files = [...new Set(mix.clips.map((c) => `"${basename(c.shown ?? c.path)}"`))];
+  const seconds = +mix.duration.toFixed(3);
+  const what = picture
+    ? `${output} has ${seconds} s of sound that is silence`
+    : `${output} is ${seconds} s of silence`;
+  return (
+    `${what} from end to end: the sound it mixes (${files.slice(0, 5).join(', ')}${files.length > 5 ? ', ...' : ''}) ` +
+    `never rises above ${floorDb} dBFS in these frames, so the files are silent there or the layers' audio.level is ` +
+    'near -96 dB. Check the files (play the footage, or relink it with footage.relink), raise audio.level ' +
+    '(property.set, in dB) or move the layers to where their sound is (layer.setTiming)' +
+    (picture ? ', or leave the sound out with renderQueue.add {audio: false}.' : '.')
   );
 }

@@ -34,6 +34,38 @@ describe('an output with nothing to hear', () => {
     }
   });
 
+  // Heard layers whose sound is silence (a silent recording, a level of -96 dB) were mixed, metered only for
+  // clipping, and ended done without a word: the mix's meter now hears whether anything rose above -90 dBFS.
+  itWithFfmpeg(
+    'a heard layer that plays silence (a silent file, -96 dB): the WAV and the MP4 warn',
+    async () => {
+      const dir = await tempDir();
+      const s = soundSession();
+      const silentFile = await soundComp(s, 10, 1);
+      await addSound(s, silentFile, await tone(dir, { freq: 200, seconds: 2, amplitude: 0 }));
+      const quiet = await soundComp(s, 10, 1);
+      const layer = await addSound(s, quiet, await tone(dir, { freq: 300, seconds: 2, amplitude: 0.5 }));
+      await run(s, 'property.set', { comp: quiet, layer, property: 'audio.level', value: -96 });
+      for (const [comp, file] of [
+        [silentFile, 'tone-200-2.wav'],
+        [quiet, 'tone-300-2.wav'],
+      ] as const) {
+        const wav = await renderTo(s, comp, join(dir, `${comp}.wav`));
+        expect(wav.items[0]!.status).toBe('done');
+        const sound = await decodeSound(join(dir, `${comp}.wav`));
+        expect(sound.reduce((m, v) => Math.max(m, Math.abs(v)), 0)).toBe(0);
+        expect(wav.items[0]!.warnings?.join('\n')).toMatch(
+          new RegExp(`is 1 s of silence from end to end: .*"${file}"`),
+        );
+        const mp4 = await renderTo(s, comp, join(dir, `${comp}.mp4`));
+        expect(mp4.items[0]!.status).toBe('done');
+        expect(mp4.items[0]!.warnings?.join('\n')).toMatch(
+          /mp4 has 1 s of sound that is silence from end to end/,
+        );
+      }
+    },
+  );
+
   itWithFfmpeg('a heard layer, audio: false, or a picture-only video: no warning', async () => {
     const dir = await tempDir();
     const s = soundSession();

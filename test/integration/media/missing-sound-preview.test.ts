@@ -40,5 +40,7 @@ describeWithFfmpeg('sound-only footage in previews', () => {
     expect(gone.warnings).toHaveLength(1);
     expect(gone.warnings[0]).toContain(music);
     expect(gone.warnings[0]).toMatch(/sound only.*final render fails/);
+    // And what to do about it, as a final render's error says (it was left out).
+    expect(gone.warnings[0]).toMatch(/final render fails on it\. Put the file back .*footage\.relink/);
   });
 });

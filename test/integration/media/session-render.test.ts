@@ -155,6 +155,10 @@ describeWithFfmpeg('video footage in a session', () => {
       await rename(clip, `${clip}.gone`);
       const r = await run<{ warnings: string[] }>(s, 'frame.preview', { comp, time: 0 });
       expect(r.warnings.join(' ')).toMatch(/placeholder/);
+      // With the remedy a final render gives (it was left out: the warning said only what went wrong).
+      expect(r.warnings.join(' ')).toMatch(
+        /placeholder is shown instead\. Put the file back .*footage\.relink/,
+      );
       expect(await failCode(s, 'frame.save', { comp, time: 0, path: join(dir, 'still.png') })).toBe(
         'no_such_file',
       );

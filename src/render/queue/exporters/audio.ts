@@ -5,7 +5,8 @@
  */
 import { dirname } from 'node:path';
 import type { AudioOnlyFormat } from '../../../engine/index.js';
-import { ClipMeter } from '../../audio/clip-meter.js';
+import { ClipMeter, SILENCE_DB } from '../../audio/clip-meter.js';
+import { inaudibleMixWarning } from '../silent-mix.js';
 import { AudioMixRun } from '../../audio/mix.js';
 import type { FramePayload } from '../../encode.js';
 import { audioOnlyArgs } from './audio-formats.js';
@@ -22,6 +23,8 @@ export class AudioExporter implements Exporter {
   #skip = false;
   #run: AudioMixRun | null = null;
   readonly #meter = new ClipMeter();
+  /** The mix had layers to hear and went through the meter to its end. */
+  #metered = false;
 
   constructor(ctx: ExporterContext, format: AudioOnlyFormat) {
     if (!ctx.ffmpeg) throw missingFfmpeg(format, true);
@@ -63,12 +66,19 @@ export class AudioExporter implements Exporter {
       true,
     );
     await this.#run.finished();
+    this.#metered = mix.clips.length > 0;
     return completeFile(this.#ctx, file);
   }
 
-  /** Whether the mix clipped (clip-meter.ts). */
+  /** Whether the mix clipped, or is silence from end to end (clip-meter.ts). */
   warnings(): string[] {
-    return [this.#meter.warning()].filter((w) => w !== null);
+    const mix = this.#ctx.audio;
+    // A mix with layers to hear went through the meter: one that heard nothing is silence all through.
+    const silent =
+      mix && this.#metered && !this.#meter.heard
+        ? inaudibleMixWarning(this.#ctx.item.output, mix, false, SILENCE_DB)
+        : null;
+    return [this.#meter.warning(), silent].filter((w) => w !== null);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */

@@ -18,7 +18,8 @@ import { ffmpegRate } from './frame-rate.js';
 import { i420Size } from '../../yuv/i420.js';
 import { mixGraph } from '../../audio/graph.js';
 import { changedSound, soundCutShort } from '../../audio/mix.js';
-import { ClipMeter } from '../../audio/clip-meter.js';
+import { ClipMeter, SILENCE_DB } from '../../audio/clip-meter.js';
+import { inaudibleMixWarning } from '../silent-mix.js';
 import { stopped } from '../item-errors.js';
 import { isMuxedAudio, muxedAudioArgs } from './audio-formats.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
@@ -48,6 +49,8 @@ export class VideoExporter implements Exporter {
   #started: Promise<FfmpegProcess> | null = null;
   #aborted = false;
   readonly #meter = new ClipMeter();
+  /** The sound's mix went through the meter to its end (the format carries sound and the item has some). */
+  #metered = false;
 
   constructor(ctx: ExporterContext, format: FfmpegFormat) {
     if (!ctx.ffmpeg) throw missingFfmpeg(format);
@@ -176,13 +179,20 @@ export class VideoExporter implements Exporter {
     });
     // The picture is input 0; the sound's files follow (graph.ts, mixGraph's firstInput).
     if (child.cutShort && this.#ctx.audio) throw soundCutShort(this.#ctx.audio, child.cutInputs, 1);
+    this.#metered = Boolean(this.#ctx.audio?.clips.length) && isMuxedAudio(this.#format);
     const fixUp = FFMPEG_FORMATS[this.#format].finish;
     return completeFile(this.#ctx, this.#file, fixUp && ((path) => fixUp(path, this.#ctx.item.alpha)));
   }
 
-  /** Whether the sound's mix clipped (clip-meter.ts). */
+  /** Whether the sound's mix clipped, or is silence from end to end (clip-meter.ts). */
   warnings(): string[] {
-    return [this.#meter.warning()].filter((w) => w !== null);
+    const mix = this.#ctx.audio;
+    // A mix with layers to hear went through the meter: one that heard nothing is silence all through.
+    const silent =
+      mix && this.#metered && !this.#meter.heard
+        ? inaudibleMixWarning(this.#ctx.item.output, mix, true, SILENCE_DB)
+        : null;
+    return [this.#meter.warning(), silent].filter((w) => w !== null);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */
