@@ -54,7 +54,10 @@ function frameAt(comp: Composition, time: number): number {
     throw new EngineError(
       'bad_argument',
       `Time ${time}s is outside composition "${comp.name}" (0 to ${comp.duration}s, end excluded).`,
-      `Pass a time from 0 to less than ${comp.duration}.`,
+      // A whole number within the frame count was most likely a frame number.
+      Number.isInteger(time) && time < frameCount(comp)
+        ? `Pass a time from 0 to less than ${comp.duration}. Times are seconds, not frames: frame ${time} at ${comp.frameRate} fps is ${+(time / comp.frameRate).toFixed(3)} s.`
+        : `Pass a time from 0 to less than ${comp.duration}.`,
     );
   }
   return Math.min(frameCount(comp) - 1, Math.floor(time * comp.frameRate + 1e-9));

@@ -102,6 +102,13 @@ describe('frame.preview', () => {
     expect(await code(engine, 'frame.preview', { time: 2 })).toBe('bad_argument');
     expect(await code(engine, 'frame.preview', { time: -1 })).toBe('bad_argument');
     expect(await code(engine, 'frame.preview', { comp: 'Nope' })).toBe('not_found');
+    // A whole number within the frame count (50 frames) was most likely a frame: the remedy says so.
+    const frame = await engine.execute('frame.preview', { time: 40 });
+    expect(frame.ok ? '' : frame.error.remediation).toBe(
+      'Pass a time from 0 to less than 2. Times are seconds, not frames: frame 40 at 25 fps is 1.6 s.',
+    );
+    const late = await engine.execute('frame.preview', { time: 2.5 });
+    expect(late.ok ? '' : late.error.remediation).toBe('Pass a time from 0 to less than 2.');
   });
 
   it('shows a placeholder and a warning for missing footage', async () => {
