@@ -48,6 +48,24 @@ function frameTime(comp: Composition, frame: number): number {
   return frame / comp.frameRate;
 }
 
+/**
+ * What a still's settings ask that its format cannot do, said rather than dropped without a word (as the render
+ * queue says of settings a format ignores): quality for a PNG, a transparent background for a JPEG.
+ */
+function ignoredSettings(format: StillFormat, p: { quality?: number; transparent?: boolean }): string[] {
+  const name = formatSpec(format).name;
+  return [
+    ...(p.quality !== undefined && format === 'png'
+      ? [`${name} is lossless: quality ${p.quality} changes nothing. Pass format "jpeg" or "webp" to use it.`]
+      : []),
+    ...(p.transparent && !formatSpec(format).alpha
+      ? [
+          `${name} has no alpha: the frame is flattened on the composition's background colour. Use a PNG or WebP for a transparent background.`,
+        ]
+      : []),
+  ];
+}
+
 /** Checks `time` against the comp: 0 <= time < duration. Returns the frame number it falls in. */
 function frameAt(comp: Composition, time: number): number {
   if (time >= comp.duration) {
@@ -212,7 +230,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
         size: { width: rendered.width, height: rendered.height },
         bytes: image.length,
         sha256: sha256(image),
-        warnings: rendered.warnings,
+        warnings: [...ignoredSettings(format, p), ...rendered.warnings],
       };
     },
   });
@@ -276,7 +294,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       await ctx.ports.writeFileAtomic(p.path, data);
       // What the frame drew wrong (text the fonts cannot draw, an effect the renderer does not know), as
       // frame.preview says it: the still's file alone cannot tell.
-      for (const w of rendered.warnings) ctx.warn(w);
+      for (const w of [...ignoredSettings(format, p), ...rendered.warnings]) ctx.warn(w);
       return {
         path: p.path,
         width: rendered.width,

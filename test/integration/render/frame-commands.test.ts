@@ -157,6 +157,32 @@ describe('frame.save', () => {
     expect((await readdir(dir)).sort()).toEqual(['a.png', 'b.jpg', 'c.webp', 'd.img']);
   });
 
+  it('says what a setting its format cannot use did not do: quality of a PNG, transparency of a JPEG', async () => {
+    const engine = await withComp();
+    const preview = await ok<Preview>(engine, 'frame.preview', { quality: 40, max_side: 64 });
+    expect(preview.warnings).toEqual([
+      'PNG is lossless: quality 40 changes nothing. Pass format "jpeg" or "webp" to use it.',
+    ]);
+    const flat = await ok<Preview>(engine, 'frame.preview', {
+      format: 'jpeg',
+      transparent: true,
+      max_side: 64,
+    });
+    expect(flat.warnings).toEqual([
+      "JPEG has no alpha: the frame is flattened on the composition's background colour. Use a PNG or WebP for a transparent background.",
+    ]);
+    // Settings the format takes draw no warning.
+    const fine = await ok<Preview>(engine, 'frame.preview', {
+      format: 'webp',
+      quality: 40,
+      transparent: true,
+    });
+    expect(fine.warnings).toEqual([]);
+    const path = join(await tempDir(), 'flat.jpg');
+    const saved = await engine.execute('frame.save', { path, transparent: true });
+    expect(saved.ok && saved.warnings).toEqual([expect.stringMatching(/^JPEG has no alpha/)]);
+  });
+
   it('refuses an unknown extension without a format', async () => {
     const engine = await withComp();
     const dir = await tempDir();
