@@ -5,13 +5,14 @@
  * footage was gone and every later render read the render's own output. So before an item writes anything,
  * the output's folder (and its overflow folders) and each footage file are resolved (`realpath`) and
  * checked again. The output's own name is not followed: the rename replaces a link there, not what it
- * points to. Only hard links are left: a rename onto one name leaves the other's file as it was.
+ * points to. Only hard links are left: a rename onto one name leaves the other's file as it was. A saved
+ * frame (frame.save, frame.preview's output, the CLI's still) is one such output too.
  */
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { FootageItem, Project, RenderQueueItem } from '../../engine/index.js';
 import { reachableFootage } from '../reachable-footage.js';
-import { refuseFootageOverwrite } from './output-overlap.js';
+import { footageAtFile, refuseFootageOverwrite } from './output-overlap.js';
 import type { FrameSpan } from './plan.js';
 
 /** `path` with every link resolved, or as it is where it cannot be (not there yet, unreadable). */
@@ -33,6 +34,13 @@ async function resolvedFootage(item: FootageItem): Promise<FootageItem> {
   return { ...item, path: pattern, media: { ...item.media!, sequence: { ...seq, pattern } } };
 }
 
+/** `doc` with the footage `compId` draws resolved to the files its paths lead to. */
+async function withResolvedFootage(doc: Project, compId: string): Promise<Project> {
+  const footage = new Map<string, FootageItem>();
+  for (const f of reachableFootage(doc, [compId])) footage.set(f.id, await resolvedFootage(f));
+  return { ...doc, items: doc.items.map((i) => footage.get(i.id) ?? i) };
+}
+
 /**
  * Throws bad_argument, as refuseFootageOverwrite does, when rendering `item` would write over footage it
  * reads once links are followed; `subject` names the item in the message.
@@ -43,10 +51,24 @@ export async function refuseLinkedFootageOverwrite(
   span: FrameSpan,
   subject: string,
 ): Promise<void> {
-  const footage = new Map<string, FootageItem>();
-  for (const f of reachableFootage(doc, [item.comp])) footage.set(f.id, await resolvedFootage(f));
   const output = await inResolvedFolder(item.output);
   const overflow = await Promise.all(item.overflow.map(async (o) => ({ ...o, dir: await resolved(o.dir) })));
-  const real: Project = { ...doc, items: doc.items.map((i) => footage.get(i.id) ?? i) };
+  const real = await withResolvedFootage(doc, item.comp);
   refuseFootageOverwrite(real, { comp: item.comp, output, overflow }, span, subject);
+}
+
+/**
+ * The footage `compId` draws whose file writing `path` would replace, links followed (frame.save,
+ * frame.preview's output); null when none.
+ */
+export async function footageReplacedBy(
+  doc: Project,
+  compId: string,
+  path: string,
+): Promise<FootageItem | null> {
+  const lexical = footageAtFile(doc, compId, path);
+  if (lexical) return lexical;
+  const real = footageAtFile(await withResolvedFootage(doc, compId), compId, await inResolvedFolder(path));
+  // Named as the document has it, not as the links resolved it.
+  return real ? (doc.items.find((i) => i.id === real.id) as FootageItem) : null;
 }
