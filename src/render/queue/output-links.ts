@@ -13,7 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import type { FootageItem, Project, RenderQueueItem } from '../../engine/index.js';
 import { reachableFootage } from '../reachable-footage.js';
 import { footageAtFile, refuseFootageOverwrite } from './output-overlap.js';
-import type { FrameSpan } from './plan.js';
+import { refuseRewrite, type FrameSpan } from './plan.js';
 
 /** `path` with every link resolved, or as it is where it cannot be (not there yet, unreadable). */
 async function resolved(path: string): Promise<string> {
@@ -42,19 +42,33 @@ async function withResolvedFootage(doc: Project, compId: string): Promise<Projec
 }
 
 /**
- * Throws bad_argument, as refuseFootageOverwrite does, when rendering `item` would write over footage it
- * reads once links are followed; `subject` names the item in the message.
+ * Throws bad_argument, as planItem does, when rendering `item` would write over footage it reads, or over a
+ * file an earlier item of the same render wrote (`written`, with its folders resolved too: job.ts), once links
+ * are followed.
  */
-export async function refuseLinkedFootageOverwrite(
+export async function refuseLinkedOverwrite(
   doc: Project,
-  item: Pick<RenderQueueItem, 'comp' | 'output' | 'overflow'>,
+  item: RenderQueueItem,
   span: FrameSpan,
-  subject: string,
+  written: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const output = await inResolvedFolder(item.output);
   const overflow = await Promise.all(item.overflow.map(async (o) => ({ ...o, dir: await resolved(o.dir) })));
   const real = await withResolvedFootage(doc, item.comp);
-  refuseFootageOverwrite(real, { comp: item.comp, output, overflow }, span, subject);
+  refuseFootageOverwrite(real, { comp: item.comp, output, overflow }, span, `Queue item "${item.id}"`);
+  refuseRewrite({ ...item, output }, span, written);
+}
+
+/** `paths` with the links of their folders resolved (each folder once), their names kept. */
+export async function inResolvedFolders(paths: readonly string[]): Promise<string[]> {
+  const folders = new Map<string, Promise<string>>();
+  return Promise.all(
+    paths.map(async (path) => {
+      const dir = dirname(path);
+      if (!folders.has(dir)) folders.set(dir, resolved(dir));
+      return join(await folders.get(dir)!, basename(path));
+    }),
+  );
 }
 
 /**
