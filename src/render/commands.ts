@@ -16,6 +16,7 @@ import {
   STILL_FORMATS,
   type AnyCommand,
   type Composition,
+  type Project,
   type SessionView,
   type StillEncoding,
   type StillFormat,
@@ -25,6 +26,7 @@ import { needsComp } from '../engine/commands/layer-add.js';
 import { findComp } from '../engine/resolve.js';
 import { sha256 } from './hash.js';
 import { footagePaths } from './reachable-footage.js';
+import { footageReplacedBy } from './queue/output-links.js';
 import type { FrameRenderer } from './types.js';
 import type { PreviewWorkerOptions } from './preview/client.js';
 
@@ -64,6 +66,21 @@ function ignoredSettings(format: StillFormat, p: { quality?: number; transparent
         ]
       : []),
   ];
+}
+
+/**
+ * Refuses to write a frame over footage its composition draws (a logo saved as a still of the composition
+ * that shows it): the file would be replaced by a picture of itself, and every later frame would draw that.
+ * A render refuses the same (queue/output-overlap.ts); frame.save and frame.preview's output wrote over it.
+ */
+async function refuseOverFootage(doc: Project, comp: Composition, path: string): Promise<void> {
+  const footage = await footageReplacedBy(doc, comp.id, path);
+  if (footage)
+    throw new EngineError(
+      'bad_argument',
+      `Saving the frame to "${path}" would replace the file of footage "${footage.name}" (${footage.id}), which composition "${comp.name}" draws.`,
+      'Save the frame to another file.',
+    );
 }
 
 /** Checks `time` against the comp: 0 <= time < duration. Returns the frame number it falls in. */
@@ -194,6 +211,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       const comp = findComp(doc, p.comp);
       const time = p.time ?? 0;
       const frame = frameAt(comp, time);
+      if (p.output !== undefined) await refuseOverFootage(doc, comp, p.output);
       const maxSide = p.max_side ?? PREVIEW_DEFAULT_SIDE;
       const scale = Math.min(1, maxSide / Math.max(comp.width, comp.height));
       const renderer = await getRenderer();
@@ -280,6 +298,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
           `Use a ${listWords(firstExtensions(STILL_FORMATS))} path, or pass format.`,
         );
       }
+      await refuseOverFootage(doc, comp, p.path);
       const transparent = (p.transparent ?? false) && formatSpec(format).alpha;
       const renderer = await getRenderer();
       const { stillEncoding } = await import('./encode.js');

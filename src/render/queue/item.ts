@@ -19,6 +19,7 @@ import { removedError, stopped, stoppedKeeping, toInfo } from './item-errors.js'
 import type { Exporter, ExporterRegistry, OutputFile } from './exporters/types.js';
 import { footageInput } from './footage-input.js';
 import { refuseGoneFootage } from './gone-footage.js';
+import { refuseLinkedOverwrite } from './output-links.js';
 import { soundInput } from './sound-input.js';
 import { feederWorkers, type JobOptions } from './options.js';
 import { planItem, type ItemPlan } from './plan.js';
@@ -160,6 +161,9 @@ async function render(
   if (!factory)
     throw new EngineError('unsupported_format', `No exporter for "${item.format}".`, 'Pick another format.');
   await refuseGoneFootage(env.doc, item.comp, env.ports, plan);
+  // planItem compared the paths as spelt; a linked folder can still lead the output onto a footage file or
+  // an earlier item's file.
+  await refuseLinkedOverwrite(env.doc, item, { start: frames[0]!, end: frames.at(-1)! }, env.written);
   if (env.reclaimStale) await reclaimItemTemporaries(item, tracker);
   const sound = plan.sound
     ? await soundInput(env.doc, plan, env.ports, env.options.ffmpeg, (close) => cleanup.always(close))

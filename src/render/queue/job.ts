@@ -4,6 +4,7 @@ import type { OutputFile } from './exporters/types.js';
 import { renderItem, type ItemEnv, type ItemOutcome } from './item.js';
 import { removedError } from './item-errors.js';
 import { withManifests } from './manifest.js';
+import { inResolvedFolders } from './output-links.js';
 import { framesOf } from './plan.js';
 import type { ItemStatus } from './status.js';
 
@@ -138,8 +139,10 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
     // A manifest written before the item stopped short was removed with its files.
     if (outcome.status !== 'done') manifest = null;
     const done: JobItemOutcome = { id: item.id, alpha: item.alpha, ...outcome, manifest };
-    for (const file of outcome.status === 'done' ? outcome.files : []) written.add(file.path);
-    if (done.manifest) written.add(done.manifest);
+    const paths = (outcome.status === 'done' ? outcome.files : []).map((f) => f.path);
+    if (done.manifest) paths.push(done.manifest);
+    // As spelt and with links resolved: a later item may reach the same files through a linked folder.
+    for (const path of [...paths, ...(await inResolvedFolders(paths))]) written.add(path);
     env.setStatus(item.id, finalStatus(done, total, reached));
     outcomes.push(done);
   }

@@ -43,6 +43,23 @@ export function overwrittenFootage(
 }
 
 /**
+ * The footage item `compId` draws (through precomps) whose file is `file` (a sequence: one of its frames);
+ * null when none. For outputs written to one literal path: a saved frame.
+ */
+export function footageAtFile(doc: Project, compId: string, file: string): FootageItem | null {
+  for (const footage of reachableFootage(doc, [compId])) {
+    const seq = footage.media?.kind === 'sequence' ? footage.media.sequence : undefined;
+    if (!seq) {
+      if (footage.path === file) return footage;
+      continue;
+    }
+    if (dirname(seq.pattern) !== dirname(file)) continue;
+    for (let n = seq.first; n <= seq.last; n++) if (sequenceFrame(seq.pattern, n) === file) return footage;
+  }
+  return null;
+}
+
+/**
  * Throws bad_argument when rendering `item` (frames `span`) would write over footage it reads; `subject` names
  * it in the message ("Queue item \"rq_1\"", "This output"). Checked when an item is queued or changed, and again
  * when it renders (footage may have been added to its composition since).

@@ -6,12 +6,13 @@
  * sequence output that no footage file shares still render.
  */
 import { createHash } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import type { JobResult } from '../../../src/render/queue/service.js';
 import type { Session } from '../../../src/session.js';
 import { disposeAll, trackedSession } from '../../helpers/footage-session.js';
+import { tone } from '../../helpers/audio.js';
 import { numberedClip, numberedSequence } from '../../helpers/media.js';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { run } from '../../helpers/queue.js';
@@ -119,5 +120,62 @@ describeWithFfmpeg('a render and the footage it reads', () => {
     expect(later.items[0]?.error).toBeUndefined();
     expect(later.completed).toBe(1);
     expect((await readdir(dirname(pattern))).filter((f) => /^f_002[0-2]\.png$/.test(f)).length).toBe(3);
+  });
+
+  itWithFfmpeg(
+    'fails an output that reaches the footage through a linked folder or a linked file',
+    async () => {
+      // The paths as spelt differ, so queueing passes; the render resolves them before it writes anything.
+      const dir = await tempDir();
+      const media = join(dir, 'media');
+      await mkdir(media);
+      const voice = await tone(media, { freq: 440, seconds: 1 });
+      const before = await sha(voice);
+      await symlink(media, join(dir, 'linked'));
+      const { s, comp } = await compShowing(voice);
+      const throughFolder = join(dir, 'linked', 'tone-440-1.wav');
+      await run(s, 'renderQueue.add', { comp, output: throughFolder });
+      const job = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(job.completed).toBe(0);
+      expect(job.items[0]?.error?.code).toBe('bad_argument');
+      expect(job.items[0]?.error?.message).toContain(voice);
+      expect(await sha(voice)).toBe(before);
+      expect((await readdir(media)).sort()).toEqual(['tone-440-1.wav']);
+
+      // Footage imported through a link to the file: an output at the file itself replaces what the link reads.
+      const clip = await numberedClip(media, 'h264', '30', 30);
+      const clipBefore = await sha(clip);
+      await symlink(clip, join(dir, 'clip-link.mp4'));
+      const linked = await compShowing(join(dir, 'clip-link.mp4'));
+      await run(linked.s, 'renderQueue.add', { comp: linked.comp, output: clip, format: 'mp4' });
+      const second = await run<JobResult>(linked.s, 'renderQueue.render', {});
+      expect(second.items[0]?.error?.code).toBe('bad_argument');
+      expect(await sha(clip)).toBe(clipBefore);
+
+      // A sequence output in the sequence's folder reached through a link.
+      const pattern = await numberedSequence(dir, 4, 1);
+      await symlink(dirname(pattern), join(dir, 'seq-link'));
+      const frames = await compShowing(pattern);
+      await run(frames.s, 'renderQueue.add', {
+        comp: frames.comp,
+        output: join(dir, 'seq-link', 'f_[####].png'),
+        frameRange: { start: 0, end: 3 },
+      });
+      const third = await run<JobResult>(frames.s, 'renderQueue.render', {});
+      expect(third.items[0]?.error?.code).toBe('bad_argument');
+    },
+  );
+
+  itWithFfmpeg('renders to a linked folder that holds no footage', async () => {
+    const dir = await tempDir();
+    const voice = await tone(dir, { freq: 440, seconds: 1 });
+    const out = join(dir, 'out');
+    await mkdir(out);
+    await symlink(out, join(dir, 'out-link'));
+    const { s, comp } = await compShowing(voice);
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'out-link', 'tone-440-1.wav') });
+    const job = await run<JobResult>(s, 'renderQueue.render', {});
+    expect(job.completed).toBe(1);
+    expect(await readdir(out)).toContain('tone-440-1.wav');
   });
 });

@@ -4,6 +4,7 @@
  * writes nothing; the earlier one's file is kept as it was. Frames of one sequence template that the items do
  * not share, and a later item that skips existing files, render as before.
  */
+import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobResult } from '../../../src/render/queue/service.js';
@@ -84,5 +85,24 @@ describe('items of one render writing the same files', () => {
     // Frames 0-2 are comp A's, as the first render made them; 3-4 are B's.
     for (const f of ['f_00.png', 'f_01.png', 'f_02.png']) expect(afterFirst[f]).toBeDefined();
     expect(new Set(pngs.map(([, h]) => h)).size).toBeGreaterThan(1);
+  });
+
+  it('the later of two items reaching one file through a linked folder fails too, for a sequence as well', async () => {
+    // Paths that differ as spelt: both items ended done, the second's file in place of the first's.
+    const dir = await tempDir();
+    await mkdir(join(dir, 'out'));
+    await symlink(join(dir, 'out'), join(dir, 'linked'));
+    const { s, a, b } = await twoComps();
+    await run(s, 'renderQueue.add', { comp: a, output: join(dir, 'out', 'f_[##].png') });
+    await run(s, 'renderQueue.add', { comp: b, output: join(dir, 'linked', 'f_[##].png') });
+    const job = await run<JobResult>(s, 'renderQueue.render', { detail: 'files' });
+    expect(job.items.map((i) => i.status)).toEqual(['done', 'failed']);
+    expect(job.items[1]!.error!.code).toBe('bad_argument');
+    expect(job.items[1]!.error!.message).toContain(join(dir, 'out', 'f_00.png'));
+    // The first item's frames are there as it wrote them.
+    const files = await hashFiles(join(dir, 'out'));
+    const firsts = Object.entries(job.items[0]!.sha256!);
+    expect(firsts).toHaveLength(5);
+    for (const [path, sum] of firsts) expect(files[path.slice(join(dir, 'out').length + 1)]).toBe(sum);
   });
 });

@@ -1,6 +1,6 @@
 /** frame.preview and frame.save through a real session (engine + lazy renderer + node ports). */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -188,5 +188,32 @@ describe('frame.save', () => {
     const dir = await tempDir();
     expect(await code(engine, 'frame.save', { path: join(dir, 'x.tiff') })).toBe('unsupported_format');
     expect(await code(engine, 'frame.save', { path: 'relative.png' })).toBe('bad_argument');
+  });
+
+  it('refuses to write over footage its composition draws, as a render does, through a linked folder too', async () => {
+    // A logo saved as a still of the composition that shows it was replaced by that frame (and the next still
+    // drew the frame inside itself); frame.preview's output the same.
+    const dir = await tempDir();
+    const media = join(dir, 'media');
+    await mkdir(media);
+    const logo = join(media, 'logo.png');
+    await makeChecker(logo);
+    const before = await readFile(logo);
+    await symlink(media, join(dir, 'linked'));
+    const { engine } = createSession();
+    await ok(engine, 'comp.new', { name: 'Inner', width: 64, height: 48 });
+    const f = await ok<{ id: string }>(engine, 'file.import', { path: logo, name: 'Logo' });
+    await ok(engine, 'layer.addFootage', { footage: f.id });
+    const main = await ok<{ id: string }>(engine, 'comp.new', { name: 'Main', width: 64, height: 48 });
+    await ok(engine, 'layer.addPrecomp', { source: 'Inner' });
+    for (const path of [logo, join(dir, 'linked', 'logo.png')]) {
+      expect(await code(engine, 'frame.save', { comp: main.id, path })).toBe('bad_argument');
+      expect(await code(engine, 'frame.preview', { comp: main.id, output: path })).toBe('bad_argument');
+    }
+    expect(await readFile(logo)).toEqual(before);
+    expect(await readdir(media)).toEqual(['logo.png']);
+    // Beside it, the frame is written.
+    await ok(engine, 'frame.save', { comp: main.id, path: join(media, 'frame.png') });
+    expect((await readdir(media)).sort()).toEqual(['frame.png', 'logo.png']);
   });
 });
