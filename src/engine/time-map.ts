@@ -68,8 +68,17 @@ export function footageTime(
 /**
  * The index of the frame whose timestamp is nearest to `time` (ties go to the earlier frame). `timestamps` are
  * the frames' presentation times in seconds, ascending (from the probe), so variable frame rates map right.
+ * `period`: a looping layer's clip length; its next pass's first frame, at that time, is a neighbour of the last
+ * frame too (without it a 10 fps loop in a 30 fps comp showed its last frame 4 comp frames and its first 2).
  */
-export function nearestFrame(timestamps: ArrayLike<number>, time: number): number {
+export function nearestFrame(timestamps: ArrayLike<number>, time: number, period?: number): number {
+  const found = nearestInPass(timestamps, time);
+  const last = timestamps.length - 1;
+  if (period !== undefined && found === last && period - time < time - timestamps[last]! - EPS) return 0;
+  return found;
+}
+
+function nearestInPass(timestamps: ArrayLike<number>, time: number): number {
   const n = timestamps.length;
   if (n === 0) throw new RangeError('footage without frames');
   let lo = 0;
@@ -84,13 +93,22 @@ export function nearestFrame(timestamps: ArrayLike<number>, time: number): numbe
   return lo;
 }
 
-/** For frame blending: the frames before and after `time` and the weight of the later one (0..1). */
+/**
+ * For frame blending: the frames before and after `time` and the weight of the later one (0..1). `period`: as
+ * nearestFrame's; past a looping clip's last frame, the later one is the next pass's first.
+ */
 export function blendFrames(
   timestamps: ArrayLike<number>,
   time: number,
+  period?: number,
 ): { a: number; b: number; weight: number } {
   const n = timestamps.length;
   if (n === 0) throw new RangeError('footage without frames');
+  const last = timestamps[n - 1]!;
+  if (period !== undefined && n > 1 && time > last + EPS && period > last + EPS) {
+    const weight = Math.min(1, (time - last) / (period - last));
+    return { a: n - 1, b: 0, weight };
+  }
   let a = 0;
   while (a + 1 < n && timestamps[a + 1]! <= time + EPS) a++;
   const b = Math.min(a + 1, n - 1);

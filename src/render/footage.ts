@@ -18,7 +18,13 @@ import {
 } from '../engine/core.js';
 import { fsError } from '../engine/errors.js';
 import { reachableFootage } from './reachable-footage.js';
-import { footageSourceTime, isMoving, onTimestamps, visitFootageLayers } from './media/frame-plan.js';
+import {
+  footageSourceTime,
+  isMoving,
+  loopPeriod,
+  onTimestamps,
+  visitFootageLayers,
+} from './media/frame-plan.js';
 import type { FrameStore } from './media/frame-store.js';
 import { cutShort, missingFootage } from './media/missing-footage.js';
 import { sharpModule } from './sharp-module.js';
@@ -54,9 +60,14 @@ export interface FrameMix {
 export const blendsFrames = (layer: Layer) => layer.time?.frameBlending === true;
 
 /** The frame indices a footage time needs: the nearest one, or with blending the two around it. */
-function framesFor(timestamps: ArrayLike<number>, t: number, blend: boolean): number[] {
-  if (!blend) return [nearestFrame(timestamps, t)];
-  const { a, b } = blendFrames(timestamps, t);
+function framesFor(
+  timestamps: ArrayLike<number>,
+  t: number,
+  blend: boolean,
+  period: number | undefined,
+): number[] {
+  if (!blend) return [nearestFrame(timestamps, t, period)];
+  const { a, b } = blendFrames(timestamps, t, period);
   return a === b ? [a] : [a, b];
 }
 
@@ -77,13 +88,14 @@ export function footagePicture(
   const moving = footage.moving.get(item.id);
   if (!moving) return null;
   const t = onTimestamps(layer, item, source, moving.timestamps);
+  const period = loopPeriod(layer, item);
   if (blendsFrames(layer)) {
-    const { a, b, weight } = blendFrames(moving.timestamps, t);
+    const { a, b, weight } = blendFrames(moving.timestamps, t, period);
     const [ca, cb] = [moving.frames.get(a), moving.frames.get(b)];
     if (!ca || !cb) return null;
     return weight > 0 && a !== b ? { a: ca, b: cb, weight } : ca;
   }
-  return moving.frames.get(nearestFrame(moving.timestamps, t)) ?? null;
+  return moving.frames.get(nearestFrame(moving.timestamps, t, period)) ?? null;
 }
 
 export class FootageCache {
@@ -151,7 +163,7 @@ export class FootageCache {
       try {
         const timestamps = await this.#store.timestamps(item);
         const needed = times.flatMap(({ t, blend, layer }) =>
-          framesFor(timestamps, onTimestamps(layer, item, t, timestamps), blend),
+          framesFor(timestamps, onTimestamps(layer, item, t, timestamps), blend, loopPeriod(layer, item)),
         );
         const indices = [...new Set(needed)].sort((a, b) => a - b);
         const frames = new Map<number, Canvas>();

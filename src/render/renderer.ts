@@ -15,7 +15,7 @@ import { NestedFrames } from './nesting.js';
 import { LayerSurfaceCache } from './layer-cache.js';
 import { throwIfCancelled } from './cancel.js';
 import { cutShort } from './media/missing-footage.js';
-import { onTimestamps } from './media/frame-plan.js';
+import { loopPeriod, onTimestamps } from './media/frame-plan.js';
 import type { FrameFootage } from './footage.js';
 import { findPlate, type Plate } from './plate.js';
 import { frameToI420 } from './yuv/i420.js';
@@ -165,6 +165,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     const index = nearestFrame(
       timestamps,
       onTimestamps(plate.layer, plate.item, plate.sourceTime, timestamps),
+      loopPeriod(plate.layer, plate.item),
     );
     const samples = await store.i420(plate.item, index);
     const damage = cutShort(plate.item, timestamps, index, store.decodedEnd(plate.item));

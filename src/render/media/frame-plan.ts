@@ -69,6 +69,17 @@ export function onTimestamps(
   return Math.max(0, t - lastFrame);
 }
 
+/**
+ * The length after which a looping layer's clip starts again (its next pass's first frame is then a neighbour of
+ * its last one: nearestFrame and blendFrames' `period`); undefined when it does not loop, is frozen, or is a
+ * reversed clip of variable frame rate (whose times onTimestamps moves, holding its first frame instead).
+ */
+export function loopPeriod(layer: Layer, item: FootageItem): number | undefined {
+  const map = layer.time;
+  if (!map?.loop || map.freezeAt !== null || reversedVariable(layer, item)) return undefined;
+  return item.media?.duration ?? undefined;
+}
+
 /** The nested composition's time a precomp layer shows at layer time `lt`: lt itself unless retimed. */
 export function precompTime(layer: Layer, lt: number, nested: Composition): number | null {
   return layer.time ? sourceTime(layer, lt, nested.duration, nested.frameRate) : lt;

@@ -195,6 +195,33 @@ describeWithFfmpeg('time mapping of video footage', () => {
     ).toEqual(expected);
   });
 
+  itWithFfmpeg(
+    'a looped 10 fps clip in a 30 fps comp shows each frame for 3 comp frames, across the wrap too',
+    async () => {
+      // The next pass's first frame, at the clip's end, is the nearest frame to the last comp frame of a pass:
+      // the last frame was held for 4 comp frames and the first shown for 2, every pass.
+      const engine = newEngine();
+      const { comp, layer } = await compWith(
+        engine,
+        await numberedClip(await tempDir(), 'h264', '10', 20),
+        30,
+      );
+      await run(engine, 'layer.setTimeMap', { layer, loop: true });
+      await run(engine, 'layer.setTiming', { layer, outPoint: 10 });
+      const compFrames = Array.from({ length: 70 }, (_, i) => i);
+      const shown = await framesAt(
+        engine,
+        comp,
+        compFrames.map((f) => f / 30),
+      );
+      // Frame k at comp frames 3k - 1, 3k and 3k + 1 (nearest to k / 10 s), pass after pass.
+      expect(shown).toEqual(compFrames.map((f) => Math.round(f / 3) % 20));
+      const runs = new Map<number, number>();
+      for (const k of shown.slice(2, 62)) runs.set(k, (runs.get(k) ?? 0) + 1);
+      expect(new Set(runs.values())).toEqual(new Set([3]));
+    },
+  );
+
   itWithFfmpeg('a precomp holding the footage is offset by its own start time and speed', async () => {
     const engine = newEngine();
     const clip = await numberedClip(await tempDir(), 'h264', '24', 48);

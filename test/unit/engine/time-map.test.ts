@@ -83,4 +83,22 @@ describe('blendFrames', () => {
     expect(blendFrames(ts, 0.25)).toEqual({ a: 2, b: 3, weight: expect.closeTo(0.5, 6) });
     expect(blendFrames(ts, 0.3)).toEqual({ a: 3, b: 3, weight: 0 });
   });
+
+  it("past a looping clip's last frame, mixes it with the next pass's first", () => {
+    const ts = constantTimestamps(10, 10);
+    expect(blendFrames(ts, 0.95, 1)).toEqual({ a: 9, b: 0, weight: expect.closeTo(0.5, 6) });
+    // Not looping: the last frame holds.
+    expect(blendFrames(ts, 0.95)).toEqual({ a: 9, b: 9, weight: 0 });
+  });
+});
+
+describe('nearestFrame of a looping clip', () => {
+  it("takes the next pass's first frame when it is nearer than the last", () => {
+    const ts = constantTimestamps(20, 10);
+    expect(nearestFrame(ts, 1.9667, 2)).toBe(0);
+    expect(nearestFrame(ts, 1.9333, 2)).toBe(19);
+    // A tie goes to the earlier frame, as within a pass; without a period the last frame holds.
+    expect(nearestFrame(ts, 1.95, 2)).toBe(19);
+    expect(nearestFrame(ts, 1.9667)).toBe(19);
+  });
 });
