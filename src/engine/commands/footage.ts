@@ -144,10 +144,20 @@ function warnFits(
         `The new file is ${+duration.toFixed(3)} s long (was ${+was.duration.toFixed(3)} s): it ends before the layer${ends.length > 1 ? 's' : ''} showing it do${ends.length > 1 ? '' : 'es'}, so nothing ${media?.kind === 'audio' ? 'plays' : 'shows'} after ${ends.join(', ')}. Move the out point (layer.setTiming {outPoint}), or loop it (layer.setTimeMap {loop: true}).`,
       );
   }
-  if (media?.kind === 'audio' && was?.kind !== 'audio' && layers.length)
+  if (media?.kind === 'audio' && was?.kind !== 'audio' && layers.length) {
     ctx.warn(
       `The new file has sound only: ${quoted(layers.map((l) => l.name))} show${layers.length > 1 ? '' : 's'} no picture.`,
     );
+    // A matte with no picture hides the layer it mattes in every frame (layer.setTrackMatte refuses such a matte).
+    const ids = new Set(layers.map((l) => l.id));
+    const matted = ctx.doc.items.flatMap((c) =>
+      c.type === 'composition' ? c.layers.filter((l) => l.trackMatte && ids.has(l.trackMatte.layer)) : [],
+    );
+    if (matted.length)
+      ctx.warn(
+        `${quoted(matted.map((l) => l.name))} ${matted.length > 1 ? 'are' : 'is'} matted by a layer that now has no picture: ${matted.length > 1 ? 'they are' : 'it is'} hidden in every frame. Remove the matte (layer.setTrackMatte {matte: null}) or relink to a picture.`,
+      );
+  }
   if (was?.audio && !media?.audio && layers.length)
     ctx.warn(
       `The new file has no sound: ${quoted(layers.map((l) => l.name))} now play${layers.length > 1 ? '' : 's'} silence.`,

@@ -172,8 +172,15 @@ describeWithFfmpeg('footage.relink', () => {
     'a freeze past the end of the new file, a file with sound only for a picture, or without sound for a sound, is warned of',
     async () => {
       const { dir, first, second } = await longAndShort();
-      const { s, footage, layer } = await setup(first);
+      const { s, comp, footage, layer } = await setup(first);
       await run(s, 'layer.setTimeMap', { layer, freezeAt: 0.8 });
+      // A layer the clip mattes: with sound only for a matte, it would be hidden in every frame.
+      const { id: title } = await run<{ id: string }>(s, 'layer.addSolid', {
+        comp,
+        name: 'Title',
+        color: '#ffffff',
+      });
+      await run(s, 'layer.setTrackMatte', { comp, layer: title, matte: layer });
       const r = await s.engine.execute('footage.relink', { footage, path: second });
       expect(r.ok && r.warnings?.join(' ')).toMatch(
         /"Plate" freezes at a time past the end of the new file \(0\.3 s long\)/,
@@ -183,6 +190,9 @@ describeWithFfmpeg('footage.relink', () => {
         path: await tone(dir, { freq: 440, seconds: 1 }),
       });
       expect(sound.ok && sound.warnings?.join(' ')).toMatch(/sound only: "Plate" shows no picture/);
+      expect(sound.ok && sound.warnings?.join(' ')).toMatch(
+        /"Title" is matted by a layer that now has no picture: it is hidden in every frame\. Remove the matte/,
+      );
       // Sound for sound: nothing to say (it never showed a picture). A silent clip for it: the layer goes quiet.
       const again = await s.engine.execute('footage.relink', {
         footage,
