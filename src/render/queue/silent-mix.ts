@@ -35,7 +35,9 @@ export function silentMixWarning(doc: Project, plan: ItemPlan, mix: AudioMix | n
     `${what}: composition "${comp.name}" has nothing to hear, as ${why}. ` +
     'Unmute a layer (layer.setAudioMuted {muted: false}), turn its freeze off (layer.setTimeMap {freezeAt: null}) ' +
     'or move it into the frames (layer.setTiming), or add a footage layer with sound (layer.addFootage).' +
-    (plan.picture ? ' A video meant to be silent says so with renderQueue.add {audio: false}.' : '')
+    (plan.picture
+      ? ' A video meant to be silent says so with renderQueue.add {audio: false} (effectcraft-cli render --no-audio).'
+      : '')
   );
 }
 
@@ -60,6 +62,8 @@ export function inaudibleMixWarning(
     `never rises above ${floorDb} dBFS in these frames, so the files are silent there or the layers' audio.level is ` +
     'near -96 dB. Check the files (play the footage, or relink it with footage.relink), raise audio.level ' +
     '(property.set, in dB) or move the layers to where their sound is (layer.setTiming)' +
-    (picture ? ', or leave the sound out with renderQueue.add {audio: false}.' : '.')
+    (picture
+      ? ', or leave the sound out with renderQueue.add {audio: false} (effectcraft-cli render --no-audio).'
+      : '.')
   );
 }

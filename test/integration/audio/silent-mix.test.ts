@@ -31,6 +31,10 @@ describe('an output with nothing to hear', () => {
       const mp4 = await renderTo(s, comp, join(dir, `${comp}.mp4`));
       expect(mp4.items[0]!.status).toBe('done');
       expect(mp4.items[0]!.warnings?.join('\n')).toMatch(/mp4 has no audio stream: .*"tone/);
+      // The way out for a video meant to be silent, in both the command's and the CLI's words.
+      expect(mp4.items[0]!.warnings?.join('\n')).toContain(
+        'renderQueue.add {audio: false} (effectcraft-cli render --no-audio)',
+      );
     }
   });
 
