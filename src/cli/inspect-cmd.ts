@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { EngineError, type EnginePorts, type ErrorInfo } from '../engine/index.js';
 import { sequenceFrame } from '../engine/image-sequence.js';
+import { formatSpec } from '../engine/output-formats.js';
 import type { FootageItem, Project, RenderQueueItem } from '../engine/model.js';
 import { createNodePorts } from '../node-io/engine-ports.js';
 import { templateDoc } from '../render/queue/template-doc.js';
@@ -184,6 +185,9 @@ function queueSummary(q: RenderQueueItem, comps: Overview['project']['compositio
     format: q.format,
     frames,
     ...(q.alpha && { alpha: true }),
+    // A video item that leaves the sound out looks like one that carries it unless said: a pre-flight reader
+    // would ship a silent deliverable. Only where the format muxes sound (a PNG sequence has none either way).
+    ...(!q.audio && formatSpec(q.format).sound === 'muxed' && { audio: false }),
     ...(q.encoding && { encoding: q.encoding }),
     ...(q.props && { props: q.props }),
   };
@@ -227,6 +231,7 @@ function text(s: Summary): string {
   for (const q of s.renderQueue) {
     const extra = [
       q.alpha ? 'RGB+Alpha' : '',
+      q.audio === false ? 'no sound' : '',
       q.encoding ? JSON.stringify(q.encoding) : '',
       q.props ? `props ${JSON.stringify(q.props)}` : '',
     ].filter(Boolean);

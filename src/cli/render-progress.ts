@@ -23,6 +23,9 @@ export class ProgressView {
   // Per item: a --data batch on the workers renders several items at once (lanes.ts), their events interleaved;
   // one clock for "the current item" restarted at every switch and read ~0 fps, a line an event.
   readonly #clocks = new Map<string, ItemClock>();
+  // Items whose end was printed: an item skipped whole (--skip-existing, --resume over a one-file output that
+  // exists) reports its frames done as it starts and again as it completes; both read "done", said once.
+  readonly #ended = new Set<string>();
   #lastLine = 0;
   #drawn = false;
 
@@ -33,6 +36,8 @@ export class ProgressView {
 
   update(p: JobProgress): void {
     const now = Date.now();
+    const finished = p.framesTotal > 0 && p.framesDone === p.framesTotal;
+    if (finished && this.#ended.has(p.itemId)) return;
     let clock = this.#clocks.get(p.itemId);
     const first = !clock;
     if (!clock) {
@@ -44,12 +49,14 @@ export class ProgressView {
     const fps = elapsed > 0.2 ? (p.framesDone - clock.base) / elapsed : 0;
     const left = fps > 0 ? (p.framesTotal - p.framesDone) / fps : Infinity;
     const pct = p.framesTotal ? p.framesDone / p.framesTotal : 0;
-    const finished = p.framesTotal > 0 && p.framesDone === p.framesTotal;
     // A finished item says how long it took; a rate measured from nothing (a sound-only item reports its frames
     // when its file is written, all at once) would read "0.0 fps -- left".
     const pace = finished ? `done in ${duration(elapsed)}` : `${fps.toFixed(1)} fps  ${duration(left)} left`;
     const text = `${p.itemId} (${p.itemsDone + 1}/${p.itemsTotal}) ${p.framesDone}/${p.framesTotal} frames  ${pace}`;
-    if (finished) this.#clocks.delete(p.itemId);
+    if (finished) {
+      this.#clocks.delete(p.itemId);
+      this.#ended.add(p.itemId);
+    }
     if (this.#tty) {
       // Redraw at most 10 times a second (and on an item's last frame): a terminal is slow to repaint.
       if (now - this.#lastLine < 100 && !finished) return;

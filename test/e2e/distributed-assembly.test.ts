@@ -83,6 +83,32 @@ describeWithRedis('the assembly of segments with sound (render --redis)', () => 
   );
 
   itWithFfmpeg(
+    'while a worker mixes and joins, the log says so and not that the item is done',
+    async () => {
+      // Until 2026-12-07 the log read "300/300 frames  done" as the last chunk ended, then nothing while the
+      // assembly ran (an hour of composition: 106 s of silence after "done in 49s").
+      const { dir, render } = await farm(1);
+      let since = 0;
+      const r = await cliUntil(
+        render,
+        dir,
+        () => {
+          if (!joining(workers[0]!)) return false;
+          since ||= Date.now();
+          return Date.now() - since > 300;
+        },
+        workers,
+      );
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).not.toMatch(/300\/300 frames {2}done/);
+      expect(r.stderr).toMatch(
+        /Every frame of rq_\d+ is rendered: a worker is joining its 3 segments and mixing its sound\./,
+      );
+    },
+    180_000,
+  );
+
+  itWithFfmpeg(
     'a worker shut down while it joins hands the assembly back: another worker joins, the output has its whole picture and sound',
     async () => {
       const { dir, render } = await farm(2);

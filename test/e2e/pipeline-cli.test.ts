@@ -71,6 +71,29 @@ describe('effectcraft-cli inspect', () => {
     });
   });
 
+  it('says which video items leave the sound out (audio: false), and only those', async () => {
+    // Until 2026-12-07 an MP4 item stored with audio: false (render --no-audio's, renderQueue.update's) was
+    // listed exactly as one with sound: a pre-flight check could not tell that a deliverable would be silent.
+    const dir = await smallProject({ output: 'out/o.mp4', format: 'mp4', audio: false });
+    const text = await runCli(['inspect', 'p.ecproj'], { cwd: dir });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`rq_2  "Main"  mp4  frames 0-9  ${join(dir, 'out/o.mp4')}  no sound\n`);
+    const json = JSON.parse((await runCli(['inspect', 'p.ecproj', '--json'], { cwd: dir })).stdout) as {
+      renderQueue: { audio?: boolean }[];
+    };
+    expect(json.renderQueue[0]!.audio).toBe(false);
+    // With sound (the default), and a format that has none either way: nothing is said.
+    for (const item of [{ output: 'out/o.mp4', format: 'mp4' }, { audio: false }]) {
+      const other = await smallProject(item);
+      const t = await runCli(['inspect', 'p.ecproj'], { cwd: other });
+      expect(t.stdout).not.toContain('no sound');
+      const j = JSON.parse((await runCli(['inspect', 'p.ecproj', '--json'], { cwd: other })).stdout) as {
+        renderQueue: object[];
+      };
+      expect(j.renderQueue[0]).not.toHaveProperty('audio');
+    }
+  });
+
   it('lists footage with its kind and size, and the frame rate and duration of video', async () => {
     const dir = await tempDir();
     const project = JSON.parse(projectWith({})) as { items: object[] };

@@ -6,7 +6,7 @@ export const inspectSpec = defineSubcommand({
   summary: "list a project's compositions, footage and render queue",
   usage: ['inspect PROJECT [--json] [--strict]'],
   description:
-    "Lists what a project holds: its compositions (id, size, frame rate, duration, layers with their names and kinds), its footage (path, kind, size; frame rate, variable or not, and duration of video and sequences, a sequence's pattern and first and last frame numbers, the sound's codec, rate and channels, missing files, and the frames missing from a sequence, each file looked for: a pre-flight check for a render) and its render queue items (id, composition, output, format, frame range). Human-readable by default; --json prints the same as one JSON object for scripts.",
+    "Lists what a project holds: its compositions (id, size, frame rate, duration, layers with their names and kinds), its footage (path, kind, size; frame rate, variable or not, and duration of video and sequences, a sequence's pattern and first and last frame numbers, the sound's codec, rate and channels, missing files, and the frames missing from a sequence, each file looked for: a pre-flight check for a render) and its render queue items (id, composition, output, format, frame range; RGB + Alpha, a video that leaves the sound out ('no sound', --json audio: false), encoder settings and template values where set). Human-readable by default; --json prints the same as one JSON object for scripts.",
   positionals: true,
   flags: {
     ...JSON_FLAG,

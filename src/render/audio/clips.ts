@@ -105,7 +105,7 @@ export function footageSound(
 
 /**
  * Branches of the filter graph past this in one item are refused: each segment is one, and a loop's repeats
- * one per group of RUN_GROUP (loop-runs.ts), so a one-second loop over an hour is 225. Far above a real edit's
+ * one per group of RUN_GROUP (loop-runs.ts; one in all when its period is whole samples). Far above a real edit's
  * cuts and loops, far below what makes ffmpeg's graph slow to build.
  */
 export const MAX_AUDIO_SEGMENTS = 2000;

@@ -10,8 +10,9 @@ import { METER_FRAME, SILENCE_DB } from './clip-meter.js';
 import { gainFilter } from './envelope.js';
 import { footageInput } from '../media/input-formats.js';
 import { branchWidth, loopRuns, runGroups, type Branch, type LoopRun } from './loop-runs.js';
+import { MIX_RATE } from './mix-rate.js';
 
-export const MIX_RATE = 48_000;
+export { MIX_RATE };
 /** What every branch is converted to first, and what the mix is. */
 const CANON = `aresample=${MIX_RATE},aformat=sample_fmts=fltp:sample_rates=${MIX_RATE}:channel_layouts=stereo`;
 /** Re-stamps a stream from 0 by sample count (after cuts, delays and rate changes). */

@@ -296,14 +296,24 @@ async function renderOne(
       },
     };
   });
-  // Progress: the latest count of each chunk, summed; reported only when the sum grows.
+  // Progress: the latest count of each chunk, summed; reported only when the sum grows. The chunks' last frame
+  // is not the item's end: the assembly (segments joined, a video's whole sound mixed and muxed: a minute and
+  // more for an hour of composition) comes after it, so the item reads done only once assembled (`final`).
   const done = new Map<string, number>();
   let reported = -1;
-  const report = () => {
+  let assembling = false;
+  const report = (final = false) => {
     const sum = [...done.values()].reduce((n, d) => n + d, 0);
-    if (sum <= reported) return;
-    reported = sum;
-    options.onProgress({ itemId: item.id, framesDone: sum, framesTotal, itemsDone: index, itemsTotal });
+    if (!final && !assembling && sum >= framesTotal && split === 'segments') {
+      assembling = true;
+      options.onNotice?.(
+        `Every frame of ${item.id} is rendered: a worker is joining its ${spans.length} segments${sound ? ' and mixing its sound' : ''}.`,
+      );
+    }
+    const shown = final ? sum : Math.min(sum, framesTotal - 1);
+    if (shown <= reported) return;
+    reported = shown;
+    options.onProgress({ itemId: item.id, framesDone: shown, framesTotal, itemsDone: index, itemsTotal });
   };
   const chunkIds = new Set(spans.map(chunkId));
   const onProgress = ({ jobId, data }: { jobId: string; data: unknown }) => {
@@ -385,7 +395,7 @@ async function renderOne(
     // Every frame is there: the bar ends full even if the last progress event was throttled away.
     done.clear();
     done.set('all', framesTotal);
-    report();
+    report(true);
     return {
       id: item.id,
       alpha: item.alpha,

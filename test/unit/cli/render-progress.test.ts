@@ -43,4 +43,19 @@ describe('render progress on a log', () => {
     expect(lines.at(-1)).toMatch(/rq_1 \(1\/1\) 50\/50 frames {2}done in 5s/);
     expect(lines.some((l) => /20\/50 frames {2}10\.0 fps {2}3s left/.test(l))).toBe(true);
   });
+
+  it('says an item skipped whole is done once (its frames are reported done as it starts and as it ends)', () => {
+    // Until 2026-12-07 a WAV that existed, rendered again with --skip-existing, logged
+    // "render: rq_1 (1/1) 90/90 frames  done in 0s" twice.
+    const { out, lines } = log();
+    const view = new ProgressView(out);
+    view.update({ itemId: 'rq_1', framesDone: 90, framesTotal: 90, itemsDone: 0, itemsTotal: 2 });
+    vi.advanceTimersByTime(300);
+    view.update({ itemId: 'rq_1', framesDone: 90, framesTotal: 90, itemsDone: 0, itemsTotal: 2 });
+    view.update({ itemId: 'rq_2', framesDone: 0, framesTotal: 10, itemsDone: 1, itemsTotal: 2 });
+    expect(lines).toEqual([
+      'render: rq_1 (1/2) 90/90 frames  done in 0s\n',
+      'render: rq_2 (2/2) 0/10 frames  0.0 fps  -- left\n',
+    ]);
+  });
 });
