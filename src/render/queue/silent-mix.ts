@@ -33,8 +33,11 @@ export function silentMixWarning(doc: Project, plan: ItemPlan, mix: AudioMix | n
     : `it has no layer with sound`;
   return (
     `${what}: composition "${comp.name}" has nothing to hear, as ${why}. ` +
-    'Unmute a layer (layer.setAudioMuted {muted: false}), turn its freeze off (layer.setTimeMap {freezeAt: null}) ' +
-    'or move it into the frames (layer.setTiming), or add a footage layer with sound (layer.addFootage).' +
+    // With no layer with sound at all, only adding one helps.
+    (withSound.length
+      ? 'Unmute a layer (layer.setAudioMuted {muted: false}), turn its freeze off (layer.setTimeMap {freezeAt: null}) ' +
+        'or move it into the frames (layer.setTiming), or add a footage layer with sound (layer.addFootage).'
+      : 'Add a footage layer with sound (layer.addFootage).') +
     (plan.picture
       ? ' A video meant to be silent says so with renderQueue.add {audio: false} (effectcraft-cli render --no-audio).'
       : '')
