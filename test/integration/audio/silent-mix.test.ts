@@ -90,7 +90,9 @@ describe('an output with nothing to hear', () => {
     const wav = await renderTo(s, title, join(dir, 'title.wav'));
     expect(wav.items[0]!.warnings?.join('\n')).toMatch(/is 1 s of silence: .*no layer with sound/);
     // Nothing to unmute or move: adding a layer with sound is the one remedy.
-    expect(wav.items[0]!.warnings?.join('\n')).toMatch(/no layer with sound\. Add a footage layer with sound/);
+    expect(wav.items[0]!.warnings?.join('\n')).toMatch(
+      /no layer with sound\. Add a footage layer with sound/,
+    );
     expect(wav.items[0]!.warnings?.join('\n')).not.toContain('Unmute');
   });
 
