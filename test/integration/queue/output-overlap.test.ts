@@ -62,13 +62,16 @@ describeWithFfmpeg('a render and the footage it reads', () => {
       expect(error?.code).toBe('bad_argument');
       expect(error?.message).toContain(clip);
       expect(error?.message).toMatch(/footage "clip-h264-30" \(footage_\d+\)/);
-      expect(error?.remediation).toMatch(/another file/);
+      // Nothing is queued: the remedy names no item to update, only another output to pass.
+      expect(error?.remediation).toBe('Pass another output: a file or folder the composition does not read.');
       expect(await run<{ items: unknown[] }>(s, 'renderQueue.list')).toMatchObject({ items: [] });
 
       // An item elsewhere cannot be pointed at the clip either; it keeps its output.
       const output = join(dir, 'out.mp4');
       const { id } = await run<{ id: string }>(s, 'renderQueue.add', { comp, output, format: 'mp4' });
-      expect((await refusal(s, 'renderQueue.update', { id, output: clip }))?.code).toBe('bad_argument');
+      const update = await refusal(s, 'renderQueue.update', { id, output: clip });
+      expect(update?.code).toBe('bad_argument');
+      expect(update?.remediation).toMatch(/^Render to another file or folder: renderQueue\.update/);
       const { items } = await run<{ items: Array<{ output: string }> }>(s, 'renderQueue.list');
       expect(items.map((i) => i.output)).toEqual([output]);
     },
