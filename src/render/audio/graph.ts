@@ -72,8 +72,10 @@ function runLines(run: LoopRun, take: () => string, label: string): string[] {
 /**
  * Channel counts ffmpeg (5.1 and since) has a standard layout for, and so a downmix to stereo: without one (a
  * 9- or 64-channel WAV), its resampler cannot make stereo and the render failed ("Error reinitializing filters").
+ * 16 and 24 have one too (hexadecagonal, 22.2), but its fold drops their top and wide channels: a 16-track WAV
+ * without a channel mask lost channels 8 to 15, a 24-channel one 16 of its 24. They are summed as the others.
  */
-const STANDARD_LAYOUT_CHANNELS = new Set([2, 3, 4, 5, 6, 7, 8, 16, 24]);
+const STANDARD_LAYOUT_CHANNELS = new Set([2, 3, 4, 5, 6, 7, 8]);
 
 /**
  * What comes before the resampler: mono on both sides; a count without a standard layout summed by parity

@@ -10,13 +10,17 @@ import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { addSound, renderTo, soundComp, soundSession } from './sound-helpers.js';
 
-/** A 16-bit PCM WAV of `channels` channels, each a 440 Hz sine at half scale, 1 s at 44.1 kHz; no channel mask. */
-async function wavOf(dir: string, channels: number): Promise<string> {
+/**
+ * A 16-bit PCM WAV of `channels` channels, each a 440 Hz sine at half scale (only channel `only` when given, the
+ * others silent), 1 s at 44.1 kHz; no channel mask.
+ */
+async function wavOf(dir: string, channels: number, only?: number): Promise<string> {
   const rate = 44_100;
   const data = Buffer.alloc(rate * channels * 2);
   for (let i = 0; i < rate; i++) {
     const v = Math.round(0.5 * 32767 * Math.sin((2 * Math.PI * 440 * i) / rate));
-    for (let c = 0; c < channels; c++) data.writeInt16LE(v, (i * channels + c) * 2);
+    for (let c = 0; c < channels; c++)
+      data.writeInt16LE(only === undefined || c === only ? v : 0, (i * channels + c) * 2);
   }
   const head = Buffer.alloc(44);
   head.write('RIFF', 0);
@@ -37,7 +41,7 @@ async function wavOf(dir: string, channels: number): Promise<string> {
 }
 
 describe('sound of a channel count without a standard layout', () => {
-  itWithFfmpeg.each([9, 64])(
+  itWithFfmpeg.each([9, 16, 24, 64])(
     'a %i-channel WAV renders, heard on both sides at its level',
     async (channels) => {
       const dir = await tempDir();
@@ -52,4 +56,22 @@ describe('sound of a channel count without a standard layout', () => {
       for (const side of [0, 1]) expect(rms(await decodeSound(out, side), 0.1, 0.9)).toBeCloseTo(0.354, 2);
     },
   );
+
+  // 16 and 24 channels have ffmpeg layouts (hexadecagonal, 22.2) whose fold to stereo dropped channels 8 to 15
+  // of a 16-channel WAV and 16 of a 24-channel one's: a multitrack recorder's last tracks were silent.
+  itWithFfmpeg.each([
+    [16, 15],
+    [24, 20],
+  ])('a %i-channel WAV keeps channel %i, heard at its level', async (channels, only) => {
+    const dir = await tempDir();
+    const s = soundSession();
+    const comp = await soundComp(s, 10, 1);
+    await addSound(s, comp, await wavOf(dir, channels, only));
+    const out = join(dir, 'mix.wav');
+    expect((await renderTo(s, comp, out)).completed).toBe(1);
+    // One channel of the parity sum: its side at its level divided by the side's channel count.
+    const side = only % 2;
+    const expected = 0.354 / Math.ceil((channels - side) / 2);
+    expect(rms(await decodeSound(out, side), 0.1, 0.9)).toBeCloseTo(expected, 3);
+  });
 });
