@@ -683,6 +683,24 @@ describe('effectcraft-cli render pipeline flags', () => {
     expect(r.stderr).not.toContain('renderQueue.update');
   });
 
+  it('--comp with an --output over its footage names --output as the remedy', async () => {
+    const dir = await tempDir();
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'C', width: 8, height: 8, frameRate: 10, duration: 0.2 });
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } })
+      .png()
+      .toFile(join(dir, 'f_00.png'));
+    await run(engine, 'file.import', { path: join(dir, 'f_00.png') });
+    await run(engine, 'layer.addFootage', { comp: 'C', footage: 'f_00' });
+    await run(engine, 'project.save', { path: join(dir, 'p.ecproj') });
+    // The render is queued by --comp, refused before it has an id: --output-dir and --item do not apply to it.
+    const r = await runCli(['render', 'p.ecproj', '--comp', 'C', '--output', 'f_[##].png'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('would write over');
+    expect(r.stderr).toContain('give --output another path');
+    expect(r.stderr).not.toContain('--item ID');
+  });
+
   it('an empty render queue is explained in CLI terms, as a usage error (exit 2)', async () => {
     const dir = await tempDir();
     const project = JSON.parse(projectWith({})) as { renderQueue: unknown[] };

@@ -62,20 +62,23 @@ export function footageAtFile(doc: Project, compId: string, file: string): Foota
 /**
  * Throws bad_argument when rendering `item` (frames `span`) would write over footage it reads; `subject` names
  * it in the message ("Queue item \"rq_1\"", "This output"). Checked when an item is queued or changed, and again
- * when it renders (footage may have been added to its composition since).
+ * when it renders (footage may have been added to its composition since). `queued`: the item has an id to
+ * update; one being added has not, and its remedy names the add ("renderQueue.update {id, output}" named an id
+ * that renderQueue.add had refused to create).
  */
 export function refuseFootageOverwrite(
   doc: Project,
   item: Pick<RenderQueueItem, 'comp' | 'output' | 'overflow'>,
   span: FrameSpan,
   subject: string,
+  queued = true,
 ): void {
   const overwritten = overwrittenFootage(doc, item, span);
   if (overwritten)
     throw new EngineError(
       'bad_argument',
       `${subject} would write over "${overwritten.file}", which footage "${overwritten.footage.name}" (${overwritten.footage.id}) of the composition reads.`,
-      (w) => `Render to another file or folder: ${w.newOutput}.`,
+      (w) => `Render to another file or folder: ${queued ? w.newOutput : w.addOutput}.`,
     );
 }
 

@@ -131,7 +131,13 @@ const renderQueueAdd = defineCommand({
     const props = p.props && requireProps(comp, p.props);
     const overflow = (p.overflow ?? []).map((o) => ({ dir: o.dir, minFreeBytes: o.minFreeBytes ?? 0 }));
     const span = frameSpan({ frameRange: p.frameRange ?? null }, comp)!;
-    refuseFootageOverwrite(ctx.doc, { comp: comp.id, output: p.output, overflow }, span, 'This output');
+    refuseFootageOverwrite(
+      ctx.doc,
+      { comp: comp.id, output: p.output, overflow },
+      span,
+      'This output',
+      false,
+    );
     let id = '';
     ctx.update((d) => {
       id = newId(d, 'rq');
