@@ -405,6 +405,19 @@ describe('effectcraft-cli inspect', () => {
     },
   );
 
+  itWithFfmpeg('--strict names a sequence frame of 0 bytes as empty', async () => {
+    const dir = await tempDir();
+    const pattern = await numberedSequence(dir, 5, 1);
+    const engine = newEngine();
+    await run(engine, 'file.import', { path: pattern, frameRate: 30 });
+    await run(engine, 'project.save', { path: join(dir, 'e.ecproj') });
+    // A render or copy that never wrote frame 3: it was "not an image EffectCraft can read", remedy "put it back".
+    await writeFile(pattern.replace('%04d', '0003'), '');
+    const r = await runCli(['inspect', 'e.ecproj', '--strict'], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/f_0003\.png" is empty \(0 bytes\)/);
+  });
+
   it('--strict exits 0 when every footage file is there', async () => {
     const dir = await tempDir();
     const engine = newEngine();
