@@ -18,6 +18,7 @@ export const CLI_WORDS: SurfaceWords = {
   schemas: 'effectcraft-cli commands --schemas --filter ID',
   commands: 'effectcraft-cli commands',
   newOutput: 'effectcraft-cli render PROJECT --output-dir DIR (or --item ID --output PATH)',
+  addOutput: 'give --output another path',
   param: (name) => FLAG_OF_PARAM.get(name) ?? `"${name}"`,
   // A param no flag sets (one from a project file's queue item) keeps the command's name: it says where it is.
   paramOf: (name, command) => FLAG_OF_PARAM.get(name) ?? `parameter "${name}" for ${command}`,

@@ -16,7 +16,7 @@ import {
   type FootageItem,
   type Project,
 } from '../engine/index.js';
-import { incompleteFile } from '../node-io/incomplete-file.js';
+import { emptyFile, incompleteFile } from '../node-io/incomplete-file.js';
 import { findExecutable } from '../node-io/search-path.js';
 import { sharpModule } from '../render/sharp-module.js';
 import { drawnUpright, uprightSize } from '../render/still-orientation.js';
@@ -95,7 +95,8 @@ async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<vo
           // A frame gone from the middle is listed as missing already; one there and unreadable is a problem.
           .catch(() =>
             stat(path).then(
-              () => null,
+              // An empty frame (a render or copy that never wrote it) is said to be so, as an import says it.
+              (st) => (st.size === 0 ? ('empty' as const) : null),
               () => 'gone' as const,
             ),
           ),
@@ -104,6 +105,7 @@ async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<vo
     for (const [i, meta] of metas.entries()) {
       const path = batch[i]!;
       if (meta === 'gone') continue;
+      if (meta === 'empty') throw emptyFile(path);
       if (!meta?.width || !meta.height)
         throw new EngineError(
           'unsupported_format',

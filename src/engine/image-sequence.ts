@@ -6,13 +6,14 @@
 import { basename, dirname, join } from 'node:path';
 import { EngineError } from './errors.js';
 import { MAX_MOVING_SIDE } from './footage-limits.js';
+import { LIMITS } from './limits.js';
 import type { FootageItem } from './model.js';
 
 /** `%d` or `%0Nd`, the only printf forms a sequence pattern may hold (once). */
 const PRINTF = /%(0(\d{1,2}))?d/;
 
-/** The longest sequence imported: an hour at 30 fps, well past any real run of stills. */
-export const MAX_SEQUENCE_FRAMES = 108_000;
+/** The longest sequence imported (and that a project file may declare). */
+export const MAX_SEQUENCE_FRAMES = LIMITS.sequenceFrames.max;
 
 export function isSequencePattern(path: string): boolean {
   return PRINTF.test(basename(path));

@@ -70,6 +70,13 @@ export const LIMITS = {
   // PATH_MAX on Linux.
   filePath: limit(4_096, 'characters in a file path', 'Use a shorter path.'),
   overflow: limit(32, 'overflow folders on one render queue item', 'Use fewer overflow folders.'),
+  // An hour at 30 fps, far past any real run of stills; an import stops its run there. Every frame's file is looked
+  // for when a project opens: a hand-edited "last" of 50,000,000 held project.open and inspect for half an hour.
+  sequenceFrames: limit(
+    108_000,
+    'frames in an image sequence (from its "first" to its "last", in that order)',
+    'Import the sequence again (file.import, or footage.relink to its first frame) to record its frames.',
+  ),
   // The whole project as saved (indented JSON, which is what grows fastest): it opens in a few seconds and stays
   // far below the ~512 MB a string can hold, even as UTF-8 bytes (at most 3 per character).
   projectSize: limit(

@@ -368,6 +368,10 @@ export const FootageMedia = z.strictObject({
       first: z.number().int().min(0),
       last: z.number().int().min(0),
     })
+    // What an import can record: a project file may say anything, and every frame is looked for on open.
+    .refine((s) => s.last >= s.first && s.last - s.first < LIMITS.sequenceFrames.max, {
+      message: `${LIMITS.sequenceFrames.message}. ${LIMITS.sequenceFrames.remedy}`,
+    })
     .nullable(),
   /**
    * Video: how its pictures are stored, as ffprobe reports them (`pix_fmt`, `color_space`, `color_range`; null

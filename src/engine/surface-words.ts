@@ -16,6 +16,8 @@ export interface SurfaceWords {
   commands: string;
   /** How to give a queued render another output (file or folder). */
   newOutput: string;
+  /** How to give a render being queued (renderQueue.add, the CLI's --comp) another output: it has no id yet. */
+  addOutput: string;
   /** How a command param (`frameRange`, `encoding.crf`) is named: a quoted param, or the CLI flag that sets it. */
   param(name: string): string;
   /** A command's param in a sentence: `parameter "scale" for renderQueue.add`, or at the CLI its flag `--scale`. */
@@ -29,6 +31,7 @@ export const MCP_WORDS: SurfaceWords = {
   schemas: 'command_list with schemas',
   commands: 'command_list',
   newOutput: 'renderQueue.update {id, output}',
+  addOutput: 'renderQueue.add with another "output"',
   param: (name) => `"${name}"`,
   paramOf: (name, command) => `parameter "${name}" for ${command}`,
 };

@@ -4,6 +4,7 @@
  * briefly so a render of a missing file does not re-read it on every frame. Video and image sequences: the
  * frames the layers show at this time (frame-plan.ts), decoded by the FrameStore.
  */
+import { basename } from 'node:path';
 import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import {
   EngineError,
@@ -255,6 +256,10 @@ function movingTimes(
 
 /** Decodes an image file (a still, or one file of an image sequence: `path`, which errors name) into a canvas. */
 export async function decode(item: FootageItem, data: Buffer, path = item.path): Promise<Canvas> {
+  // sharp throws at once on an empty buffer (not through the promises caught below), and that error was read
+  // as the item's file being unreadable: a 0-byte frame of a render that did not finish failed "Cannot read
+  // f_0001.png (unknown error)", naming the first frame and no remedy.
+  if (data.length === 0) throw emptyImage(item, path);
   const sharp = await sharpModule();
   // Its header first (sharp reads no pixels for it): whether its EXIF orientation is applied, and for a
   // sequence frame whether it may be decoded at all. The import refuses sequences over the moving-footage limit,
@@ -302,6 +307,19 @@ export async function decode(item: FootageItem, data: Buffer, path = item.path):
   // putImageData takes straight alpha, which is what sharp gives; Skia premultiplies on the way in.
   canvas.getContext('2d').putImageData(new ImageData(pixels, width, height), 0, 0);
   return canvas;
+}
+
+/** The error for an image file of 0 bytes (a still, or the sequence frame at `path`). */
+function emptyImage(item: FootageItem, path: string): EngineError {
+  const what =
+    path === item.path && item.media?.kind !== 'sequence'
+      ? `Footage "${item.name}" (${item.id}) at "${path}"`
+      : `Frame "${path}" of the image sequence "${item.name}" (${item.id})`;
+  return new EngineError(
+    'unsupported_format',
+    `${what} is empty (0 bytes): nothing was written to it, or a render or copy of it did not finish.`,
+    `Render, copy or export ${basename(path)} again, in full, then render again.`,
+  );
 }
 
 /**

@@ -405,6 +405,19 @@ describe('effectcraft-cli inspect', () => {
     },
   );
 
+  itWithFfmpeg('--strict names a sequence frame of 0 bytes as empty', async () => {
+    const dir = await tempDir();
+    const pattern = await numberedSequence(dir, 5, 1);
+    const engine = newEngine();
+    await run(engine, 'file.import', { path: pattern, frameRate: 30 });
+    await run(engine, 'project.save', { path: join(dir, 'e.ecproj') });
+    // A render or copy that never wrote frame 3: it was "not an image EffectCraft can read", remedy "put it back".
+    await writeFile(pattern.replace('%04d', '0003'), '');
+    const r = await runCli(['inspect', 'e.ecproj', '--strict'], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/f_0003\.png" is empty \(0 bytes\)/);
+  });
+
   it('--strict exits 0 when every footage file is there', async () => {
     const dir = await tempDir();
     const engine = newEngine();
@@ -681,6 +694,24 @@ describe('effectcraft-cli render pipeline flags', () => {
     expect(r.stderr).toContain('would write over');
     expect(r.stderr).toContain('--output-dir DIR');
     expect(r.stderr).not.toContain('renderQueue.update');
+  });
+
+  it('--comp with an --output over its footage names --output as the remedy', async () => {
+    const dir = await tempDir();
+    const engine = newEngine();
+    await run(engine, 'comp.new', { name: 'C', width: 8, height: 8, frameRate: 10, duration: 0.2 });
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } })
+      .png()
+      .toFile(join(dir, 'f_00.png'));
+    await run(engine, 'file.import', { path: join(dir, 'f_00.png') });
+    await run(engine, 'layer.addFootage', { comp: 'C', footage: 'f_00' });
+    await run(engine, 'project.save', { path: join(dir, 'p.ecproj') });
+    // The render is queued by --comp, refused before it has an id: --output-dir and --item do not apply to it.
+    const r = await runCli(['render', 'p.ecproj', '--comp', 'C', '--output', 'f_[##].png'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('would write over');
+    expect(r.stderr).toContain('give --output another path');
+    expect(r.stderr).not.toContain('--item ID');
   });
 
   it('an empty render queue is explained in CLI terms, as a usage error (exit 2)', async () => {

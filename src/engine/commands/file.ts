@@ -5,6 +5,7 @@ import { defineCommand, EDIT } from '../catalog.js';
 import { EngineError, fsError } from '../errors.js';
 import { DEFAULT_SEQUENCE_RATE, importMedia } from './media-import.js';
 import { newId, uniqueName } from '../resolve.js';
+import { patternOfFile } from '../image-sequence.js';
 import { MAX_SCRIPT_TIMEOUT_MS, runScriptCode } from '../scripting.js';
 import { AbsPath } from './params.js';
 
@@ -37,7 +38,7 @@ export const fileImport = defineCommand({
     // A rate given for footage that has its own (or none) would otherwise be dropped without a word.
     if (p.frameRate !== undefined && found.media.kind !== 'sequence')
       ctx.warn(
-        `frameRate applies to image sequences; "${basename(p.path)}" is ${found.media.kind === 'video' ? `a video and plays at its own rate (${+(found.media.frameRate ?? 0).toFixed(3)} fps)` : `${found.media.kind === 'audio' ? 'sound' : 'a still'}, which has no frame rate`}. It was not used.`,
+        `frameRate applies to image sequences; "${basename(p.path)}" is ${found.media.kind === 'video' ? `a video and plays at its own rate (${+(found.media.frameRate ?? 0).toFixed(3)} fps)` : `${found.media.kind === 'audio' ? 'sound' : 'a still'}, which has no frame rate`}. It was not used.${numberedStill(p.path, found.media.kind, p.sequence) ? ' To import the numbered files from it as an image sequence, import it with sequence: true.' : ''}`,
       );
     // A clip whose sound runs on past its last frame: a layer of it ends with the picture, and the rest of the
     // sound is heard only if its out point is moved.
@@ -69,6 +70,14 @@ export const fileImport = defineCommand({
     return { id, width: found.width, height: found.height, format: found.format, media: found.media };
   },
 });
+
+/**
+ * A numbered still given a frame rate without `sequence`: the first file of a run meant as a sequence (`f_0001.png`
+ * with frameRate 24 imported one still, frozen for the whole composition, and the warning named no way out).
+ */
+function numberedStill(path: string, kind: string, sequence: boolean | undefined): boolean {
+  return kind === 'still' && sequence === undefined && patternOfFile(path) !== null;
+}
 
 /** The optional wall-clock limit both script commands take (the default is DEFAULT_SCRIPT_TIMEOUT_MS, 30 s). */
 const TimeoutMs = z

@@ -118,6 +118,14 @@ async function importSequence(ctx: Probing, path: string, frameRate: number): Pr
         : `Import it without "sequence": a video or sound file plays by itself.`,
     );
   const named = isSequencePattern(path) ? { pattern: path, number: null } : patternOfFile(path);
+  // A name with a literal % ("50%_0001.png") has a number, but its pattern would read the % as a printf field:
+  // it was told it had no frame number, which sent people looking for a number that is there.
+  if (!named && basename(path).includes('%') && /\d/.test(basename(path)))
+    throw new EngineError(
+      'bad_argument',
+      `"${basename(path)}" holds a % sign, which a sequence's pattern would read as a printf field (%d), so its frames cannot be read as an image sequence.`,
+      'Rename the frames without the % sign (e.g. 50pc_0001.png), keeping their numbers, and import the first with sequence: true.',
+    );
   if (!named) {
     throw new EngineError(
       'bad_argument',

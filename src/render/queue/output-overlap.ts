@@ -61,9 +61,10 @@ export function footageAtFile(doc: Project, compId: string, file: string): Foota
 
 /**
  * Throws bad_argument when rendering `item` (frames `span`) would write over footage it reads; `subject` names
- * it in the message ("Queue item \"rq_1\"", "This output"); `queued` false for an item being added (its remedy
- * cannot name it). Checked when an item is queued or changed, and again when it renders (footage may have been
- * added to its composition since).
+ * it in the message ("Queue item \"rq_1\"", "This output"). Checked when an item is queued or changed, and again
+ * when it renders (footage may have been added to its composition since). `queued`: the item has an id to
+ * update; one being added has not, and its remedy names the add ("renderQueue.update {id, output}" named an id
+ * that renderQueue.add had refused to create).
  */
 export function refuseFootageOverwrite(
   doc: Project,
@@ -77,11 +78,7 @@ export function refuseFootageOverwrite(
     throw new EngineError(
       'bad_argument',
       `${subject} would write over "${overwritten.file}", which footage "${overwritten.footage.name}" (${overwritten.footage.id}) of the composition reads.`,
-      // An item being added is not queued yet: there is nothing to update, only another output to pass.
-      (w) =>
-        queued
-          ? `Render to another file or folder: ${w.newOutput}.`
-          : 'Pass another output: a file or folder the composition does not read.',
+      (w) => `Render to another file or folder: ${queued ? w.newOutput : w.addOutput}.`,
     );
 }
 

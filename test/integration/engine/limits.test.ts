@@ -284,6 +284,66 @@ describe('limits on open', () => {
     }
   });
 
+  it('a sequence of more frames than an import records, or running backwards, is refused on open', async () => {
+    // Every frame's file is looked for on open (missingFootage): a hand-edited "last" of 50,000,000 held
+    // project.open and inspect for half an hour (1,000,000: 41 s), where the import never records over the limit.
+    for (const [first, last] of [
+      [10, 9],
+      [1, LIMITS.sequenceFrames.max + 1],
+      [1, 50_000_000],
+    ]) {
+      const doc = await baseProject();
+      doc.items.push({
+        type: 'footage',
+        id: `footage_${doc.nextId++}`,
+        name: 'f',
+        path: '/nowhere/f_0001.png',
+        width: 64,
+        height: 48,
+        format: 'png',
+        media: {
+          kind: 'sequence',
+          duration: 4,
+          frameRate: 30,
+          frameCount: 120,
+          variableFrameRate: false,
+          pixelAspect: 1,
+          alpha: false,
+          rotation: 0,
+          codec: 'png',
+          sequence: { pattern: '/nowhere/f_%04d.png', first: first!, last: last! },
+          audio: null,
+        },
+      });
+      refusedOnOpen((await open(doc)).error, 'items.1.media.sequence', LIMITS.sequenceFrames);
+    }
+    // At the limit it opens.
+    const doc = await baseProject();
+    doc.items.push({
+      type: 'footage',
+      id: `footage_${doc.nextId++}`,
+      name: 'f',
+      path: '/nowhere/f_0001.png',
+      width: 64,
+      height: 48,
+      format: 'png',
+      media: {
+        kind: 'sequence',
+        duration: 1,
+        frameRate: 30,
+        frameCount: 30,
+        variableFrameRate: false,
+        pixelAspect: 1,
+        alpha: false,
+        rotation: 0,
+        codec: 'png',
+        sequence: { pattern: '/nowhere/f_%04d.png', first: 1, last: 30 },
+        audio: null,
+      },
+    });
+    expect((await open(doc)).error).toBeUndefined();
+  });
+
   it('a file within the limits opens whatever the number of ids it holds (200,000 here)', async () => {
     // 2,000 layers of 100 effects: the id counter was found with Math.max(...ids), whose 200,000 arguments
     // overflowed the stack ("project.open failed unexpectedly: Maximum call stack size exceeded").

@@ -248,6 +248,23 @@ describeWithFfmpeg('file.import of video', () => {
   );
 
   itWithFfmpeg(
+    'a frameRate given for the first file of a run, without sequence, names sequence: true',
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      const pattern = await numberedSequence(dir, 5, 1);
+      const first = pattern.replace('%04d', '0001');
+      // The first frame with a rate is a sequence meant: it imports as one still, and the warning says how.
+      const r = await engine.execute<Imported>('file.import', { path: first, frameRate: 24 });
+      expect(r.ok && r.result.media!.kind).toBe('still');
+      if (r.ok) expect((r.warnings ?? []).join(' ')).toMatch(/It was not used\. .*sequence: true/);
+      // Asked for a still: nothing to add.
+      const still = await engine.execute('file.import', { path: first, frameRate: 24, sequence: false });
+      if (still.ok) expect((still.warnings ?? []).join(' ')).not.toMatch(/sequence: true/);
+    },
+  );
+
+  itWithFfmpeg(
     'refuses a file that is not media with unsupported_format naming what ffprobe said',
     async () => {
       const path = join(await tempDir(), 'notes.mp4');

@@ -129,6 +129,21 @@ describeWithFfmpeg('where an image sequence is read from', () => {
     expect(item.media?.kind).toBe('still');
   });
 
+  itWithFfmpeg(
+    'a numbered file whose name holds a % sign is refused for the %, not for a missing number',
+    async () => {
+      const root = await tempDir();
+      const pattern = await numberedSequence(root, 2, 1);
+      const literal = join(root, 'seq', '50%_0001.png');
+      await copyFile(pattern.replace('%04d', '0001'), literal);
+      const r = await session().engine.execute('file.import', { path: literal, sequence: true });
+      expect(r.ok ? 'ok' : r.error.code).toBe('bad_argument');
+      // It said the name had no frame number, which it has.
+      if (!r.ok) expect(r.error.message).not.toMatch(/no frame number/);
+      if (!r.ok) expect(r.error.remediation).toMatch(/without the % sign/);
+    },
+  );
+
   itWithFfmpeg('a folder or a FIFO named like the next frame ends the run: it is no frame', async () => {
     const root = await tempDir();
     const pattern = await numberedSequence(root, 4, 1);

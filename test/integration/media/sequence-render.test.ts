@@ -5,7 +5,7 @@
  * render only when a frame needs it, with no_such_file naming it.
  */
 import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, expect } from 'vitest';
 import { sequenceFrame } from '../../../src/engine/index.js';
@@ -123,6 +123,30 @@ describeWithFfmpeg('image sequences in final renders', () => {
       expect(job.completed).toBe(0);
       expect(job.items[0]!.error!.message).toContain(`Frame "${bad}" of the image sequence`);
       expect(job.items[0]!.error!.message).not.toContain(sequenceFrame(pattern, 1));
+    },
+  );
+
+  itWithFfmpeg(
+    'an empty frame file (0 bytes) fails the render naming that file, with unsupported_format',
+    async () => {
+      const dir = await tempDir();
+      const pattern = await numberedSequence(dir, 30, 1);
+      const s = countingSession([]);
+      const comp = await sequenceComp(s, pattern);
+      // A render or copy that never wrote this frame: sharp refuses an empty buffer at once (not through its
+      // promise), and that was reported as "Cannot read <the first frame> (unknown error)", io_error.
+      const empty = sequenceFrame(pattern, 12);
+      await writeFile(empty, '');
+      await run(s, 'renderQueue.add', {
+        comp,
+        output: join(dir, 'e', 'f_[##].png'),
+        frameRange: { start: 5, end: 15 },
+      });
+      const job = await run<JobResult>(s, 'renderQueue.render', {});
+      expect(job.completed).toBe(0);
+      expect(job.items[0]!.error).toMatchObject({ code: 'unsupported_format' });
+      expect(job.items[0]!.error!.message).toContain(`Frame "${empty}" of the image sequence`);
+      expect(job.items[0]!.error!.remediation).toContain(basename(empty));
     },
   );
 });

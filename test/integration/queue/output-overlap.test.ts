@@ -62,16 +62,18 @@ describeWithFfmpeg('a render and the footage it reads', () => {
       expect(error?.code).toBe('bad_argument');
       expect(error?.message).toContain(clip);
       expect(error?.message).toMatch(/footage "clip-h264-30" \(footage_\d+\)/);
-      // Nothing is queued: the remedy names no item to update, only another output to pass.
-      expect(error?.remediation).toBe('Pass another output: a file or folder the composition does not read.');
+      expect(error?.remediation).toMatch(/another file/);
+      // Nothing was queued, so there is no id to update: the remedy names the add.
+      expect(error?.remediation).toContain('renderQueue.add');
+      expect(error?.remediation).not.toContain('renderQueue.update');
       expect(await run<{ items: unknown[] }>(s, 'renderQueue.list')).toMatchObject({ items: [] });
 
       // An item elsewhere cannot be pointed at the clip either; it keeps its output.
       const output = join(dir, 'out.mp4');
       const { id } = await run<{ id: string }>(s, 'renderQueue.add', { comp, output, format: 'mp4' });
-      const update = await refusal(s, 'renderQueue.update', { id, output: clip });
-      expect(update?.code).toBe('bad_argument');
-      expect(update?.remediation).toMatch(/^Render to another file or folder: renderQueue\.update/);
+      const updated = await refusal(s, 'renderQueue.update', { id, output: clip });
+      expect(updated?.code).toBe('bad_argument');
+      expect(updated?.remediation).toContain('renderQueue.update');
       const { items } = await run<{ items: Array<{ output: string }> }>(s, 'renderQueue.list');
       expect(items.map((i) => i.output)).toEqual([output]);
     },

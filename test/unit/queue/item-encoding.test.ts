@@ -17,6 +17,7 @@ const CLI_LIKE: SurfaceWords = {
   schemas: 'SCHEMAS-VERB',
   commands: 'COMMANDS-VERB',
   newOutput: 'NEW-OUTPUT-VERB',
+  addOutput: 'ADD-OUTPUT-VERB',
   param: (name) => `--flag-for-${name}`,
   paramOf: (name, command) => `--flag-for-${name} (not ${command})`,
 };
