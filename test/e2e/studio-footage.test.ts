@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithChromium, itWithChromium, openStudio } from '../helpers/chromium.js';
+import { tone } from '../helpers/audio.js';
 import { hasFfmpeg } from '../helpers/ffmpeg.js';
 import { numberedClip } from '../helpers/media.js';
 import type { ControlClient } from '../helpers/studio-browser.js';
@@ -90,6 +91,24 @@ describeWithChromium('footage that goes away and comes back, in the studio', () 
         'session.view',
       );
       expect(view.doc.items.find((i) => i.id === id)?.width).toBe(32);
+    },
+  );
+
+  (hasFfmpeg ? itWithChromium : it.skip)(
+    'says a missing sound file loses its sound, not that a placeholder is shown for it',
+    async () => {
+      const dir = await tempDir();
+      const music = await tone(dir, { freq: 220, seconds: 2 });
+      await exec('comp.new', { name: 'Music comp', width: 64, height: 36, frameRate: 10, duration: 1 });
+      const { id } = await exec<{ id: string }>('file.import', { path: music });
+      await exec('layer.addFootage', { footage: id });
+      await rename(music, `${music}.aside`);
+      await control.call('ui.set', { control: 'Transport/frame', value: 3 });
+      // A sound has no picture: nothing stands in for it in the viewer, its sound is what is lost.
+      await expect
+        .poll(() => warning().textContent(), { timeout: 10_000 })
+        .toMatch(/is missing, so its sound is left out: click Relink beside it/);
+      expect(await warning().textContent()).not.toMatch(/placeholder/);
     },
   );
 });
