@@ -5,12 +5,13 @@
  * back, with no edit to the document; a clip written over at another size is marked changed, with Relink.
  * A real app, a real Chromium, real files.
  */
-import { copyFile, rename } from 'node:fs/promises';
+import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithChromium, itWithChromium, openStudio } from '../helpers/chromium.js';
+import { tone } from '../helpers/audio.js';
 import { hasFfmpeg } from '../helpers/ffmpeg.js';
 import { numberedClip } from '../helpers/media.js';
 import type { ControlClient } from '../helpers/studio-browser.js';
@@ -90,6 +91,46 @@ describeWithChromium('footage that goes away and comes back, in the studio', () 
         'session.view',
       );
       expect(view.doc.items.find((i) => i.id === id)?.width).toBe(32);
+    },
+  );
+
+  (hasFfmpeg ? itWithChromium : it.skip)(
+    'says a missing sound file loses its sound, not that a placeholder is shown for it',
+    async () => {
+      const dir = await tempDir();
+      const music = await tone(dir, { freq: 220, seconds: 2 });
+      await exec('comp.new', { name: 'Music comp', width: 64, height: 36, frameRate: 10, duration: 1 });
+      const { id } = await exec<{ id: string }>('file.import', { path: music });
+      await exec('layer.addFootage', { footage: id });
+      await rename(music, `${music}.aside`);
+      await control.call('ui.set', { control: 'Transport/frame', value: 3 });
+      // A sound has no picture: nothing stands in for it in the viewer, its sound is what is lost.
+      await expect
+        .poll(() => warning().textContent(), { timeout: 10_000 })
+        .toMatch(/is missing, so its sound is left out: click Relink beside it/);
+      expect(await warning().textContent()).not.toMatch(/placeholder/);
+    },
+  );
+
+  (hasFfmpeg ? itWithChromium : it.skip)(
+    'marks a music bed re-exported shorter as changed, with Relink, as it marks a clip',
+    async () => {
+      const dir = await tempDir();
+      const bed = await tone(dir, { freq: 330, seconds: 2 });
+      await exec('comp.new', { name: 'Bed comp', width: 64, height: 36, frameRate: 10, duration: 1 });
+      const { id } = await exec<{ id: string }>('file.import', { path: bed, name: 'Bed' });
+      await exec('layer.addFootage', { footage: id });
+      const row = page.getByRole('treeitem', { name: /^Footage Bed/ });
+      await expect.poll(() => row.getAttribute('data-footage-state'), { timeout: 10_000 }).toBe('ok');
+      // Re-exported under the same name at 1 s: the studio's sound leaves it out and says to relink it.
+      const other = join(dir, 'short');
+      await mkdir(other);
+      await rename(await tone(other, { freq: 330, seconds: 1 }), bed);
+      await expect.poll(() => row.getAttribute('data-footage-state'), { timeout: 10_000 }).toBe('changed');
+      expect(await row.getAttribute('title')).toMatch(/its sound lasted 2\.00 s; it now lasts 1\.00 s/);
+      await page.getByRole('button', { name: 'Relink Bed' }).click();
+      await page.getByRole('button', { name: 'Apply relink of Bed' }).click();
+      await expect.poll(() => row.getAttribute('data-footage-state'), { timeout: 10_000 }).toBe('ok');
     },
   );
 });

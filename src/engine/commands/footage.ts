@@ -113,6 +113,24 @@ function showingLayers(doc: Project, id: string): Layer[] {
 const quoted = (names: string[]): string => names.map((n) => `"${n}"`).join(', ');
 
 /**
+ * The layers as a person can find them: by name, and where another of them has the same name (a clip used in
+ * two compositions is two layers named after it) with its number and composition, so a warning never reads
+ * `"clip", "clip" now play silence`.
+ */
+function layerNames(doc: Project, layers: readonly Layer[]): string[] {
+  const count = new Map<string, number>();
+  for (const l of layers) count.set(l.name, (count.get(l.name) ?? 0) + 1);
+  return layers.map((l) => {
+    if (count.get(l.name)! < 2) return `"${l.name}"`;
+    for (const c of doc.items) {
+      const index = c.type === 'composition' ? c.layers.findIndex((x) => x.id === l.id) : -1;
+      if (c.type === 'composition' && index >= 0) return `"${l.name}" (layer ${index + 1} of "${c.name}")`;
+    }
+    return `"${l.name}"`;
+  });
+}
+
+/**
  * Warns of what the layers showing the item ask of it that the new file cannot give: a freeze past its end
  * (the last frame is held), a picture when it has only sound, sound when it has none. The layers are left as they were: what
  * to do about it is the user's choice, and the warning says how.
@@ -128,15 +146,16 @@ function warnFits(
   const frozen = layers.filter((l) => duration !== null && (l.time?.freezeAt ?? -1) >= duration);
   if (frozen.length)
     ctx.warn(
-      `${quoted(frozen.map((l) => l.name))} freeze${frozen.length > 1 ? '' : 's'} at a time past the end of the new file (${duration} s long): the last frame is shown. Set another with layer.setTimeMap {freezeAt}.`,
+      `${layerNames(ctx.doc, frozen).join(', ')} freeze${frozen.length > 1 ? '' : 's'} at a time past the end of the new file (${duration} s long): the last frame is shown. Set another with layer.setTimeMap {freezeAt}.`,
     );
   // A shorter file leaves the end of a layer that neither loops nor freezes with nothing to show or play.
   if (duration !== null && was?.duration != null && duration < was.duration) {
-    const ends = layers.flatMap((l) => {
+    const names = layerNames(ctx.doc, layers);
+    const ends = layers.flatMap((l, i) => {
       const map = l.time ?? DEFAULT_TIME_MAP;
       const end = l.startTime + duration / Math.abs(map.speed);
       return !map.loop && map.freezeAt === null && l.outPoint > end + 1e-6
-        ? [`"${l.name}" at ${+end.toFixed(3)} s`]
+        ? [`${names[i]} at ${+end.toFixed(3)} s`]
         : [];
     });
     if (ends.length)
@@ -146,7 +165,7 @@ function warnFits(
   }
   if (media?.kind === 'audio' && was?.kind !== 'audio' && layers.length) {
     ctx.warn(
-      `The new file has sound only: ${quoted(layers.map((l) => l.name))} show${layers.length > 1 ? '' : 's'} no picture.`,
+      `The new file has sound only: ${layerNames(ctx.doc, layers).join(', ')} show${layers.length > 1 ? '' : 's'} no picture.`,
     );
     // A matte with no picture hides the layer it mattes in every frame (layer.setTrackMatte refuses such a matte).
     const ids = new Set(layers.map((l) => l.id));
@@ -160,12 +179,12 @@ function warnFits(
   }
   if (was?.audio && !media?.audio && layers.length)
     ctx.warn(
-      `The new file has no sound: ${quoted(layers.map((l) => l.name))} now play${layers.length > 1 ? '' : 's'} silence.`,
+      `The new file has no sound: ${layerNames(ctx.doc, layers).join(', ')} now play${layers.length > 1 ? '' : 's'} silence.`,
     );
   // A sound file's layers drew nothing: relinked to a picture, they appear in every frame they last.
   if (was?.kind === 'audio' && media && media.kind !== 'audio' && layers.length)
     ctx.warn(
-      `The new file has a picture (${media.kind}): ${quoted(layers.map((l) => l.name))}, which played sound only, now show${layers.length > 1 ? '' : 's'} it in the composition. Hide ${layers.length > 1 ? 'them' : 'it'} (layer.setEnabled {enabled: false}) to keep only the sound.`,
+      `The new file has a picture (${media.kind}): ${layerNames(ctx.doc, layers).join(', ')}, which played sound only, now show${layers.length > 1 ? '' : 's'} it in the composition. Hide ${layers.length > 1 ? 'them' : 'it'} (layer.setEnabled {enabled: false}) to keep only the sound.`,
     );
   // A layer playing a stream the new file does not have fails every render that hears it: said now, not then.
   // (A file with no sound at all is silence for every stream.)

@@ -6,7 +6,11 @@
  * file. Probed through the engine's ports: confinement applies as to an import.
  */
 import type { Engine, FootageItem } from '../../engine/index.js';
+import { audioStreamsOf } from '../../engine/shown-footage.js';
+import { findExecutable } from '../../node-io/search-path.js';
+import { checkSoundUnchanged } from '../../render/audio/sound-unchanged.js';
 import { footageChange } from '../../render/media/footage-unchanged.js';
+import { probeMedia } from '../../render/media/probe.js';
 import { stampOf } from '../../render/preview/footage-stamps.js';
 
 export interface ChangedFootage {
@@ -27,9 +31,13 @@ export class ChangedFootageCheck {
     this.#engine = engine;
   }
 
-  /** The video footage among `items` whose file is there but differs from what the item recorded. */
+  /** The video and sound footage among `items` whose file is there but differs from what the item recorded. */
   async find(items: readonly FootageItem[]): Promise<ChangedFootage[]> {
-    const videos = items.filter((i) => i.media?.kind === 'video' && !i.media.sequence);
+    // A music bed re-exported shorter is left out of the studio's sound with "relink the footage": the person
+    // needs its Relink button as much as for a clip (the same check as a render's, sound-unchanged.ts).
+    const videos = items.filter(
+      (i) => (i.media?.kind === 'video' && !i.media.sequence) || i.media?.kind === 'audio',
+    );
     const found = await Promise.all(videos.map((item) => this.#changeOf(item)));
     return videos.flatMap((item, i) => (found[i] ? [{ id: item.id, change: found[i] }] : []));
   }
@@ -57,6 +65,7 @@ export class ChangedFootageCheck {
       return null;
     }
     try {
+      if (item.media?.kind === 'audio') return await soundChange(item, file.childPath);
       return footageChange(item, await ports.probeMedia(file, item.path));
     } catch (err) {
       // No longer media ffprobe can read: changed too (no ffprobe at all: nothing can be told).
@@ -67,5 +76,20 @@ export class ChangedFootageCheck {
     } finally {
       await file.close();
     }
+  }
+}
+
+/** What changed in a sound file's streams since its import, in the words a render's refusal uses; null: nothing. */
+async function soundChange(item: FootageItem, childPath: string): Promise<string | null> {
+  const ffprobe = await findExecutable('ffprobe');
+  if (!ffprobe) return null;
+  const streams = audioStreamsOf(item).map((_, i) => i);
+  try {
+    await checkSoundUnchanged((o) => probeMedia(ffprobe, childPath, item.path, o), item, streams);
+    return null;
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e.code !== 'unsupported_format') throw err;
+    return e.message ?? `"${item.path}" has changed since it was imported.`;
   }
 }

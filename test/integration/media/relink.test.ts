@@ -208,6 +208,24 @@ describeWithFfmpeg('footage.relink', () => {
     },
   );
 
+  itWithFfmpeg('names same-named layers of one file by number and composition in its warnings', async () => {
+    const dir = await tempDir();
+    const { s, footage } = await showing(await tone(dir, { freq: 440, seconds: 1 }), { name: 'Music' });
+    const { id: other } = await run<{ id: string }>(s, 'comp.new', { name: 'Cut B', width: 64, height: 48 });
+    await run(s, 'layer.addSolid', { comp: other, name: 'Bg', color: '#000000' });
+    await run(s, 'layer.addFootage', { comp: other, footage });
+    const picture = await s.engine.execute('footage.relink', {
+      footage,
+      path: await numberedClip(dir, 'h264', '30', 9),
+    });
+    const said = picture.ok && picture.warnings?.join(' ');
+    // A music bed used in two cuts is two layers named "Music": which is which, not "Music", "Music".
+    expect(said).toMatch(
+      /"Music" \(layer 1 of "Comp"\), "Music" \(layer 1 of "Cut B"\), which played sound only/,
+    );
+    expect(said).not.toMatch(/"Music", "Music"/);
+  });
+
   itWithFfmpeg(
     'a shorter file is warned of where a layer outlasts it; a sound file says nothing of anchors and keeps them',
     async () => {

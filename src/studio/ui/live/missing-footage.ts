@@ -29,7 +29,11 @@ export class MissingFootageWatch {
   /** The document changed: ask now when its footage did, and keep asking while it has any. */
   update(doc: Project | null): void {
     const footage = (doc?.items ?? []).filter((i) => i.type === 'footage');
-    const paths = footage.map((i) => `${i.id}=${i.path}`).join('\n');
+    // What each item recorded too, not only its path: a relink to the same path (Apply on a "changed" clip)
+    // records the file as it is now, and its mark must go at once, not at the next poll up to 3 s later.
+    const paths = footage
+      .map((i) => `${i.id}=${i.path}=${i.width}x${i.height}=${JSON.stringify(i.media)}`)
+      .join('\n');
     if (paths === this.#paths) return;
     this.#paths = paths;
     if (!footage.length) {

@@ -169,8 +169,15 @@ function placeholderHint(
   const more = (n: number) => (n > 1 ? ` (and ${n - 1} more)` : '');
   if (redone.length)
     return `"${name(redone[0]!)}"${more(redone.length)} changed on disk, so a placeholder is shown: click Relink beside it in the Project panel, then Apply.`;
-  if (gone.length)
-    return `"${name(gone[0]!)}"${more(gone.length)} is missing, so a placeholder is shown: click Relink beside it in the Project panel and give its new place.`;
+  // A sound file has no picture to stand in for: what is lost is its sound (the mix leaves it out).
+  const sound = (id: string) => {
+    const item = doc?.items.find((i) => i.id === id);
+    return item?.type === 'footage' && item.media?.kind === 'audio';
+  };
+  if (gone.length) {
+    const lost = gone.every(sound) ? 'its sound is left out' : 'a placeholder is shown';
+    return `"${name(gone[0]!)}"${more(gone.length)} is missing, so ${lost}: click Relink beside it in the Project panel and give its new place.`;
+  }
   return null;
 }
 
