@@ -11,6 +11,7 @@ import { basename } from 'node:path';
 import type { Project } from '../../engine/index.js';
 import { layerHasSound } from '../../engine/shown-footage.js';
 import type { AudioMix } from '../audio/clips.js';
+import { SILENCE_DB, type ClipMeter } from '../audio/clip-meter.js';
 import type { ItemPlan } from './plan.js';
 
 /** The warning for a done item whose sound is missing, or null; `mix` is what it was mixed from (null: none). */
@@ -49,12 +50,7 @@ export function silentMixWarning(doc: Project, plan: ItemPlan, mix: AudioMix | n
  * (the meter heard no 20 ms above SILENCE_DB): the files they play are silent there, or their levels are near
  * -96 dB. `mix` had clips and went through the meter; `seconds` is the output's length.
  */
-export function inaudibleMixWarning(
-  output: string,
-  mix: AudioMix,
-  picture: boolean,
-  floorDb: number,
-): string {
+function inaudibleMixWarning(output: string, mix: AudioMix, picture: boolean, floorDb: number): string {
   const files = [...new Set(mix.clips.map((c) => `"${basename(c.shown ?? c.path)}"`))];
   const seconds = +mix.duration.toFixed(3);
   const what = picture
@@ -69,4 +65,20 @@ export function inaudibleMixWarning(
       ? ', or leave the sound out with renderQueue.add {audio: false} (effectcraft-cli render --no-audio).'
       : '.')
   );
+}
+
+/**
+ * What a mix's meter found, as an exporter's warnings: clipping, and silence from end to end when the mix had
+ * layers to hear (`metered`: it went through the meter) and the meter heard nothing above SILENCE_DB.
+ */
+export function meteredMixWarnings(
+  meter: ClipMeter,
+  mix: AudioMix | null | undefined,
+  metered: boolean,
+  output: string,
+  picture: boolean,
+): string[] {
+  const silent =
+    mix && metered && !meter.heard ? inaudibleMixWarning(output, mix, picture, SILENCE_DB) : null;
+  return [meter.warning(), silent].filter((w) => w !== null);
 }

@@ -5,8 +5,8 @@
  */
 import { dirname } from 'node:path';
 import type { AudioOnlyFormat } from '../../../engine/index.js';
-import { ClipMeter, SILENCE_DB } from '../../audio/clip-meter.js';
-import { inaudibleMixWarning } from '../silent-mix.js';
+import { ClipMeter } from '../../audio/clip-meter.js';
+import { meteredMixWarnings } from '../silent-mix.js';
 import { AudioMixRun } from '../../audio/mix.js';
 import type { FramePayload } from '../../encode.js';
 import { audioOnlyArgs } from './audio-formats.js';
@@ -72,13 +72,7 @@ export class AudioExporter implements Exporter {
 
   /** Whether the mix clipped, or is silence from end to end (clip-meter.ts). */
   warnings(): string[] {
-    const mix = this.#ctx.audio;
-    // A mix with layers to hear went through the meter: one that heard nothing is silence all through.
-    const silent =
-      mix && this.#metered && !this.#meter.heard
-        ? inaudibleMixWarning(this.#ctx.item.output, mix, false, SILENCE_DB)
-        : null;
-    return [this.#meter.warning(), silent].filter((w) => w !== null);
+    return meteredMixWarnings(this.#meter, this.#ctx.audio, this.#metered, this.#ctx.item.output, false);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */

@@ -18,8 +18,8 @@ import { ffmpegRate } from './frame-rate.js';
 import { i420Size } from '../../yuv/i420.js';
 import { mixGraph } from '../../audio/graph.js';
 import { changedSound, soundCutShort } from '../../audio/mix.js';
-import { ClipMeter, SILENCE_DB } from '../../audio/clip-meter.js';
-import { inaudibleMixWarning } from '../silent-mix.js';
+import { ClipMeter } from '../../audio/clip-meter.js';
+import { meteredMixWarnings } from '../silent-mix.js';
 import { stopped } from '../item-errors.js';
 import { isMuxedAudio, muxedAudioArgs } from './audio-formats.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
@@ -186,13 +186,7 @@ export class VideoExporter implements Exporter {
 
   /** Whether the sound's mix clipped, or is silence from end to end (clip-meter.ts). */
   warnings(): string[] {
-    const mix = this.#ctx.audio;
-    // A mix with layers to hear went through the meter: one that heard nothing is silence all through.
-    const silent =
-      mix && this.#metered && !this.#meter.heard
-        ? inaudibleMixWarning(this.#ctx.item.output, mix, true, SILENCE_DB)
-        : null;
-    return [this.#meter.warning(), silent].filter((w) => w !== null);
+    return meteredMixWarnings(this.#meter, this.#ctx.audio, this.#metered, this.#ctx.item.output, true);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */
