@@ -50,9 +50,9 @@ export interface EnginePorts {
   openMedia(path: string): Promise<MediaFile>;
   /**
    * Probes an opened media file with ffprobe. Throws EngineError: unsupported_format (naming what ffprobe said),
-   * missing_dependency (no ffprobe), timeout.
+   * missing_dependency (no ffprobe), timeout. `countPackets` false reads the headers only (default true).
    */
-  probeMedia(file: MediaFile, shownPath: string): Promise<MediaProbe>;
+  probeMedia(file: MediaFile, shownPath: string, options?: { countPackets?: boolean }): Promise<MediaProbe>;
   /** Opens a file (or reveals it in the file manager) with the desktop's handler; throws missing_dependency without one. */
   openWithOs(path: string, mode: 'open' | 'reveal'): Promise<void>;
   /**

@@ -132,15 +132,17 @@ export function createNodePorts(options: NodePortsOptions = {}): EnginePorts {
       openMediaFile(path).catch((err: unknown) => {
         throw err instanceof EngineError ? err : fsError(err, path, 'read');
       }),
-    async probeMedia(file, shownPath) {
+    async probeMedia(file, shownPath, probeOptions) {
       const ffprobe = await findExecutable('ffprobe', options.searchPath);
       if (!ffprobe) throw missingFfprobe();
-      const probe = await probeMedia(ffprobe, file.childPath, shownPath).catch(async (err: unknown) => {
-        // ffprobe's "Invalid data" for an empty or cut-off file sends people to convert it: say what it is.
-        if (err instanceof EngineError && err.code === 'unsupported_format')
-          throw (await incompleteFile(file.childPath, shownPath)) ?? err;
-        throw err;
-      });
+      const probe = await probeMedia(ffprobe, file.childPath, shownPath, probeOptions).catch(
+        async (err: unknown) => {
+          // ffprobe's "Invalid data" for an empty or cut-off file sends people to convert it: say what it is.
+          if (err instanceof EngineError && err.code === 'unsupported_format')
+            throw (await incompleteFile(file.childPath, shownPath)) ?? err;
+          throw err;
+        },
+      );
       return settleGifAlpha(probe, () => findExecutable('ffmpeg', options.searchPath), file.childPath);
     },
     openWithOs,

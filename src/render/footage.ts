@@ -10,8 +10,6 @@ import {
   EngineError,
   isEngineError,
   sequenceFrameProblem,
-  blendFrames,
-  nearestFrame,
   type Composition,
   type FootageItem,
   type Layer,
@@ -19,13 +17,7 @@ import {
 } from '../engine/core.js';
 import { fsError } from '../engine/errors.js';
 import { reachableFootage } from './reachable-footage.js';
-import {
-  footageSourceTime,
-  isMoving,
-  loopPeriod,
-  onTimestamps,
-  visitFootageLayers,
-} from './media/frame-plan.js';
+import { footageSourceTime, isMoving, shownFrames, visitFootageLayers } from './media/frame-plan.js';
 import type { FrameStore } from './media/frame-store.js';
 import { cutShort, missingFootage } from './media/missing-footage.js';
 import { sharpModule } from './sharp-module.js';
@@ -60,18 +52,6 @@ export interface FrameMix {
 /** Whether a layer mixes the frames around its footage time (layer.setTimeMap frameBlending). */
 export const blendsFrames = (layer: Layer) => layer.time?.frameBlending === true;
 
-/** The frame indices a footage time needs: the nearest one, or with blending the two around it. */
-function framesFor(
-  timestamps: ArrayLike<number>,
-  t: number,
-  blend: boolean,
-  period: number | undefined,
-): number[] {
-  if (!blend) return [nearestFrame(timestamps, t, period)];
-  const { a, b } = blendFrames(timestamps, t, period);
-  return a === b ? [a] : [a, b];
-}
-
 /**
  * What a footage layer shows at layer time `lt`: a canvas, two to mix (frame blending), null for a placeholder
  * (missing footage), or 'nothing' (audio, or a time outside the footage without loop).
@@ -88,15 +68,10 @@ export function footagePicture(
   if (source === null) return 'nothing';
   const moving = footage.moving.get(item.id);
   if (!moving) return null;
-  const t = onTimestamps(layer, item, source, moving.timestamps);
-  const period = loopPeriod(layer, item);
-  if (blendsFrames(layer)) {
-    const { a, b, weight } = blendFrames(moving.timestamps, t, period);
-    const [ca, cb] = [moving.frames.get(a), moving.frames.get(b)];
-    if (!ca || !cb) return null;
-    return weight > 0 && a !== b ? { a: ca, b: cb, weight } : ca;
-  }
-  return moving.frames.get(nearestFrame(moving.timestamps, t, period)) ?? null;
+  const { a, b, weight } = shownFrames(layer, item, source, moving.timestamps, blendsFrames(layer));
+  const [ca, cb] = [moving.frames.get(a), moving.frames.get(b)];
+  if (!ca || !cb) return null;
+  return weight > 0 && a !== b ? { a: ca, b: cb, weight } : ca;
 }
 
 export class FootageCache {
@@ -163,9 +138,10 @@ export class FootageCache {
     for (const [item, times] of movingTimes(doc, comp, time, hidden)) {
       try {
         const timestamps = await this.#store.timestamps(item);
-        const needed = times.flatMap(({ t, blend, layer }) =>
-          framesFor(timestamps, onTimestamps(layer, item, t, timestamps), blend, loopPeriod(layer, item)),
-        );
+        const needed = times.flatMap(({ t, blend, layer }) => {
+          const { a, b } = shownFrames(layer, item, t, timestamps, blend);
+          return a === b ? [a] : [a, b];
+        });
         const indices = [...new Set(needed)].sort((a, b) => a - b);
         const frames = new Map<number, Canvas>();
         for (const i of indices) frames.set(i, await this.#store.frame(item, i, scrub));

@@ -1,6 +1,6 @@
 /** createFrameRenderer: the FrameRenderer of types.ts on Skia. One per thread; safe to call concurrently. */
 import { createCanvas } from '@napi-rs/canvas';
-import { EngineError, nearestFrame, type Composition, type Layer, type Project } from '../engine/core.js';
+import { EngineError, type Composition, type Layer, type Project } from '../engine/core.js';
 import { backdropPlan, fillBackdrop } from './backdrop.js';
 import { composeComp, drawnLayers } from './compositor.js';
 import type { ComposeEnv } from './env.js';
@@ -15,7 +15,7 @@ import { NestedFrames } from './nesting.js';
 import { LayerSurfaceCache } from './layer-cache.js';
 import { throwIfCancelled } from './cancel.js';
 import { cutShort } from './media/missing-footage.js';
-import { loopPeriod, onTimestamps } from './media/frame-plan.js';
+import { shownFrames } from './media/frame-plan.js';
 import type { FrameFootage } from './footage.js';
 import { findPlate, type Plate } from './plate.js';
 import { frameToI420 } from './yuv/i420.js';
@@ -162,11 +162,7 @@ export function createFrameRenderer(options: FrameRendererOptions): FrameRendere
     const { width, height } = comp;
     const frameFootage = await footage.prepare(doc, comp, time, 'fail', warn, false, plate.layer);
     const timestamps = await store.timestamps(plate.item);
-    const index = nearestFrame(
-      timestamps,
-      onTimestamps(plate.layer, plate.item, plate.sourceTime, timestamps),
-      loopPeriod(plate.layer, plate.item),
-    );
+    const index = shownFrames(plate.layer, plate.item, plate.sourceTime, timestamps, false).a;
     const samples = await store.i420(plate.item, index);
     const damage = cutShort(plate.item, timestamps, index, store.decodedEnd(plate.item));
     if (damage) throw damage;

@@ -4,7 +4,9 @@
  * whose time rules the drawing code shares (so both agree on the frame). Pure.
  */
 import {
+  blendFrames,
   footageTime,
+  nearestFrame,
   type Composition,
   type FootageItem,
   type Layer,
@@ -57,7 +59,7 @@ export function footageSourceTime(layer: Layer, lt: number, item: FootageItem): 
  * ended before the first frames). Its first frame is held for as long as its last lasts (to the layer's end).
  * Unchanged otherwise.
  */
-export function onTimestamps(
+function onTimestamps(
   layer: Layer,
   item: FootageItem,
   t: number,
@@ -70,11 +72,31 @@ export function onTimestamps(
 }
 
 /**
+ * The frames of a moving footage item a layer shows at source time `source` (footageSourceTime's), by the clip's
+ * own `timestamps`: the nearest one (`a` = `b`, weight 0), or with `blend` the two around it and the later one's
+ * weight. A looping layer's next pass begins at the clip's end (loopPeriod). The one rule for the frames the
+ * renderer decodes, draws, and takes as a plate, so they cannot disagree.
+ */
+export function shownFrames(
+  layer: Layer,
+  item: FootageItem,
+  source: number,
+  timestamps: ArrayLike<number>,
+  blend: boolean,
+): { a: number; b: number; weight: number } {
+  const t = onTimestamps(layer, item, source, timestamps);
+  const period = loopPeriod(layer, item);
+  if (blend) return blendFrames(timestamps, t, period);
+  const a = nearestFrame(timestamps, t, period);
+  return { a, b: a, weight: 0 };
+}
+
+/**
  * The length after which a looping layer's clip starts again (its next pass's first frame is then a neighbour of
  * its last one: nearestFrame and blendFrames' `period`); undefined when it does not loop, is frozen, or is a
  * reversed clip of variable frame rate (whose times onTimestamps moves, holding its first frame instead).
  */
-export function loopPeriod(layer: Layer, item: FootageItem): number | undefined {
+function loopPeriod(layer: Layer, item: FootageItem): number | undefined {
   const map = layer.time;
   if (!map?.loop || map.freezeAt !== null || reversedVariable(layer, item)) return undefined;
   return item.media?.duration ?? undefined;

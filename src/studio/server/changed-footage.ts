@@ -7,10 +7,8 @@
  */
 import type { Engine, FootageItem } from '../../engine/index.js';
 import { audioStreamsOf } from '../../engine/shown-footage.js';
-import { findExecutable } from '../../node-io/search-path.js';
-import { checkSoundUnchanged } from '../../render/audio/sound-unchanged.js';
+import { checkSoundUnchanged, type Probe } from '../../render/audio/sound-unchanged.js';
 import { footageChange } from '../../render/media/footage-unchanged.js';
-import { probeMedia } from '../../render/media/probe.js';
 import { stampOf } from '../../render/preview/footage-stamps.js';
 
 export interface ChangedFootage {
@@ -65,7 +63,8 @@ export class ChangedFootageCheck {
       return null;
     }
     try {
-      if (item.media?.kind === 'audio') return await soundChange(item, file.childPath);
+      if (item.media?.kind === 'audio')
+        return await soundChange(item, (o) => ports.probeMedia(file, item.path, o));
       return footageChange(item, await ports.probeMedia(file, item.path));
     } catch (err) {
       // No longer media ffprobe can read: changed too (no ffprobe at all: nothing can be told).
@@ -79,13 +78,14 @@ export class ChangedFootageCheck {
   }
 }
 
-/** What changed in a sound file's streams since its import, in the words a render's refusal uses; null: nothing. */
-async function soundChange(item: FootageItem, childPath: string): Promise<string | null> {
-  const ffprobe = await findExecutable('ffprobe');
-  if (!ffprobe) return null;
+/**
+ * What changed in a sound file's streams since its import, in the words a render's refusal uses; null: nothing.
+ * `probe` is the engine's (its ffprobe and search path, as a clip's check uses).
+ */
+async function soundChange(item: FootageItem, probe: Probe): Promise<string | null> {
   const streams = audioStreamsOf(item).map((_, i) => i);
   try {
-    await checkSoundUnchanged((o) => probeMedia(ffprobe, childPath, item.path, o), item, streams);
+    await checkSoundUnchanged(probe, item, streams);
     return null;
   } catch (err) {
     const e = err as { code?: string; message?: string };
