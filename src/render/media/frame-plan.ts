@@ -59,12 +59,7 @@ export function footageSourceTime(layer: Layer, lt: number, item: FootageItem): 
  * ended before the first frames). Its first frame is held for as long as its last lasts (to the layer's end).
  * Unchanged otherwise.
  */
-function onTimestamps(
-  layer: Layer,
-  item: FootageItem,
-  t: number,
-  timestamps: ArrayLike<number>,
-): number {
+function onTimestamps(layer: Layer, item: FootageItem, t: number, timestamps: ArrayLike<number>): number {
   if (!reversedVariable(layer, item) || !timestamps.length) return t;
   // The end the file states may even fall short of its last frame (projects imported before vfr-end.ts).
   const lastFrame = (item.media?.duration ?? 0) - timestamps[timestamps.length - 1]!;
