@@ -7,7 +7,7 @@
  */
 import type { AudioClip, AudioMix, AudioSegment } from './clips.js';
 import { METER_FRAME, SILENCE_DB } from './clip-meter.js';
-import { gainFilter } from './envelope.js';
+import { GAIN_FRAME_SAMPLES, gainFilter } from './envelope.js';
 import { footageInput } from '../media/input-formats.js';
 import { branchWidth, loopRuns, runGroups, type Branch, type LoopRun } from './loop-runs.js';
 import { MIX_RATE } from './mix-rate.js';
@@ -17,8 +17,10 @@ export { MIX_RATE };
 const CANON = `aresample=${MIX_RATE},aformat=sample_fmts=fltp:sample_rates=${MIX_RATE}:channel_layouts=stereo`;
 /** Re-stamps a stream from 0 by sample count (after cuts, delays and rate changes). */
 const RESTAMP = 'asetpts=N/SR/TB';
-/** 10 ms audio frames, so a keyframed level (evaluated per frame) steps at most 10 ms at a time. */
-const ENVELOPE_FRAMES = `asetnsamples=n=${MIX_RATE / 100}:p=0`;
+/** The short frames a keyframed level is evaluated for (envelope.ts), and frames as long as a decoder's after it
+ * (what follows, the mix and its meter, then work on 1024 samples at a time, not 48). */
+const ENVELOPE_FRAMES = `asetnsamples=n=${GAIN_FRAME_SAMPLES}:p=0`;
+const AFTER_ENVELOPE = 'asetnsamples=n=1024:p=0';
 
 export interface MixGraph {
   /** ffmpeg input arguments, one `-i` per footage file. */
@@ -178,7 +180,7 @@ export function mixGraph(mix: AudioMix, firstInput = 0, meter = false): MixGraph
       parts.length > 1
         ? `amix=inputs=${parts.length}:normalize=0:duration=longest:dropout_transition=0,`
         : '';
-    const tail = gain ? `${RESTAMP},${ENVELOPE_FRAMES},${gain}` : 'anull';
+    const tail = gain ? `${RESTAMP},${ENVELOPE_FRAMES},${gain},${AFTER_ENVELOPE}` : 'anull';
     lines.push(`${parts.join('')}${joined}${tail}[c${c}]`);
   });
   const all = mix.clips.map((_, c) => `[c${c}]`).join('');

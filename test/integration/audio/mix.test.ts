@@ -58,6 +58,34 @@ describe('mixing a composition', () => {
     expect(Math.abs(dbOf(rms(sound, 2.45, 2.55), full) + 10)).toBeLessThan(1);
   });
 
+  itWithFfmpeg('follows a fast fade and a hold key between frames to the millisecond', async () => {
+    const dir = await tempDir();
+    const s = soundSession();
+    const comp = await soundComp(s, 10, 3);
+    // 1 kHz at 48 kHz: each 48-sample window is one whole period, so its RMS is the gain there exactly.
+    const layer = await addSound(s, comp, await tone(dir, { freq: 1000, seconds: 3, rate: RATE }));
+    const key = (time: number, value: number, interpolation: string) =>
+      run(s, 'property.setKeyframe', { comp, layer, property: 'audio.level', time, value, interpolation });
+    // 0 dB, a 40 dB fade in 100 ms (0.4 dB a millisecond), -40 dB held until 2.0037 s, then -10 dB.
+    await key(1, 0, 'linear');
+    await key(1.1, -40, 'hold');
+    await key(2.0037, -10, 'hold');
+    const out = join(dir, 'fast-fade.wav');
+    await renderTo(s, comp, out);
+    const sound = await decodeSound(out);
+    const full = rms(sound, 0.1, 0.9);
+    const windowDb = (ms: number) => dbOf(rms(sound, ms / 1000, (ms + 1) / 1000), full);
+    // Until 2026-12-07 the level was evaluated once per 10 ms audio frame, at its start: the fade lagged by
+    // up to 4 dB and the hold key was heard up to 10 ms late.
+    for (let ms = 1000; ms < 1100; ms++) {
+      const expected = (-40 * (ms + 0.5 - 1000)) / 100;
+      expect(Math.abs(windowDb(ms) - expected), `${ms} ms`).toBeLessThan(0.25);
+    }
+    for (let ms = 1100; ms < 2003; ms += 50) expect(windowDb(ms)).toBeCloseTo(-40, 1);
+    expect(windowDb(2002)).toBeCloseTo(-40, 1);
+    for (const ms of [2005, 2006, 2010, 2500]) expect(windowDb(ms), `${ms} ms`).toBeCloseTo(-10, 1);
+  });
+
   itWithFfmpeg('mutes and unmutes a layer (one undo step), a hidden layer still sounds', async () => {
     const dir = await tempDir();
     const s = soundSession();

@@ -211,7 +211,9 @@ describe('collectAudio', () => {
       [1.5, 2.25, 0, 2],
       [2.25, 3, 0, 2],
     ]);
-    expect(gainFilter([track!])).toContain('gte(t,0.75)*lt(t,1.5)*(0+(2)*(t-(0.75)))');
+    // Each 1 ms gain frame is evaluated at its middle (t + 0.5 ms).
+    const T = '(t+0.0005)';
+    expect(gainFilter([track!])).toContain(`gte(${T},0.75)*lt(${T},1.5)*(0+(2)*(${T}-(0.75)))`);
   });
 
   it('walks only precomps with sound inside: 8 levels of 10 precomp layers take no time', () => {
