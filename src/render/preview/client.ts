@@ -164,7 +164,7 @@ class PreviewWorker implements FrameRenderer {
     const tools = await untilAborted(this.#tools, signal);
     // A footage file changed on disk since the worker last drew it: its decoded frames, scrub cache and open
     // descriptor are the old file's. A fresh worker holds none of them.
-    if (await this.#footage.changed(doc, compId)) await this.#stop();
+    if (await this.#footage.changed(doc, compId, time)) await this.#stop();
     const thread = this.#thread ?? this.#start(tools);
     thread.worker.ref();
     try {

@@ -2,10 +2,13 @@
  * Whether the footage files a frame draws changed on disk since the last frame looked: a file written over
  * (same path, new content), replaced, or deleted. The preview worker keeps decoded frames, a scrub cache and
  * open descriptors by path, so a changed file would go on showing its old pictures; the client then starts a
- * fresh worker. One stat a file a frame (an image sequence: its first frame's file).
+ * fresh worker. One stat a file a frame; for an image sequence, its first frame's file (what the item names)
+ * and the files of the frames shown at the time drawn (until 2026-12-07 only the first: a later frame written
+ * over or deleted went on showing as it was decoded).
  */
 import { stat } from 'node:fs/promises';
-import type { Project } from '../../engine/index.js';
+import { constantTimestamps, sequenceFrame, type FootageItem, type Project } from '../../engine/index.js';
+import { footageSourceTime, shownFrames, visitFootageLayers } from '../media/frame-plan.js';
 import { footagePaths } from '../reachable-footage.js';
 
 /** Files whose stamps are kept; past it the oldest is forgotten (and reads as unchanged when seen again). */
@@ -24,12 +27,15 @@ export async function stampOf(path: string): Promise<string> {
 export class FootageStamps {
   readonly #seen = new Map<string, string>();
 
-  /** Records the stamps of the footage `compId` draws; true when one differs from the one seen before. */
-  async changed(doc: Project, compId: string): Promise<boolean> {
+  /**
+   * Records the stamps of the footage `compId` draws (at `time`: the sequence frames shown then); true when one
+   * differs from the one seen before.
+   */
+  async changed(doc: Project, compId: string, time?: number): Promise<boolean> {
     let changed = false;
     // Sound files too: a frame shows nothing of them, but says when one is gone (FootageCache.prepare), and the
     // worker's open descriptor of a deleted one would still read.
-    const paths = footagePaths(doc, [compId]);
+    const paths = [...new Set([...footagePaths(doc, [compId]), ...shownSequenceFiles(doc, compId, time)])];
     // Stat'ed at once: a composition of hundreds of stills waits for one round trip, not hundreds.
     const stamps = await Promise.all(paths.map(stampOf));
     for (const [i, path] of paths.entries()) {
@@ -42,4 +48,28 @@ export class FootageStamps {
     }
     return changed;
   }
+}
+
+/**
+ * The files of the image-sequence frames `compId` shows at `time` (both neighbours of the source time: the
+ * frame shown, blended or not, is one of them). Timestamps of a sequence are its constant rate's.
+ */
+function shownSequenceFiles(doc: Project, compId: string, time: number | undefined): string[] {
+  const comp = doc.items.find((i) => i.id === compId);
+  if (time === undefined || comp?.type !== 'composition') return [];
+  const files: string[] = [];
+  const times = new Map<FootageItem, Float64Array>();
+  visitFootageLayers(doc, comp, time, (item, layer, lt) => {
+    const seq = item.media?.kind === 'sequence' ? item.media.sequence : undefined;
+    const source = seq ? footageSourceTime(layer, lt, item) : null;
+    if (!seq || source === null) return;
+    let stamps = times.get(item);
+    if (!stamps) {
+      stamps = constantTimestamps(Math.max(1, item.media!.frameCount ?? 1), item.media!.frameRate ?? 30);
+      times.set(item, stamps);
+    }
+    const { a, b } = shownFrames(layer, item, source, stamps, true);
+    files.push(sequenceFrame(seq.pattern, seq.first + a), sequenceFrame(seq.pattern, seq.first + b));
+  });
+  return files;
 }

@@ -73,6 +73,42 @@ describeWithFfmpeg('footage that changes on disk after a preview', () => {
     expect(saved.ok).toBe(false);
     if (!saved.ok) expect(saved.error.code).toBe('no_such_file');
   });
+
+  /** Frames 1-3 of a 64x48 sequence `f_000N.png`, blue; the pattern. */
+  async function blueSequence(dir: string): Promise<string> {
+    for (const n of [1, 2, 3]) await flatPng(join(dir, `f_000${n}.png`), [0, 0, 200]);
+    return join(dir, 'f_%04d.png');
+  }
+  const flatPng = (path: string, [r, g, b]: number[]) =>
+    sharp({ create: { width: 64, height: 48, channels: 3, background: { r: r!, g: g!, b: b! } } })
+      .png()
+      .toFile(path);
+
+  // Until 2026-12-07 only a sequence's first file was watched: its later frames, once decoded, were shown from
+  // the preview worker's memory after they were written over or deleted.
+  itWithFfmpeg('a later frame of a sequence written over shows its new pixels', async () => {
+    const dir = await tempDir();
+    const { s, comp } = await compShowing(await blueSequence(dir));
+    // 3 frames at 30 fps: frame 2 (f_0002) from 1/30 s to 2/30 s.
+    expect(await shownColour(s, comp, 1.5 / 30, dir)).toBe('blue');
+    await flatPng(join(dir, 'f_0002.png'), [200, 0, 0]);
+    expect(await shownColour(s, comp, 1.5 / 30, dir)).toBe('red');
+    expect(await shownColour(s, comp, 0.5 / 30, dir)).toBe('blue');
+  });
+
+  itWithFfmpeg('a later frame of a sequence deleted after a preview is missing', async () => {
+    const dir = await tempDir();
+    const { s, comp } = await compShowing(await blueSequence(dir));
+    expect(await shownColour(s, comp, 2.5 / 30, dir)).toBe('blue');
+    await rm(join(dir, 'f_0003.png'));
+    const saved = await s.engine.execute('frame.save', {
+      comp,
+      time: 2.5 / 30,
+      path: join(dir, 'after.png'),
+    });
+    expect(saved.ok).toBe(false);
+    if (!saved.ok) expect(saved.error.code).toBe('no_such_file');
+  });
 });
 
 /** A 64x48 clip at 30 fps of `seconds`, or of another `size`: what a re-export under the same name may be. */
