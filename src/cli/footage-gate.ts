@@ -20,13 +20,12 @@ import { emptyFile, incompleteFile } from '../node-io/incomplete-file.js';
 import { findExecutable } from '../node-io/search-path.js';
 import { sharpModule } from '../render/sharp-module.js';
 import { drawnUpright, uprightSize } from '../render/still-orientation.js';
-import { CLI_WORDS } from './cli-words.js';
+import { CLI_RELINK, cliInfo } from './cli-words.js';
 
 /** Image headers read at once: a sequence of thousands of frames is read without thousands of files open. */
 const HEADERS_AT_ONCE = 32;
 
-const RELINK =
-  'Put the file back as it was, or relink the footage to it (footage.relink) and save the project.';
+const RELINK = `Put the file back as it was, or ${CLI_RELINK}.`;
 
 /** Why a render could not use `path`'s file as it is, or null. */
 async function notReadable(path: string): Promise<ErrorInfo | null> {
@@ -137,7 +136,7 @@ export async function footageProblems(doc: Project, searchPath?: string): Promis
         await checkMedia(item, ffprobe);
       } catch (err) {
         if (!(err instanceof EngineError)) throw err;
-        found.set(item.id, err.toInfo(CLI_WORDS));
+        found.set(item.id, cliInfo(err));
       }
     }),
   );

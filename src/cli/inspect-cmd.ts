@@ -11,7 +11,7 @@ import { createNodePorts } from '../node-io/engine-ports.js';
 import { templateDoc } from '../render/queue/template-doc.js';
 import type { describeInputs } from '../engine/template-inputs.js';
 import { createSession } from '../session.js';
-import { CLI_WORDS } from './cli-words.js';
+import { CLI_RELINK, CLI_WORDS, cliInfo, cliRemedy } from './cli-words.js';
 import { footageProblems } from './footage-gate.js';
 import { parseOrHelp } from './flag-spec.js';
 import { sessionEnv } from './host-env.js';
@@ -81,15 +81,15 @@ export async function inspectCommand(argv: string[]): Promise<number> {
   const incomplete = project.footage.filter((f) => f.missing || f.missingFrames);
   if (parsed.values.strict && incomplete.length)
     process.stderr.write(
-      `effectcraft-cli inspect: footage missing: ${incomplete.map((f) => printable(missingWords(f))).join(', ')}\n  Put the files back, or relink the footage (footage.relink) and save the project.\n`,
+      `effectcraft-cli inspect: footage missing: ${incomplete.map((f) => printable(missingWords(f))).join(', ')}\n  Put the files back, or ${CLI_RELINK}.\n`,
     );
   for (const problem of problems.values())
     process.stderr.write(
-      `effectcraft-cli inspect: ${printable(problem.message)}\n  ${printable(problem.remediation)}\n`,
+      `effectcraft-cli inspect: ${printable(problem.message)}\n  ${printable(cliRemedy(problem.remediation))}\n`,
     );
   for (const [id, problem] of itemProblems)
     process.stderr.write(
-      `effectcraft-cli inspect: item ${id}: ${printable(problem.message)}\n  ${printable(problem.remediation)}\n`,
+      `effectcraft-cli inspect: item ${id}: ${printable(problem.message)}\n  ${printable(cliRemedy(problem.remediation))}\n`,
     );
   if (parsed.values.strict && (incomplete.length || problems.size || itemProblems.size))
     return EXIT.incomplete;
@@ -168,7 +168,7 @@ async function propsProblems(doc: Project, ports: EnginePorts): Promise<Map<stri
   for (const item of doc.renderQueue) {
     if (!item.props || !Object.keys(item.props).length) continue;
     await templateDoc(doc, item, ports).catch((err: unknown) => {
-      if (err instanceof EngineError) found.set(item.id, err.toInfo(CLI_WORDS));
+      if (err instanceof EngineError) found.set(item.id, cliInfo(err));
       else throw err;
     });
   }

@@ -9,7 +9,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { ErrorInfo, RenderQueueItem } from '../engine/index.js';
 import type { JobResult } from '../render/queue/service.js';
 import { createSession, type Session } from '../session.js';
-import { CLI_WORDS } from './cli-words.js';
+import { CLI_WORDS, withCliRemedies } from './cli-words.js';
 import { sessionEnv } from './host-env.js';
 import { parseRenderArgs, type RenderArgs } from './render-args.js';
 import { absoluteFootage } from './footage-props.js';
@@ -273,7 +273,8 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
   return { ok: true, items: ids, warnings };
 }
 
-function printBatch(result: BatchResult, json: boolean, seconds: number): void {
+function printBatch(given: BatchResult, json: boolean, seconds: number): void {
+  const result = { ...given, rows: withCliRemedies(given.rows) };
   // As for items (printSummary): why a row failed goes to stderr too, the log a pipeline keeps.
   for (const row of result.rows)
     if (row.status === 'failed' && row.error)
@@ -303,7 +304,8 @@ function printBatch(result: BatchResult, json: boolean, seconds: number): void {
   );
 }
 
-function printSummary(result: JobResult, json: boolean, seconds: number): void {
+function printSummary(given: JobResult, json: boolean, seconds: number): void {
+  const result = { ...given, items: withCliRemedies(given.items) };
   // Why an item failed is a diagnostic too: a pipeline that keeps stderr as its log sees it there, whatever
   // it does with the summary (or the JSON) on stdout.
   for (const item of result.items) {

@@ -1,3 +1,5 @@
+import { cliRemedy } from './cli-words.js';
+
 /** CLI usage errors: a clear message and exit code 2, never a stack trace. */
 export class UsageError extends Error {
   constructor(message: string) {
@@ -30,10 +32,11 @@ export function failWith(
   error: { code: string; message: string; remediation: string },
   exitCode: number,
 ): number {
+  const remediation = cliRemedy(error.remediation);
   process.stderr.write(
-    `effectcraft-cli ${command}: ${printable(error.message)}\n  ${printable(error.remediation)}\n`,
+    `effectcraft-cli ${command}: ${printable(error.message)}\n  ${printable(remediation)}\n`,
   );
-  return jsonFailure(argv, error, exitCode);
+  return jsonFailure(argv, { ...error, remediation }, exitCode);
 }
 
 export function jsonFailure(
@@ -44,7 +47,10 @@ export function jsonFailure(
   if (argv.includes('--json'))
     process.stdout.write(
       JSON.stringify(
-        { error: { code: error.code, message: error.message, remediation: error.remediation }, exitCode },
+        {
+          error: { code: error.code, message: error.message, remediation: cliRemedy(error.remediation) },
+          exitCode,
+        },
         null,
         2,
       ) + '\n',

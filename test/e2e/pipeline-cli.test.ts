@@ -333,6 +333,51 @@ describe('effectcraft-cli inspect', () => {
   );
 
   itWithFfmpeg(
+    'a remedy naming footage.relink says how to relink at the command line (render, still, inspect)',
+    async () => {
+      const dir = await tempDir();
+      const clip = join(dir, 'clip.mp4');
+      await copyFile(await numberedClip(dir, 'h264', '24', 12), clip);
+      const engine = newEngine();
+      const { id: comp } = await run<{ id: string }>(engine, 'comp.new', {
+        name: 'Main',
+        width: 64,
+        height: 48,
+        frameRate: 24,
+        duration: 0.5,
+      });
+      const { id: footage } = await run<{ id: string }>(engine, 'file.import', { path: clip });
+      await run(engine, 'layer.addFootage', { comp, footage });
+      await run(engine, 'renderQueue.add', { comp, output: join(dir, 'out.mp4') });
+      await run(engine, 'project.save', { path: join(dir, 'p.ecproj') });
+      // Re-exported at another rate: the footage must be probed again, which only footage.relink does, and the
+      // CLI runs no commands. Until 2026-12-07 its remedies named footage.relink alone.
+      await copyFile(await numberedClip(dir, 'h264', '12', 6), clip);
+      const studio = 'effectcraft-cli app --project PROJECT';
+      const render = await runCli(['render', 'p.ecproj', '--json'], { cwd: dir });
+      expect(render.code).toBe(1);
+      expect(render.stderr).toContain('footage.relink');
+      expect(render.stderr).toContain(`At the command line: relink it in the studio (${studio}`);
+      const [item] = (JSON.parse(render.stdout) as { items: Array<{ error: { remediation: string } }> })
+        .items;
+      expect(item!.error.remediation).toContain(studio);
+      const still = await runCli(['still', 'p.ecproj', '--frame', '0', '-o', join(dir, 's.png')], {
+        cwd: dir,
+      });
+      expect(still.code).toBe(1);
+      expect(still.stderr).toContain(studio);
+      const inspect = await runCli(['inspect', 'p.ecproj', '--strict', '--json'], { cwd: dir });
+      expect(inspect.code).toBe(3);
+      const [listed] = (
+        JSON.parse(inspect.stdout) as { footage: Array<{ problem: { remediation: string } }> }
+      ).footage;
+      expect(listed!.problem.remediation).toContain(studio);
+      // Said once, however many times the remedy passes through the CLI's words.
+      expect(inspect.stderr.split(studio).length).toBe(2);
+    },
+  );
+
+  itWithFfmpeg(
     "--strict checks queued items' template values: a missing file, a file that is no media, a still for a music bed",
     async () => {
       const dir = await tempDir();
