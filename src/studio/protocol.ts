@@ -16,8 +16,8 @@ export const FRAME_PATH = '/studio/frame';
 /**
  * GET SOUND_PATH?comp=ID -> the composition's whole sound (every audible layer, as a render mixes it) as a
  * 48 kHz 16-bit stereo WAV, with an ETag naming what it is mixed from: asked with If-None-Match, 304 while the
- * sound is unchanged. 204 when nothing in the composition is heard. Warnings (a missing file whose sound is left
- * out) in SOUND_WARNINGS_HEADER, as FrameHeaders.warnings.
+ * sound is unchanged. 204 when nothing in the composition is heard. Warnings (a file whose sound is left out:
+ * missing, or changed since its import) in SOUND_WARNINGS_HEADER: URI-encoded JSON, a list of {code, message}.
  */
 export const SOUND_PATH = '/studio/sound';
 export const SOUND_WARNINGS_HEADER = 'x-sound-warnings';

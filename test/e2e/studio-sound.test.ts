@@ -5,11 +5,11 @@
  * the sound is unchanged (304), and played by the page in a real Chromium along with the frames: from the
  * playhead's time, switchable, swapped after an edit, silent for a composition without sound.
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SOUND_PATH } from '../../src/studio/protocol.js';
+import { SOUND_PATH, SOUND_WARNINGS_HEADER } from '../../src/studio/protocol.js';
 import { dbOf, decodeSound, frequency, RATE, rms, tone } from '../helpers/audio.js';
 import { describeWithChromium, openStudio } from '../helpers/chromium.js';
 import { hasFfmpeg } from '../helpers/ffmpeg.js';
@@ -153,6 +153,44 @@ describeIfTools("the studio's sound", () => {
       expect(again.status).toBe(200);
       expect(again.headers.get('etag')).not.toBe(etag);
       expect(frequency(await samplesOf(again), 0.1, 1.9)).toBeCloseTo(660, 0);
+    } finally {
+      await run('comp.setActive', { comp: main });
+    }
+  });
+
+  it('says which files it left out and why: missing (no_such_file) or changed since import (unsupported_format)', async () => {
+    const cookie = await signIn();
+    await mkdir(dir, { recursive: true });
+    const folder = await tempDir();
+    const gone = await tone(folder, { freq: 440, seconds: 2 });
+    const other = await tempDir();
+    const shorter = await tone(await tempDir(), { freq: 550, seconds: 2 });
+    const comp = (
+      await run<{ id: string }>('comp.new', {
+        name: 'Lost',
+        width: 320,
+        height: 180,
+        frameRate: FPS,
+        duration: 2,
+      })
+    ).id;
+    try {
+      for (const path of [gone, shorter]) {
+        const footage = await run<{ id: string }>('file.import', { path });
+        await run('layer.addFootage', { comp, footage: footage.id });
+      }
+      await rename(gone, join(other, 'aside.wav'));
+      // Re-exported at 1 s under the same name: not the sound its import recorded.
+      await copyFile(await tone(other, { freq: 550, seconds: 1 }), shorter);
+      const res = await getSound(cookie, comp);
+      expect(res.status).toBe(200);
+      const warnings = JSON.parse(decodeURIComponent(res.headers.get(SOUND_WARNINGS_HEADER)!)) as Array<{
+        code: string;
+        message: string;
+      }>;
+      // Until 2026-12-07 the header held sentences alone, and the page called each no_such_file.
+      expect(warnings.map((w) => w.code).sort()).toEqual(['no_such_file', 'unsupported_format']);
+      expect(warnings.find((w) => w.code === 'unsupported_format')!.message).toMatch(/Its sound is left out/);
     } finally {
       await run('comp.setActive', { comp: main });
     }

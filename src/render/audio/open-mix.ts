@@ -3,11 +3,17 @@
  * link), for ffmpeg to read as open files (`/proc/<pid>/fd/N`), never by path again; and each checked to be the
  * file its footage item recorded (sound-unchanged.ts) when ffprobe is there.
  */
-import type { EnginePorts, FootageItem, Project } from '../../engine/index.js';
+import { EngineError, type EnginePorts, type FootageItem, type Project } from '../../engine/index.js';
 import { footageFailure } from '../media/missing-footage.js';
 import { probeMedia } from '../media/probe.js';
 import type { AudioMix } from './clips.js';
 import { checkSoundUnchanged, playedStreams } from './sound-unchanged.js';
+
+/** A file left out of a preview's mix: why (a missing file's `no_such_file`, a changed one's `unsupported_format`). */
+export interface MixWarning {
+  code: string;
+  message: string;
+}
 
 /**
  * `mix` with every clip's path replaced by its file opened through `ports`; `keep` gets each file's close. A
@@ -23,9 +29,9 @@ export async function openMix(
   keep: (close: () => Promise<void>) => void,
   missing: 'fail' | 'skip',
   ffprobe: string | null,
-): Promise<{ mix: AudioMix; warnings: string[]; checked: Promise<void> }> {
+): Promise<{ mix: AudioMix; warnings: MixWarning[]; checked: Promise<void> }> {
   const opened = new Map<string, string>();
-  const warnings: string[] = [];
+  const warnings: MixWarning[] = [];
   // Each check settles to its error or null, never rejects: a later file that fails to open ends this before
   // they are awaited, and closes the files they read (their failures are then nobody's to report).
   const checks: Promise<unknown>[] = [];
@@ -36,7 +42,7 @@ export async function openMix(
       const failure = footageFailure(item, path, err, 'read sound from');
       // Only a missing file is left out of a preview; anything else (outside the roots) fails it.
       if (missing === 'fail' || failure.code !== 'no_such_file') throw failure;
-      warnings.push(`${failure.message} Its sound is left out.`);
+      warnings.push({ code: failure.code, message: `${failure.message} Its sound is left out.` });
       return null;
     });
     if (!file) continue;
@@ -49,7 +55,8 @@ export async function openMix(
         () => null,
         (err: unknown) => {
           if (missing === 'fail') return err;
-          warnings.push(`${(err as Error).message} Its sound is left out.`);
+          const code = err instanceof EngineError ? err.code : 'unsupported_format';
+          warnings.push({ code, message: `${(err as Error).message} Its sound is left out.` });
           opened.delete(path);
           return null;
         },

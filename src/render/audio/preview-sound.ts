@@ -13,7 +13,7 @@ import { collectAudio, type AudioMix } from './clips.js';
 import { MIX_RATE } from './graph.js';
 import { AudioMixRun } from './mix.js';
 import { untilStopped } from '../queue/exporters/ffmpeg.js';
-import { openMix } from './open-mix.js';
+import { openMix, type MixWarning } from './open-mix.js';
 
 /** 16-bit stereo: what every browser decodes, half the float mix's size. */
 const CHANNELS = 2;
@@ -43,8 +43,8 @@ export function planPreviewSound(doc: Project, compRef: string): SoundPlan | nul
 
 export interface MixedSound {
   wav: Buffer;
-  /** Files whose sound is left out (missing), one sentence each. */
-  warnings: string[];
+  /** Files whose sound is left out (missing, or changed since their import), one sentence and code each. */
+  warnings: MixWarning[];
 }
 
 export interface PreviewSoundDeps {

@@ -6,7 +6,7 @@
  * changed sound is fetched and swapped in, so editing a title while playing does not stutter the sound.
  */
 import { SOUND_PATH, SOUND_WARNINGS_HEADER } from '../../protocol.js';
-import { errorOf, parseWarnings } from '../live/frames.js';
+import { errorOf } from '../live/frames.js';
 import { RpcError, toErrorBody } from '../live/rpc-error.js';
 import type { SoundState } from '../state/studio-state.js';
 import type { Studio } from '../studio.js';
@@ -166,12 +166,29 @@ export class SoundPlayback {
     if (res.status === 204) return (this.#mix = { comp, etag: '', audio: null });
     if (!res.ok) throw new RpcError(await errorOf(res, "the composition's sound"));
     const audio = await this.#context!.decodeAudioData(await res.arrayBuffer());
-    for (const message of parseWarnings(res.headers.get(SOUND_WARNINGS_HEADER)))
-      this.#studio.toast({ code: 'no_such_file', message, remediation: 'Relink the footage to hear it.' });
+    // Each with its own code: a missing file's no_such_file, a changed one's unsupported_format (until
+    // 2026-12-07 every one said no_such_file, a file re-exported shorter included).
+    for (const { code, message } of parseSoundWarnings(res.headers.get(SOUND_WARNINGS_HEADER)))
+      this.#studio.toast({ code, message, remediation: 'Relink the footage to hear it.' });
     return (this.#mix = { comp, etag: res.headers.get('etag') ?? '', audio });
   }
 
   #set(sound: SoundState): void {
     if (this.#studio.store.state.sound !== sound) this.#studio.store.update({ sound });
+  }
+}
+
+/** The sound's warnings header: a JSON list of {code, message} (studio/server/sound.ts). */
+export function parseSoundWarnings(header: string | null): { code: string; message: string }[] {
+  if (!header) return [];
+  try {
+    const list: unknown = JSON.parse(decodeURIComponent(header));
+    if (!Array.isArray(list)) return [];
+    return list.flatMap((w: unknown) => {
+      const { code, message } = (w ?? {}) as { code?: unknown; message?: unknown };
+      return typeof code === 'string' && typeof message === 'string' ? [{ code, message }] : [];
+    });
+  } catch {
+    return [];
   }
 }
