@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
+  AUDIO_BIT_DEPTHS,
   AUDIO_BITRATE_RANGE,
   AUDIO_CODECS,
   CODECS,
@@ -12,6 +13,7 @@ import {
   GIF_PALETTES,
   PRORES_PROFILES,
   X264_PRESETS,
+  type AudioBitDepth,
 } from '../engine/encoding.js';
 import { fsError } from '../engine/errors.js';
 import type { Encoding } from '../engine/model.js';
@@ -147,8 +149,16 @@ function encodingFlags(values: Values): Encoding {
       AUDIO_BITRATE_RANGE.min,
       AUDIO_BITRATE_RANGE.max,
     ),
+    audioBitDepth: parseBitDepth(values['audio-bit-depth']),
   };
   return Object.fromEntries(Object.entries(encoding).filter(([, v]) => v !== undefined));
+}
+
+/** --audio-bit-depth: 16, 24 or 32 (float). */
+function parseBitDepth(text: string | undefined): AudioBitDepth | undefined {
+  const words = AUDIO_BIT_DEPTHS.map(String);
+  const chosen = parseChoice(text, '--audio-bit-depth', words);
+  return chosen === undefined ? undefined : (Number(chosen) as AudioBitDepth);
 }
 
 /** renderQueue.add's params for the --comp item, besides comp, output and encoding. */

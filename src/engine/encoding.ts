@@ -1,6 +1,6 @@
 /**
  * A render queue item's encoder settings (`encoding`): codec, CRF, ProRes profile, JPEG/WebP quality, GIF
- * palette and dither, x264/x265 preset, and the sound's codec and bitrate. Every field is optional: absent, the format's own default applies
+ * palette and dither, x264/x265 preset, and the sound's codec, bitrate and (PCM) bit depth. Every field is optional: absent, the format's own default applies
  * (src/render/queue/exporters/ffmpeg-formats.ts and the format table). Which format takes which field is
  * decided here, once, so renderQueue.add, renderQueue.update, project files and the CLI refuse the same things.
  * The schema is in model.ts; this module stays free of zod so the CLI's flag definitions can load it cheaply.
@@ -30,6 +30,12 @@ export const X264_PRESETS = [
 /** Sound codecs, as `encoding.audioCodec` names them. */
 export const AUDIO_CODECS = ['aac', 'opus', 'mp3', 'pcm'] as const;
 export type AudioCodec = (typeof AUDIO_CODECS)[number];
+
+/** Bits per sample of PCM sound (`encoding.audioBitDepth`): 16- and 24-bit integer, 32-bit float. */
+export const AUDIO_BIT_DEPTHS = [16, 24, 32] as const;
+export type AudioBitDepth = (typeof AUDIO_BIT_DEPTHS)[number];
+/** Each format's PCM depth when none is asked: 24-bit beside ProRes, as masters carry it; 16-bit in a WAV. */
+export const DEFAULT_BIT_DEPTH: Partial<Record<OutputFormatId, AudioBitDepth>> = { mov: 24, wav: 16 };
 
 export type EncodingField = keyof Encoding;
 
@@ -89,6 +95,8 @@ const FIELD_FORMATS: Record<EncodingField, readonly OutputFormatId[]> = {
   audioCodec: carrying(() => true),
   // A bitrate needs a lossy codec: a WAV is PCM only.
   audioBitrate: carrying((codec) => codec !== 'pcm'),
+  // A bit depth needs PCM: MOV (when its sound is PCM) and WAV.
+  audioBitDepth: carrying((codec) => codec === 'pcm'),
 };
 
 /** Fields as messages name them on every surface (remedies name the param or the flag that sets it). */
@@ -102,6 +110,7 @@ const FIELD_NAMES: Record<EncodingField, string> = {
   x264Preset: 'An encoder preset',
   audioCodec: 'A sound codec',
   audioBitrate: 'A sound bitrate',
+  audioBitDepth: 'A sound bit depth',
 };
 
 /** The sound codec an item encodes with: its own, else the format's default (undefined: no sound). */
@@ -168,10 +177,13 @@ export function checkEncoding(
   return undefined;
 }
 
-/** The sound fields: a codec the format carries, and a bitrate only for a lossy codec, in its range. */
+/**
+ * The sound fields: a codec the format carries, a bit depth only for PCM, and a bitrate only for a lossy codec,
+ * in its range.
+ */
 function checkSound(encoding: Encoding, format: OutputFormatId): EncodingFailure | undefined {
   const carried = FORMAT_AUDIO_CODECS[format] ?? [];
-  const { audioCodec, audioBitrate } = encoding;
+  const { audioCodec, audioBitrate, audioBitDepth } = encoding;
   if (audioCodec && !carried.includes(audioCodec))
     return fail(
       `Sound codec "${audioCodec}" is not carried by format "${format}" (it carries ${listWords([...carried])}).`,
@@ -179,6 +191,12 @@ function checkSound(encoding: Encoding, format: OutputFormatId): EncodingFailure
         `Pick ${w.param('encoding.audioCodec')} ${listWords([...carried])}, or leave it out (${carried[0]}).`,
     );
   const codec = audioCodecOf(format, encoding);
+  if (audioBitDepth !== undefined && codec !== 'pcm')
+    return fail(
+      `A sound bit depth applies to PCM only; this item's sound is ${codec}${audioCodec ? ' as chosen' : ''}.`,
+      (w) =>
+        `Leave out ${w.param('encoding.audioBitDepth')}${format === 'mov' ? `, or pick ${w.param('encoding.audioCodec')} pcm` : ''}.`,
+    );
   if (audioBitrate === undefined || !codec) return undefined;
   if (codec === 'pcm')
     return fail(

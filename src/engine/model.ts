@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import {
+  AUDIO_BIT_DEPTHS,
   AUDIO_BITRATE_RANGE,
   AUDIO_CODECS,
   CODECS,
@@ -478,6 +479,12 @@ export const Encoding = z.strictObject({
     .optional()
     .describe(
       'kb/s of a lossy sound codec: aac 32-512 (default 192), opus 32-512 (default 160), mp3 32-320 (default 192)',
+    ),
+  audioBitDepth: z
+    .literal(AUDIO_BIT_DEPTHS)
+    .optional()
+    .describe(
+      'Bits per sample of PCM sound (wav, and mov with pcm): 16 or 24 (integer) or 32 (float); default wav 16, mov 24',
     ),
 });
 export type Encoding = z.infer<typeof Encoding>;

@@ -538,6 +538,28 @@ describe('effectcraft-cli render', () => {
   );
 
   itWithFfmpeg(
+    '--audio-bit-depth sets the PCM of a WAV or MOV; for AAC, or not 16, 24 or 32, it is refused',
+    async () => {
+      const { dir, engine } = await spotWithSound();
+      await run(engine, 'project.save', { path: join(dir, 's.ecproj') });
+      const args = ['render', 's.ecproj', '--comp', 'Spot', '--output'];
+      const sound = async (name: string) =>
+        (await streamsOf(join(dir, name))).find((x) => x.codec_type === 'audio')?.codec_name;
+      expect((await cli([...args, 'a.wav', '--audio-bit-depth', '24'], dir)).code).toBe(0);
+      expect(await sound('a.wav')).toBe('pcm_s24le');
+      expect((await cli([...args, 'f.mov', '--audio-bit-depth', '32'], dir)).code).toBe(0);
+      expect(await sound('f.mov')).toBe('pcm_f32le');
+      const aac = await cli([...args, 'x.mov', '--audio-codec', 'aac', '--audio-bit-depth', '24'], dir);
+      expect(aac.code).toBe(2);
+      expect(aac.stderr).toContain('Leave out --audio-bit-depth, or pick --audio-codec pcm.');
+      const odd = await cli([...args, 'y.wav', '--audio-bit-depth', '20'], dir);
+      expect(odd.code).toBe(2);
+      expect(odd.stderr).toContain('--audio-bit-depth must be one of 16, 24, 32');
+      expect(await readdir(dir)).not.toContain('x.mov');
+    },
+  );
+
+  itWithFfmpeg(
     "--no-audio applies to the project's queue items; one that is the sound alone is refused first",
     async () => {
       const { dir, engine } = await spotWithSound();

@@ -169,7 +169,7 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
       type: 'string',
       value: 'C',
       help: `sound codec: ${listWords([...AUDIO_CODECS])}; mov takes pcm or aac, the others their own (mp4 and m4a aac, webm opus, wav pcm, mp3 mp3)`,
-      default: 'mov pcm (24-bit)',
+      default: 'mov pcm (24-bit: --audio-bit-depth)',
     },
     'audio-bitrate': {
       param: 'encoding.audioBitrate',
@@ -177,6 +177,13 @@ Templates (docs/templates.md): --props gives the compositions' inputs values for
       value: 'KBPS',
       help: 'kb/s of the sound in aac (32-512), opus (32-512) and mp3 (32-320); not for pcm',
       default: 'aac and mp3 192, opus 160',
+    },
+    'audio-bit-depth': {
+      param: 'encoding.audioBitDepth',
+      type: 'string',
+      value: 'N',
+      help: 'bits per sample of PCM sound (wav, and mov with pcm): 16 or 24 (integer) or 32 (float, which keeps a mix above full scale unclipped)',
+      default: 'wav 16, mov 24',
     },
     props: {
       param: 'props',

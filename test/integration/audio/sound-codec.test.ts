@@ -14,6 +14,7 @@ import {
   tone,
   type StreamInfo,
 } from '../../helpers/audio.js';
+import { run } from '../../helpers/queue.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { addSound, renderTo, soundComp, soundSession } from './sound-helpers.js';
 
@@ -71,12 +72,39 @@ describe('the sound codec and bitrate of an item', () => {
     expect(measured[1]! / measured[0]!).toBeGreaterThan(rates[1] / rates[0] / 2);
   });
 
+  itWithFfmpeg(
+    'PCM at the bit depth asked: WAV 24-bit, and 32-bit float keeping a mix above full scale',
+    async () => {
+      const dir = await tempDir();
+      const s = soundSession();
+      const comp = await soundComp(s, 10, 1);
+      // A 0.8 sine raised 6 dB: peaks at 1.6, above full scale.
+      const layer = await addSound(s, comp, await tone(dir, { freq: 440, seconds: 1, amplitude: 0.8 }));
+      await run(s, 'property.set', { comp, layer, property: 'audio.level', value: 6 });
+      const peak = (samples: Float32Array) => samples.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+      const out = (name: string) => join(dir, name);
+      expect((await renderTo(s, comp, out('16.wav'))).completed).toBe(1);
+      expect((await renderTo(s, comp, out('24.wav'), { encoding: { audioBitDepth: 24 } })).completed).toBe(1);
+      expect((await renderTo(s, comp, out('32.wav'), { encoding: { audioBitDepth: 32 } })).completed).toBe(1);
+      expect((await renderTo(s, comp, out('16.mov'), { encoding: { audioBitDepth: 16 } })).completed).toBe(1);
+      expect((await soundOf(out('16.wav'))).codec_name).toBe('pcm_s16le');
+      expect((await soundOf(out('24.wav'))).codec_name).toBe('pcm_s24le');
+      expect((await soundOf(out('32.wav'))).codec_name).toBe('pcm_f32le');
+      expect((await soundOf(out('16.mov'))).codec_name).toBe('pcm_s16le');
+      // Integers clip at full scale; float keeps the mix as it is (1.6 = 0.8 raised 6.02 dB, to a rounding).
+      expect(peak(await decodeSound(out('24.wav')))).toBeLessThanOrEqual(1);
+      expect(peak(await decodeSound(out('32.wav')))).toBeCloseTo(0.8 * 10 ** (6 / 20), 2);
+    },
+  );
+
   itWithFfmpeg.each([
     [{ audioBitrate: 128 }, 'wav', /does not apply to format "wav"/, /encoding\.audioBitrate/],
     [{ audioBitrate: 128 }, 'mov', /does not apply to PCM/, /encoding\.audioCodec"? aac/],
     [{ audioCodec: 'opus' }, 'mov', /"opus" is not carried by format "mov"/, /pcm or aac/],
     [{ audioCodec: 'aac' }, 'webm', /"aac" is not carried by format "webm"/, /opus/],
     [{ audioBitrate: 400 }, 'mp3', /outside mp3's range 32-320/, /from 32 to 320/],
+    [{ audioBitDepth: 24 }, 'mp4', /does not apply to format "mp4"/, /wav/],
+    [{ audioCodec: 'aac', audioBitDepth: 24 }, 'mov', /applies to PCM only/, /encoding\.audioCodec"? pcm/],
     [{ audioCodec: 'aac' }, 'png', /does not apply to format "png"/, /mp4/],
   ] as const)('refuses %j for %s, naming the remedy', async (encoding, ext, message, remedy) => {
     const s = soundSession();

@@ -65,7 +65,7 @@ const ItemSettings = {
       `Mix the composition's sound into the output (default true; ${listWords(SOUND_FORMATS)} carry sound). false leaves it out; a composition without sound writes no audio stream either way`,
     ),
   encoding: Encoding.optional().describe(
-    "Encoder settings: codec, crf, proresProfile, quality, gifPalette, gifDither, x264Preset, audioCodec, audioBitrate; each checked against the format (default: the format's own)",
+    "Encoder settings: codec, crf, proresProfile, quality, gifPalette, gifDither, x264Preset, audioCodec, audioBitrate, audioBitDepth; each checked against the format (default: the format's own)",
   ),
   props: z
     .record(z.string(), z.unknown())

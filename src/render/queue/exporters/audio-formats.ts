@@ -1,21 +1,30 @@
 /**
  * ffmpeg audio arguments, typed over the format table: every format that muxes sound with its picture, and
- * every audio-only format, has an entry here or the build fails. The codec and bitrate are the item's
- * `encoding.audioCodec` / `audioBitrate` when set (checked against the format in engine/encoding.ts), else
+ * every audio-only format, has an entry here or the build fails. The codec, bitrate and bit depth are the item's
+ * `encoding.audioCodec` / `audioBitrate` / `audioBitDepth` when set (checked against the format in engine/encoding.ts), else
  * the format's own.
  */
 import type { AudioOnlyFormat, Encoding, MuxedAudioFormat, OutputFormatId } from '../../../engine/index.js';
 import { formatSpec } from '../../../engine/output-formats.js';
-import { AUDIO_BITRATES, audioCodecOf, type AudioCodec } from '../../../engine/encoding.js';
+import {
+  AUDIO_BITRATES,
+  audioCodecOf,
+  DEFAULT_BIT_DEPTH,
+  type AudioBitDepth,
+  type AudioCodec,
+} from '../../../engine/encoding.js';
 import { MOVIE_TIMESCALE } from './movie-timescale.js';
 
 type SoundFormat = MuxedAudioFormat | AudioOnlyFormat;
 
 /**
- * PCM per container: 24-bit beside ProRes (uncompressed, as ProRes masters carry it, keeping the float mix's
- * detail); 16-bit in a WAV, what every tool reads. (The other formats carry no PCM: encoding.ts.)
+ * PCM per container, at the item's bit depth, else the format's: 24-bit beside ProRes (uncompressed, as ProRes
+ * masters carry it, keeping the float mix's detail); 16-bit in a WAV, what every tool reads; 32 is float, which
+ * keeps a mix above full scale as it is (the other depths clip it). (The other formats carry no PCM: encoding.ts.)
  */
-const pcmOf = (format: SoundFormat) => (format === 'mov' ? 'pcm_s24le' : 'pcm_s16le');
+const PCM_ENCODERS: Record<AudioBitDepth, string> = { 16: 'pcm_s16le', 24: 'pcm_s24le', 32: 'pcm_f32le' };
+const pcmOf = (format: SoundFormat, encoding: Encoding | undefined) =>
+  PCM_ENCODERS[encoding?.audioBitDepth ?? DEFAULT_BIT_DEPTH[format] ?? 16];
 
 const ENCODERS: Record<Exclude<AudioCodec, 'pcm'>, string> = {
   // AAC-LC: what every MP4 player plays. The muxer's edit list hides the encoder's priming samples, so the
@@ -29,7 +38,7 @@ const ENCODERS: Record<Exclude<AudioCodec, 'pcm'>, string> = {
 /** The codec arguments of `format`'s sound with `encoding`'s choices. */
 function codecArgs(format: SoundFormat, encoding: Encoding | undefined): string[] {
   const codec = audioCodecOf(format, encoding) ?? 'pcm';
-  if (codec === 'pcm') return ['-c:a', pcmOf(format)];
+  if (codec === 'pcm') return ['-c:a', pcmOf(format, encoding)];
   const kbps = encoding?.audioBitrate ?? AUDIO_BITRATES[codec].default;
   return ['-c:a', ENCODERS[codec], '-b:a', `${kbps}k`];
 }
