@@ -58,7 +58,11 @@ export class ClipMeter {
   }
 
   /** The warning for the item's result, or null when the mix stays at or below 0 dBFS. */
-  warning(): string | null {
+  /**
+   * `float`: the output keeps samples above full scale (32-bit float PCM), so nothing clips in the file itself;
+   * it still does wherever the file is played or converted to integer PCM or a lossy codec.
+   */
+  warning(float = false): string | null {
     const c = this.clipping;
     if (!c) return null;
     const where =
@@ -67,9 +71,12 @@ export class ClipMeter {
         : `from ${c.from.toFixed(2)} s to ${c.to.toFixed(2)} s`;
     // Rounded up to a tenth of a dB: lowering by the figure shown must be enough.
     const over = Math.ceil(c.peakDb * 10) / 10;
+    const harm = float
+      ? 'this 32-bit float file keeps it as it is, but it clips wherever the file is played or converted to ' +
+        'integer PCM, MP3, AAC or Opus, heard as distortion.'
+      : 'a WAV or MP3 clips it there and AAC or Opus mangles it, heard as distortion either way.';
     return (
-      `The sound's mix goes above full scale (peak +${over.toFixed(1)} dBFS) ${where} of the output: a WAV or MP3 ` +
-      "clips it there and AAC or Opus mangles it, heard as distortion either way. Lower the loud layers' " +
+      `The sound's mix goes above full scale (peak +${over.toFixed(1)} dBFS) ${where} of the output: ${harm} Lower the loud layers' ` +
       `audio.level (in dB) by ${over.toFixed(1)} dB or more ` +
       'where they play together, and render again.'
     );

@@ -77,8 +77,9 @@ export function meteredMixWarnings(
   metered: boolean,
   output: string,
   picture: boolean,
+  float = false,
 ): string[] {
   const silent =
     mix && metered && !meter.heard ? inaudibleMixWarning(output, mix, picture, SILENCE_DB) : null;
-  return [meter.warning(), silent].filter((w) => w !== null);
+  return [meter.warning(float), silent].filter((w) => w !== null);
 }

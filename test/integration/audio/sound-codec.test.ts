@@ -84,8 +84,12 @@ describe('the sound codec and bitrate of an item', () => {
       const peak = (samples: Float32Array) => samples.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
       const out = (name: string) => join(dir, name);
       expect((await renderTo(s, comp, out('16.wav'))).completed).toBe(1);
-      expect((await renderTo(s, comp, out('24.wav'), { encoding: { audioBitDepth: 24 } })).completed).toBe(1);
-      expect((await renderTo(s, comp, out('32.wav'), { encoding: { audioBitDepth: 32 } })).completed).toBe(1);
+      const r24 = await renderTo(s, comp, out('24.wav'), { encoding: { audioBitDepth: 24 } });
+      const r32 = await renderTo(s, comp, out('32.wav'), { encoding: { audioBitDepth: 32 } });
+      expect([r24.completed, r32.completed]).toEqual([1, 1]);
+      // Both say the mix goes above full scale; only the integer file is said to clip it.
+      expect(r24.items[0]!.warnings?.join(' ')).toMatch(/a WAV or MP3 clips it there/);
+      expect(r32.items[0]!.warnings?.join(' ')).toMatch(/this 32-bit float file keeps it as it is/);
       expect((await renderTo(s, comp, out('16.mov'), { encoding: { audioBitDepth: 16 } })).completed).toBe(1);
       expect((await soundOf(out('16.wav'))).codec_name).toBe('pcm_s16le');
       expect((await soundOf(out('24.wav'))).codec_name).toBe('pcm_s24le');

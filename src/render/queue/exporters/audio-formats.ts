@@ -35,6 +35,9 @@ const ENCODERS: Record<Exclude<AudioCodec, 'pcm'>, string> = {
   mp3: 'libmp3lame',
 };
 
+/** Whether an item's sound is written as float (32-bit PCM), which keeps a mix above full scale. */
+export const keepsFloat = (encoding: Encoding | undefined) => encoding?.audioBitDepth === 32;
+
 /** The codec arguments of `format`'s sound with `encoding`'s choices. */
 function codecArgs(format: SoundFormat, encoding: Encoding | undefined): string[] {
   const codec = audioCodecOf(format, encoding) ?? 'pcm';
