@@ -1,7 +1,8 @@
 // renderQueue.render under confinement: its declared outputs, overflow folders and footage are checked
 // before the job starts.
 import { describe, expect, it } from 'vitest';
-import { symlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { createConfinement } from '../../../src/confinement/index.js';
@@ -32,6 +33,26 @@ describe('render queue under confinement', () => {
     expect(r.ok).toBe(true);
     // Five frames and their manifest.
     expect(await listDir(root)).toHaveLength(6);
+  });
+
+  it('never reads a skipped frame through a link out of the roots to list it in the manifest', async () => {
+    const root = await tempDir();
+    const elsewhere = await tempDir();
+    const secret = join(elsewhere, 'secret.png');
+    await writeFile(secret, 'outside the roots');
+    await mkdir(join(root, 'out'));
+    // A "frame" that skipExisting counts as there: a link to a file outside the roots.
+    await symlink(secret, join(root, 'out', 'f_01.png'));
+    const { s, ok } = await confinedSession([root], [root]);
+    await ok('renderQueue.add', { comp: 'c', output: join(root, 'out', 'f_[##].png'), skipExisting: true });
+    const r = await s.engine.execute('renderQueue.render', {});
+    expect(r.ok).toBe(true);
+    const manifest = await readFile(join(root, 'out', 'f.png.manifest.json'), 'utf8');
+    // Its size and sha256 were listed: a read outside the roots.
+    expect(manifest).not.toContain(createHash('sha256').update('outside the roots').digest('hex'));
+    expect(JSON.parse(manifest).files.map((f: { path: string }) => f.path)).not.toContain(
+      join(root, 'out', 'f_01.png'),
+    );
   });
 
   /** Saves a project built without confinement (the queue item may point anywhere), opens it confined. */
