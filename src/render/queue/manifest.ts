@@ -128,7 +128,9 @@ async function withExisting(
  */
 async function readKept(tracker: FileTracker, path: string): Promise<{ bytes: number; sha256: string }> {
   const dir = await tracker.ensureDir(dirname(path));
-  const handle = await open(join(dir.base, basename(path)), constants.O_RDONLY | constants.O_NOFOLLOW);
+  // O_NONBLOCK: a FIFO named like a frame (counted as existing) would block the open, and the render, forever.
+  const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  const handle = await open(join(dir.base, basename(path)), flags);
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new Error(`${path} is not a regular file`);

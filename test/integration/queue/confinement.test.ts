@@ -1,6 +1,7 @@
 // renderQueue.render under confinement: its declared outputs, overflow folders and footage are checked
 // before the job starts.
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -54,6 +55,19 @@ describe('render queue under confinement', () => {
       join(root, 'out', 'f_01.png'),
     );
   });
+
+  it('finishes a skip-existing render whose folder holds a FIFO named like a frame', async () => {
+    const root = await tempDir();
+    await mkdir(join(root, 'out'));
+    execFileSync('mkfifo', [join(root, 'out', 'f_01.png')]);
+    const { s, ok } = await confinedSession([root], [root]);
+    await ok('renderQueue.add', { comp: 'c', output: join(root, 'out', 'f_[##].png'), skipExisting: true });
+    // The manifest's read of the skipped "frame" blocked on the FIFO until a writer came: the render hung.
+    const r = await s.engine.execute('renderQueue.render', {});
+    expect(r.ok).toBe(true);
+    const manifest = JSON.parse(await readFile(join(root, 'out', 'f.png.manifest.json'), 'utf8'));
+    expect(manifest.files).toHaveLength(4);
+  }, 20_000);
 
   /** Saves a project built without confinement (the queue item may point anywhere), opens it confined. */
   async function openConfined(root: string, build: (ok: Ok) => Promise<void>) {
