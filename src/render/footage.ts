@@ -117,14 +117,15 @@ export class FootageCache {
       warn(`${error.message} A placeholder is shown instead. ${error.remediation}`);
     };
     for (const item of reachableFootage(doc, [comp.id])) {
-      // Sound only: a preview draws nothing of it, but says when its file is gone (a final render's mix fails).
+      // Sound only: a preview draws nothing of it, but says when its file is gone (the mix of a render with
+      // sound fails; an image sequence has no sound and renders, so the warning must not say every render fails).
       if (item.media?.kind === 'audio' && missing === 'placeholder')
         await this.#store.readable(item).catch((err: unknown) => {
           const error = isEngineError(err) ? err : fsError(err, item.path, 'read');
           // A renderer that opens no media files (no session behind it) cannot tell: nothing to say.
           if (error.code !== 'not_configured')
             warn(
-              `${error.message} It is sound only: previews show nothing of it, and a final render fails on it. ${error.remediation}`,
+              `${error.message} It is sound only: previews show nothing of it, and a render with sound (MP4, MOV, WebM, WAV, MP3 or M4A) fails on it. ${error.remediation}`,
             );
         });
       if (isMoving(item) || item.media?.kind === 'audio') continue;

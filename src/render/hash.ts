@@ -10,7 +10,12 @@ export function sha256(data: Uint8Array): string {
 }
 
 export async function sha256File(path: string): Promise<string> {
+  return sha256Stream(createReadStream(path));
+}
+
+/** Of a stream of bytes (a file opened by the caller, e.g. without following links). */
+export async function sha256Stream(stream: AsyncIterable<unknown>): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  for await (const chunk of stream) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }

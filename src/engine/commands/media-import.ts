@@ -218,9 +218,13 @@ async function importAny(
   options: { sequence: boolean; frameRate: number | undefined },
 ): Promise<Imported> {
   // A name with a printf field is a pattern, unless a file of that very name exists (clip%d.mp4 is a clip).
-  if (options.sequence || (isSequencePattern(path) && !(await ctx.ports.exists(path))))
+  // Only an image's name is a pattern: a missing clip%d.mp4 is a clip that is not there (no_such_file), where
+  // it was refused as "not an image sequence", told to drop a `sequence` it had not been given.
+  const ext = extname(path).toLowerCase();
+  const imageName = STILL_EXTENSIONS.has(ext) || OTHER_IMAGE_EXTENSIONS.has(ext);
+  if (options.sequence || (imageName && isSequencePattern(path) && !(await ctx.ports.exists(path))))
     return importSequence(ctx, path, options.frameRate ?? DEFAULT_SEQUENCE_RATE);
-  if (STILL_EXTENSIONS.has(extname(path).toLowerCase())) {
+  if (STILL_EXTENSIONS.has(ext)) {
     const info = await probeStill(ctx, path);
     const frames = info.frames ?? 1;
     // An animated GIF or PNG (APNG) plays as video (ffprobe); without ffprobe it still imports, as its first frame.

@@ -119,10 +119,14 @@ export async function renderItem(item: RenderQueueItem, env: ItemEnv): Promise<I
   const counts = { skipped: 0 };
   let outcome: ItemOutcome | undefined;
   let failure: unknown;
+  // What a footage prop's import left out (a sequence cut short): until 2026-12-07 such an item ended done
+  // without a word, its frames past the cut showing nothing.
+  const propWarnings: string[] = [];
   try {
     // Props apply to this item's copy of the snapshot: the job's document and the live one never change.
-    const doc = await templateDoc(env.doc, item, env.ports);
+    const doc = await templateDoc(env.doc, item, env.ports, (w) => propWarnings.push(w));
     outcome = await render(planItem(doc, item, env.written), { ...env, doc }, tracker, cleanup, stop, counts);
+    if (propWarnings.length) outcome.warnings = [...propWarnings, ...(outcome.warnings ?? [])];
   } catch (err) {
     failure = err;
   } finally {

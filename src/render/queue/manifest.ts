@@ -7,10 +7,11 @@
  * failed or removed item leaves no manifest, and an earlier manifest it replaced is put back. It is not one of
  * the item's output files: not in `files`, `bytes` or in itself.
  */
-import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { frameOfName, manifestPathFor } from '../../engine/output-template.js';
-import { sha256File } from '../hash.js';
+import { sha256Stream } from '../hash.js';
 import { EngineError, fsError, type RenderQueueItem } from '../../engine/index.js';
 import type { ExporterFactory, ExporterRegistry, OutputFile } from './exporters/types.js';
 import type { FileTracker } from './tracker.js';
@@ -87,7 +88,13 @@ function withManifest(factory: ExporterFactory, written: (path: string) => void)
         // frames): listed with their own size and hash, in frame order with the new ones.
         const kept = inner.existing?.();
         if (files.length)
-          written(await writeManifest(ctx.tracker, ctx.item, await withExisting(ctx.item, files, kept)));
+          written(
+            await writeManifest(
+              ctx.tracker,
+              ctx.item,
+              await withExisting(ctx.tracker, ctx.item, files, kept),
+            ),
+          );
         return files;
       },
     };
@@ -96,6 +103,7 @@ function withManifest(factory: ExporterFactory, written: (path: string) => void)
 
 /** `files` and the skipped files of `kept` (hashed here), in frame order; `files` alone when none were kept. */
 async function withExisting(
+  tracker: FileTracker,
   item: RenderQueueItem,
   files: OutputFile[],
   kept: ReadonlyMap<number, string> | undefined,
@@ -105,10 +113,29 @@ async function withExisting(
   const old: OutputFile[] = [];
   for (const path of kept.values()) {
     if (written.has(path)) continue;
-    // A file gone since the scan is no longer part of the output: it is not listed.
-    const found = await Promise.all([stat(path), sha256File(path)]).catch(() => null);
-    if (found) old.push({ path, bytes: found[0].size, sha256: found[1] });
+    // A file gone since the scan (or one that is not a plain file of the folder) is not listed.
+    const found = await readKept(tracker, path).catch(() => null);
+    if (found) old.push({ path, ...found });
   }
   const frame = (f: OutputFile) => frameOfName(item.output, basename(f.path)) ?? 0;
   return [...files, ...old].sort((a, b) => frame(a) - frame(b));
+}
+
+/**
+ * Size and sha256 of a skipped file, read through the item's verified output folder (the tracker's handle) and
+ * never through a symbolic link at its name. Security: a "frame" that was a link to a file outside the write
+ * roots was followed by path, and the manifest listed that file's size and sha256 (a read outside the roots).
+ */
+async function readKept(tracker: FileTracker, path: string): Promise<{ bytes: number; sha256: string }> {
+  const dir = await tracker.ensureDir(dirname(path));
+  // O_NONBLOCK: a FIFO named like a frame (counted as existing) would block the open, and the render, forever.
+  const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  const handle = await open(join(dir.base, basename(path)), flags);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error(`${path} is not a regular file`);
+    return { bytes: info.size, sha256: await sha256Stream(handle.createReadStream({ autoClose: false })) };
+  } finally {
+    await handle.close();
+  }
 }

@@ -21,7 +21,11 @@ export function overwrittenFootage(
   // A sequence's frames may also land in its overflow folders once the first volume is full.
   const dirs = new Set([dirname(item.output), ...item.overflow.map((o) => resolve(o.dir))]);
   const sequence = hasFrameField(item.output);
+  // The manifest is written beside the output too: a clip named `out.mp4.manifest.json` (ffprobe goes by its
+  // bytes, not its name) was replaced by the JSON of a render to `out.mp4`, which ended done.
+  const manifest = manifestPathFor(item.output);
   const writes = (file: string): boolean => {
+    if (file === manifest) return true;
     if (!dirs.has(dirname(file))) return false;
     if (!sequence) return file === item.output;
     const frame = frameOfName(item.output, basename(file));

@@ -19,8 +19,17 @@ import {
 } from '../../engine/index.js';
 import { importMedia, isStillName } from '../../engine/commands/media-import.js';
 
-/** `doc` as `item` renders it: unchanged without props; a new document with them (the snapshot is untouched). */
-export async function templateDoc(doc: Project, item: RenderQueueItem, ports: EnginePorts): Promise<Project> {
+/**
+ * `doc` as `item` renders it: unchanged without props; a new document with them (the snapshot is untouched).
+ * `warn` hears what a footage value's import leaves out, as file.import's warnings say it: a sequence cut at a
+ * gap, or at a frame that leads outside the roots, renders with nothing where the rest would be.
+ */
+export async function templateDoc(
+  doc: Project,
+  item: RenderQueueItem,
+  ports: EnginePorts,
+  warn: (message: string) => void = () => undefined,
+): Promise<Project> {
   if (!item.props || !Object.keys(item.props).length) return doc;
   const comp = doc.items.find((i) => i.id === item.comp);
   if (comp?.type !== 'composition') return doc;
@@ -31,7 +40,11 @@ export async function templateDoc(doc: Project, item: RenderQueueItem, ports: En
     const like = replaced.get(path)?.media;
     // A numbered image (shot_1001.png); an image without a number (logo.png) is a still put in its place.
     const sequence = like?.kind === 'sequence' && isStillName(path) && /\d\.[^./]+$/.test(path);
-    const probed = await importMedia({ ports }, path, { sequence, frameRate: like?.frameRate ?? undefined });
+    const probed = await importMedia(
+      { ports, warn: (message) => warn(`The footage value "${path}": ${message}`) },
+      path,
+      { sequence, frameRate: like?.frameRate ?? undefined },
+    );
     footage.set(path, probed);
   }
   return applyProps(doc, item.comp, item.props, footage);

@@ -10,6 +10,7 @@ import { afterEach, expect } from 'vitest';
 import { describeWithFfmpeg, itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { disposeAll, trackedSession } from '../../helpers/footage-session.js';
 import { run } from '../../helpers/queue.js';
+import type { JobResult } from '../../../src/render/queue/service.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const exec = promisify(execFile);
@@ -39,8 +40,20 @@ describeWithFfmpeg('sound-only footage in previews', () => {
     const gone = await run<{ warnings: string[] }>(s, 'frame.preview', { comp, time: 1 });
     expect(gone.warnings).toHaveLength(1);
     expect(gone.warnings[0]).toContain(music);
-    expect(gone.warnings[0]).toMatch(/sound only.*final render fails/);
+    // Only a render with sound reads it: until 2026-12-07 the warning said "a final render fails on it", and
+    // a PNG sequence of the same comp then rendered done.
+    expect(gone.warnings[0]).toMatch(
+      /sound only.*a render with sound \(MP4, MOV, WebM, WAV, MP3 or M4A\) fails/,
+    );
     // And what to do about it, as a final render's error says (it was left out).
-    expect(gone.warnings[0]).toMatch(/final render fails on it\. Put the file back .*footage\.relink/);
+    expect(gone.warnings[0]).toMatch(/fails on it\. Put the file back .*footage\.relink/);
+    await run(s, 'renderQueue.add', {
+      comp,
+      output: join(dir, 'f_[##].png'),
+      frameRange: { start: 0, end: 1 },
+    });
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'mix.wav') });
+    const job = await run<JobResult>(s, 'renderQueue.render', {});
+    expect(job.items.map((i) => i.error?.code ?? i.status)).toEqual(['done', 'no_such_file']);
   });
 });

@@ -130,6 +130,28 @@ describeWithFfmpeg('where an image sequence is read from', () => {
   });
 
   itWithFfmpeg(
+    'a missing clip or sound named with %d is no_such_file, not "not an image sequence"',
+    async () => {
+      const root = await tempDir();
+      const s = session();
+      for (const name of ['clip%d.mp4', 'take_%03d.wav']) {
+        const r = await s.engine.execute('file.import', { path: join(root, name) });
+        // It was bad_argument, remedy 'Import it without "sequence"', which the call had not passed.
+        expect(r.ok ? 'ok' : r.error.code).toBe('no_such_file');
+      }
+      // A pattern of images is still a pattern, and sequence: true on a video is still refused.
+      const pattern = await numberedSequence(root, 2, 1);
+      const imported = await run<{ media: { kind: string } }>(s, 'file.import', { path: pattern });
+      expect(imported.media.kind).toBe('sequence');
+      const flagged = await s.engine.execute('file.import', {
+        path: join(root, 'clip%d.mp4'),
+        sequence: true,
+      });
+      expect(flagged.ok ? 'ok' : flagged.error.code).toBe('bad_argument');
+    },
+  );
+
+  itWithFfmpeg(
     'a numbered file whose name holds a % sign is refused for the %, not for a missing number',
     async () => {
       const root = await tempDir();

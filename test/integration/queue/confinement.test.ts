@@ -1,6 +1,9 @@
 // renderQueue.render under confinement: its declared outputs, overflow folders and footage are checked
 // before the job starts.
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { createConfinement } from '../../../src/confinement/index.js';
@@ -32,6 +35,39 @@ describe('render queue under confinement', () => {
     // Five frames and their manifest.
     expect(await listDir(root)).toHaveLength(6);
   });
+
+  it('never reads a skipped frame through a link out of the roots to list it in the manifest', async () => {
+    const root = await tempDir();
+    const elsewhere = await tempDir();
+    const secret = join(elsewhere, 'secret.png');
+    await writeFile(secret, 'outside the roots');
+    await mkdir(join(root, 'out'));
+    // A "frame" that skipExisting counts as there: a link to a file outside the roots.
+    await symlink(secret, join(root, 'out', 'f_01.png'));
+    const { s, ok } = await confinedSession([root], [root]);
+    await ok('renderQueue.add', { comp: 'c', output: join(root, 'out', 'f_[##].png'), skipExisting: true });
+    const r = await s.engine.execute('renderQueue.render', {});
+    expect(r.ok).toBe(true);
+    const manifest = await readFile(join(root, 'out', 'f.png.manifest.json'), 'utf8');
+    // Its size and sha256 were listed: a read outside the roots.
+    expect(manifest).not.toContain(createHash('sha256').update('outside the roots').digest('hex'));
+    expect(JSON.parse(manifest).files.map((f: { path: string }) => f.path)).not.toContain(
+      join(root, 'out', 'f_01.png'),
+    );
+  });
+
+  it('finishes a skip-existing render whose folder holds a FIFO named like a frame', async () => {
+    const root = await tempDir();
+    await mkdir(join(root, 'out'));
+    execFileSync('mkfifo', [join(root, 'out', 'f_01.png')]);
+    const { s, ok } = await confinedSession([root], [root]);
+    await ok('renderQueue.add', { comp: 'c', output: join(root, 'out', 'f_[##].png'), skipExisting: true });
+    // The manifest's read of the skipped "frame" blocked on the FIFO until a writer came: the render hung.
+    const r = await s.engine.execute('renderQueue.render', {});
+    expect(r.ok).toBe(true);
+    const manifest = JSON.parse(await readFile(join(root, 'out', 'f.png.manifest.json'), 'utf8'));
+    expect(manifest.files).toHaveLength(4);
+  }, 20_000);
 
   /** Saves a project built without confinement (the queue item may point anywhere), opens it confined. */
   async function openConfined(root: string, build: (ok: Ok) => Promise<void>) {
@@ -81,6 +117,44 @@ describe('render queue under confinement', () => {
     const r = await s.engine.execute('renderQueue.render', {});
     expect(r.ok ? 'ok' : r.error.code).toBe('path_outside_roots');
     expect(await listDir(root)).toEqual(['p.ecproj']);
+  });
+
+  it("says so when a footage prop's sequence stops at a frame that links out of the roots", async () => {
+    const root = await tempDir();
+    const elsewhere = await tempDir();
+    const frame = (path: string) =>
+      sharp({ create: { width: 4, height: 4, channels: 4, background: '#00ff00' } })
+        .png()
+        .toFile(path);
+    await frame(join(root, 'd_0001.png'));
+    await frame(join(root, 's_0001.png'));
+    // Frames 2 and 3 of the prop's sequence are links to files outside the roots.
+    for (const n of [2, 3]) {
+      await frame(join(elsewhere, `s_000${n}.png`));
+      await symlink(join(elsewhere, `s_000${n}.png`), join(root, `s_000${n}.png`));
+    }
+    const { s, ok } = await confinedSession([root], [root]);
+    const f = await ok('file.import', { path: join(root, 'd_%04d.png'), frameRate: 5 });
+    await ok('layer.addFootage', { footage: f.id, name: 'Plate' });
+    await ok('input.define', {
+      name: 'plate',
+      type: 'footage',
+      bind: [{ layer: 'Plate', property: 'source' }],
+    });
+    await ok('renderQueue.add', {
+      comp: 'c',
+      output: join(root, 'out', 'f_[##].png'),
+      props: { plate: join(root, 's_%04d.png') },
+    });
+    const r = await s.engine.execute<{ items: { status: string; warnings?: string[] }[] }>(
+      'renderQueue.render',
+      {},
+    );
+    expect(r.ok).toBe(true);
+    const item = r.ok ? r.result.items[0] : undefined;
+    expect(item?.status).toBe('done');
+    // Frames 2 to 5 of the render show nothing of the prop's sequence, which is cut at its first frame.
+    expect(item?.warnings?.join('\n')).toMatch(/s_0002\.png leads outside the roots/);
   });
 
   it('refuses a footage prop outside the read roots: at add, and at render for an item in a project file', async () => {

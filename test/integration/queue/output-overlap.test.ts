@@ -6,7 +6,7 @@
  * sequence output that no footage file shares still render.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, symlink } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import type { JobResult } from '../../../src/render/queue/service.js';
@@ -171,6 +171,25 @@ describeWithFfmpeg('a render and the footage it reads', () => {
     },
   );
 
+  itWithFfmpeg('refuses an output whose manifest would be written over a clip it reads', async () => {
+    // ffprobe reads a clip by its bytes whatever its name, so a clip may be named like a render's manifest.
+    const dir = await tempDir();
+    const clip = join(dir, 'out.mp4.manifest.json');
+    await copyFile(await numberedClip(dir, 'h264', '30', 30), clip);
+    const before = await sha(clip);
+    const { s, comp } = await compShowing(clip);
+    const error = await refusal(s, 'renderQueue.add', { comp, output: join(dir, 'out.mp4') });
+    expect(error?.code).toBe('bad_argument');
+    expect(error?.message).toContain(clip);
+
+    // Queued through a linked folder, the paths as spelt differ; the render refuses it before writing.
+    await symlink(dir, join(dir, 'linked'));
+    await run(s, 'renderQueue.add', { comp, output: join(dir, 'linked', 'out.mp4') });
+    const job = await run<JobResult>(s, 'renderQueue.render', {});
+    expect(job.items[0]?.error?.code).toBe('bad_argument');
+    expect(await sha(clip)).toBe(before);
+    expect((await readdir(dir)).sort()).toEqual(['clip-h264-30.mp4', 'linked', 'out.mp4.manifest.json']);
+  });
   itWithFfmpeg('renders to a linked folder that holds no footage', async () => {
     const dir = await tempDir();
     const voice = await tone(dir, { freq: 440, seconds: 1 });
