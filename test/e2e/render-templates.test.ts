@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
+import { tone } from '../helpers/audio.js';
 import { newEngine, run } from '../helpers/engine.js';
+import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -273,4 +275,32 @@ describe('effectcraft-cli render with template values', () => {
     // An empty field keeps the default file.
     expect(await pixel(join(dir, 'out/r_0.png'))).toEqual([255, 0, 0]);
   });
+
+  itWithFfmpeg(
+    "--data: a row's mix above full scale is warned of on stderr, naming the row and its output",
+    async () => {
+      // Until 2026-12-07 a row's item warnings were only in --json: the text log said nothing of a clipped file.
+      const dir = await tempDir();
+      const music = await tone(dir, { freq: 440, seconds: 1, amplitude: 0.5 });
+      const engine = newEngine();
+      await run(engine, 'comp.new', { name: 'T', width: 8, height: 8, frameRate: 10, duration: 0.5 });
+      await run(engine, 'file.import', { path: music, name: 'Music' });
+      await run(engine, 'layer.addFootage', { footage: 'Music', name: 'Bed' });
+      await run(engine, 'input.define', {
+        name: 'gain',
+        type: 'number',
+        bind: [{ layer: 'Bed', property: 'audio.level' }],
+      });
+      await run(engine, 'renderQueue.add', { comp: 'T', output: join(dir, 'out/{id}.wav') });
+      const project = join(dir, 'bed.ecproj');
+      await run(engine, 'project.save', { path: project });
+      await writeFile(join(dir, 'rows.csv'), 'id,gain\nquiet,0\nloud,12\n');
+      const r = await runCli(['render', project, '--data', 'rows.csv'], { cwd: dir, timeoutMs: 120_000 });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(
+        `row 2 (line 3) ${join(dir, 'out/loud.wav')}: The sound's mix goes above full scale`,
+      );
+      expect(r.stderr).not.toMatch(/row 1 \(line 2\)/);
+    },
+  );
 });
