@@ -250,7 +250,8 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
   const known = inputNames(engine.document, chosen);
   for (const item of chosen) outputFields(item.output).forEach((f) => known.add(f));
   for (const item of chosen) {
-    const filled = args.data ? null : filledOutput(engine.document, item, props ?? {});
+    // The item's own stored props fill its fields too, under --props (as renderQueue.render fills them over MCP).
+    const filled = args.data ? null : filledOutput(engine.document, item, { ...item.props, ...props });
     const own = props && propsForComp(engine.document, item.comp, props, known);
     if (filled && !filled.ok) return filled;
     const updated = await engine.execute('renderQueue.update', {

@@ -242,6 +242,33 @@ describe('effectcraft-cli render with template values', () => {
     expect(inspect.stdout).toMatch(/input accent {2}color {2}default "#008080" {2}-> Bar\/solid\.color/);
   });
 
+  it("render PROJECT fills a saved item's output {field}s from its stored props, as renderQueue.render does", async () => {
+    // Until 2026-12-07 the command line filled them from the inputs' defaults: an item saved with props
+    // {"name": "Ada"} and output out/{name}_[#].png rendered Ada's values into out/x_0.png (MCP wrote Ada_0.png).
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}_[#].png');
+    const engine = newEngine();
+    await run(engine, 'project.open', { path: project });
+    const { id } = await run<{ id: string }>(engine, 'renderQueue.add', {
+      comp: 'T',
+      output: join(dir, 'saved/{name}_[#].png'),
+      frameRange: { start: 0, end: 0 },
+      props: { name: 'Ada', accent: '#ff0000' },
+    });
+    await run(engine, 'project.save', { path: project });
+    const r = await runCli(['render', project, '--item', id], { cwd: dir, timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    expect((await readdir(join(dir, 'saved'))).sort()).toEqual(['Ada.png.manifest.json', 'Ada_0.png']);
+    expect(await pixel(join(dir, 'saved/Ada_0.png'))).toEqual([255, 0, 0]);
+    // --props still goes over the stored value.
+    const over = await runCli(['render', project, '--item', id, '--props', '{"name": "Bo"}'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(over.code).toBe(0);
+    expect(await readdir(join(dir, 'saved'))).toContain('Bo_0.png');
+  });
+
   it("a footage field of a row may be relative: it resolves against the data file's folder", async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'data'));
