@@ -90,8 +90,7 @@ export function writeBound(
  * is an image or a video) would leave the layer showing nothing, and a batch of such renders black frames without
  * a word; a file without sound for a layer that plays sound only (a music bed given a still, or a video with no
  * audio track) renders silence, as quietly. Both are refused, naming the input and the layer. A sound file fits a
- * music bed, and a video with sound fits either (a bed plays only its sound: applyProps hides its picture). The
- * file must also hold the audio stream the layer plays (layer.setAudioStream), when it has sound at all.
+ * music bed, and a video with sound fits either (a bed plays only its sound: applyProps hides its picture).
  */
 function checkKindKept(
   doc: Project,
@@ -115,16 +114,6 @@ function checkKindKept(
       'bad_argument',
       `Input "${input}" was given "${path}", which has no sound, for layer "${layer.name}", which plays sound only (its default "${shown.name}"): it would render silence.`,
       `Give "${input}" a sound file (WAV, MP3, AAC, FLAC, Opus) or a video with an audio track.`,
-    );
-  // The layer keeps the stream it was told to play (a second language of the default's file): a file with fewer
-  // streams failed only when the sound was mixed, so inspect --strict passed such a row and --redis sent it out.
-  const stream = layer.audio?.stream ?? 0;
-  const streams = given?.audioStreams?.length ?? (given?.audio ? 1 : 0);
-  if (streams && stream >= streams)
-    throw new EngineError(
-      'bad_argument',
-      `Input "${input}" was given "${path}", which has ${streams} audio stream${streams === 1 ? '' : 's'}, for layer "${layer.name}", which plays stream ${stream} (of its default "${shown.name}").`,
-      `Give "${input}" a file with an audio stream ${stream}, or have the template's layer play one from 0 to ${streams - 1} (layer.setAudioStream).`,
     );
 }
 

@@ -411,20 +411,31 @@ describe('effectcraft-cli inspect', () => {
         output: join(dir, 'out.wav'),
         props: { music: one },
       });
+      // A picture-only output mixes no sound: its stream does not matter.
+      await run(engine, 'renderQueue.add', {
+        comp: 'T',
+        output: join(dir, 'frame_[#].png'),
+        frameRange: { start: 0, end: 0 },
+        props: { music: one },
+      });
       await run(engine, 'project.save', { path: join(dir, 'p.ecproj') });
       const r = await runCli(['inspect', 'p.ecproj', '--strict', '--json'], { cwd: dir });
       expect(r.code).toBe(3);
       const items = (JSON.parse(r.stdout) as { renderQueue: { problem?: { code: string } }[] }).renderQueue;
-      expect(items.map((q) => q.problem?.code)).toEqual(['bad_argument']);
+      expect(items.map((q) => q.problem?.code)).toEqual(['bad_argument', undefined]);
       expect(r.stderr).toMatch(
         /item \w+: Input "music" .* 1 audio stream, for layer "Bed", which plays stream 1/,
       );
-      // The render refuses it as the gate did, before any sound is mixed.
+      // The render refuses it as the gate did, before any sound is mixed; the picture-only item renders.
       const render = await runCli(['render', 'p.ecproj', '--json'], { cwd: dir });
       expect(render.code).toBe(1);
-      expect(
-        (JSON.parse(render.stdout) as { items: { error: { code: string } }[] }).items[0]!.error.code,
-      ).toBe('bad_argument');
+      const rendered = (
+        JSON.parse(render.stdout) as { items: { status: string; error?: { code: string } }[] }
+      ).items;
+      expect(rendered.map((i) => [i.status, i.error?.code])).toEqual([
+        ['failed', 'bad_argument'],
+        ['done', undefined],
+      ]);
     },
   );
 
