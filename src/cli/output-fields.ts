@@ -1,6 +1,7 @@
 /**
  * `{field}`s in a queue item's output when the command line renders without --data: filled from --props, else
- * from the composition's input of that name (its default), as one row of a batch would fill them. A literal
+ * from the item's stored props, else from the composition's input of that name (its default), as one row of a
+ * batch would fill them (the caller merges --props over the item's props). A literal
  * `out/{name}.mp4` written to disk is never what was meant; a field no input and no --props value names is
  * refused before anything renders.
  */

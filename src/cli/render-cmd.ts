@@ -250,7 +250,8 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
   const known = inputNames(engine.document, chosen);
   for (const item of chosen) outputFields(item.output).forEach((f) => known.add(f));
   for (const item of chosen) {
-    const filled = args.data ? null : filledOutput(engine.document, item, props ?? {});
+    // The item's own stored props fill its fields too, under --props (as renderQueue.render fills them over MCP).
+    const filled = args.data ? null : filledOutput(engine.document, item, { ...item.props, ...props });
     const own = props && propsForComp(engine.document, item.comp, props, known);
     if (filled && !filled.ok) return filled;
     const updated = await engine.execute('renderQueue.update', {
@@ -275,12 +276,20 @@ async function prepareItems(session: Session, args: RenderArgs): Promise<Prepare
 
 function printBatch(given: BatchResult, json: boolean, seconds: number): void {
   const result = { ...given, rows: withCliRemedies(given.rows) };
-  // As for items (printSummary): why a row failed goes to stderr too, the log a pipeline keeps.
-  for (const row of result.rows)
+  // As for items (printSummary): why a row failed goes to stderr too, the log a pipeline keeps, and so do the
+  // warnings of a row's rendered items (a mix above full scale): until 2026-12-07 they were only in --json.
+  for (const row of result.rows) {
     if (row.status === 'failed' && row.error)
       process.stderr.write(
         `effectcraft-cli render: row ${row.row} (line ${row.line}) failed: ${printable(row.error.message)}\n  ${printable(row.error.remediation)}\n`,
       );
+    // Named by its output: a row's item ids are made for the batch, and a row may render several items.
+    for (const item of row.items ?? [])
+      for (const w of item.warnings ?? [])
+        process.stderr.write(
+          `effectcraft-cli render: row ${row.row} (line ${row.line}) ${printable(item.files?.first ?? item.id)}: ${printable(w)}\n`,
+        );
+  }
   if (json) {
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return;

@@ -430,6 +430,61 @@ describe('effectcraft-cli inspect', () => {
   );
 
   itWithFfmpeg(
+    "--strict fails a queued item whose music has fewer audio streams than the template's layer plays",
+    async () => {
+      // Until 2026-12-07 the gate passed it (exit 0) and every render of the item then failed at its sound.
+      const dir = await tempDir();
+      const two = join(dir, 'two.m4a');
+      execFileSync('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=f=200:d=1'],
+        ...['-f', 'lavfi', '-i', 'sine=f=800:d=1', '-map', '0', '-map', '1', two],
+      ]);
+      const one = join(dir, 'one.wav');
+      execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=d=1', one]);
+      const engine = newEngine();
+      await run(engine, 'comp.new', { name: 'T', width: 32, height: 16, frameRate: 10, duration: 0.5 });
+      await run(engine, 'file.import', { path: two, name: 'Music' });
+      await run(engine, 'layer.addFootage', { footage: 'Music', name: 'Bed' });
+      await run(engine, 'layer.setAudioStream', { layer: 'Bed', stream: 1 });
+      await run(engine, 'input.define', {
+        name: 'music',
+        type: 'footage',
+        bind: [{ layer: 'Bed', property: 'source' }],
+      });
+      await run(engine, 'renderQueue.add', {
+        comp: 'T',
+        output: join(dir, 'out.wav'),
+        props: { music: one },
+      });
+      // A picture-only output mixes no sound: its stream does not matter.
+      await run(engine, 'renderQueue.add', {
+        comp: 'T',
+        output: join(dir, 'frame_[#].png'),
+        frameRange: { start: 0, end: 0 },
+        props: { music: one },
+      });
+      await run(engine, 'project.save', { path: join(dir, 'p.ecproj') });
+      const r = await runCli(['inspect', 'p.ecproj', '--strict', '--json'], { cwd: dir });
+      expect(r.code).toBe(3);
+      const items = (JSON.parse(r.stdout) as { renderQueue: { problem?: { code: string } }[] }).renderQueue;
+      expect(items.map((q) => q.problem?.code)).toEqual(['bad_argument', undefined]);
+      expect(r.stderr).toMatch(
+        /item \w+: Input "music" .* 1 audio stream, for layer "Bed", which plays stream 1/,
+      );
+      // The render refuses it as the gate did, before any sound is mixed; the picture-only item renders.
+      const render = await runCli(['render', 'p.ecproj', '--json'], { cwd: dir });
+      expect(render.code).toBe(1);
+      const rendered = (
+        JSON.parse(render.stdout) as { items: { status: string; error?: { code: string } }[] }
+      ).items;
+      expect(rendered.map((i) => [i.status, i.error?.code])).toEqual([
+        ['failed', 'bad_argument'],
+        ['done', undefined],
+      ]);
+    },
+  );
+
+  itWithFfmpeg(
     '--strict fails an MP4 cut off after its index (moov first: its headers read as whole)',
     async () => {
       const dir = await tempDir();

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
+import { tone } from '../helpers/audio.js';
 import { newEngine, run } from '../helpers/engine.js';
+import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import { runCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -240,6 +242,33 @@ describe('effectcraft-cli render with template values', () => {
     expect(inspect.stdout).toMatch(/input accent {2}color {2}default "#008080" {2}-> Bar\/solid\.color/);
   });
 
+  it("render PROJECT fills a saved item's output {field}s from its stored props, as renderQueue.render does", async () => {
+    // Until 2026-12-07 the command line filled them from the inputs' defaults: an item saved with props
+    // {"name": "Ada"} and output out/{name}_[#].png rendered Ada's values into out/x_0.png (MCP wrote Ada_0.png).
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}_[#].png');
+    const engine = newEngine();
+    await run(engine, 'project.open', { path: project });
+    const { id } = await run<{ id: string }>(engine, 'renderQueue.add', {
+      comp: 'T',
+      output: join(dir, 'saved/{name}_[#].png'),
+      frameRange: { start: 0, end: 0 },
+      props: { name: 'Ada', accent: '#ff0000' },
+    });
+    await run(engine, 'project.save', { path: project });
+    const r = await runCli(['render', project, '--item', id], { cwd: dir, timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    expect((await readdir(join(dir, 'saved'))).sort()).toEqual(['Ada.png.manifest.json', 'Ada_0.png']);
+    expect(await pixel(join(dir, 'saved/Ada_0.png'))).toEqual([255, 0, 0]);
+    // --props still goes over the stored value.
+    const over = await runCli(['render', project, '--item', id, '--props', '{"name": "Bo"}'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(over.code).toBe(0);
+    expect(await readdir(join(dir, 'saved'))).toContain('Bo_0.png');
+  });
+
   it("a footage field of a row may be relative: it resolves against the data file's folder", async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'data'));
@@ -273,4 +302,32 @@ describe('effectcraft-cli render with template values', () => {
     // An empty field keeps the default file.
     expect(await pixel(join(dir, 'out/r_0.png'))).toEqual([255, 0, 0]);
   });
+
+  itWithFfmpeg(
+    "--data: a row's mix above full scale is warned of on stderr, naming the row and its output",
+    async () => {
+      // Until 2026-12-07 a row's item warnings were only in --json: the text log said nothing of a clipped file.
+      const dir = await tempDir();
+      const music = await tone(dir, { freq: 440, seconds: 1, amplitude: 0.5 });
+      const engine = newEngine();
+      await run(engine, 'comp.new', { name: 'T', width: 8, height: 8, frameRate: 10, duration: 0.5 });
+      await run(engine, 'file.import', { path: music, name: 'Music' });
+      await run(engine, 'layer.addFootage', { footage: 'Music', name: 'Bed' });
+      await run(engine, 'input.define', {
+        name: 'gain',
+        type: 'number',
+        bind: [{ layer: 'Bed', property: 'audio.level' }],
+      });
+      await run(engine, 'renderQueue.add', { comp: 'T', output: join(dir, 'out/{id}.wav') });
+      const project = join(dir, 'bed.ecproj');
+      await run(engine, 'project.save', { path: project });
+      await writeFile(join(dir, 'rows.csv'), 'id,gain\nquiet,0\nloud,12\n');
+      const r = await runCli(['render', project, '--data', 'rows.csv'], { cwd: dir, timeoutMs: 120_000 });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(
+        `row 2 (line 3) ${join(dir, 'out/loud.wav')}: The sound's mix goes above full scale`,
+      );
+      expect(r.stderr).not.toMatch(/row 1 \(line 2\)/);
+    },
+  );
 });

@@ -7,6 +7,7 @@
  */
 import {
   applyProps,
+  EngineError,
   footageProps,
   inputsOf,
   shownFootage,
@@ -18,6 +19,7 @@ import {
   type RenderQueueItem,
 } from '../../engine/index.js';
 import { importMedia, isStillName } from '../../engine/commands/media-import.js';
+import { formatSpec } from '../../engine/output-formats.js';
 
 /**
  * `doc` as `item` renders it: unchanged without props; a new document with them (the snapshot is untouched).
@@ -47,7 +49,38 @@ export async function templateDoc(
     );
     footage.set(path, probed);
   }
-  return applyProps(doc, item.comp, item.props, footage);
+  const applied = applyProps(doc, item.comp, item.props, footage);
+  if (item.audio && formatSpec(item.format).sound !== 'none') checkStreams(comp, item.props, footage);
+  return applied;
+}
+
+/**
+ * A bound layer keeps the audio stream it was told to play (layer.setAudioStream: a second language of its
+ * default's file). A footage value with sound but without that stream failed only when the sound was mixed, so
+ * inspect --strict passed such an item. Refused here, naming the input, for items whose output carries the
+ * sound; a muted layer, or a file without sound at all (a video layer given a silent clip), plays nothing anyway.
+ */
+function checkStreams(
+  comp: Composition,
+  props: Record<string, unknown>,
+  footage: ReadonlyMap<string, ProbedFootage>,
+): void {
+  for (const input of inputsOf(comp)) {
+    const path = props[input.name];
+    const media = typeof path === 'string' ? footage.get(path)?.media : undefined;
+    if (input.type !== 'footage' || !media) continue;
+    const streams = media.audioStreams?.length ?? (media.audio ? 1 : 0);
+    for (const binding of input.bindings) {
+      const layer = comp.layers.find((l) => l.id === binding.layer);
+      const stream = layer?.audio?.stream ?? 0;
+      if (!layer || layer.audio?.muted || !streams || stream < streams) continue;
+      throw new EngineError(
+        'bad_argument',
+        `Input "${input.name}" was given "${path as string}", which has ${streams} audio stream${streams === 1 ? '' : 's'}, for layer "${layer.name}", which plays stream ${stream}.`,
+        `Give "${input.name}" a file with an audio stream ${stream}, or have the template's layer play one from 0 to ${streams - 1} (layer.setAudioStream).`,
+      );
+    }
+  }
 }
 
 /** For each footage value of `props`: the footage its input's first bound layer shows in `doc` (its default). */
