@@ -35,6 +35,8 @@ export interface MediaProbe {
   /** The container as ffprobe names it: of its family, the name the extension gives (mp4, mov, webm, m4a), else the first. */
   format: string;
   media: FootageMedia;
+  /** What is wrong with the file that does not stop an import (an MP4/MOV cut off after its index), with the remedy. */
+  warnings?: string[];
 }
 
 export interface EnginePorts {

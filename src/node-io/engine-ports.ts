@@ -143,7 +143,17 @@ export function createNodePorts(options: NodePortsOptions = {}): EnginePorts {
           throw err;
         },
       );
-      return settleGifAlpha(probe, () => findExecutable('ffmpeg', options.searchPath), file.childPath);
+      // An MP4/MOV with its index at the front probes as whole though its media is cut off (a copy stopped
+      // half-way): it imports, and a render fails where the frames stop, so the import says so at once.
+      const cut = await incompleteFile(file.childPath, shownPath);
+      const settled = await settleGifAlpha(
+        probe,
+        () => findExecutable('ffmpeg', options.searchPath),
+        file.childPath,
+      );
+      if (!cut) return settled;
+      const what = `${cut.message} It was imported: its layers show what decodes, and a render that reaches past that fails (unsupported_format).`;
+      return { ...settled, warnings: [`${what} ${cut.remediation}`] };
     },
     openWithOs,
     startScript: (data, events) => startScriptThread(data, events, scriptOutputToStderr),

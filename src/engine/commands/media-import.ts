@@ -100,7 +100,8 @@ async function probeMedia(ctx: Probing, path: string): Promise<Imported> {
     throw err instanceof EngineError ? err : fsError(err, path, 'import');
   });
   try {
-    const probe = await ctx.ports.probeMedia(file, path);
+    const { warnings, ...probe } = await ctx.ports.probeMedia(file, path);
+    for (const warning of warnings ?? []) ctx.warn?.(warning);
     return { path, ...probe };
   } finally {
     await file.close();

@@ -60,10 +60,22 @@ export function footageSourceTime(layer: Layer, lt: number, item: FootageItem): 
  * Unchanged otherwise.
  */
 function onTimestamps(layer: Layer, item: FootageItem, t: number, timestamps: ArrayLike<number>): number {
-  if (!reversedVariable(layer, item) || !timestamps.length) return t;
-  // The end the file states may even fall short of its last frame (projects imported before vfr-end.ts).
-  const lastFrame = (item.media?.duration ?? 0) - timestamps[timestamps.length - 1]!;
-  return Math.max(0, t - lastFrame);
+  if (!timestamps.length) return t;
+  const lastTime = timestamps[timestamps.length - 1]!;
+  const duration = item.media?.duration ?? 0;
+  if (reversedVariable(layer, item)) {
+    // The end the file states may even fall short of its last frame (projects imported before vfr-end.ts).
+    return Math.max(0, t - (duration - lastTime));
+  }
+  // A constant-rate clip reversed starts at its end minus one frame, which is its last frame's time unless the
+  // file states more than its frames last: an MP4 cut mid-frame with -c copy (-ss 2.3 at 25 fps) has an edit
+  // list of 7.70 s over 192 frames (7.68 s), so it started half a frame late and showed the frame after the
+  // right one on half the frames of a 30 fps composition. Its first frame is held for that difference.
+  const rate = item.media?.frameRate;
+  const map = layer.time;
+  if (!rate || !map || map.speed >= 0 || map.freezeAt !== null) return t;
+  const late = duration - 1 / rate - lastTime;
+  return late > 1e-9 ? Math.max(0, t - late) : t;
 }
 
 /**

@@ -52,5 +52,8 @@ export function seekPlan(
   let key = 0;
   for (let i = 0; i < keyframes.length && keyframes[i]! <= ts[at]! + 1e-6; i++) key = keyframes[i]!;
   const seek = key > 0 ? Math.max(0, pictureStart + key - BEFORE_KEY_FRAME) : 0;
-  return { seek, trim: wanted - seek };
+  // Without a fast seek, ffmpeg counts the times it drops by from the first picture, not from the file's start
+  // (measured with ffmpeg 5.1): adding pictureStart there landed that much late, frame 21 for frame 5 in an
+  // MPEG-TS whose picture starts 0.52 s after its sound, wherever the first key frame was the one before.
+  return { seek, trim: seek > 0 ? wanted - seek : wanted - pictureStart };
 }

@@ -64,3 +64,32 @@ describeWithFfmpeg('file.import of empty or cut-off media', () => {
     expect((await importError(text))!.message).toMatch(/ffprobe said/);
   });
 });
+
+describeWithFfmpeg('file.import of an MP4 cut off after its index', () => {
+  // With its index at the front (-movflags +faststart: web exports, many cameras), a copy cut at 60% still
+  // probes as whole: until 2026-12-07 it imported without a word, its layer 6 s long, and only a preview past
+  // 3.56 s or the render (unsupported_format) said it decodes to frame 89 of 150; inspect --strict saw it.
+  itWithFfmpeg('imports it with a warning that it is cut off, and how to get it whole', async () => {
+    const dir = await tempDir();
+    const whole = join(dir, 'whole.mp4');
+    await exec('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=s=64x48:r=30:d=2'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-movflags', '+faststart', whole],
+    ]);
+    const bytes = await readFile(whole);
+    const cut = join(dir, 'cut.mp4');
+    await writeFile(cut, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    const engine = newEngine();
+    const r = await engine.execute('file.import', { path: cut });
+    expect(r.ok).toBe(true);
+    const warnings = r.ok ? (r.warnings ?? []) : [];
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /cut\.mp4" is incomplete: it is an MP4\/MOV file .* box runs \d+ bytes past its end/,
+    );
+    expect(warnings[0]).toContain('Copy, download or export the file again');
+    // The whole file imports without one.
+    const ok = await engine.execute('file.import', { path: whole });
+    expect(ok.ok && (ok.warnings ?? [])).toEqual([]);
+  });
+});
