@@ -13,6 +13,8 @@ import { layerHasSound } from '../../engine/shown-footage.js';
 import type { AudioMix } from '../audio/clips.js';
 import { SILENCE_DB, type ClipMeter } from '../audio/clip-meter.js';
 import type { ItemPlan } from './plan.js';
+import { keepsFloat } from './exporters/audio-formats.js';
+import type { ExporterContext } from './exporters/types.js';
 
 /** The warning for a done item whose sound is missing, or null; `mix` is what it was mixed from (null: none). */
 export function silentMixWarning(doc: Project, plan: ItemPlan, mix: AudioMix | null): string | null {
@@ -68,18 +70,18 @@ function inaudibleMixWarning(output: string, mix: AudioMix, picture: boolean, fl
 }
 
 /**
- * What a mix's meter found, as an exporter's warnings: clipping, and silence from end to end when the mix had
- * layers to hear (`metered`: it went through the meter) and the meter heard nothing above SILENCE_DB.
+ * What a mix's meter found, as an exporter's warnings: clipping (for a float output, that it keeps it), and
+ * silence from end to end when the mix had layers to hear (`metered`: it went through the meter) and the meter
+ * heard nothing above SILENCE_DB. `picture`: the output has one beside its sound.
  */
 export function meteredMixWarnings(
   meter: ClipMeter,
-  mix: AudioMix | null | undefined,
+  ctx: Pick<ExporterContext, 'audio' | 'item'>,
   metered: boolean,
-  output: string,
   picture: boolean,
-  float = false,
 ): string[] {
+  const { audio: mix, item } = ctx;
   const silent =
-    mix && metered && !meter.heard ? inaudibleMixWarning(output, mix, picture, SILENCE_DB) : null;
-  return [meter.warning(float), silent].filter((w) => w !== null);
+    mix && metered && !meter.heard ? inaudibleMixWarning(item.output, mix, picture, SILENCE_DB) : null;
+  return [meter.warning(keepsFloat(item.encoding)), silent].filter((w) => w !== null);
 }

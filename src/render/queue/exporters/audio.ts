@@ -9,7 +9,7 @@ import { ClipMeter } from '../../audio/clip-meter.js';
 import { meteredMixWarnings } from '../silent-mix.js';
 import { AudioMixRun } from '../../audio/mix.js';
 import type { FramePayload } from '../../encode.js';
-import { audioOnlyArgs, keepsFloat } from './audio-formats.js';
+import { audioOnlyArgs } from './audio-formats.js';
 import { missingFfmpeg } from './ffmpeg.js';
 import { completeFile, skipWhenPresent } from './single-file.js';
 import type { Exporter, ExporterContext, OutputFile } from './types.js';
@@ -72,15 +72,7 @@ export class AudioExporter implements Exporter {
 
   /** Whether the mix clipped, or is silence from end to end (clip-meter.ts). */
   warnings(): string[] {
-    const { output, encoding } = this.#ctx.item;
-    return meteredMixWarnings(
-      this.#meter,
-      this.#ctx.audio,
-      this.#metered,
-      output,
-      false,
-      keepsFloat(encoding),
-    );
+    return meteredMixWarnings(this.#meter, this.#ctx, this.#metered, false);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */

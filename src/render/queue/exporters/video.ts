@@ -21,7 +21,7 @@ import { changedSound, soundCutShort } from '../../audio/mix.js';
 import { ClipMeter } from '../../audio/clip-meter.js';
 import { meteredMixWarnings } from '../silent-mix.js';
 import { stopped } from '../item-errors.js';
-import { isMuxedAudio, keepsFloat, muxedAudioArgs } from './audio-formats.js';
+import { isMuxedAudio, muxedAudioArgs } from './audio-formats.js';
 import type { Exporter, ExporterContext, FrameSize, OutputFile } from './types.js';
 
 /** Before an input: ffmpeg reads it on its main thread (see writeFrame). */
@@ -186,15 +186,7 @@ export class VideoExporter implements Exporter {
 
   /** Whether the sound's mix clipped, or is silence from end to end (clip-meter.ts). */
   warnings(): string[] {
-    const { output, encoding } = this.#ctx.item;
-    return meteredMixWarnings(
-      this.#meter,
-      this.#ctx.audio,
-      this.#metered,
-      output,
-      true,
-      keepsFloat(encoding),
-    );
+    return meteredMixWarnings(this.#meter, this.#ctx, this.#metered, true);
   }
 
   /** Kills ffmpeg first: its output file is deleted only after it can no longer write to it. */
