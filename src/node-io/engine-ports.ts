@@ -153,7 +153,7 @@ export function createNodePorts(options: NodePortsOptions = {}): EnginePorts {
       );
       if (!cut) return settled;
       const what = `${cut.message} It was imported: its layers show what decodes, and a render that reaches past that fails (unsupported_format).`;
-      return { ...settled, warnings: [`${what} ${cut.remediation}`] };
+      return { ...settled, warnings: [...(settled.warnings ?? []), `${what} ${cut.remediation}`] };
     },
     openWithOs,
     startScript: (data, events) => startScriptThread(data, events, scriptOutputToStderr),

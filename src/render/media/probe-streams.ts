@@ -19,6 +19,7 @@ const Stream = z.looseObject({
   r_frame_rate: Ratio,
   avg_frame_rate: Ratio,
   sample_aspect_ratio: Ratio,
+  field_order: z.string().optional(),
   nb_frames: z.string().optional(),
   nb_read_packets: z.string().optional(),
   duration: z.string().optional(),

@@ -193,6 +193,28 @@ export function mediaFromProbe(json: unknown, shownPath: string, findings: Findi
       audio,
       ...audioStreams,
     },
+    ...interlaced(video, shownPath),
+  };
+}
+
+/** ffprobe's field orders of interlaced video (tt, bb: top or bottom first; tb, bt: coded one way, shown the other). */
+const INTERLACED = new Set(['tt', 'bb', 'tb', 'bt']);
+
+/**
+ * A warning for interlaced video: frames are drawn whole, as they are stored (no field is separated, as After
+ * Effects' "separate fields" would), so whatever moves shows combing, scaled or not. Deinterlacing before the
+ * import is the remedy; the file is otherwise imported as it is.
+ */
+function interlaced(video: Stream, shownPath: string): { warnings?: string[] } {
+  const order = video.field_order;
+  if (!order || !INTERLACED.has(order)) return {};
+  const first = order === 'tt' || order === 'tb' ? 'top' : 'bottom';
+  return {
+    warnings: [
+      `"${shownPath}" is interlaced (${first} field first): its frames are drawn whole, both fields together, so ` +
+        'whatever moves in it shows combing. Deinterlace it first (ffmpeg -i FILE -vf bwdif -c:a copy ' +
+        'progressive.mp4) and import or relink to that file for clean motion.',
+    ],
   };
 }
 
