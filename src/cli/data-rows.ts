@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { fsError } from '../engine/errors.js';
+import { CLI_WORDS } from './cli-words.js';
 import { UsageError } from './usage.js';
 
 export interface DataRow {
@@ -31,16 +32,26 @@ export interface DataFile {
 export function readDataFile(path: string): DataFile {
   const ext = extname(path).toLowerCase();
   if (ext !== '.csv' && ext !== '.jsonl' && ext !== '.ndjson')
-    throw new UsageError(`--data reads .csv or .jsonl files; "${path}" is neither.`);
+    throw new UsageError(
+      `--data reads .csv or .jsonl files; "${path}" is neither.`,
+      'Give --data a .csv file (a header row, then one row per render) or a .jsonl file (one JSON object per line).',
+    );
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     // In words ("no such file or directory"), as a missing project is, not as an errno code ("ENOENT").
-    throw new UsageError(`--data: ${fsError(err, path, 'read').message}`);
+    const failure = fsError(err, path, 'read');
+    throw new UsageError(`--data: ${failure.message}`, failure.toInfo(CLI_WORDS).remediation);
   }
   const data = ext === '.csv' ? csvRows(text, path) : jsonlRows(text);
-  if (!data.rows.length) throw new UsageError(`--data: "${path}" has no rows.`);
+  if (!data.rows.length)
+    throw new UsageError(
+      `--data: "${path}" has no rows.`,
+      ext === '.csv'
+        ? 'Add one line per render below the header line (the header names the fields: name,title).'
+        : 'Add one JSON object per line, one per render ({"name": "Ada"}).',
+    );
   return data;
 }
 
@@ -55,13 +66,20 @@ function csvRows(text: string, path: string): DataFile {
       info: true,
     }) as unknown as typeof records;
   } catch (err) {
-    throw new UsageError(`--data: "${path}" is not valid CSV (${(err as Error).message}).`);
+    throw new UsageError(
+      `--data: "${path}" is not valid CSV (${(err as Error).message}).`,
+      'Fix the file where it says: quote a field that holds a comma, a quote or a line break, and double each quote inside it.',
+    );
   }
   const [head, ...body] = records;
   if (!head) return { columns: [], rows: [] };
   const columns = head.record.map((c) => c.trim());
   const dup = columns.find((c, i) => columns.indexOf(c) !== i);
-  if (dup !== undefined) throw new UsageError(`--data: the column "${dup}" appears twice in the header.`);
+  if (dup !== undefined)
+    throw new UsageError(
+      `--data: the column "${dup}" appears twice in the header.`,
+      'Give each column its own name in the header line.',
+    );
   // info.lines is the line a record ends on, but csv-parse counts each \r and \n inside a quoted field as a line
   // (a CRLF twice): count back the field's, and keep the surplus of its CRLFs off every later record's line.
   let surplus = 0;

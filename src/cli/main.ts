@@ -81,10 +81,11 @@ export async function main(argv: string[]): Promise<number> {
     const code = (err as { code?: string }).code;
     if (isUsageError(err) || code?.startsWith('ERR_PARSE_ARGS')) {
       const message = parseArgsMessage(err as Error, code, first);
-      process.stderr.write(
-        `effectcraft-cli ${first}: ${printable(message)}\nSee: effectcraft-cli ${first} --help\n`,
-      );
-      const remediation = `See: effectcraft-cli ${first} --help`;
+      const help = `See: effectcraft-cli ${first} --help`;
+      // By shape: a bundled subcommand throws its own copy of the class (isUsageError).
+      const own = (err as { remediation?: unknown }).remediation;
+      const remediation = typeof own === 'string' ? `${own} ${help}` : help;
+      process.stderr.write(`effectcraft-cli ${first}: ${printable(message)}\n${printable(remediation)}\n`);
       return jsonFailure(rest, { code: 'bad_argument', message, remediation }, EXIT.usage);
     }
     throw err;

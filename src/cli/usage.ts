@@ -2,9 +2,13 @@ import { cliRemedy } from './cli-words.js';
 
 /** CLI usage errors: a clear message and exit code 2, never a stack trace. */
 export class UsageError extends Error {
-  constructor(message: string) {
+  /** What to do, where the flag's --help is not enough (a data file that is missing or empty). */
+  readonly remediation: string | undefined;
+
+  constructor(message: string, remediation?: string) {
     super(message);
     this.name = 'UsageError';
+    this.remediation = remediation;
   }
 }
 

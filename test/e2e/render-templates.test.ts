@@ -211,6 +211,29 @@ describe('effectcraft-cli render with template values', () => {
     expect(await readdir(join(dir, 'out'))).toContain('ok_0.png');
   });
 
+  it('says what to do with a data file that is missing, empty or of another kind (exit 2, --json too)', async () => {
+    const dir = await tempDir();
+    const project = await templateProject(dir, 'out/{name}_[#].png');
+    const refusal = async (data: string) => {
+      const r = await runCli(['render', project, '--data', data, '--json'], { cwd: dir });
+      expect(r.code).toBe(2);
+      const { error } = JSON.parse(r.stdout) as { error: { code: string; remediation: string } };
+      expect(error.code).toBe('bad_argument');
+      expect(r.stderr).toContain(error.remediation);
+      return error.remediation;
+    };
+    // Until 2026-12-07 each said only "See: effectcraft-cli render --help".
+    expect(await refusal('missing.csv')).toMatch(/^Check the path: the file .* must exist\./);
+    await writeFile(join(dir, 'empty.csv'), 'name\n');
+    expect(await refusal('empty.csv')).toMatch(/^Add one line per render below the header line/);
+    await writeFile(join(dir, 'empty.jsonl'), '\n');
+    expect(await refusal('empty.jsonl')).toMatch(/^Add one JSON object per line/);
+    await writeFile(join(dir, 'rows.json'), '[]');
+    expect(await refusal('rows.json')).toMatch(/^Give --data a \.csv file .* or a \.jsonl file/);
+    await writeFile(join(dir, 'twice.csv'), 'name,name\nAda,Bo\n');
+    expect(await refusal('twice.csv')).toMatch(/^Give each column its own name/);
+  });
+
   it('fails, before rendering, a row whose value makes a file name longer than a render can write', async () => {
     const dir = await tempDir();
     const project = await templateProject(dir, 'out/{name}_[#].png');

@@ -21,7 +21,11 @@ describeWithFfmpeg('interlaced footage', () => {
     'is imported with a warning naming its first field and the way to deinterlace it',
     async () => {
       const dir = await tempDir();
-      const [tff, bff, progressive] = ['tff.mp4', 'bff.mov', 'progressive.mp4'].map((n) => join(dir, n));
+      const [tff, bff, progressive] = [
+        join(dir, 'tff.mp4'),
+        join(dir, 'bff.mov'),
+        join(dir, 'progressive.mp4'),
+      ];
       await exec('ffmpeg', [
         ...QUIET,
         ...SOURCE,
