@@ -70,6 +70,15 @@ export const projectOpen = defineCommand({
 });
 
 async function writeProject(ctx: Parameters<typeof projectOpen.run>[0], path: string) {
+  // A footage file of this very name (a clip named .ecproj: ffprobe reads files by content) would be replaced by
+  // the project, as a render or frame.save over footage would (those refuse it too).
+  const footage = ctx.doc.items.find((i) => i.type === 'footage' && i.path === path);
+  if (footage)
+    throw new EngineError(
+      'bad_argument',
+      `Saving the project to "${path}" would replace the file of footage "${footage.name}" (${footage.id}).`,
+      'Save the project to another path.',
+    );
   const text = serializeProject(ctx.doc, path);
   try {
     await ctx.ports.writeFileAtomic(path, text);

@@ -1,9 +1,12 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_VERSION, type Composition } from '../../../src/engine/index.js';
 import { valueAt } from '../../../src/engine/keyframes.js';
 import { fails, newEngine, run } from '../../helpers/engine.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { canMount, mountTmpfs } from '../../helpers/tmpfs.js';
 
@@ -48,6 +51,8 @@ async function richEngine() {
   return engine;
 }
 
+const exec = promisify(execFile);
+
 describe('project files', () => {
   it('round trip: save then open gives the same document', async () => {
     const dir = await tempDir();
@@ -76,6 +81,29 @@ describe('project files', () => {
     expect(await fails(engine, 'project.save', { path: join(dir, 'missing-dir', 'x.ecproj') })).toBe(
       'no_such_file',
     );
+  });
+
+  itWithFfmpeg('refuses to save over a footage file the project uses, and the file stays', async () => {
+    const dir = await tempDir();
+    // A clip named like a project: ffprobe reads it by its content, so it imports.
+    const clip = join(dir, 'clip.ecproj');
+    await exec('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=s=32x24:r=10:d=0.3'],
+      ...['-f', 'mp4', clip],
+    ]);
+    const before = await readFile(clip);
+    const engine = newEngine();
+    await run(engine, 'file.import', { path: clip });
+    // Until 2026-12-07 the save replaced the clip with the project.
+    const r = await engine.execute('project.save', { path: clip });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('bad_argument');
+      expect(r.error.message).toContain('would replace the file of footage "clip"');
+      expect(r.error.remediation).toBe('Save the project to another path.');
+    }
+    expect((await readFile(clip)).equals(before)).toBe(true);
+    await run(engine, 'project.save', { path: join(dir, 'p.ecproj') });
   });
 
   it('saves atomically: no temporary left behind and the old file survives a failed save', async () => {
