@@ -47,7 +47,8 @@ describeWithFfmpeg("the studio's sound mix", () => {
       ffmpeg: await findFfmpeg(),
     });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('tone-1000-2.wav');
+    expect(warnings[0]!.code).toBe('no_such_file');
+    expect(warnings[0]!.message).toContain('tone-1000-2.wav');
     const file = join(l.root, 'mix.wav');
     await writeFile(file, wav);
     const left = await decodeSound(file);
