@@ -15,7 +15,10 @@ export interface ProgressNotificationParams {
 export interface ProgressReporter {
   /** Hand to the engine as ExecuteOptions.onProgress. */
   report(info: ProgressInfo): void;
-  /** Stops reporting for good (request finished or cancelled); drops a pending update. */
+  /**
+   * Stops reporting for good: the request finished (a pending update, its last state, is sent first, before the
+   * reply) or was cancelled (a pending update is dropped: a cancelled request gets no more traffic).
+   */
   stop(): void;
 }
 
@@ -80,6 +83,11 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
     },
     stop() {
       options.signal.removeEventListener('abort', stop);
+      // The last update of a render (frame 10/10) usually comes within the interval of the one before: dropped
+      // with the timer, the client's last progress read 0.5 of 1 for a render that had written every frame.
+      const last = pending;
+      pending = null;
+      if (last) emit(last);
       stop();
     },
   };

@@ -27,7 +27,7 @@ export const docInspect = defineTool({
   name: 'doc_inspect',
   title: 'Inspect Document',
   description:
-    'Project overview and the active composition with its layers (or comp: another one, under "composition"), plus the confinement in force (read/write roots; in bridge mode also each layer, this server and the app). Footage whose file is not there is marked missing: true. Over 32 KB, the layers come in pages: layersPage says which, and offset: next_offset gives the next. Same JSON as the effectcraft://document resource, which is never cut.',
+    'Project overview and the active composition with its layers (or comp: another one, under "composition"), plus the confinement in force (read/write roots; in bridge mode also each layer, this server and the app). Footage whose file is not there is marked missing: true. Over 32 KB, the layers come in pages: layersPage says which, and offset: next_offset gives the next; a footage list over 16 KB likewise, footagePage and footage_offset. Same JSON as the effectcraft://document resource, which is never cut.',
   hints: READ_ONLY_TOOL,
   input: z.strictObject({
     comp: z
@@ -41,11 +41,20 @@ export const docInspect = defineTool({
       .min(0)
       .optional()
       .describe("The first layer to list (a cut result's layersPage.next_offset); default 0"),
+    footage_offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("The first footage item to list (a cut result's footagePage.next_offset); default 0"),
   }),
   async run(args, ctx) {
     const whole = await inspectDocument(ctx, args.comp);
     if (whole.kind !== 'json') return whole;
-    return { kind: 'json', value: docPage(whole.value as Record<string, unknown>, args.offset ?? 0) };
+    return {
+      kind: 'json',
+      value: docPage(whole.value as Record<string, unknown>, args.offset ?? 0, args.footage_offset ?? 0),
+    };
   },
 });
 

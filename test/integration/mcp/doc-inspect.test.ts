@@ -5,6 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
+import { tone } from '../../helpers/audio.js';
+import { describeWithFfmpeg } from '../../helpers/ffmpeg.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -16,6 +19,8 @@ type Page = {
   activeComposition?: { name: string; layers: Array<{ id: string; name: string }> };
   composition?: { name: string; layers: Array<{ id: string }> };
   layersPage?: { offset: number; count: number; total: number; next_offset?: number };
+  footagePage?: { offset: number; count: number; total: number; next_offset?: number };
+  project?: { footage: Array<{ id: string }> };
   note?: string;
 };
 
@@ -86,4 +91,30 @@ describe('doc_inspect', () => {
     expect(doc).not.toHaveProperty('layersPage');
     expect(doc).not.toHaveProperty('note');
   });
+});
+
+describeWithFfmpeg('doc_inspect with many footage items', () => {
+  it('pages a project of 150 imported sounds under 32 KB (it was 59 KB whole), every item reached by footage_offset', async () => {
+    h = await harness();
+    const sound = await tone(await tempDir('ec-doc-footage-'), { freq: 440, seconds: 0.1 });
+    await run('comp.new', { name: 'Main', width: 64, height: 64, frameRate: 10, duration: 1 });
+    const steps = Array.from({ length: 150 }, () => ({ id: 'file.import', params: { path: sound } }));
+    expect((await h.client.callTool({ name: 'command_batch', arguments: { steps } })).isError).toBeFalsy();
+    const seen: string[] = [];
+    let offset: number | undefined = 0;
+    let pages = 0;
+    while (offset !== undefined) {
+      const { page, bytes } = await inspect(offset ? { footage_offset: offset } : {});
+      expect(bytes).toBeLessThanOrEqual(32 * 1024);
+      expect(page.footagePage).toMatchObject({ offset, total: 150 });
+      seen.push(...page.project!.footage.map((f) => f.id));
+      offset = page.footagePage!.next_offset;
+      if (offset !== undefined) expect(page.note).toMatch(new RegExp(`footage_offset: ${offset}`));
+      pages++;
+    }
+    expect(pages).toBeGreaterThan(1);
+    expect(new Set(seen).size).toBe(150);
+    // The composition is still there, whole.
+    expect((await inspect({})).page.activeComposition!.name).toBe('Main');
+  }, 120_000);
 });

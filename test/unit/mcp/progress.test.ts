@@ -61,10 +61,24 @@ describe('createProgressReporter', () => {
     expect(sent.map((s) => s.progress)).toEqual([1]);
   });
 
-  it('sends nothing after stop()', () => {
+  it('sends the pending last state at stop() (the request finished), then nothing', () => {
     const { r, sent } = make();
+    r.report({ progress: 1, total: 2 });
+    r.report({ progress: 2, total: 2, message: 'frame 10/10' }); // pending behind the rate limit
+    r.stop();
+    expect(sent.map((s) => s.progress)).toEqual([1, 2]);
+    expect(sent[1]).toMatchObject({ total: 2, message: 'frame 10/10' });
+    r.report({ progress: 3 });
+    advance(1000);
+    expect(sent.map((s) => s.progress)).toEqual([1, 2]);
+  });
+
+  it('sends no pending update at stop() once the signal aborted', () => {
+    const ac = new AbortController();
+    const { r, sent } = make(ac.signal);
     r.report({ progress: 1 });
     r.report({ progress: 2 });
+    ac.abort();
     r.stop();
     advance(1000);
     expect(sent.map((s) => s.progress)).toEqual([1]);
