@@ -10,6 +10,7 @@ import type { FrameSize } from './types.js';
 import { colourTags, stampYuvFilter, toYuvFilters } from './video-colour.js';
 import { finishAnimatedWebp } from './webp-frames.js';
 import { MOVIE_TIMESCALE } from './movie-timescale.js';
+import { ffmpegRate } from './frame-rate.js';
 
 /**
  * The pixels ffmpeg reads: RGBA, or I420 the render workers converted (yuv/i420.ts), for the formats whose
@@ -21,7 +22,14 @@ export type PictureInput = 'rgba' | 'i420';
  * `enc`: the item's encoding (renderQueue.add checked it against the format); absent fields keep the defaults.
  * `input`: what the frames arrive as (only formats with `i420: true` are given I420).
  */
-type Args = (size: FrameSize, frames: number, enc: Encoding, input: PictureInput) => string[];
+type Args = (
+  size: FrameSize,
+  frames: number,
+  enc: Encoding,
+  input: PictureInput,
+  /** The composition's frame rate (fps), where the format needs it (GIF). */
+  rate?: number,
+) => string[];
 
 export interface FfmpegFormatArgs<F extends FfmpegFormat> {
   /** Frames flattened on the comp background. */
@@ -93,6 +101,21 @@ function gifPalette(alpha: boolean, palette: 'global' | 'per-frame', enc: Encodi
   return `split[a][b];[a]palettegen=${gen.join(':')}[p];[b][p]paletteuse${use.length ? `=${use.join(':')}` : ''}`;
 }
 
+/**
+ * GIF frame delays are whole 1/100 s, and browsers (Chrome, Firefox, Safari) and ffmpeg's own demuxer play a
+ * delay under 2/100 s as 1/10 s. A composition above 50 fps gave delays of 1 and 2 (60 fps: 41 of 120 frames at
+ * 1/100 s), so its 2 s GIF played for 5.68 s. Such a composition's GIF keeps every k-th frame, k the smallest
+ * whole number that brings the rate to 50 fps or less (60 -> 30, 120 -> 40): the clip lasts what it lasts.
+ */
+export const GIF_MAX_RATE = 50;
+export const gifFrameStep = (rate: number): number => Math.max(1, Math.ceil(rate / GIF_MAX_RATE - 1e-9));
+
+/** The fps filter (with a comma) that keeps every k-th frame of a composition above 50 fps; '' otherwise. */
+function gifRateFilter(rate: number | undefined): string {
+  if (rate === undefined || gifFrameStep(rate) === 1) return '';
+  return `fps=${ffmpegRate(rate)}/${gifFrameStep(rate)},`;
+}
+
 /** The item's palette mode, else global when the whole clip fits the budget. */
 const gifPaletteOf = (size: FrameSize, frames: number, enc: Encoding) =>
   enc.gifPalette ?? (wholeClipFits(size, frames) ? 'global' : 'per-frame');
@@ -100,21 +123,27 @@ const gifPaletteOf = (size: FrameSize, frames: number, enc: Encoding) =>
 export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
   gif: {
     // Without palette settings, a clip over the budget keeps ffmpeg's fixed palette (no frames held).
-    opaque: (size, frames, enc) =>
+    opaque: (size, frames, enc, _input, rate) =>
       enc.gifPalette || enc.gifDither || wholeClipFits(size, frames)
         ? [
             '-filter_complex',
-            gifPalette(false, gifPaletteOf(size, frames, enc), enc),
+            gifRateFilter(rate) + gifPalette(false, gifPaletteOf(size, frames, enc), enc),
             '-loop',
             '0',
             '-f',
             'gif',
           ]
-        : ['-loop', '0', '-f', 'gif'],
+        : [
+            ...(gifRateFilter(rate) ? ['-vf', gifRateFilter(rate).slice(0, -1)] : []),
+            '-loop',
+            '0',
+            '-f',
+            'gif',
+          ],
     // GIF alpha is 1-bit: one palette entry is kept for "transparent", pixels below half opacity use it.
-    alpha: (size, frames, enc) => [
+    alpha: (size, frames, enc, _input, rate) => [
       '-filter_complex',
-      gifPalette(true, gifPaletteOf(size, frames, enc), enc),
+      gifRateFilter(rate) + gifPalette(true, gifPaletteOf(size, frames, enc), enc),
       '-loop',
       '0',
       '-f',
@@ -230,11 +259,12 @@ export function ffmpegOutputArgs(
   frames: number,
   enc: Encoding = {},
   input: PictureInput = 'rgba',
+  rate?: number,
 ): string[] {
   const entry: FfmpegFormatArgs<FfmpegFormat> = FFMPEG_FORMATS[format];
   if (input === 'i420' && pictureInput(format, alpha) !== 'i420')
     throw new RangeError(`ffmpegOutputArgs: ${format} does not take I420 frames here`);
   return alpha && entry.alpha
-    ? entry.alpha(size, frames, enc, input)
-    : entry.opaque(size, frames, enc, input);
+    ? entry.alpha(size, frames, enc, input, rate)
+    : entry.opaque(size, frames, enc, input, rate);
 }
