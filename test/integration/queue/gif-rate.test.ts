@@ -1,7 +1,8 @@
 // GIF frame delays are whole 1/100 s, and browsers (and ffmpeg's GIF demuxer) play a delay under 2/100 s as
 // 1/10 s. A 60 fps composition's GIF had 41 of its 120 delays at 1/100 s and played 2 s of animation in 5.68 s;
 // now a composition above 50 fps keeps every k-th frame (60 -> 30 fps), so every delay is at least 2/100 s and
-// the GIF lasts what the composition does. Rates up to 50 fps keep every frame.
+// the GIF lasts what the composition does. Rates up to 50 fps keep every frame. The last frame's delay ends it
+// where the clip ends: a 2 s 30 fps GIF lasted 2.01 s (its last delay 4/100 s where 3 were left).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
@@ -28,6 +29,8 @@ describe('GIF frame rates', () => {
     [120, false, 80],
     [50, false, 100],
     [24, false, 48],
+    [30, false, 60],
+    [29.97, false, 60],
   ])(
     'a 2 s %s fps composition (alpha %s) plays 2 s as a GIF of %s frames',
     async (frameRate, alpha, frames) => {
@@ -40,7 +43,24 @@ describe('GIF frame rates', () => {
         frameRate,
         duration: 2,
       });
-      await run(s, 'layer.addSolid', { comp, color: '#336699', width: 16, height: 18 });
+      const { id: layer } = await run<{ id: string }>(s, 'layer.addSolid', {
+        comp,
+        color: '#336699',
+        width: 16,
+        height: 18,
+      });
+      // A picture that changes every frame: ffmpeg times a run of identical frames otherwise.
+      for (const [time, x] of [
+        [0, 0],
+        [2, 32],
+      ] as const)
+        await run(s, 'property.setKeyframe', {
+          comp,
+          layer,
+          property: 'transform.position',
+          time,
+          value: [x, 9],
+        });
       const output = join(dir, 'r.gif');
       const added = await s.engine.execute('renderQueue.add', { comp, output, alpha });
       expect(added.ok).toBe(true);
@@ -49,8 +69,8 @@ describe('GIF frame rates', () => {
       const delays = await gifDelays(output);
       expect(delays).toHaveLength(frames);
       expect(Math.min(...delays)).toBeGreaterThanOrEqual(2);
-      // 2 s, give or take the last delay's rounding to 1/100 s.
-      expect(Math.abs(delays.reduce((a, b) => a + b, 0) - 200)).toBeLessThanOrEqual(1);
+      // 2 s (29.97 fps: 60 frames are 2.002 s): the last frame ends where the clip does, not a rounding later.
+      expect(delays.reduce((a, b) => a + b, 0)).toBe(200);
       // renderQueue.add said so before anything rendered.
       const warned = (added.ok && added.warnings?.join('\n')) || '';
       if (frameRate > 50) expect(warned).toMatch(/GIF delays are whole 1\/100 s/);

@@ -10,7 +10,7 @@ import type { FrameSize } from './types.js';
 import { colourTags, stampYuvFilter, toYuvFilters } from './video-colour.js';
 import { finishAnimatedWebp } from './webp-frames.js';
 import { MOVIE_TIMESCALE } from './movie-timescale.js';
-import { ffmpegRate } from './frame-rate.js';
+import { exactRate, ffmpegRate } from './frame-rate.js';
 
 /**
  * The pixels ffmpeg reads: RGBA, or I420 the render workers converted (yuv/i420.ts), for the formats whose
@@ -116,6 +116,21 @@ function gifRateFilter(rate: number | undefined): string {
   return `fps=${ffmpegRate(rate)}/${gifFrameStep(rate)},`;
 }
 
+/**
+ * The GIF muxer's arguments. Each frame's delay is the gap to the next frame's time in 1/100 s, but the last
+ * one's is its own duration rounded up on its own: a 15 s 30 fps GIF ended at 15.01 s (450 frames, the last
+ * shown from 14.97 s for 4/100 s), 2 s at 30 fps at 2.01 s. `-final_delay` ends the last frame where the
+ * clip ends, its frames (after the step above) at its rate, to the nearest 1/100 s.
+ */
+function gifMuxer(frames: number, rate: number | undefined): string[] {
+  if (rate === undefined) return ['-loop', '0', '-f', 'gif'];
+  const step = gifFrameStep(rate);
+  const perFrame = (100 * step) / exactRate(rate); // 1/100 s a written frame lasts
+  const written = Math.ceil(frames / step);
+  const last = Math.round(written * perFrame) - Math.round((written - 1) * perFrame);
+  return ['-loop', '0', '-final_delay', String(Math.max(2, last)), '-f', 'gif'];
+}
+
 /** The item's palette mode, else global when the whole clip fits the budget. */
 const gifPaletteOf = (size: FrameSize, frames: number, enc: Encoding) =>
   enc.gifPalette ?? (wholeClipFits(size, frames) ? 'global' : 'per-frame');
@@ -128,26 +143,17 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
         ? [
             '-filter_complex',
             gifRateFilter(rate) + gifPalette(false, gifPaletteOf(size, frames, enc), enc),
-            '-loop',
-            '0',
-            '-f',
-            'gif',
+            ...gifMuxer(frames, rate),
           ]
         : [
             ...(gifRateFilter(rate) ? ['-vf', gifRateFilter(rate).slice(0, -1)] : []),
-            '-loop',
-            '0',
-            '-f',
-            'gif',
+            ...gifMuxer(frames, rate),
           ],
     // GIF alpha is 1-bit: one palette entry is kept for "transparent", pixels below half opacity use it.
     alpha: (size, frames, enc, _input, rate) => [
       '-filter_complex',
       gifRateFilter(rate) + gifPalette(true, gifPaletteOf(size, frames, enc), enc),
-      '-loop',
-      '0',
-      '-f',
-      'gif',
+      ...gifMuxer(frames, rate),
     ],
   },
   'webp-anim': {
