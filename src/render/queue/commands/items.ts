@@ -32,7 +32,7 @@ import { frameSpan, framesOf } from '../plan.js';
 import { outputSize } from '../../output-size.js';
 import { refuseFootageOverwrite } from '../output-overlap.js';
 import type { StatusSource } from '../status.js';
-import { gifFrameStep } from '../exporters/ffmpeg-formats.js';
+import { frameStep } from '../exporters/ffmpeg-formats.js';
 
 const NO_ALPHA = OUTPUT_FORMATS.filter((f) => !formatSpec(f).alpha);
 
@@ -254,10 +254,14 @@ function warnSettings(
     ctx.warn(
       `audio: true does nothing for ${format.toUpperCase()}, which has no sound: render MP4, MOV or WebM for a picture with sound, or WAV, MP3 or M4A for the sound alone.`,
     );
-  if (format === 'gif' && gifFrameStep(comp.frameRate) > 1) {
-    const step = gifFrameStep(comp.frameRate);
+  if ((format === 'gif' || format === 'webp-anim') && frameStep(format, comp.frameRate) > 1) {
+    const step = frameStep(format, comp.frameRate);
+    const why =
+      format === 'gif'
+        ? 'GIF delays are whole 1/100 s and players show one under 2/100 s as 1/10 s'
+        : 'browsers show an animated WebP delay of 10 ms or less as 100 ms';
     ctx.warn(
-      `GIF delays are whole 1/100 s and players show one under 2/100 s as 1/10 s, so the ${comp.frameRate} fps composition is written at ${+(comp.frameRate / step).toFixed(3)} fps (every ${ordinal(step)} frame) to play at its speed. Render WebP (animated) or a video for every frame.`,
+      `${why}, so the ${comp.frameRate} fps composition is written at ${+(comp.frameRate / step).toFixed(3)} fps (every ${ordinal(step)} frame) to play at its speed. Render a video for every frame.`,
     );
   }
   const { width, height } = outputSize(comp, scale);

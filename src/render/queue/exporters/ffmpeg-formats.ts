@@ -106,15 +106,26 @@ function gifPalette(alpha: boolean, palette: 'global' | 'per-frame', enc: Encodi
  * delay under 2/100 s as 1/10 s. A composition above 50 fps gave delays of 1 and 2 (60 fps: 41 of 120 frames at
  * 1/100 s), so its 2 s GIF played for 5.68 s. Such a composition's GIF keeps every k-th frame, k the smallest
  * whole number that brings the rate to 50 fps or less (60 -> 30, 120 -> 40): the clip lasts what it lasts.
+ * Animated WebP's delays are whole milliseconds, and Chrome and Firefox play any animated image's delay of
+ * 10 ms or less as 100 ms: a 1 s 120 fps WebP (delays of 8 and 9 ms) played for 12 s. Its rate is held to
+ * 90 fps (delays of 11 ms and more): 100 and 120 fps are written at 50 and 60.
  */
-export const GIF_MAX_RATE = 50;
-export const gifFrameStep = (rate: number): number => Math.max(1, Math.ceil(rate / GIF_MAX_RATE - 1e-9));
+export const MAX_RATE = { gif: 50, 'webp-anim': 90 } as const;
+export const frameStep = (format: keyof typeof MAX_RATE, rate: number): number =>
+  Math.max(1, Math.ceil(rate / MAX_RATE[format] - 1e-9));
+const gifFrameStep = (rate: number) => frameStep('gif', rate);
 
-/** The fps filter (with a comma) that keeps every k-th frame of a composition above 50 fps; '' otherwise. */
-function gifRateFilter(rate: number | undefined): string {
-  if (rate === undefined || gifFrameStep(rate) === 1) return '';
-  return `fps=${ffmpegRate(rate)}/${gifFrameStep(rate)},`;
+/** The fps filter (with a comma) that keeps every k-th frame of a composition above the format's rate; '' otherwise. */
+function rateFilter(format: keyof typeof MAX_RATE, rate: number | undefined): string {
+  if (rate === undefined || frameStep(format, rate) === 1) return '';
+  return `fps=${ffmpegRate(rate)}/${frameStep(format, rate)},`;
 }
+const gifRateFilter = (rate: number | undefined) => rateFilter('gif', rate);
+/** `-vf fps=...` for an animated WebP above 90 fps. */
+const webpRate = (rate: number | undefined) => {
+  const filter = rateFilter('webp-anim', rate);
+  return filter ? ['-vf', filter.slice(0, -1)] : [];
+};
 
 /**
  * The GIF muxer's arguments. Each frame's delay is the gap to the next frame's time in 1/100 s, but the last
@@ -162,9 +173,25 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     // and merge near-identical frames; its lossless mode is exact but ~5x slower and 3-8x bigger.
     // The frames go in as they come (ffmpeg hands libwebp RGB): libwebp's own conversion to YUV keeps an odd
     // width's last column, which through ffmpeg's yuv420p turned red to 226,11,15.
-    opaque: (_size, _frames, enc) => [...webpQuality(enc), '-loop', '0', '-f', 'webp'],
+    opaque: (_size, _frames, enc, _input, rate) => [
+      ...webpRate(rate),
+      ...webpQuality(enc),
+      '-loop',
+      '0',
+      '-f',
+      'webp',
+    ],
     // libwebp takes bgra and encodes the alpha plane losslessly next to the lossy colour.
-    alpha: (_size, _frames, enc) => [...webpQuality(enc), '-pix_fmt', 'bgra', '-loop', '0', '-f', 'webp'],
+    alpha: (_size, _frames, enc, _input, rate) => [
+      ...webpRate(rate),
+      ...webpQuality(enc),
+      '-pix_fmt',
+      'bgra',
+      '-loop',
+      '0',
+      '-f',
+      'webp',
+    ],
     // ffmpeg's muxer marks every frame "blend over the previous one": transparent pixels would show earlier
     // frames, so every frame is marked "do not blend"; an opaque file loses the alpha flag it sets (webp-frames.ts).
     finish: finishAnimatedWebp,
