@@ -32,6 +32,7 @@ import { frameSpan, framesOf } from '../plan.js';
 import { outputSize } from '../../output-size.js';
 import { refuseFootageOverwrite } from '../output-overlap.js';
 import type { StatusSource } from '../status.js';
+import { frameStep } from '../exporters/ffmpeg-formats.js';
 
 const NO_ALPHA = OUTPUT_FORMATS.filter((f) => !formatSpec(f).alpha);
 
@@ -207,6 +208,8 @@ const renderQueueUpdate = defineCommand({
   },
 });
 
+const ordinal = (n: number) => (n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`);
+
 /** Formats whose 4:2:0 picture needs even sizes: an odd frame is padded with a black (or clear) row or column. */
 const EVEN_ONLY = new Set<string>(['mp4', 'webm']);
 
@@ -251,6 +254,16 @@ function warnSettings(
     ctx.warn(
       `audio: true does nothing for ${format.toUpperCase()}, which has no sound: render MP4, MOV or WebM for a picture with sound, or WAV, MP3 or M4A for the sound alone.`,
     );
+  if ((format === 'gif' || format === 'webp-anim') && frameStep(format, comp.frameRate) > 1) {
+    const step = frameStep(format, comp.frameRate);
+    const why =
+      format === 'gif'
+        ? 'GIF delays are whole 1/100 s and players show one under 2/100 s as 1/10 s'
+        : 'browsers show an animated WebP delay of 10 ms or less as 100 ms';
+    ctx.warn(
+      `${why}, so the ${comp.frameRate} fps composition is written at ${+(comp.frameRate / step).toFixed(3)} fps (every ${ordinal(step)} frame) to play at its speed. Render a video for every frame.`,
+    );
+  }
   const { width, height } = outputSize(comp, scale);
   const padded = paddedSize(item, width, height);
   if (!padded) return;

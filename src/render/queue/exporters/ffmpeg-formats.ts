@@ -10,6 +10,7 @@ import type { FrameSize } from './types.js';
 import { colourTags, stampYuvFilter, toYuvFilters } from './video-colour.js';
 import { finishAnimatedWebp } from './webp-frames.js';
 import { MOVIE_TIMESCALE } from './movie-timescale.js';
+import { exactRate, ffmpegRate } from './frame-rate.js';
 
 /**
  * The pixels ffmpeg reads: RGBA, or I420 the render workers converted (yuv/i420.ts), for the formats whose
@@ -21,7 +22,14 @@ export type PictureInput = 'rgba' | 'i420';
  * `enc`: the item's encoding (renderQueue.add checked it against the format); absent fields keep the defaults.
  * `input`: what the frames arrive as (only formats with `i420: true` are given I420).
  */
-type Args = (size: FrameSize, frames: number, enc: Encoding, input: PictureInput) => string[];
+type Args = (
+  size: FrameSize,
+  frames: number,
+  enc: Encoding,
+  input: PictureInput,
+  /** The composition's frame rate (fps), where the format needs it (GIF). */
+  rate?: number,
+) => string[];
 
 export interface FfmpegFormatArgs<F extends FfmpegFormat> {
   /** Frames flattened on the comp background. */
@@ -93,6 +101,47 @@ function gifPalette(alpha: boolean, palette: 'global' | 'per-frame', enc: Encodi
   return `split[a][b];[a]palettegen=${gen.join(':')}[p];[b][p]paletteuse${use.length ? `=${use.join(':')}` : ''}`;
 }
 
+/**
+ * GIF frame delays are whole 1/100 s, and browsers (Chrome, Firefox, Safari) and ffmpeg's own demuxer play a
+ * delay under 2/100 s as 1/10 s. A composition above 50 fps gave delays of 1 and 2 (60 fps: 41 of 120 frames at
+ * 1/100 s), so its 2 s GIF played for 5.68 s. Such a composition's GIF keeps every k-th frame, k the smallest
+ * whole number that brings the rate to 50 fps or less (60 -> 30, 120 -> 40): the clip lasts what it lasts.
+ * Animated WebP's delays are whole milliseconds, and Chrome and Firefox play any animated image's delay of
+ * 10 ms or less as 100 ms: a 1 s 120 fps WebP (delays of 8 and 9 ms) played for 12 s. Its rate is held to
+ * 90 fps (delays of 11 ms and more): 100 and 120 fps are written at 50 and 60.
+ */
+export const MAX_RATE = { gif: 50, 'webp-anim': 90 } as const;
+export const frameStep = (format: keyof typeof MAX_RATE, rate: number): number =>
+  Math.max(1, Math.ceil(rate / MAX_RATE[format] - 1e-9));
+const gifFrameStep = (rate: number) => frameStep('gif', rate);
+
+/** The fps filter (with a comma) that keeps every k-th frame of a composition above the format's rate; '' otherwise. */
+function rateFilter(format: keyof typeof MAX_RATE, rate: number | undefined): string {
+  if (rate === undefined || frameStep(format, rate) === 1) return '';
+  return `fps=${ffmpegRate(rate)}/${frameStep(format, rate)},`;
+}
+const gifRateFilter = (rate: number | undefined) => rateFilter('gif', rate);
+/** `-vf fps=...` for an animated WebP above 90 fps. */
+const webpRate = (rate: number | undefined) => {
+  const filter = rateFilter('webp-anim', rate);
+  return filter ? ['-vf', filter.slice(0, -1)] : [];
+};
+
+/**
+ * The GIF muxer's arguments. Each frame's delay is the gap to the next frame's time in 1/100 s, but the last
+ * one's is its own duration rounded up on its own: a 15 s 30 fps GIF ended at 15.01 s (450 frames, the last
+ * shown from 14.97 s for 4/100 s), 2 s at 30 fps at 2.01 s. `-final_delay` ends the last frame where the
+ * clip ends, its frames (after the step above) at its rate, to the nearest 1/100 s.
+ */
+function gifMuxer(frames: number, rate: number | undefined): string[] {
+  if (rate === undefined) return ['-loop', '0', '-f', 'gif'];
+  const step = gifFrameStep(rate);
+  const perFrame = (100 * step) / exactRate(rate); // 1/100 s a written frame lasts
+  const written = Math.ceil(frames / step);
+  const last = Math.round(written * perFrame) - Math.round((written - 1) * perFrame);
+  return ['-loop', '0', '-final_delay', String(Math.max(2, last)), '-f', 'gif'];
+}
+
 /** The item's palette mode, else global when the whole clip fits the budget. */
 const gifPaletteOf = (size: FrameSize, frames: number, enc: Encoding) =>
   enc.gifPalette ?? (wholeClipFits(size, frames) ? 'global' : 'per-frame');
@@ -100,25 +149,22 @@ const gifPaletteOf = (size: FrameSize, frames: number, enc: Encoding) =>
 export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
   gif: {
     // Without palette settings, a clip over the budget keeps ffmpeg's fixed palette (no frames held).
-    opaque: (size, frames, enc) =>
+    opaque: (size, frames, enc, _input, rate) =>
       enc.gifPalette || enc.gifDither || wholeClipFits(size, frames)
         ? [
             '-filter_complex',
-            gifPalette(false, gifPaletteOf(size, frames, enc), enc),
-            '-loop',
-            '0',
-            '-f',
-            'gif',
+            gifRateFilter(rate) + gifPalette(false, gifPaletteOf(size, frames, enc), enc),
+            ...gifMuxer(frames, rate),
           ]
-        : ['-loop', '0', '-f', 'gif'],
+        : [
+            ...(gifRateFilter(rate) ? ['-vf', gifRateFilter(rate).slice(0, -1)] : []),
+            ...gifMuxer(frames, rate),
+          ],
     // GIF alpha is 1-bit: one palette entry is kept for "transparent", pixels below half opacity use it.
-    alpha: (size, frames, enc) => [
+    alpha: (size, frames, enc, _input, rate) => [
       '-filter_complex',
-      gifPalette(true, gifPaletteOf(size, frames, enc), enc),
-      '-loop',
-      '0',
-      '-f',
-      'gif',
+      gifRateFilter(rate) + gifPalette(true, gifPaletteOf(size, frames, enc), enc),
+      ...gifMuxer(frames, rate),
     ],
   },
   'webp-anim': {
@@ -127,9 +173,25 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     // and merge near-identical frames; its lossless mode is exact but ~5x slower and 3-8x bigger.
     // The frames go in as they come (ffmpeg hands libwebp RGB): libwebp's own conversion to YUV keeps an odd
     // width's last column, which through ffmpeg's yuv420p turned red to 226,11,15.
-    opaque: (_size, _frames, enc) => [...webpQuality(enc), '-loop', '0', '-f', 'webp'],
+    opaque: (_size, _frames, enc, _input, rate) => [
+      ...webpRate(rate),
+      ...webpQuality(enc),
+      '-loop',
+      '0',
+      '-f',
+      'webp',
+    ],
     // libwebp takes bgra and encodes the alpha plane losslessly next to the lossy colour.
-    alpha: (_size, _frames, enc) => [...webpQuality(enc), '-pix_fmt', 'bgra', '-loop', '0', '-f', 'webp'],
+    alpha: (_size, _frames, enc, _input, rate) => [
+      ...webpRate(rate),
+      ...webpQuality(enc),
+      '-pix_fmt',
+      'bgra',
+      '-loop',
+      '0',
+      '-f',
+      'webp',
+    ],
     // ffmpeg's muxer marks every frame "blend over the previous one": transparent pixels would show earlier
     // frames, so every frame is marked "do not blend"; an opaque file loses the alpha flag it sets (webp-frames.ts).
     finish: finishAnimatedWebp,
@@ -230,11 +292,12 @@ export function ffmpegOutputArgs(
   frames: number,
   enc: Encoding = {},
   input: PictureInput = 'rgba',
+  rate?: number,
 ): string[] {
   const entry: FfmpegFormatArgs<FfmpegFormat> = FFMPEG_FORMATS[format];
   if (input === 'i420' && pictureInput(format, alpha) !== 'i420')
     throw new RangeError(`ffmpegOutputArgs: ${format} does not take I420 frames here`);
   return alpha && entry.alpha
-    ? entry.alpha(size, frames, enc, input)
-    : entry.opaque(size, frames, enc, input);
+    ? entry.alpha(size, frames, enc, input, rate)
+    : entry.opaque(size, frames, enc, input, rate);
 }

@@ -131,6 +131,7 @@ export class VideoExporter implements Exporter {
       frames.length,
       item.encoding,
       this.#input,
+      this.#ctx.frameRate,
     );
     // Aborted while the temporary was being made: no encoder is started that nothing would stop.
     if (this.#aborted) throw stopped();
