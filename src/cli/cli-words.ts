@@ -31,11 +31,15 @@ export const CLI_WORDS: SurfaceWords = {
  * the file again, which a path edited by hand never is: the item keeps what its import recorded).
  */
 export const CLI_RELINK =
-  'relink it in the studio (effectcraft-cli app --project PROJECT, open the link it prints, click Relink beside the footage in the Project panel, then save): a "path" edited in the project file is not probed again';
+  'relink it in the studio (effectcraft-cli app --project PROJECT, open the link it prints, click Relink beside the footage in the Project panel, then save), which probes the file again: a "path" edited in the project file keeps what the import recorded, so it serves only for a file moved unchanged';
 
-/** A remedy as the CLI prints it: one that names `footage.relink` gets the CLI's way said after it (once). */
+/**
+ * A remedy as the CLI prints it: one that names `footage.relink` gets the CLI's way said after it (once), unless
+ * it names the project file's "path" itself (a file gone from its place: moved unchanged, editing the path is
+ * enough).
+ */
 export function cliRemedy(remediation: string): string {
-  if (!remediation.includes('footage.relink') || remediation.includes(CLI_RELINK)) return remediation;
+  if (!remediation.includes('footage.relink') || remediation.includes('"path"')) return remediation;
   return `${remediation} At the command line: ${CLI_RELINK}.`;
 }
 
