@@ -18,7 +18,7 @@ import {
 } from '../engine/index.js';
 import { emptyFile, incompleteFile } from '../node-io/incomplete-file.js';
 import { findExecutable } from '../node-io/search-path.js';
-import { sharpModule } from '../render/sharp-module.js';
+import { imageHeader, tooManyPixels } from '../render/image-pixels.js';
 import { drawnUpright, uprightSize } from '../render/still-orientation.js';
 import { CLI_RELINK, cliInfo } from './cli-words.js';
 
@@ -80,7 +80,6 @@ async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<vo
     return;
   }
   // A still, or every frame of a sequence (a render refuses any frame of another size): headers only.
-  const sharp = await sharpModule();
   const seq = media?.sequence;
   const frames = seq
     ? Array.from({ length: seq.last - seq.first + 1 }, (_, i) => sequenceFrame(seq.pattern, seq.first + i))
@@ -89,8 +88,7 @@ async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<vo
     const batch = frames.slice(start, start + HEADERS_AT_ONCE);
     const metas = await Promise.all(
       batch.map((path) =>
-        sharp(path, { animated: false })
-          .metadata()
+        imageHeader(path)
           // A frame gone from the middle is listed as missing already; one there and unreadable is a problem.
           .catch(() =>
             stat(path).then(
@@ -115,6 +113,8 @@ async function checkMedia(item: FootageItem, ffprobe: string | null): Promise<vo
       const shown = drawnUpright(item, meta) ? uprightSize(meta) : meta;
       const problem = seq ? sequenceFrameProblem(item, path, shown.width, shown.height) : null;
       if (problem) throw problem;
+      const huge = tooManyPixels(path, meta.width, meta.height);
+      if (huge) throw huge;
     }
   }
 }

@@ -16,7 +16,7 @@ import { findExecutable } from './search-path.js';
 import { missingFfprobe, probeMedia } from '../render/media/probe.js';
 import { settleGifAlpha } from '../render/media/gif-alpha.js';
 import { apngFrames } from './apng.js';
-import { sharpModule } from '../render/sharp-module.js';
+import { imageHeader, tooManyPixels } from '../render/image-pixels.js';
 import { orientationTurn, uprightSize } from '../render/still-orientation.js';
 
 /** Reads a regular file within the size bound; fs errors become coded engine errors. */
@@ -29,10 +29,11 @@ function readFile(path: string): Promise<Buffer> {
 async function probeImage(path: string): Promise<ImageInfo> {
   const data = await readFile(path);
   if (data.length === 0) throw emptyFile(path);
-  const sharp = await sharpModule();
+  const meta = await imageHeader(data).catch(() => null);
+  const huge = meta?.width && meta.height ? tooManyPixels(path, meta.width, meta.height) : null;
+  if (huge) throw huge;
   try {
-    const meta = await sharp(data, { animated: false }).metadata();
-    if (!meta.width || !meta.height || !meta.format) throw new Error('no size');
+    if (!meta?.width || !meta.height || !meta.format) throw new Error('no size');
     // The size as shown: a phone's portrait JPEG is stored landscape with an EXIF orientation to turn it by.
     const { width, height } = uprightSize(meta);
     return {

@@ -21,6 +21,7 @@ import { footageSourceTime, isMoving, shownFrames, visitFootageLayers } from './
 import type { FrameStore } from './media/frame-store.js';
 import { cutShort, missingFootage } from './media/missing-footage.js';
 import { sharpModule } from './sharp-module.js';
+import { imageHeader, tooManyPixels } from './image-pixels.js';
 import { drawnUpright, uprightSize } from './still-orientation.js';
 
 const FAILURE_TTL_MS = 1000;
@@ -242,15 +243,16 @@ export async function decode(item: FootageItem, data: Buffer, path = item.path):
   // sequence frame whether it may be decoded at all. The import refuses sequences over the moving-footage limit,
   // but a project file may say anything (a 64x48 sequence whose frames are 16000x16000 took a preview to 3 GB),
   // and a frame of another size than the sequence's would be squeezed into it.
-  const meta = await sharp(data, { animated: false })
-    .metadata()
-    .catch(() => null);
+  const meta = await imageHeader(data).catch(() => null);
   const autoOrient = meta?.width && meta.height ? drawnUpright(item, meta) : true;
   if (item.media?.kind === 'sequence' && meta?.width && meta.height) {
     const shown = autoOrient ? uprightSize(meta) : meta;
     const problem = sequenceFrameProblem(item, path, shown.width, shown.height);
     if (problem) throw problem;
   }
+  // Past sharp's pixel limit its decode fails: say so, not that the file is no image.
+  const huge = meta?.width && meta.height ? tooManyPixels(path, meta.width, meta.height) : null;
+  if (huge) throw huge;
   // A huge still is decoded smaller (drawn at its full size in layer units all the same, layer-draw.ts): a
   // 16000x16000 PNG of 5 MB took a preview to 3.1 GB (sharp's buffer, Skia's canvas and libvips' own).
   const size = meta?.width && meta.height ? (autoOrient ? uprightSize(meta) : meta) : null;

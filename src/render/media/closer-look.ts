@@ -4,7 +4,8 @@
  * - an Opus stream: its first heard sample comes a pre-skip after its start_time (one packet decoded, always,
  *   so a quick look and the import place it alike);
  * - MP3 and Opus: their stated length counts the encoder's delay and padding, which the decoder drops: the
- *   last seconds are decoded to find the last sample (import, and a check that counts as import did);
+ *   last seconds are decoded to find the last sample (import, and a check that counts as import did); FLAC
+ *   too, whose stated length outlives frames cut off or overwritten;
  * - sound whose length the file does not state (a WebM written to a pipe, as a browser's MediaRecorder writes
  *   it: no Duration), or states only as an estimate from the bit rate (raw ADTS AAC, MP3 without a Xing
  *   header: ffprobe says "Estimating duration from bitrate"): its packets are read to the last one's end;
@@ -40,6 +41,13 @@ import { parsePacketTimes, readPackets } from './timestamps.js';
  * 30 ms late after 30 ms of silence. Their sound lasts to the last sample decoded (the file's end only).
  */
 const PADDED = new Set(['mp3', 'opus']);
+/**
+ * Codecs whose stated length (FLAC's STREAMINFO sample count, written first) outlives a file cut at a frame's edge
+ * or whose frames give way to garbage: the decoder says nothing (no "Error while decoding"), so a FLAC stating
+ * 2 s that held 0.31 s of sound was imported as 2 s and rendered done, exit 0, with 1.7 s of silence after it.
+ * Their sound lasts to the last sample decoded too; when a seek to the stated end finds none, from the start.
+ */
+const DECODED_TO_END = new Set(['flac']);
 /** Seconds before the stated end that the decoder starts from, to reach the last sample (a seek lands near). */
 const TAIL_SECONDS = 2;
 
@@ -77,16 +85,21 @@ export async function lookCloser(
           if (scan) streamEnds.set(s.index!, scan.end);
         }),
       );
-    for (const s of sounds.filter((s) => !unknown(s) && PADDED.has(s.codec_name ?? ''))) {
+    const decodedToEnd = (s: Stream) =>
+      PADDED.has(s.codec_name ?? '') || DECODED_TO_END.has(s.codec_name ?? '');
+    for (const s of sounds.filter((s) => !unknown(s) && decodedToEnd(s))) {
       const rate = Number(s.sample_rate);
       const stated = statedLength(s, startOf(s), probe.format)!;
+      const fromStart = DECODED_TO_END.has(s.codec_name ?? '');
       if (rate > 0)
         looks.push(
-          lastSampleEnd(ffprobe, childPath, s.index!, rate, startOf(s) + stated - TAIL_SECONDS).then(
-            (end) => {
+          lastSampleEnd(ffprobe, childPath, s.index!, rate, startOf(s) + stated - TAIL_SECONDS)
+            .then((end) =>
+              end === null && fromStart ? lastSampleEnd(ffprobe, childPath, s.index!, rate, 0) : end,
+            )
+            .then((end) => {
               if (end !== null) streamEnds.set(s.index!, end);
-            },
-          ),
+            }),
         );
     }
   }

@@ -283,7 +283,7 @@ export async function probeMedia(
   if (result.code !== 0) {
     const refused = refusedFormat(result.stderr);
     if (refused) throw notSelfContained(shownPath, refused);
-    const said = lastError(result.stderr)?.replace(childPath, shownPath) || 'it failed';
+    const said = lastError(result.stderr, childPath)?.replaceAll(childPath, shownPath) || 'it failed';
     throw notMedia(shownPath, `ffprobe said "${said.slice(0, 300)}"`);
   }
   let json: unknown;
@@ -306,14 +306,23 @@ export async function probeMedia(
   return probed;
 }
 
-/** The last line ffprobe logged at error level (or worse), without its level tag. */
-function lastError(stderr: string): string | undefined {
-  return stderr
+/**
+ * The last line ffprobe logged at error level (or worse), without its level tag or the context's address
+ * (`[pcm_s16le @ 0x55e9d798cb80]`: another each run). When that line only names the file with an errno, the
+ * error before it says why: a Y4M whose header claims 30000x30000 ends "huge.y4m: Device or resource busy"
+ * after "Picture size 30000x30000 is invalid", and only the busy device was reported.
+ */
+function lastError(stderr: string, childPath: string): string | undefined {
+  const errors = stderr
     .trim()
     .split('\n')
     .filter((line) => !/\[(warning|info|verbose|debug)\] /.test(line))
-    .at(-1)
-    ?.replace(/\[(error|fatal|panic)\] /, '');
+    .map((line) => line.replace(/\[(error|fatal|panic)\] /, '').replace(/ @ 0x[0-9a-f]+\]/, ']'));
+  const last = errors.at(-1);
+  const before = errors.at(-2);
+  return last?.startsWith(`${childPath}: `) && before && !before.startsWith(`${childPath}: `)
+    ? `${before}; ${last}`
+    : last;
 }
 
 export function missingFfprobe(): EngineError {
