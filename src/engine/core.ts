@@ -14,4 +14,4 @@ export * from './time-map.js';
 export { isSequencePattern, patternOfFile, sequenceFrame, sequenceFrameProblem } from './image-sequence.js';
 export { missingGlyphsMessage } from './missing-glyphs.js';
 export { shownFootage } from './shown-footage.js';
-export { lowSampleRate, MAX_MOVING_SIDE, MIN_SAMPLE_RATE } from './footage-limits.js';
+export { lowSampleRate, MAX_FOOTAGE_FRAME_RATE, MAX_MOVING_SIDE, MIN_SAMPLE_RATE } from './footage-limits.js';

@@ -8,6 +8,9 @@ import { EngineError } from './errors.js';
  */
 export const MAX_MOVING_SIDE = 8192;
 
+/** The highest frame rate of video footage (limits.ts: the schema of a project file holds it too). */
+export { MAX_FOOTAGE_FRAME_RATE } from './limits.js';
+
 /**
  * The lowest sample rate of footage sound. Every clip is resampled to the mix's 48 kHz, and ffmpeg's resampler
  * grows with the ratio: an 86 kB WAV declaring 1 Hz took one ffmpeg to 1 GB and a 3-second render to 3.9 GB

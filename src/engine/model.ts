@@ -16,7 +16,7 @@ import {
   PRORES_PROFILES,
   X264_PRESETS,
 } from './encoding.js';
-import { limitedList, LIMITS, type Limit } from './limits.js';
+import { limitedList, LIMITS, MAX_FOOTAGE_FRAME_RATE, type Limit } from './limits.js';
 import { OUTPUT_FORMATS } from './output-formats.js';
 
 export const PROJECT_FORMAT = 'effectcraft-project';
@@ -352,7 +352,7 @@ export const FootageMedia = z.strictObject({
   /** Seconds; null for a still. */
   duration: z.number().min(0).nullable(),
   /** Frames per second (the average one for variable frame rate); null for a still or audio. */
-  frameRate: z.number().positive().nullable(),
+  frameRate: z.number().positive().max(MAX_FOOTAGE_FRAME_RATE).nullable(),
   frameCount: z.number().int().min(0).nullable(),
   /** Frame times are not evenly spaced: frames are found by their own timestamps (probed when rendering). */
   variableFrameRate: z.boolean(),

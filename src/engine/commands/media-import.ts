@@ -15,7 +15,12 @@ import {
   sequenceFrame,
 } from '../image-sequence.js';
 import type { FootageMedia } from '../model.js';
-import { lowSampleRate, MAX_MOVING_SIDE, MIN_SAMPLE_RATE } from '../footage-limits.js';
+import {
+  lowSampleRate,
+  MAX_FOOTAGE_FRAME_RATE,
+  MAX_MOVING_SIDE,
+  MIN_SAMPLE_RATE,
+} from '../footage-limits.js';
 import type { ImageInfo } from '../ports.js';
 
 /** All an import needs of a command's context: its ports (a render job probes a footage prop's file too). */
@@ -196,6 +201,17 @@ function assertMovingSize(imported: Imported): Imported {
   );
 }
 
+function assertFrameRate(imported: Imported): Imported {
+  const rate = imported.media?.frameRate;
+  if (imported.media?.kind !== 'video' || !rate || rate <= MAX_FOOTAGE_FRAME_RATE) return imported;
+  const name = basename(imported.path);
+  throw new EngineError(
+    'unsupported_format',
+    `"${name}" runs at ${+rate.toFixed(3)} fps; video footage is at most ${MAX_FOOTAGE_FRAME_RATE} fps (each frame drawn far from the last one read decodes from a key frame, which at such a rate takes minutes a frame).`,
+    `Give it a playable rate first, e.g. ffmpeg -i "${name}" -vf fps=60 -c:a copy retimed.mp4 (or, to keep every frame as slow motion, ffmpeg -r 60 -i "${name}" retimed.mp4), and import that.`,
+  );
+}
+
 function assertSampleRate(imported: Imported): Imported {
   const media = imported.media;
   const streams = media?.audioStreams ?? (media?.audio ? [media.audio] : []);
@@ -210,7 +226,7 @@ export async function importMedia(
   path: string,
   options: { sequence: boolean; frameRate: number | undefined },
 ): Promise<Imported> {
-  return assertSampleRate(assertMovingSize(await importAny(ctx, path, options)));
+  return assertSampleRate(assertFrameRate(assertMovingSize(await importAny(ctx, path, options))));
 }
 
 async function importAny(
