@@ -126,7 +126,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
     version: packageVersion(),
     log,
   });
-  const backend = bridged ?? createHeadlessBackend(session.engine);
+  const backend = bridged ?? createHeadlessBackend(session.engine, () => session.renderQueue.running);
   // One task store for the process: every stdio connection and every HTTP request's server reads it.
   const tasks = new TaskStore({ log });
   const factory = createServerFactory(backend, {

@@ -41,6 +41,8 @@ export interface Backend {
   describeConfinement?(local: ConfinementInfo): Promise<ConfinementInfo>;
   /** Bridge mode: the app's studio (pages open, which one the UI tools drive, the browser found). */
   uiStatus?(): Promise<UiStatus>;
+  /** Headless: whether a render job runs now (a second render is then refused, render_in_progress). */
+  rendering?(): boolean;
 }
 
 /** What studio.status answers (src/bridge/methods.ts). */

@@ -5,10 +5,14 @@
 import { traitsOf, type Engine } from '../engine/index.js';
 import type { Backend } from './backend.js';
 
-/** Wraps an engine (from createSession) as the Backend the MCP tools talk to. */
-export function createHeadlessBackend(engine: Engine): Backend {
+/**
+ * Wraps an engine (from createSession) as the Backend the MCP tools talk to; `rendering` says whether its
+ * session's render queue runs a job.
+ */
+export function createHeadlessBackend(engine: Engine, rendering?: () => boolean): Backend {
   return {
     kind: 'headless',
+    ...(rendering && { rendering }),
     execute: (id, params, options) => engine.execute(id, params, options),
     list: async (options) => engine.list(options),
     traits: (id) => traitsOf(engine.command(id)),

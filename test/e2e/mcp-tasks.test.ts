@@ -135,6 +135,21 @@ describe('mcp renders as tasks (stdio)', () => {
     expect(s.stderr).toMatch(/task \S+ \(command_run renderQueue\.render\) was cancelled by tasks\/cancel/);
   });
 
+  it('refuses a second render at once while one runs as a task, instead of a task that ends refused', async () => {
+    const { s, ask } = await withQueuedRender(600, 256);
+    const first = await ask('tools/call', renderParams(declaring()));
+    const taskId = first.result!.taskId as string;
+    await pollTask(ask, taskId, (t) => /frame [1-9]/.test(String(t.statusMessage)));
+    // Until 2026-12-07 this was a task too, which then completed with render_in_progress.
+    const second = await ask('tools/call', renderParams(declaring()));
+    expect(second.result).not.toHaveProperty('taskId');
+    expect(second.result?.isError).toBe(true);
+    expect(JSON.stringify(second.result?.content)).toContain('render_in_progress');
+    await ask('tasks/cancel', { taskId, _meta: declaring() });
+    s.endInput();
+    expect(await s.exited).toBe(0);
+  });
+
   it('stops a render still running as a task when the client closes stdin, with the same cleanup', async () => {
     const { s, dir, ask } = await withQueuedRender(600, 256);
     await writeFile(join(dir, 'keep.txt'), 'not the render’s');

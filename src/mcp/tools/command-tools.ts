@@ -132,6 +132,9 @@ function runTool(name: string, title: string, description: string): ToolSpec {
       const job = backend.traits(args.id as string).backgroundJob;
       const params = args.params as Record<string, unknown> | undefined;
       if (!job || params?.[job.waitParam] === false) return null;
+      // A render while one runs is refused at once (render_in_progress) by the blocking path: as a task it was
+      // accepted, and the task then completed with that refusal.
+      if (backend.rendering?.()) return null;
       // A background job is a render of a snapshot; its progress message names the item and frame.
       return {
         label: `${name} ${String(args.id)}`,
