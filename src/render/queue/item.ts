@@ -258,6 +258,7 @@ async function render(
   // Removed while the encoder finished: the tracker still owns the final files, so they go too.
   if (stop.checkRemoved()) throw stopped();
   if (env.reclaimStale) await reclaimItemTemporaries(item, tracker);
+  const replaced = replacedWarning(await tracker.replaced());
   // The files are the item's output now: cleanup of this or a later item no longer removes them.
   await tracker.release();
   // An audio-only item renders no picture; its frames are the span its sound covers (progress followed its
@@ -268,7 +269,7 @@ async function render(
   const silent = silentMixWarning(env.doc, plan, sound?.mix ?? null);
   const warnings = [
     ...(exporter.warnings?.() ?? []),
-    ...[unchecked, silent].filter((w) => w !== null),
+    ...[unchecked, silent, replaced].filter((w) => w !== null),
     ...(plan.picture ? missingGlyphsWarnings(env.doc, item.comp) : []),
   ];
   return {
@@ -278,6 +279,24 @@ async function render(
     files,
     ...(warnings.length && { warnings }),
   };
+}
+
+/**
+ * Files this item wrote that another program replaced while it rendered (two renders of one output at once: each
+ * ended done, its manifest listing files the other had since written over), or null.
+ */
+function replacedWarning(paths: string[]): string | null {
+  if (!paths.length) return null;
+  const shown = paths
+    .slice(0, 3)
+    .map((p) => `"${p}"`)
+    .join(', ');
+  const more = paths.length > 3 ? ` and ${paths.length - 3} more` : '';
+  return (
+    `${paths.length} of the files this item wrote (${shown}${more}) were replaced or removed by another program ` +
+    'while it rendered, most likely another render to the same output: they no longer hold what this render ' +
+    'wrote, and its manifest lists what it wrote. Give each render its own output, and render this item again.'
+  );
 }
 
 /**

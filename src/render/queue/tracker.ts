@@ -118,6 +118,21 @@ export class FileTracker {
     return this.#committed;
   }
 
+  /**
+   * The committed files another program has since replaced (renamed its own over them, or removed): another
+   * render of the same output, in this process or another. One lstat each, through the folder's handle.
+   */
+  async replaced(): Promise<string[]> {
+    const committed = [...this.#owned].filter(([, o]) => o.complete && o.ino !== undefined);
+    const found = await Promise.all(
+      committed.map(async ([real, o]) => {
+        const now = await fs.lstat(join(o.dir.base, o.name)).catch(() => null);
+        return now?.ino === o.ino ? null : real;
+      }),
+    );
+    return found.filter((p) => p !== null);
+  }
+
   /** Real paths created and not yet removed, earlier files kept aside included (tests and diagnostics). */
   get paths(): string[] {
     return [...this.#owned].flatMap(([real, o]) => (o.aside ? [real, join(o.dir.real, o.aside)] : [real]));
