@@ -254,8 +254,8 @@ function warnSettings(
     ctx.warn(
       `audio: true does nothing for ${format.toUpperCase()}, which has no sound: render MP4, MOV or WebM for a picture with sound, or WAV, MP3 or M4A for the sound alone.`,
     );
-  if ((format === 'gif' || format === 'webp-anim') && frameStep(format, comp.frameRate) > 1) {
-    const step = frameStep(format, comp.frameRate);
+  const step = format === 'gif' || format === 'webp-anim' ? frameStep(format, comp.frameRate) : 1;
+  if (step > 1) {
     const why =
       format === 'gif'
         ? 'GIF delays are whole 1/100 s and players show one under 2/100 s as 1/10 s'

@@ -113,19 +113,20 @@ function gifPalette(alpha: boolean, palette: 'global' | 'per-frame', enc: Encodi
 export const MAX_RATE = { gif: 50, 'webp-anim': 90 } as const;
 export const frameStep = (format: keyof typeof MAX_RATE, rate: number): number =>
   Math.max(1, Math.ceil(rate / MAX_RATE[format] - 1e-9));
-const gifFrameStep = (rate: number) => frameStep('gif', rate);
 
-/** The fps filter (with a comma) that keeps every k-th frame of a composition above the format's rate; '' otherwise. */
-function rateFilter(format: keyof typeof MAX_RATE, rate: number | undefined): string {
-  if (rate === undefined || frameStep(format, rate) === 1) return '';
-  return `fps=${ffmpegRate(rate)}/${frameStep(format, rate)},`;
+/** The fps filter that keeps every k-th frame of a composition above the format's rate; null otherwise. */
+function rateFilter(format: keyof typeof MAX_RATE, rate: number | undefined): string | null {
+  if (rate === undefined || frameStep(format, rate) === 1) return null;
+  return `fps=${ffmpegRate(rate)}/${frameStep(format, rate)}`;
 }
-const gifRateFilter = (rate: number | undefined) => rateFilter('gif', rate);
-/** `-vf fps=...` for an animated WebP above 90 fps. */
-const webpRate = (rate: number | undefined) => {
-  const filter = rateFilter('webp-anim', rate);
-  return filter ? ['-vf', filter.slice(0, -1)] : [];
-};
+/** `-vf` with rateFilter's filter, or nothing. */
+function rateArgs(format: keyof typeof MAX_RATE, rate: number | undefined): string[] {
+  const filter = rateFilter(format, rate);
+  return filter ? ['-vf', filter] : [];
+}
+/** The GIF's palette graph, after rateFilter's step where there is one. */
+const gifGraph = (rate: number | undefined, palette: string) =>
+  [rateFilter('gif', rate), palette].filter((f) => f !== null).join(',');
 
 /**
  * The GIF muxer's arguments. Each frame's delay is the gap to the next frame's time in 1/100 s, but the last
@@ -135,7 +136,7 @@ const webpRate = (rate: number | undefined) => {
  */
 function gifMuxer(frames: number, rate: number | undefined): string[] {
   if (rate === undefined) return ['-loop', '0', '-f', 'gif'];
-  const step = gifFrameStep(rate);
+  const step = frameStep('gif', rate);
   const perFrame = (100 * step) / exactRate(rate); // 1/100 s a written frame lasts
   const written = Math.ceil(frames / step);
   const last = Math.round(written * perFrame) - Math.round((written - 1) * perFrame);
@@ -153,17 +154,14 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
       enc.gifPalette || enc.gifDither || wholeClipFits(size, frames)
         ? [
             '-filter_complex',
-            gifRateFilter(rate) + gifPalette(false, gifPaletteOf(size, frames, enc), enc),
+            gifGraph(rate, gifPalette(false, gifPaletteOf(size, frames, enc), enc)),
             ...gifMuxer(frames, rate),
           ]
-        : [
-            ...(gifRateFilter(rate) ? ['-vf', gifRateFilter(rate).slice(0, -1)] : []),
-            ...gifMuxer(frames, rate),
-          ],
+        : [...rateArgs('gif', rate), ...gifMuxer(frames, rate)],
     // GIF alpha is 1-bit: one palette entry is kept for "transparent", pixels below half opacity use it.
     alpha: (size, frames, enc, _input, rate) => [
       '-filter_complex',
-      gifRateFilter(rate) + gifPalette(true, gifPaletteOf(size, frames, enc), enc),
+      gifGraph(rate, gifPalette(true, gifPaletteOf(size, frames, enc), enc)),
       ...gifMuxer(frames, rate),
     ],
   },
@@ -174,7 +172,7 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     // The frames go in as they come (ffmpeg hands libwebp RGB): libwebp's own conversion to YUV keeps an odd
     // width's last column, which through ffmpeg's yuv420p turned red to 226,11,15.
     opaque: (_size, _frames, enc, _input, rate) => [
-      ...webpRate(rate),
+      ...rateArgs('webp-anim', rate),
       ...webpQuality(enc),
       '-loop',
       '0',
@@ -183,7 +181,7 @@ export const FFMPEG_FORMATS: { [F in FfmpegFormat]: FfmpegFormatArgs<F> } = {
     ],
     // libwebp takes bgra and encodes the alpha plane losslessly next to the lossy colour.
     alpha: (_size, _frames, enc, _input, rate) => [
-      ...webpRate(rate),
+      ...rateArgs('webp-anim', rate),
       ...webpQuality(enc),
       '-pix_fmt',
       'bgra',
