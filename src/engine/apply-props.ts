@@ -4,7 +4,7 @@
  */
 import { produce, type Draft } from 'immer';
 import { EngineError } from './errors.js';
-import { keepAnchorCentred } from './footage-anchor.js';
+import { followNewPicture } from './footage-anchor.js';
 import { shownFootage } from './shown-footage.js';
 import type { Composition, FootageItem, InputValue, Layer, Project, Props } from './model.js';
 import { coerceValue, draftAnimatable, setPlain } from './properties.js';
@@ -58,7 +58,7 @@ export function applyProps(
           // A music bed given a video with sound plays its sound; its picture stays off (the eye switch: a
           // hidden layer is heard), where it covered the whole template.
           if (was?.media?.kind === 'audio' && now?.media?.kind !== 'audio') layer.enabled = false;
-          if (was && now) keepAnchorCentred(layer, was, now);
+          if (was && now) followNewPicture(layer, [c.width, c.height], was, now);
         }
       }
     }

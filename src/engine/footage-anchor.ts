@@ -5,6 +5,7 @@
  * user's and stays (After Effects' Replace Footage keeps the layer's properties the same way).
  */
 import type { Draft } from 'immer';
+import { refit, stillFitted } from './layer-fit.js';
 import type { Layer } from './model.js';
 
 type Size = { width: number; height: number };
@@ -19,4 +20,22 @@ export function keepAnchorCentred(layer: Draft<Layer>, was: Size, now: Size): bo
   if (anchor.keyframes.length || !sameXY(anchor.value, [was.width / 2, was.height / 2])) return false;
   anchor.value = [now.width / 2, now.height / 2];
   return true;
+}
+
+/**
+ * A layer's picture replaced by one of another size: the anchor follows (keepAnchorCentred), and a layer still
+ * showing its layer.fit is fitted again to `frame` (its composition's size) by the same mode, so a template's
+ * clip fills its frame whatever the size of the clip a render gives it. What changed, for the warnings.
+ */
+export function followNewPicture(
+  layer: Draft<Layer>,
+  frame: readonly [number, number],
+  was: Size,
+  now: Size,
+): { recentred: boolean; refitted: boolean } {
+  const fitted = stillFitted(layer, frame, was);
+  const recentred = keepAnchorCentred(layer, was, now);
+  const refitted = fitted && (was.width !== now.width || was.height !== now.height);
+  if (refitted) refit(layer, frame, now);
+  return { recentred, refitted };
 }

@@ -12,6 +12,7 @@ import { inputCommands } from './commands/input.js';
 import { layerAddCommands } from './commands/layer-add.js';
 import { layerAudioCommands } from './commands/layer-audio.js';
 import { layerEditCommands } from './commands/layer-edit.js';
+import { layerFit } from './commands/layer-fit.js';
 import { layerSetTimeMap } from './commands/layer-time.js';
 import { projectCommands } from './commands/project.js';
 import { propertyCommands } from './commands/property.js';
@@ -26,6 +27,7 @@ export function engineCommands(): AnyCommand[] {
     ...layerAddCommands,
     ...layerEditCommands,
     layerSetTimeMap,
+    layerFit,
     ...layerAudioCommands,
     ...propertyCommands,
     ...effectCommands,

@@ -240,6 +240,10 @@ export const TimeMapSchema = z.strictObject({
   frameBlending: z.boolean().optional(),
 });
 
+/** How layer.fit sizes a picture to its composition (src/engine/layer-fit.ts). */
+export const FIT_MODES = ['contain', 'cover', 'stretch', 'width', 'height'] as const;
+export type FitMode = (typeof FIT_MODES)[number];
+
 export const Layer = z.strictObject({
   id: Name,
   name: Name,
@@ -256,6 +260,11 @@ export const Layer = z.strictObject({
   audio: LayerAudio.optional(),
   /** Footage and precomp layers: how comp time maps to the source's time (see TimeMapSchema). */
   time: TimeMapSchema.optional(),
+  /**
+   * The mode of the layer's last layer.fit: a new file of another size is fitted the same way while its scale
+   * and position are still the fit's (src/engine/layer-fit.ts).
+   */
+  fit: z.enum(FIT_MODES).optional(),
 });
 export type Layer = z.infer<typeof Layer>;
 

@@ -5,12 +5,12 @@
  */
 import { z } from 'zod';
 import { basename } from 'node:path';
-import type { FootageItem, FootageMedia, Layer, Project } from '../model.js';
+import type { Composition, FootageItem, FootageMedia, Layer, Project } from '../model.js';
 import { isSequencePattern, patternOfFile } from '../image-sequence.js';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { findFootage } from '../resolve.js';
-import { keepAnchorCentred } from '../footage-anchor.js';
+import { followNewPicture } from '../footage-anchor.js';
 import { DEFAULT_TIME_MAP } from '../time-map.js';
 import { DEFAULT_SEQUENCE_RATE, importMedia, isStillName } from './media-import.js';
 import { AbsPath } from './params.js';
@@ -56,6 +56,7 @@ export const footageRelink = defineCommand({
         `"${item.name}" was an image sequence of ${frames} frames; it is now one file, ${basename(found.path)} (${found.media?.kind ?? 'still'}).${p.sequence === false && staysSequence(item, p.path) ? ' Relink it without sequence: false to read the run of numbered files that starts there.' : ''}`,
       );
     const recentred: string[] = [];
+    const refitted: string[] = [];
     ctx.update((d) => {
       const draft = d.items.find((i) => i.id === item.id);
       if (draft?.type !== 'footage') return;
@@ -68,12 +69,19 @@ export const footageRelink = defineCommand({
       // Sound has no picture to centre on (its size is a placeholder), and a picture that replaces sound moved
       // nothing anyone saw: only a picture for a picture is told of.
       if (found.media?.kind === 'audio') return;
-      for (const layer of showingLayers(d, item.id))
-        if (keepAnchorCentred(layer, item, found) && item.media?.kind !== 'audio') recentred.push(layer.name);
+      for (const [comp, layer] of showingPlaces(d, item.id)) {
+        const follows = followNewPicture(layer, [comp.width, comp.height], item, found);
+        if (follows.recentred && item.media?.kind !== 'audio') recentred.push(layer.name);
+        if (follows.refitted) refitted.push(`"${layer.name}" (${layer.fit})`);
+      }
     });
     if (recentred.length)
       ctx.warn(
         `The new file is ${found.width}x${found.height} (was ${item.width}x${item.height}): the anchor point of ${quoted(recentred)} moved to its centre.`,
+      );
+    if (refitted.length)
+      ctx.warn(
+        `Fitted to the composition again for the new size, by the mode layer.fit gave each: ${refitted.join(', ')}.`,
       );
     warnFits(ctx, item.id, item.media ?? null, found.media ?? null);
     return {
@@ -103,9 +111,16 @@ function staysSequence(item: FootageItem, path: string): boolean {
 
 /** Every layer, in every composition, whose source is footage item `id`. */
 function showingLayers(doc: Project, id: string): Layer[] {
+  return showingPlaces(doc, id).map(([, layer]) => layer);
+}
+
+/** The layers showing footage `id`, each with its composition. */
+function showingPlaces(doc: Project, id: string): [Composition, Layer][] {
   return doc.items.flatMap((i) =>
     i.type === 'composition'
-      ? i.layers.filter((l) => l.source.kind === 'footage' && l.source.footage === id)
+      ? i.layers
+          .filter((l) => l.source.kind === 'footage' && l.source.footage === id)
+          .map((l): [Composition, Layer] => [i, l])
       : [],
   );
 }

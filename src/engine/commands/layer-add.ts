@@ -14,7 +14,8 @@ import {
   type LayerSource,
   type ShapeGeometry,
 } from '../model.js';
-import { compositions, draftLayer, findComp, findFootage } from '../resolve.js';
+import { compositions, draftLayer, findComp, findFootage, findLayer } from '../resolve.js';
+import { fitLayer, FitModeParam } from '../layer-fit.js';
 import { color, ColorInput, CompRef, StrokeColor, StrokeWidth, Vec2Input } from './params.js';
 
 /** Refuses a font family the renderer does not have, listing the ones it has. */
@@ -253,7 +254,7 @@ export const addFootage = defineCommand({
   id: 'layer.addFootage',
   title: 'New Footage Layer',
   description:
-    'Adds a layer showing an imported footage item (import it first with file.import), named after the item unless name is given. A video, image sequence or audio layer lasts as long as its footage (outPoint = startTime + duration); retime it with layer.setTimeMap.',
+    'Adds a layer showing an imported footage item (import it first with file.import), named after the item unless name is given; fit: cover (or contain, stretch, width, height) scales it to the composition in the same step. A video, image sequence or audio layer lasts as long as its footage (outPoint = startTime + duration); retime it with layer.setTimeMap.',
   category: 'Layer',
   example: { footage: 'Interview' },
   params: z.strictObject({
@@ -266,6 +267,9 @@ export const addFootage = defineCommand({
       .max(MAX_AUDIO_STREAM)
       .optional()
       .describe("Which of the file's audio streams the layer plays (default 0, the first)"),
+    fit: FitModeParam.optional().describe(
+      'Scale and centre the picture to the composition, as layer.fit: contain (all of it shows), cover (fills the frame, cropped), stretch, width or height. Default: its own size, centred',
+    ),
   }),
   pathParams: {},
   enabled: needsComp,
@@ -284,6 +288,7 @@ export const addFootage = defineCommand({
         if (duration) layer.outPoint = layer.startTime + duration;
         if (p.audioStream) setStream(layer, p.audioStream);
       });
+    if (p.fit) return { id, ...fitLayer(ctx, comp, findLayer(findComp(ctx.doc, comp.id), id), p.fit) };
     return { id };
   },
 });
