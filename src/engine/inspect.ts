@@ -97,6 +97,8 @@ export function inspectLayer(layer: Layer): Record<string, unknown> {
       rotation: prop(t.rotation),
       opacity: prop(t.opacity),
     },
+    // Only fitted layers (layer.fit): the mode a new file of another size is fitted by again.
+    ...(layer.fit && { fit: layer.fit }),
     effects: layer.effects.map((e) => ({
       id: e.id,
       type: e.type,

@@ -138,6 +138,8 @@ describe('layer.fit', () => {
     const { engine, footage, tall, layer } = await fittedStill();
     expect(layer().fit).toBe('cover');
     expect(layer().transform.scale.value).toEqual([50, 50]);
+    const view = await run<{ activeComposition: { layers: { fit?: string }[] } }>(engine, 'project.inspect');
+    expect(view.activeComposition.layers[0]!.fit).toBe('cover');
     const r = await engine.execute('footage.relink', { footage, path: tall });
     expect(r.ok && r.warnings?.join(' ')).toContain('(cover)');
     // 100x400 covering 100x100: the width decides, 100%; the anchor followed to the middle, so still centred.
