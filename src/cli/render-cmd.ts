@@ -19,7 +19,7 @@ import { outputFields } from '../engine/output-template.js';
 import { renderBatch, type BatchResult, type RenderItems } from './render-batch.js';
 import { plural } from './data-rows.js';
 import { ProgressView } from './render-progress.js';
-import { EXIT, failWith, printable } from './usage.js';
+import { EXIT, failureText, failWith, printable } from './usage.js';
 import { packageVersion } from './version.js';
 import { whenStdoutCloses } from './closed-pipes.js';
 import { CANCEL_SIGNALS, takeEarlySignal, type CancelSignal } from './early-signals.js';
@@ -281,7 +281,7 @@ function printBatch(given: BatchResult, json: boolean, seconds: number): void {
   for (const row of result.rows) {
     if (row.status === 'failed' && row.error)
       process.stderr.write(
-        `effectcraft-cli render: row ${row.row} (line ${row.line}) failed: ${printable(row.error.message)}\n  ${printable(row.error.remediation)}\n`,
+        `effectcraft-cli render: row ${row.row} (line ${row.line}) failed: ${failureText(row.error)}`,
       );
     // Named by its output: a row's item ids are made for the batch, and a row may render several items.
     for (const item of row.items ?? [])
@@ -319,9 +319,7 @@ function printSummary(given: JobResult, json: boolean, seconds: number): void {
   // it does with the summary (or the JSON) on stdout.
   for (const item of result.items) {
     if (item.status === 'failed' && item.error)
-      process.stderr.write(
-        `effectcraft-cli render: ${item.id} failed: ${printable(item.error.message)}\n  ${printable(item.error.remediation)}\n`,
-      );
+      process.stderr.write(`effectcraft-cli render: ${item.id} failed: ${failureText(item.error)}`);
     for (const w of item.warnings ?? [])
       process.stderr.write(`effectcraft-cli render: ${item.id}: ${printable(w)}\n`);
   }

@@ -37,10 +37,16 @@ export function failWith(
   exitCode: number,
 ): number {
   const remediation = cliRemedy(error.remediation);
-  process.stderr.write(
-    `effectcraft-cli ${command}: ${printable(error.message)}\n  ${printable(remediation)}\n`,
-  );
+  process.stderr.write(`effectcraft-cli ${command}: ${failureText({ ...error, remediation })}`);
   return jsonFailure(argv, { ...error, remediation }, exitCode);
+}
+
+/**
+ * A failure as stderr shows it: the message with its code (what --json and MCP call it, what a log search or a
+ * bug report can quote), and the remedy indented on the next line.
+ */
+export function failureText(error: { code: string; message: string; remediation: string }): string {
+  return `${printable(error.message)} [${error.code}]\n  ${printable(error.remediation)}\n`;
 }
 
 export function jsonFailure(

@@ -13,7 +13,7 @@ import { findFfmpeg } from '../render/queue/exporters/ffmpeg.js';
 import { CLI_WORDS } from './cli-words.js';
 import { parseOrHelp } from './flag-spec.js';
 import { workerSpec } from './specs/worker.js';
-import { EXIT, parseMs, parseWhole, printable, UsageError } from './usage.js';
+import { EXIT, failureText, parseMs, parseWhole, printable, UsageError } from './usage.js';
 import { packageVersion } from './version.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -23,7 +23,7 @@ function log(message: string): void {
 }
 
 function fail(error: ErrorInfo): number {
-  log(`effectcraft-cli worker: ${error.message}\n  ${error.remediation}`);
+  process.stderr.write(`effectcraft-cli worker: ${failureText(error)}`);
   return error.code === 'bad_argument' ? EXIT.usage : EXIT.failed;
 }
 

@@ -555,8 +555,10 @@ describe('--json failures', () => {
       expect(out, args.join(' ')).toMatchObject({ exitCode, error: { code } });
       expect(out.error.message.length).toBeGreaterThan(10);
       expect(out.error.remediation.length).toBeGreaterThan(5);
-      // The words for people stay on stderr.
+      // The words for people stay on stderr; a failure that is not the command line's (exit 1) ends its message
+      // with its code (what a log search quotes), the remedy on the line below.
       expect(r.stderr).toContain(out.error.message.slice(0, 20));
+      if (exitCode === 1) expect(r.stderr, args.join(' ')).toContain(`${out.error.message} [${code}]\n  `);
     }
   });
 });

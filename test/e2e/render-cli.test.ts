@@ -222,7 +222,7 @@ describe('effectcraft-cli render', () => {
     // The failed item's line, then what to do about it (as --json's remediation), indented below it.
     expect(r.stdout).toMatch(/ failed .*: .+\n {2}\S.+\n/);
     // And on stderr, the diagnostics stream, with its remedy.
-    expect(r.stderr).toMatch(/effectcraft-cli render: \S+ failed: .+\n {2}\S.+\n/);
+    expect(r.stderr).toMatch(/effectcraft-cli render: \S+ failed: .+ \[[a-z_]+\]\n {2}\S.+\n/);
   });
 
   it.each([
