@@ -4,6 +4,7 @@
  */
 import type { AnyCommand } from './catalog.js';
 import { compCommands } from './commands/comp.js';
+import { compFromFootage } from './commands/comp-from-footage.js';
 import { editCommands } from './commands/edit.js';
 import { effectCommands } from './commands/effect.js';
 import { fileCommands } from './commands/file.js';
@@ -24,6 +25,7 @@ export function engineCommands(): AnyCommand[] {
     ...fileCommands,
     ...footageCommands,
     ...compCommands,
+    compFromFootage,
     ...layerAddCommands,
     ...layerEditCommands,
     layerSetTimeMap,

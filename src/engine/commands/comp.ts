@@ -7,13 +7,17 @@ import { checkRenderItem } from '../render-item-rules.js';
 import { compositions, draftComp, findComp, newId, uniqueName } from '../resolve.js';
 import { color, ColorInput, CompRef, RequiredCompRef } from './params.js';
 
-const Size = z.number().int().min(1).max(MAX_SIDE).describe(`Pixels, 1 to ${MAX_SIDE}`);
-const FrameRate = z
+export const Size = z.number().int().min(1).max(MAX_SIDE).describe(`Pixels, 1 to ${MAX_SIDE}`);
+export const FrameRate = z
   .number()
   .min(1)
   .max(240)
   .describe('Frames per second, from 1 to 240 (as After Effects: 1 and up)');
-const Duration = z.number().positive().max(86400).describe('Seconds, above 0 and up to 86400 (24 hours)');
+export const Duration = z
+  .number()
+  .positive()
+  .max(86400)
+  .describe('Seconds, above 0 and up to 86400 (24 hours)');
 
 export const compNew = defineCommand({
   id: 'comp.new',
