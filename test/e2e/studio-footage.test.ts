@@ -133,4 +133,50 @@ describeWithChromium('footage that goes away and comes back, in the studio', () 
       await expect.poll(() => row.getAttribute('data-footage-state'), { timeout: 10_000 }).toBe('ok');
     },
   );
+
+  (hasFfmpeg ? itWithChromium : it.skip)(
+    'makes a composition from a clip, and fits a layer to its composition, by clicks',
+    async () => {
+      const dir = await tempDir();
+      const clip = await numberedClip(dir, 'h264', '25', 25, { size: '80x48' });
+      await exec('file.import', { path: clip, name: 'Wide clip' });
+      // No button for a sound: it has no size to make a composition of.
+      const music = await tone(dir, { freq: 440, seconds: 1 });
+      await exec('file.import', { path: music, name: 'Tune' });
+      await expect
+        .poll(() => page.getByRole('button', { name: 'New composition from Tune' }).count(), {
+          timeout: 10_000,
+        })
+        .toBe(0);
+      await page.getByRole('button', { name: 'New composition from Wide clip' }).click();
+      type View = { doc: { activeComp: string; items: Array<Record<string, unknown>> } };
+      const made = async () => {
+        const { doc } = await control.call<View>('session.view');
+        return doc.items.find((i) => i.id === doc.activeComp) as {
+          name: string;
+          width: number;
+          height: number;
+          frameRate: number;
+          duration: number;
+          layers: Array<{ name: string; fit?: string; transform: { scale: { value: number[] } } }>;
+        };
+      };
+      await expect.poll(async () => (await made()).name, { timeout: 10_000 }).toBe('Wide clip');
+      expect(await made()).toMatchObject({ width: 80, height: 48, frameRate: 25, duration: 1 });
+      expect((await made()).layers.map((l) => l.name)).toEqual(['Wide clip']);
+
+      // Made square, its clip then fitted by the Properties panel's Fit to comp: cover fills 48x48 by height.
+      await exec('comp.setSettings', { width: 48, height: 48 });
+      await control.call('ui.set', { control: 'Layers/selected', value: 'Wide clip' });
+      const fit = page.locator('[data-panel="Properties"]').getByLabel('Fit to composition');
+      await expect.poll(() => fit.count(), { timeout: 10_000 }).toBe(1);
+      await fit.selectOption('cover');
+      await expect.poll(async () => (await made()).layers[0]!.fit, { timeout: 10_000 }).toBe('cover');
+      expect((await made()).layers[0]!.transform.scale.value).toEqual([100, 100]);
+      await fit.selectOption('contain');
+      await expect
+        .poll(async () => (await made()).layers[0]!.transform.scale.value, { timeout: 10_000 })
+        .toEqual([60, 60]);
+    },
+  );
 });

@@ -1,7 +1,8 @@
 /**
  * The project: its compositions (click one to make it active: comp.setActive) and footage (a file that is not
- * there is marked, with a Relink field: footage.relink); open a project by path, save (the first save asks for a
- * path), and create a composition.
+ * there is marked, with a Relink field: footage.relink; one with a picture has a button for a composition made
+ * from it: comp.fromFootage); open a project by path, save (the first save asks for a path), and create a
+ * composition.
  */
 import type { JSX } from 'preact';
 import type { FootageItem } from '../../../engine/model.js';
@@ -253,7 +254,19 @@ function FootageRow(props: {
             </button>
           </>
         ) : (
-          <span class="muted">{footageFacts(item)}</span>
+          <>
+            <span class="muted">{footageFacts(item)}</span>
+            {item.media?.kind !== 'audio' && (
+              <button
+                class="icon-button"
+                aria-label={`New composition from ${item.name}`}
+                title="New composition from this footage: its size, frame rate and length, with it as a layer"
+                onClick={() => void props.run('comp.fromFootage', { footage: item.id })}
+              >
+                <Icon name="plus" />
+              </button>
+            )}
+          </>
         )}
       </li>
       {props.relinking && (

@@ -1,6 +1,7 @@
 /**
  * The selected layer's properties: transform, source, time mapping and sound (footage and precomp layers),
- * effects; each editable with its unit, and the keyframed ones with their keyframe toggle.
+ * effects; each editable with its unit, and the keyframed ones with their keyframe toggle; Fit to comp (layer.fit)
+ * for a layer with a picture size.
  */
 import type { JSX } from 'preact';
 import { EFFECT_TYPE_NAMES, effectType } from '../../../engine/effect-types.js';
@@ -12,6 +13,16 @@ import { playsSoundOnly } from '../../../engine/shown-footage.js';
 import { useStudio, useStudioState } from '../studio.js';
 import { PropertyRowView } from './property-row.js';
 import { SwitchRowView } from './switch-row.js';
+
+/** The layers with a picture size layer.fit can scale, and its modes in a person's words. */
+const FITTABLE = new Set(['footage', 'solid', 'precomp']);
+const FIT_CHOICES = [
+  ['contain', 'Contain: all of it shows'],
+  ['cover', 'Cover: fill the frame, crop'],
+  ['stretch', 'Stretch to the frame'],
+  ['width', 'Fit width'],
+  ['height', 'Fit height'],
+] as const;
 
 export function PropertiesPanel(): JSX.Element {
   const studio = useStudio();
@@ -103,6 +114,30 @@ export function PropertiesPanel(): JSX.Element {
           );
         })}
       </div>
+      {!soundOnly && FITTABLE.has(layer.source.kind) && (
+        <div class="add-effect">
+          <select
+            aria-label="Fit to composition"
+            title="Scale and centre the layer to the composition (layer.fit)"
+            value=""
+            onChange={(e) => {
+              const mode = e.currentTarget.value;
+              e.currentTarget.value = '';
+              if (mode)
+                void studio.commands
+                  .run('layer.fit', { comp: comp.id, layer: layer.id, mode })
+                  .catch(() => undefined);
+            }}
+          >
+            <option value="">Fit to comp…</option>
+            {FIT_CHOICES.map(([mode, words]) => (
+              <option key={mode} value={mode}>
+                {words}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       {!soundOnly && (
         <div class="add-effect">
           <select
