@@ -13,5 +13,5 @@ export { valueAt, cubicBezier } from './keyframes.js';
 export * from './time-map.js';
 export { isSequencePattern, patternOfFile, sequenceFrame, sequenceFrameProblem } from './image-sequence.js';
 export { missingGlyphsMessage } from './missing-glyphs.js';
-export { shownFootage } from './shown-footage.js';
+export { audioStreamsOf, shownFootage } from './shown-footage.js';
 export { lowSampleRate, MAX_FOOTAGE_FRAME_RATE, MAX_MOVING_SIDE, MIN_SAMPLE_RATE } from './footage-limits.js';

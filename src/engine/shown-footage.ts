@@ -23,7 +23,7 @@ export function blendsFrames(doc: Pick<Project, 'items'>, layer: Pick<Layer, 'so
 }
 
 /** The audio streams of `item` (the first alone for a file with one; none without sound). */
-export function audioStreamsOf(item: FootageItem): AudioStreamInfo[] {
+export function audioStreamsOf(item: Pick<FootageItem, 'media'>): AudioStreamInfo[] {
   const first = item.media?.audio;
   return item.media?.audioStreams ?? (first ? [first] : []);
 }

@@ -7,6 +7,7 @@
  */
 import {
   applyProps,
+  audioStreamsOf,
   EngineError,
   footageProps,
   inputsOf,
@@ -67,9 +68,9 @@ function checkStreams(
 ): void {
   for (const input of inputsOf(comp)) {
     const path = props[input.name];
-    const media = typeof path === 'string' ? footage.get(path)?.media : undefined;
-    if (input.type !== 'footage' || !media) continue;
-    const streams = media.audioStreams?.length ?? (media.audio ? 1 : 0);
+    const probed = typeof path === 'string' ? footage.get(path) : undefined;
+    if (input.type !== 'footage' || !probed?.media) continue;
+    const streams = audioStreamsOf(probed).length;
     for (const binding of input.bindings) {
       const layer = comp.layers.find((l) => l.id === binding.layer);
       const stream = layer?.audio?.stream ?? 0;
