@@ -2,7 +2,7 @@
  * `effectcraft-cli render`'s flags, checked and normalised once into RenderArgs: every default and every
  * combination rule is decided here, so render-cmd.ts only runs commands with what it is given.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   AUDIO_BIT_DEPTHS,
@@ -15,9 +15,9 @@ import {
   X264_PRESETS,
   type AudioBitDepth,
 } from '../engine/encoding.js';
-import { fsError } from '../engine/errors.js';
 import type { Encoding } from '../engine/model.js';
 import { parseOrHelp } from './flag-spec.js';
+import { parseProps } from './props-flag.js';
 import { renderSpec } from './specs/render.js';
 import { distributedFromFlags } from './redis-flags.js';
 import { parseChoice, parseWhole, UsageError } from './usage.js';
@@ -96,32 +96,6 @@ export function parseRenderArgs(argv: string[]): RenderArgs | null {
     ...(values.data !== undefined && { data: resolve(values.data) }),
     ...(distributed && { distributed }),
   };
-}
-
-/** --props: a JSON object given inline (it starts with "{") or in a file. */
-function parseProps(text: string): Record<string, unknown> {
-  const inline = text.trimStart().startsWith('{');
-  let source = text;
-  if (!inline) {
-    try {
-      source = readFileSync(resolve(text), 'utf8');
-    } catch (err) {
-      // In words, with the path it looked at: a relative one resolves against the current directory.
-      const reason = fsError(err, resolve(text), 'read').message.replace(/\.$/, '');
-      throw new UsageError(`--props: ${reason}; pass a JSON object or a .json file.`);
-    }
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(source);
-  } catch {
-    throw new UsageError(`--props: ${inline ? 'the value' : `"${text}"`} is not valid JSON.`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new UsageError(
-      '--props must be a JSON object of input names and values, e.g. \'{"name": "Ada"}\'.',
-    );
-  return value as Record<string, unknown>;
 }
 
 type Values = NonNullable<ReturnType<typeof parseOrHelp<typeof renderSpec.flags>>>['values'];

@@ -12,6 +12,8 @@ import { findComp } from '../engine/resolve.js';
 import { sharpModule } from '../render/sharp-module.js';
 import { createSession } from '../session.js';
 import { CLI_WORDS } from './cli-words.js';
+import { absoluteFootage } from './footage-props.js';
+import { parseProps } from './props-flag.js';
 import { parseOrHelp } from './flag-spec.js';
 import { sessionEnv } from './host-env.js';
 import { stillSpec } from './specs/still.js';
@@ -26,6 +28,8 @@ interface StillArgs {
   scale: number;
   alpha: boolean;
   json: boolean;
+  /** --props: template input values (footage paths as given: absoluteFootage resolves them). */
+  props?: Record<string, unknown>;
 }
 
 function parse(argv: string[]): StillArgs | null {
@@ -70,6 +74,7 @@ function parse(argv: string[]): StillArgs | null {
     scale,
     alpha: values.alpha ?? false,
     json: values.json ?? false,
+    ...(values.props !== undefined && { props: parseProps(values.props) }),
   };
 }
 
@@ -146,6 +151,8 @@ export async function stillCommand(argv: string[]): Promise<number> {
         path: args.output,
         scale: args.scale,
         ...(args.alpha && { transparent: true }),
+        // A relative footage value is the command line's: against the current directory, as render's --props.
+        ...(args.props && { props: absoluteFootage(engine.document, comp.id, args.props, process.cwd()) }),
       },
     );
     if (!saved.ok) return fail(argv, saved.error);

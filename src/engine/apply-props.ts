@@ -14,7 +14,7 @@ import { bindingTarget, inputsOf, requireProps, type BindingTarget } from './tem
 export type ProbedFootage = Pick<FootageItem, 'path' | 'width' | 'height' | 'format' | 'media'>;
 
 /** The footage files `props` name (footage inputs' values), which the caller probes before applyProps. */
-export function footageProps(comp: Composition, props: Props): string[] {
+export function footageProps(comp: Composition, props: Readonly<Record<string, unknown>>): string[] {
   return inputsOf(comp)
     .filter((i) => i.type === 'footage' && typeof props[i.name] === 'string')
     .map((i) => props[i.name] as string);

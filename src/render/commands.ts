@@ -9,6 +9,7 @@ import {
   defineCommand,
   EngineError,
   firstExtensions,
+  footageProps,
   formatSpec,
   frameCount,
   listWords,
@@ -27,6 +28,7 @@ import { findComp } from '../engine/resolve.js';
 import { sha256 } from './hash.js';
 import { footagePaths } from './reachable-footage.js';
 import { footageReplacedBy } from './queue/output-links.js';
+import { propsDoc } from './queue/template-doc.js';
 import type { FrameRenderer } from './types.js';
 import type { PreviewWorkerOptions } from './preview/client.js';
 
@@ -104,17 +106,33 @@ function frameAt(comp: Composition, time: number): number {
  * them before anything is drawn: in the engine, and on the MCP side of the bridge before the call is forwarded
  * to an app that may not be confined itself.
  */
-function drawnFootage(view: SessionView, comp: string | undefined): string[] {
-  let id: string;
+function drawnFootage(
+  view: SessionView,
+  comp: string | undefined,
+  props: Record<string, unknown> | undefined,
+): string[] {
+  let found: Composition;
   try {
-    id = findComp(view.doc, comp).id;
+    found = findComp(view.doc, comp);
   } catch {
     // A declaration must not throw; the command itself reports the unknown composition, and draws nothing.
     return [];
   }
-  // A frame reads pictures only: a sound file it would never open is not declared (nor refused).
-  return footagePaths(view.doc, [id], { sound: false });
+  // A frame reads pictures only: a sound file it would never open is not declared (nor refused). A footage
+  // prop's file is read too (propsDoc probes it, the frame decodes it).
+  return [
+    ...footagePaths(view.doc, [found.id], { sound: false }),
+    ...(props ? footageProps(found, props) : []),
+  ];
 }
+
+/** A frame command's props: the frame of a template as a render given those values draws it. */
+const FrameProps = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .describe(
+    "Values for the composition's template inputs by name (input.list shows them), as renderQueue.add's props: the frame shows them (footage values are absolute paths); the document is not changed. Inputs left out show their defaults",
+  );
 
 /** Pixels of a preview above which its PNG is compressed for speed rather than size (about 1 MP). */
 const LARGE_PREVIEW_PIXELS = 1_000_000;
@@ -197,9 +215,10 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
       output: AbsPath.optional().describe(
         'Also write the preview to this absolute path (.png, or .jpg/.webp with that format)',
       ),
+      props: FrameProps,
     }),
     pathParams: { output: 'write' },
-    readsFiles: (view, p) => drawnFootage(view, p.comp),
+    readsFiles: (view, p) => drawnFootage(view, p.comp, p.props),
     enabled: needsComp,
     // A file writer when "output" is given; otherwise it only reads.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -207,8 +226,8 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
     traits: { longRunning: true },
     async run(ctx, p) {
       const format = previewFormat(p.format, p.output);
-      const doc = ctx.doc;
-      const comp = findComp(doc, p.comp);
+      const comp = findComp(ctx.doc, p.comp);
+      const doc = await propsDoc(ctx.doc, comp.id, p.props, ctx.ports, ctx.warn);
       const time = p.time ?? 0;
       const frame = frameAt(comp, time);
       if (p.output !== undefined) await refuseOverFootage(doc, comp, p.output);
@@ -278,16 +297,16 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
             .map(stillName)
             .join('/')} only: keep the background transparent (default false)`,
         ),
+      props: FrameProps,
     }),
     pathParams: { path: 'write' },
-    readsFiles: (view, p) => drawnFootage(view, p.comp),
+    readsFiles: (view, p) => drawnFootage(view, p.comp, p.props),
     enabled: needsComp,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     mutates: false,
     traits: { longRunning: true },
     async run(ctx, p) {
-      const doc = ctx.doc;
-      const comp = findComp(doc, p.comp);
+      const comp = findComp(ctx.doc, p.comp);
       const time = p.time ?? 0;
       const frame = frameAt(comp, time);
       const format = p.format ?? STILL_BY_EXT.get(extname(p.path).toLowerCase());
@@ -298,6 +317,7 @@ export function renderCommands(getRenderer: () => Promise<FrameRenderer>): AnyCo
           `Use a ${listWords(firstExtensions(STILL_FORMATS))} path, or pass format.`,
         );
       }
+      const doc = await propsDoc(ctx.doc, comp.id, p.props, ctx.ports, ctx.warn);
       await refuseOverFootage(doc, comp, p.path);
       const transparent = (p.transparent ?? false) && formatSpec(format).alpha;
       const renderer = await getRenderer();

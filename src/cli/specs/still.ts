@@ -11,7 +11,9 @@ const ALPHA = listWords(
 export const stillSpec = defineSubcommand({
   name: 'still',
   summary: 'render one frame of a composition to a PNG, JPEG or WebP file',
-  usage: ['still PROJECT [--comp NAME] (--frame N | --time T) -o OUT [--scale S] [--alpha]'],
+  usage: [
+    'still PROJECT [--comp NAME] (--frame N | --time T) -o OUT [--scale S] [--alpha] [--props JSON|FILE]',
+  ],
   description: `Renders one frame of a composition to an image file, the format from the extension (${EXTENSIONS}), written atomically (a temporary renamed into place). Renders in this process, without the render queue's workers: the quickest way to one frame. Relative paths resolve against the current directory.`,
   positionals: true,
   flags: {
@@ -25,6 +27,12 @@ export const stillSpec = defineSubcommand({
     output: { type: 'string', value: 'OUT', short: 'o', help: `the image file to write (${EXTENSIONS})` },
     scale: { param: 'scale', type: 'string', value: 'S', help: 'output size factor, up to 4', default: '1' },
     alpha: { param: 'transparent', type: 'boolean', help: `keep the background transparent (${ALPHA} only)` },
+    props: {
+      param: 'props',
+      type: 'string',
+      value: 'JSON|FILE',
+      help: 'values for the composition\'s template inputs, as render --props: a JSON object (\'{"name": "Ada"}\') or a .json file holding one; the frame shows them, the project file is not changed',
+    },
     ...JSON_FLAG,
   },
   notes:

@@ -43,6 +43,12 @@ export const renderPreview = defineTool({
       .describe(
         'Also write the image to this absolute path (.png, or .jpg/.webp with that format; checked against the write roots when confined).',
       ),
+    props: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "Template input values by name (input.list shows them), as renderQueue.add's props: see a frame of a template as a render of those values draws it, without changing the document.",
+      ),
   }),
   async run(args, ctx) {
     // frame.preview takes the tool's arguments under the same names: an error names the argument the caller

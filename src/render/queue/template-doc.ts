@@ -7,6 +7,8 @@
  */
 import {
   applyProps,
+  requireProps,
+  type Props,
   audioStreamsOf,
   EngineError,
   footageProps,
@@ -36,9 +38,38 @@ export async function templateDoc(
   if (!item.props || !Object.keys(item.props).length) return doc;
   const comp = doc.items.find((i) => i.id === item.comp);
   if (comp?.type !== 'composition') return doc;
+  const { applied, footage } = await withProps(doc, comp, item.props, ports, warn);
+  if (item.audio && formatSpec(item.format).sound !== 'none') checkStreams(comp, item.props, footage);
+  return applied;
+}
+
+/**
+ * `doc` with `props` given to composition `compId`'s inputs (checked: bad_argument naming the input), each
+ * footage value probed through `ports` (so confinement applies): a frame of a template as a render of those
+ * values shows it (frame.preview and frame.save's props). Unchanged without props.
+ */
+export async function propsDoc(
+  doc: Project,
+  compId: string,
+  props: Readonly<Record<string, unknown>> | undefined,
+  ports: EnginePorts,
+  warn: (message: string) => void,
+): Promise<Project> {
+  const comp = doc.items.find((i) => i.id === compId);
+  if (!props || comp?.type !== 'composition') return doc;
+  return (await withProps(doc, comp, requireProps(comp, props), ports, warn)).applied;
+}
+
+async function withProps(
+  doc: Project,
+  comp: Composition,
+  props: Props,
+  ports: EnginePorts,
+  warn: (message: string) => void,
+): Promise<{ applied: Project; footage: Map<string, ProbedFootage> }> {
   const footage = new Map<string, ProbedFootage>();
-  const replaced = replacedFootage(doc, comp, item.props);
-  for (const path of footageProps(comp, item.props)) {
+  const replaced = replacedFootage(doc, comp, props);
+  for (const path of footageProps(comp, props)) {
     if (footage.has(path)) continue;
     const like = replaced.get(path)?.media;
     // A numbered image (shot_1001.png); an image without a number (logo.png) is a still put in its place.
@@ -50,9 +81,7 @@ export async function templateDoc(
     );
     footage.set(path, probed);
   }
-  const applied = applyProps(doc, item.comp, item.props, footage);
-  if (item.audio && formatSpec(item.format).sound !== 'none') checkStreams(comp, item.props, footage);
-  return applied;
+  return { applied: applyProps(doc, comp.id, props, footage), footage };
 }
 
 /**
