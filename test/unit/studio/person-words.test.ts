@@ -142,6 +142,33 @@ describe('warningsForPerson', () => {
     },
   );
 
+  itWithFfmpeg(
+    'says a sped-up sound file is silent after its source ends, not that it shows nothing',
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      const main = await run<{ id: string }>(engine, 'comp.new', {
+        name: 'Main',
+        width: 64,
+        height: 36,
+        duration: 10,
+      });
+      const item = await run<{ id: string }>(engine, 'file.import', {
+        path: await tone(dir, { freq: 440, seconds: 5 }),
+      });
+      const layer = await run<{ id: string }>(engine, 'layer.addFootage', {
+        comp: main.id,
+        footage: item.id,
+      });
+      const call = { id: 'layer.setTimeMap', params: { comp: main.id, layer: layer.id, speed: 2 } };
+      const r = await engine.execute(call.id, call.params);
+      if (!r.ok) throw new Error(r.error.message);
+      expect(warningsForPerson(call, r.warnings!, r.result, engine.view.doc as Project)).toEqual([
+        'At speed 2 the source of "tone-440-5" ends at 2.5 s: the layer is silent after that. Set its out point to 2.5 s (drag the end of its bar in the Timeline), or turn on Loop.',
+      ]);
+    },
+  );
+
   it("keeps other commands' warnings as the engine wrote them", () => {
     expect(warningsForPerson({ id: 'footage.relink', params: {} }, ['w'], {}, null)).toBeNull();
   });

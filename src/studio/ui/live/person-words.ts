@@ -8,7 +8,7 @@
  */
 import type { ErrorBody } from '../../protocol.js';
 import type { Project } from '../../../engine/model.js';
-import { sourceSeconds } from '../../../engine/shown-footage.js';
+import { playsSoundOnly, sourceSeconds } from '../../../engine/shown-footage.js';
 
 /** The command a page sent, as Commands.run got it. */
 export interface Call {
@@ -137,9 +137,11 @@ export function warningsForPerson(
   if (!c || !layer || !time?.speed || time.loop || length === null) return null;
   const ends = layer.startTime + length / Math.abs(time.speed);
   const speed = `At speed ${+Math.abs(time.speed).toFixed(3)}${time.speed < 0 ? ' (reversed)' : ''}`;
+  // A sound file's layer has nothing to show: what it lacks after its source ends is sound.
+  const nothing = playsSoundOnly(doc!, layer) ? 'is silent' : 'shows nothing';
   if (layer.outPoint > ends)
     return [
-      `${speed} the source of "${layer.name}" ends at ${secs(ends)}: the layer shows nothing after that. Set its out point to ${secs(ends)} (drag the end of its bar in the Timeline), or turn on Loop.`,
+      `${speed} the source of "${layer.name}" ends at ${secs(ends)}: the layer ${nothing} after that. Set its out point to ${secs(ends)} (drag the end of its bar in the Timeline), or turn on Loop.`,
     ];
   return [
     `${speed} the source of "${layer.name}" plays until ${secs(ends)}, but the layer ends at ${secs(layer.outPoint)}. To play it all, drag the end of its bar in the Timeline to ${secs(Math.min(ends, c.duration))}.`,
