@@ -169,5 +169,6 @@ export function finalStatus(outcome: JobItemOutcome, framesTotal: number, reache
   };
   if (outcome.manifest) status.manifest = outcome.manifest;
   if (outcome.error) status.error = outcome.error;
+  if (outcome.warnings?.length) status.warnings = outcome.warnings;
   return status;
 }
