@@ -262,6 +262,32 @@ describeWithChromium('the studio page', () => {
     },
   );
 
+  itWithFfmpeg("shows a done item's warning: a WAV of a muted sound is silence", async () => {
+    const dir = await tempDir();
+    const exec = async <T>(id: string, params: Record<string, unknown> = {}) =>
+      (await control.call<{ result: T }>('engine.execute', { id, params })).result;
+    const active = (await control.call<View>('session.view')).doc.activeComp;
+    const sound = await tone(dir, { freq: 440, seconds: 1 });
+    const comp = (
+      await exec<{ id: string }>('comp.new', { name: 'Hush', width: 16, height: 16, duration: 1 })
+    ).id;
+    const footage = (await exec<{ id: string }>('file.import', { path: sound })).id;
+    const layer = (await exec<{ id: string }>('layer.addFootage', { comp, footage })).id;
+    await exec('layer.setAudioMuted', { comp, layer, muted: true });
+    await exec('comp.setActive', { comp: active });
+    const output = join(dir, 'hush.wav');
+    const item = await exec<{ id: string }>('renderQueue.add', { comp, output });
+    await exec('renderQueue.render', { wait: false, items: [item.id] });
+    const row = page.locator(`[aria-label="Render item ${item.id}"]`);
+    await expect.poll(() => row.getAttribute('class'), { timeout: 20_000 }).toContain('status-done');
+    // Until 2026-12-08 the row read done and nothing else: a person took the silence for the mix.
+    await expect.poll(() => row.locator('.warning-text').textContent()).toContain(output);
+    expect(await row.locator('.warning-text').textContent()).toMatch(/silence/);
+    await exec('renderQueue.remove', { id: item.id });
+    await exec('comp.delete', { comp });
+    await exec('footage.remove', { footage });
+  });
+
   it('plays in real time: the transport reports the fps reached and the painted frame advances', async () => {
     const transport = page.locator('[data-panel="Transport"]');
     const first = Number(await canvas().getAttribute('data-frame'));
