@@ -185,6 +185,7 @@ export const EVENTS = {
     framesTotal: z.number(),
     itemsDone: z.number(),
     itemsTotal: z.number(),
+    status: z.enum(['done', 'failed', 'stopped']).optional(),
   }),
 } as const;
 

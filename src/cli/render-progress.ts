@@ -35,6 +35,8 @@ export class ProgressView {
   }
 
   update(p: JobProgress): void {
+    // An item's end event repeats its last figures (a done item's were printed); the summary says how it ended.
+    if (p.status) return;
     const now = Date.now();
     const finished = p.framesTotal > 0 && p.framesDone === p.framesTotal;
     if (finished && this.#ended.has(p.itemId)) return;

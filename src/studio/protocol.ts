@@ -124,6 +124,8 @@ export interface AppEvents {
     framesTotal: number;
     itemsDone: number;
     itemsTotal: number;
+    /** Set on the event sent when the item ended. */
+    status?: 'done' | 'failed' | 'stopped';
   };
   'event.activity': { entry: ActivityEntry };
   /** Progress of the page's own long commands. */

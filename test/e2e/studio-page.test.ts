@@ -4,7 +4,7 @@
  * a person's typed edit (one command, undoable), playback, and the UI tools the app forwards to the page
  * (ui.set of a view control, the in-page screenshot). One app for the file; one browser (test/helpers/chromium).
  */
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -12,8 +12,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PANELS } from '../../src/studio/protocol.js';
 import { describeWithChromium, openAnotherTab, openStudio } from '../helpers/chromium.js';
 import { repoRoot } from '../helpers/cli.js';
+import { itWithFfmpeg } from '../helpers/ffmpeg.js';
 import type { ControlClient, RpcFailure } from '../helpers/studio-browser.js';
 import { StudioApp } from '../helpers/studio-browser.js';
+import { tone } from '../helpers/audio.js';
 import { tempDir } from '../helpers/tmp.js';
 
 interface ViewLayer {
@@ -220,6 +222,70 @@ describeWithChromium('the studio page', () => {
     expect((await row(bad.id).textContent())!.match(/failed/g)).toHaveLength(1);
     await expect.poll(() => row(wav.id).locator('.progress-text').textContent()).toBe('sound 100%');
     for (const id of [bad.id, wav.id]) await exec('renderQueue.remove', { id });
+  });
+
+  itWithFfmpeg(
+    "shows an agent's background render that fails before its first frame as failed, with its remedy",
+    async () => {
+      const dir = await tempDir();
+      const exec = async <T>(id: string, params: Record<string, unknown> = {}) =>
+        (await control.call<{ result: T }>('engine.execute', { id, params })).result;
+      const active = (await control.call<View>('session.view')).doc.activeComp;
+      // A composition whose sound file is gone (moved away): the render's mix fails on it before any frame.
+      const sound = await tone(dir, { freq: 440, seconds: 1 });
+      const comp = (
+        await exec<{ id: string }>('comp.new', { name: 'Gone', width: 16, height: 16, duration: 1 })
+      ).id;
+      const footage = (await exec<{ id: string }>('file.import', { path: sound })).id;
+      await exec('layer.addFootage', { comp, footage });
+      await exec('comp.setActive', { comp: active });
+      await rm(sound);
+      const bad = await exec<{ id: string }>('renderQueue.add', { comp, output: join(dir, 'gone.mp4') });
+      const row = page.locator(`[aria-label="Render item ${bad.id}"]`);
+      // The page has read the queue since the item was added (nothing of its own refreshes it later).
+      await expect.poll(() => row.getAttribute('class'), { timeout: 10_000 }).toContain('status-queued');
+      // wait:false, as the bridge sends every render, and no item after it: no frame, so no progress event.
+      await exec('renderQueue.render', { wait: false, items: [bad.id] });
+      const listed = async () =>
+        (
+          await exec<{ items: Array<{ id: string; status: string; error?: { remediation: string } }> }>(
+            'renderQueue.list',
+          )
+        ).items.find((i) => i.id === bad.id)!;
+      await expect.poll(async () => (await listed()).status, { timeout: 20_000 }).toBe('failed');
+      // Until 2026-12-08 the row read "queued", 0 frames, with no error, until some edit refreshed the page.
+      await expect.poll(() => row.getAttribute('class'), { timeout: 10_000 }).toContain('status-failed');
+      expect(await row.locator('.error-text').textContent()).toContain((await listed()).error!.remediation);
+      await exec('renderQueue.remove', { id: bad.id });
+      await exec('comp.delete', { comp });
+      await exec('footage.remove', { footage });
+    },
+  );
+
+  itWithFfmpeg("shows a done item's warning: a WAV of a muted sound is silence", async () => {
+    const dir = await tempDir();
+    const exec = async <T>(id: string, params: Record<string, unknown> = {}) =>
+      (await control.call<{ result: T }>('engine.execute', { id, params })).result;
+    const active = (await control.call<View>('session.view')).doc.activeComp;
+    const sound = await tone(dir, { freq: 440, seconds: 1 });
+    const comp = (
+      await exec<{ id: string }>('comp.new', { name: 'Hush', width: 16, height: 16, duration: 1 })
+    ).id;
+    const footage = (await exec<{ id: string }>('file.import', { path: sound })).id;
+    const layer = (await exec<{ id: string }>('layer.addFootage', { comp, footage })).id;
+    await exec('layer.setAudioMuted', { comp, layer, muted: true });
+    await exec('comp.setActive', { comp: active });
+    const output = join(dir, 'hush.wav');
+    const item = await exec<{ id: string }>('renderQueue.add', { comp, output });
+    await exec('renderQueue.render', { wait: false, items: [item.id] });
+    const row = page.locator(`[aria-label="Render item ${item.id}"]`);
+    await expect.poll(() => row.getAttribute('class'), { timeout: 20_000 }).toContain('status-done');
+    // Until 2026-12-08 the row read done and nothing else: a person took the silence for the mix.
+    await expect.poll(() => row.locator('.warning-text').textContent()).toContain(output);
+    expect(await row.locator('.warning-text').textContent()).toMatch(/silence/);
+    await exec('renderQueue.remove', { id: item.id });
+    await exec('comp.delete', { comp });
+    await exec('footage.remove', { footage });
   });
 
   it('plays in real time: the transport reports the fps reached and the painted frame advances', async () => {

@@ -15,6 +15,11 @@ export interface JobProgress {
   framesTotal: number;
   itemsDone: number;
   itemsTotal: number;
+  /**
+   * Set on the one event sent when the item ends, however it ends (done, failed before its first frame, stopped
+   * by anyone): a view that shows statuses (the studio's Render Queue) learns of every end from the stream.
+   */
+  status?: 'done' | 'failed' | 'stopped';
 }
 
 /** What a job needs: the render environment of its items, plus the items and where statuses go. */
@@ -164,5 +169,6 @@ export function finalStatus(outcome: JobItemOutcome, framesTotal: number, reache
   };
   if (outcome.manifest) status.manifest = outcome.manifest;
   if (outcome.error) status.error = outcome.error;
+  if (outcome.warnings?.length) status.warnings = outcome.warnings;
   return status;
 }

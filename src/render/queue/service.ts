@@ -61,6 +61,8 @@ export class RenderQueueService {
   readonly #status = new Map<string, ItemStatus>();
   readonly #listeners = new Set<(p: JobProgress) => void>();
   #job: { controller: AbortController; done: Promise<JobResult> } | null = null;
+  /** The running job's item ids, in order: where an item that ends stands in its job (see #setStatus). */
+  #jobItems: string[] = [];
 
   constructor(options: RenderQueueServiceOptions) {
     this.#options = options;
@@ -121,6 +123,7 @@ export class RenderQueueService {
         framesTotal: framesOf(doc, item),
         files: 0,
       });
+    this.#jobItems = items.map((i) => i.id);
     const detail = options.detail ?? 'compact';
     const done = this.#run({ doc, items: planned, ports, signal: controller.signal, resume })
       .then((outcomes) => this.#report(outcomes, detail))
@@ -167,7 +170,7 @@ export class RenderQueueService {
         error,
       }));
       for (const i of items)
-        this.#status.set(i.id, { status: 'failed', framesDone: 0, framesTotal: 0, files: 0, error });
+        this.#setStatus(i.id, { status: 'failed', framesDone: 0, framesTotal: 0, files: 0, error });
     }
     return outcomes;
   }
@@ -215,7 +218,20 @@ export class RenderQueueService {
   }
 
   readonly #isQueued = (id: string) => this.#options.liveDocument().renderQueue.some((q) => q.id === id);
-  readonly #setStatus = (id: string, s: ItemStatus) => void this.#status.set(id, s);
+  readonly #setStatus = (id: string, s: ItemStatus) => {
+    this.#status.set(id, s);
+    // Progress events come from frames; an item that fails before its first, or stops, would otherwise end
+    // unheard, and a page showing statuses kept "queued" or "rendering" until some edit refreshed it.
+    if (s.status === 'done' || s.status === 'failed' || s.status === 'stopped')
+      this.#progress({
+        itemId: id,
+        framesDone: s.framesDone,
+        framesTotal: s.framesTotal,
+        itemsDone: Math.max(0, this.#jobItems.indexOf(id)),
+        itemsTotal: this.#jobItems.length,
+        status: s.status,
+      });
+  };
   readonly #progress = (p: JobProgress) => this.#listeners.forEach((l) => l(p));
 
   /** Matches outcomes to the live document by id: items removed mid-render are left out and count as failed. */

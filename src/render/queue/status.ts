@@ -9,6 +9,12 @@ export interface ItemStatus {
   /** The manifest of a done item (every file with its size and sha256), when it wrote files. */
   manifest?: string;
   error?: { code: string; message: string; remediation: string };
+  /**
+   * What an ended item's result says besides its files (silence where sound was asked for, footage left
+   * unchecked, outputs replaced by another program): kept for renderQueue.list, the only report a background
+   * render (wait:false, every render through the bridge) has.
+   */
+  warnings?: string[];
 }
 
 /** An item's live status, or undefined when it was never rendered in this session (it reads as queued). */

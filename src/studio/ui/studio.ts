@@ -55,9 +55,10 @@ export class Studio {
       (i) => i.status === 'rendering' && before.find((b) => b.id === i.id)?.status !== 'rendering',
     );
     this.store.update({ queue: items, ...((added || started) && { dockTab: 'Render Queue' as const }) });
-    // An item's end (done, failed, stopped) sends no event of its own: progress reaches the last frame while
-    // the file is still being finished, and a stop sends none. So while anything renders, the list is read
-    // again every second, and the panel never shows a finished render as running (with Stop lit, Render not).
+    // An item's end (done, failed, stopped) sends an event of its own (event.renderProgress with status), but
+    // progress reaches the last frame while the file is still being finished, and an event can be lost on a
+    // reconnect. So while anything renders, the list is also read again every second, and the panel never
+    // shows a finished render as running (with Stop lit, Render not).
     if (items.some((i) => i.status === 'rendering')) this.#pollQueueSoon();
   });
 
@@ -268,8 +269,9 @@ export class Studio {
         this.store.update((s) => ({
           progress: { ...s.progress, [p.itemId]: { framesDone: p.framesDone, framesTotal: p.framesTotal } },
         }));
-        // Statuses (rendering, done) come from renderQueue.list: refresh at the start and end of each item.
-        if (p.framesDone === 0 || p.framesDone >= p.framesTotal)
+        // Statuses (rendering, done, failed, stopped) and errors come from renderQueue.list: refresh at the start
+        // and end of each item (an end says so in status, whether or not its frames were all done).
+        if (p.framesDone === 0 || p.framesDone >= p.framesTotal || p.status)
           void this.refreshQueue().catch(() => undefined);
         return;
       }

@@ -6,6 +6,8 @@ import { errorForPerson, warningsForPerson, type Call } from '../../../src/studi
 import { join } from 'node:path';
 import { newEngine, run } from '../../helpers/engine.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { tone } from '../../helpers/audio.js';
+import { itWithFfmpeg } from '../../helpers/ffmpeg.js';
 
 async function scene() {
   const engine = newEngine();
@@ -107,6 +109,65 @@ describe('warningsForPerson', () => {
       'At speed 4 the source of "Inner" ends at 2.5 s: the layer shows nothing after that. Set its out point to 2.5 s (drag the end of its bar in the Timeline), or turn on Loop.',
     ]);
   });
+
+  itWithFfmpeg(
+    'says a frozen sound is silence with the Freeze and Loop switches, not a retime out point',
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      const main = await run<{ id: string }>(engine, 'comp.new', {
+        name: 'Main',
+        width: 64,
+        height: 36,
+        duration: 10,
+      });
+      const item = await run<{ id: string }>(engine, 'file.import', {
+        path: await tone(dir, { freq: 440, seconds: 5 }),
+      });
+      const layer = await run<{ id: string }>(engine, 'layer.addFootage', {
+        comp: main.id,
+        footage: item.id,
+      });
+      // What the Properties panel's Freeze tick sends: the source moment under the playhead.
+      const call = { id: 'layer.setTimeMap', params: { comp: main.id, layer: layer.id, freezeAt: 1 } };
+      const r = await engine.execute(call.id, call.params);
+      if (!r.ok) throw new Error(r.error.message);
+      expect(r.warnings).toHaveLength(1);
+      const said = warningsForPerson(call, r.warnings!, r.result, engine.view.doc as Project);
+      expect(said).toHaveLength(1);
+      expect(said![0]).toMatch(/frozen sound is silence/);
+      expect(said![0]).toMatch(/Untick Freeze/);
+      // Until 2026-12-08 it was taken for a retime's out point: "plays until 5 s, but the layer ends at 5 s".
+      expect(said![0]).not.toMatch(/plays until|drag the end/);
+    },
+  );
+
+  itWithFfmpeg(
+    'says a sped-up sound file is silent after its source ends, not that it shows nothing',
+    async () => {
+      const dir = await tempDir();
+      const engine = newEngine();
+      const main = await run<{ id: string }>(engine, 'comp.new', {
+        name: 'Main',
+        width: 64,
+        height: 36,
+        duration: 10,
+      });
+      const item = await run<{ id: string }>(engine, 'file.import', {
+        path: await tone(dir, { freq: 440, seconds: 5 }),
+      });
+      const layer = await run<{ id: string }>(engine, 'layer.addFootage', {
+        comp: main.id,
+        footage: item.id,
+      });
+      const call = { id: 'layer.setTimeMap', params: { comp: main.id, layer: layer.id, speed: 2 } };
+      const r = await engine.execute(call.id, call.params);
+      if (!r.ok) throw new Error(r.error.message);
+      expect(warningsForPerson(call, r.warnings!, r.result, engine.view.doc as Project)).toEqual([
+        'At speed 2 the source of "tone-440-5" ends at 2.5 s: the layer is silent after that. Set its out point to 2.5 s (drag the end of its bar in the Timeline), or turn on Loop.',
+      ]);
+    },
+  );
 
   it("keeps other commands' warnings as the engine wrote them", () => {
     expect(warningsForPerson({ id: 'footage.relink', params: {} }, ['w'], {}, null)).toBeNull();

@@ -328,7 +328,7 @@ function renderQueueList(statusOf: StatusSource) {
     id: 'renderQueue.list',
     title: 'List Render Queue',
     category: 'Render',
-    description: `Lists queue items (comp, output, format, alpha, frame range, ...) with status (queued, rendering, done, failed, stopped), frames done/total (for a stopped or failed item, how far it got), files written (kept), error, and for a done item the manifest (a JSON file listing every file it wrote with its size and sha256). status: only items with that status. A page of limit items (default ${LIST_PAGE}) from offset; total counts the matching items, next_offset is there when more follow.`,
+    description: `Lists queue items (comp, output, format, alpha, frame range, ...) with status (queued, rendering, done, failed, stopped), frames done/total (for a stopped or failed item, how far it got), files written (kept), error, warnings (what the render's result said besides its files: a mix that is silence, footage left unchecked), and for a done item the manifest (a JSON file listing every file it wrote with its size and sha256). status: only items with that status. A page of limit items (default ${LIST_PAGE}) from offset; total counts the matching items, next_offset is there when more follow.`,
     example: { status: 'failed' },
     params: z.strictObject({
       status: z.enum(ITEM_STATUSES).optional().describe('Only items with this status'),

@@ -85,6 +85,8 @@ export function jobCommands(service: RenderQueueService): AnyCommand[] {
       if (p.wait === false) return { started: true, ids: job.ids };
       let last = -1;
       const off = service.onProgress((e) => {
+        // An item's end repeats its last figures: no progress.
+        if (e.status) return;
         const value = e.itemsDone + (e.framesTotal ? e.framesDone / e.framesTotal : 0);
         // Progress must strictly increase (MCP); repeated values are dropped.
         if (value <= last) return;

@@ -8,7 +8,7 @@
  */
 import type { ErrorBody } from '../../protocol.js';
 import type { Project } from '../../../engine/model.js';
-import { sourceSeconds } from '../../../engine/shown-footage.js';
+import { playsSoundOnly, sourceSeconds } from '../../../engine/shown-footage.js';
 
 /** The command a page sent, as Commands.run got it. */
 export interface Call {
@@ -113,9 +113,10 @@ export function errorForPerson(call: Call, error: ErrorBody, page: PageKnows): E
 }
 
 /**
- * The person's words for the warnings of a command that worked, or null to show the engine's. A retime that
- * leaves the out point wrong (layer.setTimeMap's one warning) is said from the result and the document: where
- * the source ends, and the Timeline and Loop to fix it with.
+ * The person's words for the warnings of a command that worked, or null to show the engine's. layer.setTimeMap
+ * warns of one of two things, told apart by the result (never the message): frozen (Freeze on a sound file's
+ * layer: it is silence), or neither frozen nor looping (a retime that leaves the out point wrong: where the
+ * source ends, and the Timeline and Loop to fix it with, from the result and the document).
  */
 export function warningsForPerson(
   call: Call,
@@ -124,16 +125,23 @@ export function warningsForPerson(
   doc: Project | null,
 ): string[] | null {
   if (call.id !== 'layer.setTimeMap' || warnings.length !== 1) return null;
-  const time = (result as { time?: { speed?: number } } | null)?.time;
+  const time = (result as { time?: { speed?: number; loop?: boolean; freezeAt?: number | null } } | null)
+    ?.time;
   const c = comp(doc, call);
   const layer = c?.layers.find((l) => l.id === call.params.layer || l.name === call.params.layer);
+  if (layer && time && time.freezeAt != null)
+    return [
+      `"${layer.name}" is sound only, and a frozen sound is silence: it is not heard while Freeze is on. Untick Freeze to hear it again; to hold it under a longer composition, turn on Loop instead.`,
+    ];
   const length = doc && layer ? sourceSeconds(doc, layer) : null;
-  if (!c || !layer || !time?.speed || length === null) return null;
+  if (!c || !layer || !time?.speed || time.loop || length === null) return null;
   const ends = layer.startTime + length / Math.abs(time.speed);
   const speed = `At speed ${+Math.abs(time.speed).toFixed(3)}${time.speed < 0 ? ' (reversed)' : ''}`;
+  // A sound file's layer has nothing to show: what it lacks after its source ends is sound.
+  const nothing = playsSoundOnly(doc!, layer) ? 'is silent' : 'shows nothing';
   if (layer.outPoint > ends)
     return [
-      `${speed} the source of "${layer.name}" ends at ${secs(ends)}: the layer shows nothing after that. Set its out point to ${secs(ends)} (drag the end of its bar in the Timeline), or turn on Loop.`,
+      `${speed} the source of "${layer.name}" ends at ${secs(ends)}: the layer ${nothing} after that. Set its out point to ${secs(ends)} (drag the end of its bar in the Timeline), or turn on Loop.`,
     ];
   return [
     `${speed} the source of "${layer.name}" plays until ${secs(ends)}, but the layer ends at ${secs(layer.outPoint)}. To play it all, drag the end of its bar in the Timeline to ${secs(Math.min(ends, c.duration))}.`,

@@ -105,6 +105,12 @@ export function RenderQueuePanel(props: { title: JSX.Element }): JSX.Element {
                   {item.error.remediation && <span class="remedy"> {item.error.remediation}</span>}
                 </div>
               )}
+              {/* A done item can still be wrong: silence where sound was asked for, footage left unchecked. */}
+              {item.warnings?.map((w, i) => (
+                <div key={i} class="warning-text">
+                  ⚠ {w}
+                </div>
+              ))}
             </li>
           );
         })}

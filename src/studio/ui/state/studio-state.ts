@@ -29,6 +29,8 @@ export interface QueueItem {
   framesTotal: number;
   files?: number;
   error?: { code: string; message: string; remediation?: string };
+  /** What the ended render said besides its files (a mix that is silence, footage left unchecked). */
+  warnings?: string[];
 }
 
 export interface Toast {
