@@ -161,6 +161,10 @@ export async function mcpCommand(args: string[]): Promise<number> {
     await http.close();
     // A render running as a task has no one left to poll it: stop it so its exporter cleans up.
     await tasks.cancelAll();
+    // So has a background (wait:false) render, as over stdio: stopped, its unfinished files removed, before the
+    // samples it reads go (on workers, one waiting for a worker would otherwise keep the node from ever exiting).
+    session.renderQueue.stop();
+    await session.renderQueue.idle().catch(() => undefined);
     // A stopped render node leaves no uploaded samples behind.
     await remote?.uploads.close();
     await backend.close();

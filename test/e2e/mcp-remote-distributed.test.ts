@@ -1,0 +1,83 @@
+/**
+ * A render node whose renders run on workers (`mcp --http --redis`, docs/remote.md and docs/distributed.md):
+ * the official client uploads samples, renders them on `effectcraft-cli worker` processes and fetches the output.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { tone } from '../helpers/audio.js';
+import { stopWorker, type Worker } from '../helpers/distributed.js';
+import { untilTrue } from '../helpers/poll.js';
+import { describeWithRedis, startRedis, type RedisServer } from '../helpers/redis.js';
+import { tempDir } from '../helpers/tmp.js';
+import { call, connect, sha256, startNode } from './remote-helpers.js';
+
+const run = (client: Client, id: string, params: Record<string, unknown>) =>
+  call<Record<string, unknown>>(client, 'command_run', { id, params });
+
+async function put(client: Client, file: string): Promise<string> {
+  const bytes = await readFile(file);
+  const name = file.split('/').pop()!;
+  const r = await call<{ path: string }>(client, 'put_sample', {
+    filename: name,
+    content_b64: bytes.toString('base64'),
+    sha256: sha256(bytes),
+  });
+  return r.path;
+}
+
+describeWithRedis('mcp --http --redis: a render node rendering on workers', () => {
+  let redis: RedisServer;
+  const workers: Worker[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await Promise.all(workers.map(stopWorker));
+    await redis?.stop();
+  });
+
+  // SIGTERM of the node stops a background (wait:false) render, as over stdio: its unfinished files removed, and
+  // the node exits. Before, it rendered on after the stop (locally: to its end, writing the output), and one
+  // waiting for a worker kept the node from ever exiting.
+  for (const onWorkers of [true, false])
+    it(`a node stopped with SIGTERM stops its background render ${onWorkers ? 'waiting for a worker' : 'rendering here'}`, async () => {
+      const media = await tempDir('ec-remote-stop-media-');
+      const root = await tempDir('ec-remote-stop-root-');
+      const node = await startNode([
+        '--automation-write-root',
+        root,
+        ...(onWorkers ? ['--redis', redis.url, '--chunk-size', '10'] : []),
+      ]);
+      const client = await connect(node.url);
+      const output = join(root, 'out', 'a.mp4');
+      try {
+        const sound = await put(client, await tone(media, { freq: 440, seconds: 1 }));
+        // Long enough that a local render is still running when the node is stopped.
+        await run(client, 'comp.new', {
+          name: 'Main',
+          width: 640,
+          height: 360,
+          frameRate: 30,
+          duration: 600,
+        });
+        const footage = (await run(client, 'file.import', { path: sound })).id as string;
+        await run(client, 'layer.addFootage', { footage });
+        await run(client, 'renderQueue.add', { comp: 'Main', output });
+        await run(client, 'renderQueue.render', { wait: false });
+        if (!onWorkers)
+          await untilTrue(async () => {
+            const list = (await run(client, 'renderQueue.list', {})) as { items: { framesDone: number }[] };
+            return (list.items[0]?.framesDone ?? 0) > 0;
+          }, 60_000);
+      } finally {
+        await client.close();
+      }
+      node.child.kill('SIGTERM');
+      expect(await node.exited).toBe(0);
+      expect(existsSync(output)).toBe(false);
+      expect(await readdir(root)).toEqual([]);
+    });
+});
