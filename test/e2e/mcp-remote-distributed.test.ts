@@ -3,16 +3,22 @@
  * the official client uploads samples, renders them on `effectcraft-cli worker` processes and fetches the output.
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { tone } from '../helpers/audio.js';
-import { stopWorker, type Worker } from '../helpers/distributed.js';
+import { streamsOf, tone } from '../helpers/audio.js';
+import { startWorker, stopWorker, type Worker } from '../helpers/distributed.js';
 import { untilTrue } from '../helpers/poll.js';
 import { describeWithRedis, startRedis, type RedisServer } from '../helpers/redis.js';
 import { tempDir } from '../helpers/tmp.js';
-import { call, connect, sha256, startNode } from './remote-helpers.js';
+import { call, connect, download, sha256, startNode } from './remote-helpers.js';
+
+interface QueueItem {
+  id: string;
+  status: string;
+  error?: { code: string; message: string };
+}
 
 const run = (client: Client, id: string, params: Record<string, unknown>) =>
   call<Record<string, unknown>>(client, 'command_run', { id, params });
@@ -37,6 +43,56 @@ describeWithRedis('mcp --http --redis: a render node rendering on workers', () =
   afterAll(async () => {
     await Promise.all(workers.map(stopWorker));
     await redis?.stop();
+  });
+
+  it('keeps the samples a running render reads after the project stops naming them', async () => {
+    const media = await tempDir('ec-remote-dist-media-');
+    const root = await tempDir('ec-remote-dist-root-');
+    // Samples unused for 3 s are removed (the default is 30 minutes).
+    const node = await startNode([
+      '--automation-write-root',
+      root,
+      '--redis',
+      redis.url,
+      '--chunk-size',
+      '10',
+      '--upload-idle-ms',
+      '3000',
+    ]);
+    const client = await connect(node.url);
+    try {
+      const sound = await put(client, await tone(media, { freq: 440, seconds: 1 }));
+      // Uploaded with it and used by nothing: once it is gone, the sweep has passed the sound's idle time too.
+      const witness = await put(client, await tone(media, { freq: 880, seconds: 1 }));
+      await run(client, 'comp.new', { name: 'Main', width: 64, height: 36, frameRate: 30, duration: 1 });
+      const footage = (await run(client, 'file.import', { path: sound })).id as string;
+      const layer = (await run(client, 'layer.addFootage', { footage })).id as string;
+      const output = join(root, 'out', 'a.mp4');
+      await run(client, 'renderQueue.add', { comp: 'Main', output });
+      // No worker yet: the render's jobs wait in Redis, and the agent edits on: the project no longer names the sound.
+      await run(client, 'renderQueue.render', { wait: false });
+      await run(client, 'layer.delete', { layer });
+      await run(client, 'footage.remove', { footage });
+      expect(await untilTrue(() => !existsSync(witness), 30_000)).toBe(true);
+      expect(existsSync(sound)).toBe(true);
+
+      workers.push(await startWorker(redis.url, ['--name', 'w1']));
+      let item: QueueItem | undefined;
+      await untilTrue(async () => {
+        const list = (await run(client, 'renderQueue.list', {})) as { items: QueueItem[] };
+        item = list.items[0];
+        return item !== undefined && !['queued', 'rendering'].includes(item.status);
+      }, 120_000);
+      expect(item?.error).toBeUndefined();
+      expect(item?.status).toBe('done');
+      const local = join(media, 'a.mp4');
+      await writeFile(local, (await download(client, output)).bytes);
+      expect((await streamsOf(local)).map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
+    } finally {
+      await client.close();
+      node.child.kill('SIGTERM');
+      await node.exited;
+    }
   });
 
   // SIGTERM of the node stops a background (wait:false) render, as over stdio: its unfinished files removed, and
