@@ -3,7 +3,7 @@
  * the official client uploads samples, renders them on `effectcraft-cli worker` processes and fetches the output.
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -136,4 +136,46 @@ describeWithRedis('mcp --http --redis: a render node rendering on workers', () =
       expect(existsSync(output)).toBe(false);
       expect(await readdir(root)).toEqual([]);
     });
+
+  it("a worker without one of the server's roots fails the chunk naming itself, on its log too", async () => {
+    const media = await tempDir('ec-remote-roots-media-');
+    const root = await tempDir('ec-remote-roots-root-');
+    // A read root this machine has at start-up and a worker does not (here: gone before the render).
+    const extra = await tempDir('ec-remote-roots-extra-');
+    const node = await startNode([
+      '--automation-read-root',
+      extra,
+      '--automation-write-root',
+      root,
+      '--redis',
+      redis.url,
+      '--attempts',
+      '1',
+    ]);
+    const worker = await startWorker(redis.url, ['--name', 'no-mount-7']);
+    workers.push(worker);
+    const client = await connect(node.url);
+    try {
+      const sound = await put(client, await tone(media, { freq: 440, seconds: 1 }));
+      await run(client, 'comp.new', { name: 'Main', width: 64, height: 36, frameRate: 30, duration: 0.5 });
+      const footage = (await run(client, 'file.import', { path: sound })).id as string;
+      await run(client, 'layer.addFootage', { footage });
+      await run(client, 'renderQueue.add', { comp: 'Main', output: join(root, 'out', 'a.mp4') });
+      await rm(extra, { recursive: true });
+      const r = await client.callTool(
+        { name: 'command_run', arguments: { id: 'renderQueue.render', params: {} } },
+        { timeout: 120_000 },
+      );
+      const item = (r.structuredContent as { items: QueueItem[] }).items[0]!;
+      expect(item.status).toBe('failed');
+      expect(item.error?.code).toBe('not_configured');
+      expect(item.error?.message).toContain('On worker no-mount-7 (attempt 1 of 1)');
+      expect(worker.log()).toContain(extra);
+      await stopWorker(worker);
+    } finally {
+      await client.close();
+      node.child.kill('SIGTERM');
+      await node.exited;
+    }
+  });
 });
