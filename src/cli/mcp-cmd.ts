@@ -116,7 +116,14 @@ export async function mcpCommand(args: string[]): Promise<number> {
     remoteNodeFromFlags(values, {
       confinement,
       written,
-      inUse: (path) => JSON.stringify(session.engine.document).includes(JSON.stringify(path).slice(1, -1)),
+      // A running render's snapshot counts too: its chunks and its sound mix open the samples it names long after
+      // the project that named them was closed or changed (on workers, each chunk opens them again).
+      inUse: (path) => {
+        const named = JSON.stringify(path).slice(1, -1);
+        return [session.engine.document, session.renderQueue.snapshot].some(
+          (doc) => doc !== undefined && JSON.stringify(doc).includes(named),
+        );
+      },
       log,
     });
   // Bridge mode: the local session only supplies command definitions for checks before forwarding.
@@ -161,6 +168,10 @@ export async function mcpCommand(args: string[]): Promise<number> {
     await http.close();
     // A render running as a task has no one left to poll it: stop it so its exporter cleans up.
     await tasks.cancelAll();
+    // So has a background (wait:false) render, as over stdio: stopped, its unfinished files removed, before the
+    // samples it reads go (on workers, one waiting for a worker would otherwise keep the node from ever exiting).
+    session.renderQueue.stop();
+    await session.renderQueue.idle().catch(() => undefined);
     // A stopped render node leaves no uploaded samples behind.
     await remote?.uploads.close();
     await backend.close();

@@ -23,6 +23,7 @@ export interface RemoteNodeFlags {
   'max-concurrent'?: string;
   'max-upload'?: string;
   'max-upload-total'?: string;
+  'upload-idle-ms'?: string;
 }
 
 const HTTP_ONLY = [
@@ -34,6 +35,7 @@ const HTTP_ONLY = [
   'max-concurrent',
   'max-upload',
   'max-upload-total',
+  'upload-idle-ms',
 ] as const;
 
 /** Throws a usage error when a render-node flag is given without --http. */
@@ -73,19 +75,23 @@ export function remoteNodeFromFlags(
   context: {
     confinement: Confinement | undefined;
     written: WrittenFiles;
-    /** Whether a path is named by the open project (such uploads do not expire). */
+    /** Whether a path is named by the open project or a running render's snapshot (such uploads do not expire). */
     inUse: (path: string) => boolean;
     log: (message: string) => void;
   },
 ): RemoteNode {
   const maxUploadBytes = parseByteSize(flags['max-upload'], '--max-upload');
   const maxTotalBytes = parseByteSize(flags['max-upload-total'], '--max-upload-total');
+  const idleMs = flags['upload-idle-ms'] === undefined ? undefined : Number(flags['upload-idle-ms']);
+  if (idleMs !== undefined && !(Number.isInteger(idleMs) && idleMs >= 100))
+    throw new UsageError('--upload-idle-ms must be milliseconds >= 100.');
   const uploads = new UploadStore({
     // Uploads live in the first write root: readable by the confined commands the client calls next.
     writeRoot: context.confinement?.info.writeRoots[0],
     limits: {
       ...(maxUploadBytes !== undefined && { maxUploadBytes }),
       ...(maxTotalBytes !== undefined && { maxTotalBytes }),
+      ...(idleMs !== undefined && { idleMs }),
     },
     inUse: context.inUse,
     log: context.log,

@@ -41,6 +41,8 @@ const REMOTE_NODE_FLAGS = {
     help: 'upload bytes kept at once (stored samples plus uploads in progress)',
     default: '8G',
   },
+  // Test knob: how long a stored sample may stay unused before the node removes it (default 30 minutes).
+  'upload-idle-ms': { type: 'string', value: 'MS', help: 'sample idle time before removal', hidden: true },
 } as const satisfies FlagSpecs;
 
 export const mcpSpec = defineSubcommand({

@@ -3,7 +3,7 @@
  * write root, in `.effectcraft-uploads/<instance>/<sha256>/<filename>`, so the returned path is one the server's
  * confined commands may read (write roots are readable). Content-addressed: the same sha256 is stored once (a
  * second name is a hard link to the same bytes). Folders are 0700, files 0600, written temporary + rename.
- * A sample unused for `idleMs` (not uploaded again, not named by the open project) is removed, an upload with no
+ * A sample unused for `idleMs` (not uploaded again, not named by the open project or a running render) is removed, an upload with no
  * chunk for `idleMs` is abandoned, and close() removes this process's folder: a stopped server leaves nothing.
  * A `folder` (put_sample, put_sample_begin) also links the sample into `folders/<folder>/<filename>` and returns
  * that path, so the frames of an image sequence share one folder (file.import {sequence: true} reads a run of
@@ -52,7 +52,8 @@ export interface UploadStoreOptions {
   writeRoot: string | undefined;
   limits?: Partial<UploadLimits>;
   /**
-   * Whether the open project names this path (for a folder given with a trailing separator: anything inside it).
+   * Whether the open project (or a running render's snapshot) names this path (for a folder given with a
+   * trailing separator: anything inside it).
    * Samples it names, and every sample linked into a folder it uses, do not expire.
    */
   inUse?: (path: string) => boolean;
@@ -338,7 +339,7 @@ export class UploadStore {
         `${size} more would pass its limit of ${this.limits.maxTotalBytes}.`,
       remediation:
         `Reserved space is freed by put_sample_finish or put_sample_abort {upload_id}, and an unfinished upload is dropped after ${minutes(this.limits.unstartedMs)} with no chunk at all or ${minutes(this.limits.idleMs)} without a new one; ` +
-        `stored samples are removed after ${minutes(this.limits.idleMs)} unused (not uploaded again, not named by the open project). ` +
+        `stored samples are removed after ${minutes(this.limits.idleMs)} unused (not uploaded again, not named by the open project or a running render). ` +
         'Try again then, or ask whoever runs the server to raise --max-upload-total.',
     };
   }

@@ -5,11 +5,10 @@
  * its footage through a confinement made from them, with the same checks at the final open as a confined local
  * render (a folder swapped for a symlink between the server's check and the worker's write redirects nothing).
  */
-import { UnrecoverableError } from 'bullmq';
 import { tryCreateConfinement } from '../../confinement/index.js';
-import type { EnginePorts } from '../../engine/index.js';
+import type { EnginePorts, ErrorInfo } from '../../engine/index.js';
 import type { OpenWriteDir } from '../queue/plain-dir.js';
-import { encodeFailure, type JobRoots } from './protocol.js';
+import type { JobRoots } from './protocol.js';
 
 export interface JobIo {
   /** The worker's ports, wrapped by the job's confinement when it has one. */
@@ -20,23 +19,30 @@ export interface JobIo {
 
 /**
  * The ports and output folders of a job with `roots`. A root the worker cannot resolve (not mounted at the same
- * path here) fails the job with not_configured rather than render unconfined.
+ * path here) is a not_configured error, which fails the job rather than render unconfined.
  */
-export function jobIo(roots: JobRoots | null, ports: EnginePorts): JobIo {
-  if (!roots) return { ports };
+export function jobIo(
+  roots: JobRoots | null,
+  ports: EnginePorts,
+): { ok: true; io: JobIo } | { ok: false; error: ErrorInfo } {
+  if (!roots) return { ok: true, io: { ports } };
   const r = tryCreateConfinement({ readRoots: roots.read, writeRoots: roots.write });
   if (!r.ok)
-    throw new UnrecoverableError(
-      encodeFailure({
+    return {
+      ok: false,
+      error: {
         code: 'not_configured',
-        message: `A render worker cannot confine the job to the server's roots: ${r.message}`,
+        message: `This worker cannot confine the job to the server's roots: ${r.message}`,
         remediation:
-          "Mount the server's --automation-read-root and --automation-write-root folders at the same paths on every worker.",
-      }),
-    );
+          "Mount the server's --automation-read-root and --automation-write-root folders at the same paths on every worker, or stop the workers that lack them.",
+      },
+    };
   const { confinement } = r;
   return {
-    ports: confinement.wrapPorts(ports),
-    openWriteDir: (dir) => confinement.openWriteDir(dir, 'renderQueue.render writes'),
+    ok: true,
+    io: {
+      ports: confinement.wrapPorts(ports),
+      openWriteDir: (dir) => confinement.openWriteDir(dir, 'renderQueue.render writes'),
+    },
   };
 }

@@ -341,7 +341,13 @@ async function renderChunk(
     options.log(`worker: ${data.item.id} frames ${data.start}-${data.end} failed: ${unreadable.message}`);
     throw jobFailure(onWorker(unreadable, job, options));
   }
-  const io = jobIo(data.roots, options.ports);
+  // A root not mounted here is said as unreadable footage is: naming this worker, on its log too.
+  const confined = jobIo(data.roots, options.ports);
+  if (!confined.ok) {
+    options.log(`worker: ${data.item.id} frames ${data.start}-${data.end} failed: ${confined.error.message}`);
+    throw jobFailure(onWorker(confined.error, job, options));
+  }
+  const { io } = confined;
   options.log(`worker: ${data.item.id} frames ${data.start}-${data.end}`);
   let last = 0;
   // Earlier files this chunk replaces stay aside until the render completes or is stopped (kept.ts). A
@@ -406,7 +412,9 @@ async function assemble(
   let files = written;
   let manifest: string | null = null;
   if (files.length) {
-    const io = jobIo(data.roots, options.ports);
+    const confined = jobIo(data.roots, options.ports);
+    if (!confined.ok) throw jobFailure(onWorker(confined.error, job, options));
+    const { io } = confined;
     const tracker = new FileTracker(io.openWriteDir);
     try {
       if (data.split === 'segments') {

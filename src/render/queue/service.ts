@@ -60,7 +60,7 @@ export class RenderQueueService {
   readonly #exporters: ExporterRegistry = new Map();
   readonly #status = new Map<string, ItemStatus>();
   readonly #listeners = new Set<(p: JobProgress) => void>();
-  #job: { controller: AbortController; done: Promise<JobResult> } | null = null;
+  #job: { controller: AbortController; done: Promise<JobResult>; doc: Project } | null = null;
   /** The running job's item ids, in order: where an item that ends stands in its job (see #setStatus). */
   #jobItems: string[] = [];
 
@@ -73,6 +73,11 @@ export class RenderQueueService {
 
   get running(): boolean {
     return this.#job !== null;
+  }
+
+  /** The document the running job renders (its snapshot), which may name files the live document no longer does. */
+  get snapshot(): Project | undefined {
+    return this.#job?.doc;
   }
 
   /**
@@ -128,7 +133,7 @@ export class RenderQueueService {
     const done = this.#run({ doc, items: planned, ports, signal: controller.signal, resume })
       .then((outcomes) => this.#report(outcomes, detail))
       .finally(() => (this.#job = null));
-    this.#job = { controller, done };
+    this.#job = { controller, done, doc };
     return { ids: items.map((i) => i.id), done };
   }
 

@@ -6,8 +6,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodePorts } from '../../../src/node-io/engine-ports.js';
 import { jobIo } from '../../../src/render/distributed/job-confinement.js';
-import { decodeFailure } from '../../../src/render/distributed/protocol.js';
 import { layout } from './fixture.js';
+
+const ok = (r: ReturnType<typeof jobIo>) => {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.io;
+};
 
 const codeOf = async (p: Promise<unknown>) =>
   p.then(
@@ -18,14 +22,14 @@ const codeOf = async (p: Promise<unknown>) =>
 describe('a distributed job confined to its roots on the worker', () => {
   it('without roots: the worker ports as they are, output folders by path', () => {
     const ports = createNodePorts();
-    const io = jobIo(null, ports);
+    const io = ok(jobIo(null, ports));
     expect(io.ports).toBe(ports);
     expect(io.openWriteDir).toBeUndefined();
   });
 
   it('writes only below the write root, reads only below the roots, and a symlink out is refused', async () => {
     const l = await layout();
-    const io = jobIo({ read: [l.ro], write: [l.root] }, createNodePorts());
+    const io = ok(jobIo({ read: [l.ro], write: [l.root] }, createNodePorts()));
     const inside = await io.openWriteDir!(join(l.root, 'out/frames'));
     expect(inside.real).toBe(join(l.root, 'out/frames'));
     await inside.close();
@@ -39,12 +43,7 @@ describe('a distributed job confined to its roots on the worker', () => {
 
   it('a root missing on the worker fails the job not_configured instead of rendering unconfined', async () => {
     const l = await layout();
-    let reason = '';
-    try {
-      jobIo({ read: [], write: [join(l.dir, 'not-mounted')] }, createNodePorts());
-    } catch (err) {
-      reason = (err as Error).message;
-    }
-    expect(decodeFailure(reason).code).toBe('not_configured');
+    const r = jobIo({ read: [], write: [join(l.dir, 'not-mounted')] }, createNodePorts());
+    expect(r.ok ? 'ok' : r.error.code).toBe('not_configured');
   });
 });
