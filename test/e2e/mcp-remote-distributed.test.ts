@@ -89,6 +89,8 @@ describeWithRedis('mcp --http --redis: a render node rendering on workers', () =
       await writeFile(local, (await download(client, output)).bytes);
       expect((await streamsOf(local)).map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
     } finally {
+      // The next tests want no worker (a render waiting for one) or their own (named in its errors).
+      await Promise.all(workers.splice(0).map(stopWorker));
       await client.close();
       node.child.kill('SIGTERM');
       await node.exited;
