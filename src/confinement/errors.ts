@@ -114,7 +114,7 @@ export function reservedFolder(
   return {
     code: 'path_outside_roots',
     message: `"${param}": ${shown(path)} is in ${uploads}, where ${restart.who} keeps uploaded samples; commands may read them but never write there.`,
-    remediation: `Write somewhere else below ${root} (e.g. ${join(root, 'out')}); to change a sample, upload the new bytes with put_sample.`,
+    remediation: `Write somewhere else below ${root} (e.g. ${join(root, 'out')}); to change a sample, upload the new bytes with put_sample.${param.includes(' writes') ? ` A project opened from the uploads renders its relative outputs beside it: open it with project.open {path, outputDir: "${root}"}, or give the item an absolute output (renderQueue.update {id, output}).` : ''}`,
   };
 }
 

@@ -3,9 +3,11 @@
  * live"): a sample removed or changed on the node is written again by the next upload of its bytes, and no
  * command may write into the uploads folder.
  */
+import { existsSync, realpathSync } from 'node:fs';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { newEngine, run as runLocal } from '../helpers/engine.js';
 import { tempDir } from '../helpers/tmp.js';
 import { call, connect, download, errorCode, sha256, startNode } from './remote-helpers.js';
 
@@ -74,6 +76,26 @@ describe('mcp --http: uploaded samples stay what was uploaded', () => {
     expect((await readFile(path)).equals(bytes)).toBe(true);
     // Writing beside it, under the write root, still works.
     await call(client, 'command_run', { id: 'project.save', params: { path: join(root, 'p.ecproj') } });
+
+    // A project uploaded with a relative output renders it into the uploads: refused, naming outputDir, which
+    // opens it with its outputs elsewhere.
+    const local = await tempDir('ec-node-project-');
+    const engine = newEngine();
+    await runLocal(engine, 'comp.new', { name: 'Up', width: 16, height: 16, frameRate: 10, duration: 0.2 });
+    await runLocal(engine, 'renderQueue.add', { comp: 'Up', output: join(local, 'out', 'up_[#].png') });
+    await runLocal(engine, 'project.save', { path: join(local, 'up.ecproj') });
+    const uploaded = await put(client, 'up.ecproj', await readFile(join(local, 'up.ecproj')));
+    await call(client, 'command_run', { id: 'project.open', params: { path: uploaded.path } });
+    const refused = await client.callTool({ name: 'command_run', arguments: { id: 'renderQueue.render' } });
+    const error = refused.structuredContent as { code: string; remediation: string };
+    expect(error.code).toBe('path_outside_roots');
+    expect(error.remediation).toContain(`outputDir: "${realpathSync(root)}"`);
+    await call(client, 'command_run', {
+      id: 'project.open',
+      params: { path: uploaded.path, outputDir: root },
+    });
+    await call(client, 'command_run', { id: 'renderQueue.render' });
+    expect(existsSync(join(root, 'out', 'up_0.png'))).toBe(true);
     await client.close();
   });
 
