@@ -301,15 +301,8 @@ async function renderOne(
   // more for an hour of composition) comes after it, so the item reads done only once assembled (`final`).
   const done = new Map<string, number>();
   let reported = -1;
-  let assembling = false;
   const report = (final = false) => {
     const sum = [...done.values()].reduce((n, d) => n + d, 0);
-    if (!final && !assembling && sum >= framesTotal && split === 'segments') {
-      assembling = true;
-      options.onNotice?.(
-        `Every frame of ${item.id} is rendered: a worker is joining its ${spans.length} segments${sound ? ' and mixing its sound' : ''}.`,
-      );
-    }
     const shown = final ? sum : Math.min(sum, framesTotal - 1);
     if (shown <= reported) return;
     reported = shown;
@@ -336,6 +329,19 @@ async function renderOne(
     );
   };
   links.events.on('stalled', onStalled);
+  // Said once every chunk has completed, not when their frame counts add up: a worker killed after its last
+  // frame's count but before its segment was stored counted in full, and the notice came ~30 s before its
+  // chunk was found stalled and rendered again.
+  const completed = new Set<string>();
+  const onCompleted = ({ jobId }: { jobId: string }) => {
+    if (!chunkIds.has(jobId) || completed.has(jobId)) return;
+    completed.add(jobId);
+    if (completed.size === chunkIds.size && split === 'segments')
+      options.onNotice?.(
+        `Every frame of ${item.id} is rendered: a worker is joining its ${spans.length} segments${sound ? ' and mixing its sound' : ''}.`,
+      );
+  };
+  links.events.on('completed', onCompleted);
   report();
   let stop: () => void = () => undefined;
   const stopped = new Promise<'stopped'>((resolve) => (stop = () => resolve('stopped')));
@@ -409,6 +415,7 @@ async function renderOne(
     unwatchFlow();
     links.events.off('progress', onProgress);
     links.events.off('stalled', onStalled);
+    links.events.off('completed', onCompleted);
     options.signal.removeEventListener('abort', stop);
   }
 }
