@@ -6,8 +6,8 @@ import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { VIEWER_ZOOMS } from '../../protocol.js';
 import { Panel } from '../components/panel.js';
-import type { Project } from '../../../engine/model.js';
-import { activeComp, footageShown, timecode } from '../state/doc.js';
+import { activeComp, timecode } from '../state/doc.js';
+import { placeholderHint } from './placeholder-hint.js';
 import type { ViewerResolution, ViewerZoom } from '../state/studio-state.js';
 import { useStudio, useStudioState } from '../studio.js';
 
@@ -150,35 +150,6 @@ export function ViewerPanel(): JSX.Element {
       )}
     </Panel>
   );
-}
-
-/**
- * The viewer's warning in plain words when the placeholder stands for footage the Project panel marks: which
- * file, why, and the button to use (the compositor's own words stay in the tooltip, and in an agent's preview).
- */
-function placeholderHint(
-  doc: Project | null,
-  compId: string,
-  missing: readonly string[],
-  changed: Readonly<Record<string, string>>,
-): string | null {
-  const shown = footageShown(doc, compId);
-  const name = (id: string) => doc?.items.find((i) => i.id === id)?.name ?? id;
-  const gone = missing.filter((id) => shown.has(id));
-  const redone = Object.keys(changed).filter((id) => shown.has(id) && !gone.includes(id));
-  const more = (n: number) => (n > 1 ? ` (and ${n - 1} more)` : '');
-  if (redone.length)
-    return `"${name(redone[0]!)}"${more(redone.length)} changed on disk, so a placeholder is shown: click Relink beside it in the Project panel, then Apply.`;
-  // A sound file has no picture to stand in for: what is lost is its sound (the mix leaves it out).
-  const sound = (id: string) => {
-    const item = doc?.items.find((i) => i.id === id);
-    return item?.type === 'footage' && item.media?.kind === 'audio';
-  };
-  if (gone.length) {
-    const lost = gone.every(sound) ? 'its sound is left out' : 'a placeholder is shown';
-    return `"${name(gone[0]!)}"${more(gone.length)} is missing, so ${lost}: click Relink beside it in the Project panel and give its new place.`;
-  }
-  return null;
 }
 
 export function parseZoom(value: unknown): ViewerZoom {
