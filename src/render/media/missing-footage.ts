@@ -6,10 +6,15 @@
 import { EngineError, fsError, type FootageItem } from '../../engine/core.js';
 
 export function missingFootage(item: FootageItem, path = item.path): EngineError {
+  // One frame of a sequence gone (a render of it interrupted, a file deleted by hand): the run is still where
+  // the footage says, so the remedy is that frame, not a relink of the whole sequence.
+  const frameOfRun = item.media?.kind === 'sequence' && path !== item.path;
   return new EngineError(
     'no_such_file',
     `Footage "${item.name}" (${item.id}) cannot be read from "${path}".`,
-    'Put the file back at that path, or point the footage at where it is now (footage.relink; in a project file, its "path").',
+    frameOfRun
+      ? 'That frame of the image sequence is gone: put it back (render or copy it again to that path), or relink the footage to a complete run of frames (footage.relink).'
+      : 'Put the file back at that path, or point the footage at where it is now (footage.relink; in a project file, its "path").',
   );
 }
 

@@ -102,6 +102,10 @@ describeWithFfmpeg('image sequences in final renders', () => {
       expect(job.completed).toBe(0);
       expect(job.items[0]!.error).toMatchObject({ code: 'no_such_file' });
       expect(job.items[0]!.error!.message).toContain(gone);
+      // The run is where the footage says: the remedy is that frame, not a relink of the whole sequence.
+      expect(job.items[0]!.error!.remediation).toMatch(
+        /^That frame of the image sequence is gone: put it back/,
+      );
     },
   );
 
