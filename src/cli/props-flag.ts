@@ -6,7 +6,8 @@ import { UsageError } from './usage.js';
 
 /** --props: a JSON object given inline (it starts with "{") or in a file. */
 export function parseProps(text: string): Record<string, unknown> {
-  const inline = text.trimStart().startsWith('{');
+  // "[" too: an inline array is refused as not an object, where it was looked for as a file named "[1,2]".
+  const inline = /^\s*[{[]/.test(text);
   let source = text;
   if (!inline) {
     try {
