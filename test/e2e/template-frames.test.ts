@@ -137,6 +137,8 @@ describe('a frame of a template with values', () => {
     const refused = await call('render_preview', { props: { clip: secret } });
     expect(refused.result?.isError).toBe(true);
     expect((refused.result?.structuredContent as { code?: string }).code).toBe('path_outside_roots');
+    // Named as the value given, where it was "frame.preview reads [1]" (until 2026-12-08).
+    expect((refused.result?.structuredContent as { message?: string }).message).toMatch(/^"props\.clip": /);
 
     const shown = await call('render_preview', { props: { clip: blue, accent: '#ffff00' } });
     expect(shown.result?.isError).toBeFalsy();
