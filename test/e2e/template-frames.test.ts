@@ -107,6 +107,13 @@ describe('a frame of a template with values', () => {
     );
     expect(list.code).toBe(2);
     expect(list.stderr).toContain('--props must be a JSON object');
+    // A file that never ends is refused at a bound (until 2026-12-08 the process grew until it aborted).
+    const endless = await runCli(
+      ['still', project, '--frame', '0', '-o', 'endless.png', '--props', '/dev/zero'],
+      { cwd: dir },
+    );
+    expect(endless.code).toBe(2);
+    expect(endless.stderr).toContain('--props: "/dev/zero" holds more than 16 MiB');
     // A value out of a bound property's range: the remedy says the range, not the error again.
     const huge = await runCli(
       ['still', project, '--frame', '0', '-o', 'huge.png', '--props', '{"fade": 1e308}'],
