@@ -3,12 +3,12 @@
  * line). A row that cannot be read (a CSV record with the wrong number of fields, a line that is not a JSON
  * object) is a row that fails alone; a file that cannot be read at all is a usage error.
  */
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { fsError } from '../engine/errors.js';
 import { CLI_WORDS } from './cli-words.js';
-import { UsageError } from './usage.js';
+import { readFlagFile } from './flag-file.js';
+import { isUsageError, UsageError } from './usage.js';
 
 export interface DataRow {
   /** 1-based, data rows only (the CSV header is not a row). */
@@ -28,6 +28,9 @@ export interface DataFile {
   rows: DataRow[];
 }
 
+/** The most a --data file holds: a night's batch of rows is a few MiB. */
+const DATA_MAX_BYTES = 256 * 1024 ** 2;
+
 /** Reads --data FILE; the format is its extension: .csv, or .jsonl / .ndjson. */
 export function readDataFile(path: string): DataFile {
   const ext = extname(path).toLowerCase();
@@ -38,8 +41,9 @@ export function readDataFile(path: string): DataFile {
     );
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFlagFile(path, DATA_MAX_BYTES, '--data');
   } catch (err) {
+    if (isUsageError(err)) throw err;
     // In words ("no such file or directory"), as a missing project is, not as an errno code ("ENOENT").
     const failure = fsError(err, path, 'read');
     throw new UsageError(`--data: ${failure.message}`, failure.toInfo(CLI_WORDS).remediation);

@@ -303,7 +303,7 @@ function printBatch(given: BatchResult, json: boolean, seconds: number): void {
     );
     const kept = (row.kept ?? []).map((k) => `${printable(k)} (already there, kept)`);
     const what = row.error
-      ? `: ${printable(row.error.message)}`
+      ? `: ${printable(row.error.message)} [${row.error.code}]`
       : `  ${[...written.map(printable), ...kept].join('  ')}`;
     process.stdout.write(`row ${row.row} (line ${row.line})  ${row.status}${what}\n`);
     if (row.error) process.stdout.write(`  ${printable(row.error.remediation)}\n`);
@@ -334,7 +334,8 @@ function printSummary(given: JobResult, json: boolean, seconds: number): void {
         : item.files.first
       : 'no files';
     const skipped = item.skipped_frames ? `, ${item.skipped_frames} skipped` : '';
-    const error = item.error ? `: ${printable(item.error.message)}` : '';
+    // Its code too, as the stderr line and --json have it (a pipeline may keep stdout only).
+    const error = item.error ? `: ${printable(item.error.message)} [${item.error.code}]` : '';
     const alpha = item.alpha ? '  RGB+Alpha' : '';
     const manifest = item.manifest ? `  manifest ${item.manifest}` : '';
     process.stdout.write(

@@ -33,7 +33,10 @@ function wantedFiles(command: AnyCommand, params: unknown, view: Parameters<Comm
   const reads = command.readsFiles?.(view, params) ?? [];
   reads.forEach((path, i) =>
     out.push({
-      param: footageNamed(view.doc, path) ?? `${command.id} reads${reads.length > 1 ? ` [${i}]` : ''}`,
+      param:
+        footageNamed(view.doc, path) ??
+        propNamed(params, view.doc, path) ??
+        `${command.id} reads${reads.length > 1 ? ` [${i}]` : ''}`,
       path,
       access: 'read',
     }),
@@ -52,6 +55,25 @@ function footageNamed(doc: Project, path: string): string | null {
       (i.path === path || (!!i.media?.sequence && patternOfFile(path)?.pattern === i.media.sequence.pattern)),
   );
   return item ? `footage ${item.name} (${item.id})` : null;
+}
+
+/**
+ * The template input a file read is the value of (`props.clip`, or `renderQueue item rq_4 props.clip`): a footage
+ * prop is no footage item, and "frame.preview reads [1]" did not say which value was refused.
+ */
+function propNamed(params: unknown, doc: Project, path: string): string | null {
+  const named = (props: unknown): string | null => {
+    if (typeof props !== 'object' || props === null) return null;
+    const hit = Object.entries(props).find(([, v]) => v === path);
+    return hit ? `props.${hit[0]}` : null;
+  };
+  const given = named((params as { props?: unknown } | null)?.props);
+  if (given) return given;
+  for (const item of doc.renderQueue) {
+    const stored = named(item.props);
+    if (stored) return `renderQueue item ${item.id} ${stored}`;
+  }
+  return null;
 }
 
 /**

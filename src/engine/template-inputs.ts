@@ -168,26 +168,52 @@ export function checkProps(comp: Composition, props: Readonly<Record<string, unk
         accepts: checked.accepts,
       };
     const fit = fitsBindings(comp, input, checked.value);
-    if (fit) return { ok: false, input: name, message: `Input "${name}": ${fit}`, accepts: fit };
+    if (fit)
+      return { ok: false, input: name, message: `Input "${name}": ${fit.message}`, accepts: fit.accepts };
     out[name] = checked.value;
   }
   return { ok: true, props: out };
 }
 
-/** Why `value` does not fit one of the input's bound properties (its range), or null when it fits them all. */
-function fitsBindings(comp: Composition, input: TemplateInput, value: InputValue): string | null {
+/**
+ * Why `value` does not fit one of the input's bound properties (its range), and what that property takes (the
+ * "accepts" a remedy is made of: "Pass props with a number from 1 to 2000, ..."), or null when it fits them all.
+ */
+function fitsBindings(
+  comp: Composition,
+  input: TemplateInput,
+  value: InputValue,
+): { message: string; accepts: string } | null {
   for (const b of input.bindings) {
     const layer = comp.layers.find((l) => l.id === b.layer);
     if (!layer) continue;
+    const path = `${layer.name}/${b.property}`;
+    let range: readonly [number | undefined, number | undefined] = [undefined, undefined];
     try {
       const target = bindingTarget(layer, b.property, input.type);
-      if (target.kind === 'property') coerceValue(target.ref, value, `${layer.name}/${b.property}`);
+      if (target.kind === 'property') {
+        range = [target.ref.min, target.ref.max];
+        coerceValue(target.ref, value, path);
+      }
     } catch (err) {
-      if (err instanceof EngineError) return err.message;
+      if (err instanceof EngineError) return { message: err.message, accepts: takes(path, range) };
       throw err;
     }
   }
   return null;
+}
+
+/** What a bound property takes, in words: its range where it has one. */
+function takes(path: string, [min, max]: readonly [number | undefined, number | undefined]): string {
+  const words =
+    min !== undefined && max !== undefined
+      ? `a number from ${min} to ${max}`
+      : min !== undefined
+        ? `a number of at least ${min}`
+        : max !== undefined
+          ? `a number of at most ${max}`
+          : 'a value';
+  return `${words}, as "${path}" takes`;
 }
 
 /** checkProps for callers that throw: bad_argument naming the input and what it accepts. */

@@ -220,7 +220,8 @@ describe('effectcraft-cli render', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/0 done, 1 failed/);
     // The failed item's line, then what to do about it (as --json's remediation), indented below it.
-    expect(r.stdout).toMatch(/ failed .*: .+\n {2}\S.+\n/);
+    // Its message ends in its code, as on stderr (until 2026-12-08 only stderr had it).
+    expect(r.stdout).toMatch(/ failed .*: .+ \[[a-z_]+\]\n {2}\S.+\n/);
     // And on stderr, the diagnostics stream, with its remedy.
     expect(r.stderr).toMatch(/effectcraft-cli render: \S+ failed: .+ \[[a-z_]+\]\n {2}\S.+\n/);
   });

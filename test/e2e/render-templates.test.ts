@@ -66,6 +66,8 @@ describe('effectcraft-cli render with template values', () => {
     expect(r.stdout).toMatch(
       /row 3 \(line 4\) {2}failed: Row 3 \(line 4\): Input "accent" \(color\) accepts a colour/,
     );
+    // The row's line ends in its code, as on stderr (until 2026-12-08 only stderr had it).
+    expect(r.stdout).toMatch(/row 3 \(line 4\) {2}failed: .+ \[bad_argument\]\n/);
     expect(r.stdout).toMatch(/\n {2}Fix the row in the data file \("accent": a colour/);
     expect(r.stdout).not.toMatch(/--props/);
     expect(r.stdout).toMatch(/4 rows done, 1 failed/);

@@ -45,6 +45,11 @@ async function template(dir: string): Promise<string> {
     type: 'color',
     bind: [{ layer: bar, property: 'solid.color' }],
   });
+  await run(engine, 'input.define', {
+    name: 'fade',
+    type: 'number',
+    bind: [{ layer: bar, property: 'transform.opacity' }],
+  });
   const path = join(dir, 'template.ecproj');
   await run(engine, 'project.save', { path });
   return path;
@@ -95,6 +100,27 @@ describe('a frame of a template with values', () => {
     );
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('[no_such_file]');
+    // An inline array is not an object (until 2026-12-08 it was looked for as a file named "[...]").
+    const list = await runCli(
+      ['still', project, '--frame', '0', '-o', 'list.png', '--props', '[{"accent": "#ffff00"}]'],
+      { cwd: dir },
+    );
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('--props must be a JSON object');
+    // A file that never ends is refused at a bound (until 2026-12-08 the process grew until it aborted).
+    const endless = await runCli(
+      ['still', project, '--frame', '0', '-o', 'endless.png', '--props', '/dev/zero'],
+      { cwd: dir },
+    );
+    expect(endless.code).toBe(2);
+    expect(endless.stderr).toContain('--props: "/dev/zero" holds more than 16 MiB');
+    // A value out of a bound property's range: the remedy says the range, not the error again.
+    const huge = await runCli(
+      ['still', project, '--frame', '0', '-o', 'huge.png', '--props', '{"fade": 1e308}'],
+      { cwd: dir },
+    );
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toMatch(/\[bad_argument\]\n {2}Pass --props with a number from /);
   });
 
   it('render_preview props, confined: a footage value outside the read roots is refused, one inside shows', async () => {
@@ -118,6 +144,8 @@ describe('a frame of a template with values', () => {
     const refused = await call('render_preview', { props: { clip: secret } });
     expect(refused.result?.isError).toBe(true);
     expect((refused.result?.structuredContent as { code?: string }).code).toBe('path_outside_roots');
+    // Named as the value given, where it was "frame.preview reads [1]" (until 2026-12-08).
+    expect((refused.result?.structuredContent as { message?: string }).message).toMatch(/^"props\.clip": /);
 
     const shown = await call('render_preview', { props: { clip: blue, accent: '#ffff00' } });
     expect(shown.result?.isError).toBeFalsy();

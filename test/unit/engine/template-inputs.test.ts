@@ -183,8 +183,13 @@ describe('template inputs', () => {
       ok: false,
       accepts: 'one of: left, center, right',
     });
-    // text.fontSize takes 1 to 2000.
-    expect(checkProps(c, { size: 0 })).toMatchObject({ ok: false, input: 'size' });
+    // text.fontSize takes 1 to 2000: what it accepts is that range, the words a remedy is made of ("Pass props
+    // with ..."); until 2026-12-08 it was the error message again ("Pass props with Invalid value for ...").
+    expect(checkProps(c, { size: 0 })).toMatchObject({
+      ok: false,
+      input: 'size',
+      accepts: 'a number from 1 to 2000, as "Name/text.fontSize" takes',
+    });
   });
 
   it('propsFromText reads CSV fields as their inputs want and leaves empty fields to the default', async () => {

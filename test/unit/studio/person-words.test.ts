@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Project } from '../../../src/engine/model.js';
 import { errorForPerson, warningsForPerson, type Call } from '../../../src/studio/ui/live/person-words.js';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { newEngine, run } from '../../helpers/engine.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { tone } from '../../helpers/audio.js';
@@ -94,6 +95,54 @@ describe('errorForPerson', () => {
     });
     // A layer the page never showed (a made-up name in an agent's script): not a deletion.
     expect(person).toBeNull();
+  });
+
+  // The Properties panel's Fit to comp and the Project panel's "+" (until 2026-12-08 their toasts told a person
+  // to run layer.setParent {...}, property.clearKeyframes {...} or to pass frameRate / width and height).
+  const STUDIO_WORDS = /layer\.\w+|property\.\w+|\{|frameRate|fit: |width and height/;
+
+  it('says how to fit a parented or keyframed layer with the Layers and Properties panels', async () => {
+    const { engine, main } = await scene();
+    const solid = await run<{ id: string }>(engine, 'layer.addSolid', {
+      comp: main,
+      name: 'Plate',
+      color: '#ff0000',
+    });
+    const nul = await run<{ id: string }>(engine, 'layer.addNull', { comp: main, name: 'Rig' });
+    await run(engine, 'layer.setParent', { comp: main, layer: solid.id, parent: nul.id });
+    const call = { id: 'layer.fit', params: { comp: main, layer: solid.id, mode: 'cover' } };
+    const parented = (await told(engine, call)).person;
+    expect(parented).toMatchObject({ code: 'bad_argument' });
+    expect(parented!.message).toMatch(/"Plate" is linked to a parent layer/);
+    expect(parented!.remediation).toMatch(/Parent to None in the Layers panel/);
+    expect(parented!.message + ' ' + parented!.remediation).not.toMatch(STUDIO_WORDS);
+
+    await run(engine, 'layer.setParent', { comp: main, layer: solid.id, parent: null });
+    await run(engine, 'property.setKeyframe', {
+      comp: main,
+      layer: solid.id,
+      property: 'transform.scale',
+      time: 0,
+      value: [50, 50],
+    });
+    const keyed = (await told(engine, call)).person;
+    expect(keyed!.message).toMatch(/keyframes on Scale/);
+    expect(keyed!.remediation).toMatch(/keyframe button beside Scale in Properties/);
+    expect(keyed!.message + ' ' + keyed!.remediation).not.toMatch(STUDIO_WORDS);
+  });
+
+  it('says why the "+" beside a picture too large for a composition cannot make one, without params', async () => {
+    const engine = newEngine();
+    const path = join(await tempDir(), 'pano.png');
+    await sharp({ create: { width: 9000, height: 10, channels: 3, background: '#0000ff' } })
+      .png()
+      .toFile(path);
+    const { id } = await run<{ id: string }>(engine, 'file.import', { path });
+    const r = await told(engine, { id: 'comp.fromFootage', params: { footage: id } });
+    expect(r.engine.remediation).toMatch(/fit: "contain"/);
+    expect(r.person!.message).toMatch(/9000x10; a composition is at most 8192 pixels a side/);
+    expect(r.person!.remediation).toMatch(/New composition in the Project panel/);
+    expect(r.person!.message + ' ' + r.person!.remediation).not.toMatch(STUDIO_WORDS);
   });
 });
 

@@ -7,7 +7,7 @@
  * toast keeps it as its tooltip.
  */
 import type { ErrorBody } from '../../protocol.js';
-import type { Project } from '../../../engine/model.js';
+import { MAX_SIDE, type FootageItem, type Layer, type Project } from '../../../engine/model.js';
 import { playsSoundOnly, sourceSeconds } from '../../../engine/shown-footage.js';
 
 /** The command a page sent, as Commands.run got it. */
@@ -49,7 +49,80 @@ export function layerGone(doc: Project | null, call: Call): boolean {
   return !c || !c.layers.some((l) => l.id === ref || l.name === ref);
 }
 
+/** The layer the call names, in the document now. */
+function layerOf(doc: Project | null, call: Call): Layer | null {
+  return (
+    comp(doc, call)?.layers.find((l) => l.id === call.params.layer || l.name === call.params.layer) ?? null
+  );
+}
+
+/** The Properties rows of the transform parts a fit sets, that have keyframes. */
+function keyedFitParts(layer: Layer): string[] {
+  const t = layer.transform;
+  return (
+    [
+      ['Anchor Point', t.anchorPoint],
+      ['Position', t.position],
+      ['Scale', t.scale],
+    ] as const
+  )
+    .filter(([, p]) => p.keyframes.length > 0)
+    .map(([name]) => name);
+}
+
+/** The footage item a comp.fromFootage call names. */
+function footageOf(doc: Project | null, call: Call): FootageItem | null {
+  const item = doc?.items.find((i) => i.id === call.params.footage || i.name === call.params.footage);
+  return item?.type === 'footage' ? item : null;
+}
+
+/** Why the "+" beside a footage item cannot make its composition: a rate or a size no composition takes. */
+function beyondComp(item: FootageItem | null): string | null {
+  if (!item) return null;
+  const rate = item.media?.frameRate ?? null;
+  if (rate !== null && (rate > 240 || rate < 1))
+    return `"${item.name}" runs at ${+rate.toFixed(3)} fps; a composition runs at 1 to 240 fps.`;
+  if (item.width > MAX_SIDE || item.height > MAX_SIDE)
+    return `"${item.name}" is ${item.width}x${item.height}; a composition is at most ${MAX_SIDE} pixels a side.`;
+  return null;
+}
+
 const RULES: readonly Rule[] = [
+  {
+    code: 'bad_argument',
+    commands: ['layer.fit'],
+    when: (call, page) => (layerOf(page.doc, call)?.parent ?? null) !== null,
+    say: (call, page) => ({
+      message: `"${layerOf(page.doc, call)!.name}" is linked to a parent layer: its scale and position are in the parent's space, so a fit to the composition would not hold.`,
+      remediation: 'Set its Parent to None in the Layers panel, then fit it.',
+    }),
+  },
+  {
+    code: 'bad_argument',
+    commands: ['layer.fit'],
+    when: (call, page) => {
+      const layer = layerOf(page.doc, call);
+      return !!layer && keyedFitParts(layer).length > 0;
+    },
+    say: (call, page) => {
+      const layer = layerOf(page.doc, call)!;
+      const parts = keyedFitParts(layer).join(', ');
+      return {
+        message: `"${layer.name}" has keyframes on ${parts}; a fit sets one value for the whole layer.`,
+        remediation: `Remove them first (at each keyframe, the keyframe button beside ${parts} in Properties), then fit it.`,
+      };
+    },
+  },
+  {
+    code: 'bad_argument',
+    commands: ['comp.fromFootage'],
+    when: (call, page) => beyondComp(footageOf(page.doc, call)) !== null,
+    say: (call, page) => ({
+      message: beyondComp(footageOf(page.doc, call))!,
+      remediation:
+        'Make a composition with New composition in the Project panel, and ask the agent to put the footage in it (fitted, if it is larger).',
+    }),
+  },
   {
     code: 'bad_argument',
     commands: ['layer.rename'],
