@@ -12,7 +12,7 @@ import type { CommandContext } from './catalog.js';
 import { refuseSoundOnly } from './audio-streams.js';
 import { EngineError } from './errors.js';
 import { layerSize } from './layer-factory.js';
-import { FIT_MODES, type Composition, type FitMode, type Layer, type Vec2 } from './model.js';
+import { FIT_MODES, type Composition, type FitMode, type Layer, type Project, type Vec2 } from './model.js';
 import { draftLayer } from './resolve.js';
 
 export const FitModeParam = z
@@ -158,4 +158,24 @@ export function refit(layer: Draft<Layer>, frame: readonly [number, number], now
   );
   layer.transform.scale.value = fit.scale;
   layer.transform.position.value = fit.position;
+}
+
+/**
+ * A composition given another size: each of its layers still showing its fit for the old frame (stillFitted) is
+ * fitted to the new one by its mode, so a vertical version made by comp.duplicate and comp.setSettings keeps its
+ * clip filling the frame. Returns their names with their modes, for the warning. Call inside an immer recipe.
+ */
+export function refitForFrame(doc: Project, was: Composition, draft: Draft<Composition>): string[] {
+  const [oldFrame, newFrame] = [[was.width, was.height] as const, [draft.width, draft.height] as const];
+  if (oldFrame[0] === newFrame[0] && oldFrame[1] === newFrame[1]) return [];
+  const told: string[] = [];
+  for (const layer of was.layers) {
+    const size = layer.fit ? layerSize(doc, was, layer.source) : null;
+    if (!size || !stillFitted(layer, oldFrame, { width: size[0], height: size[1] })) continue;
+    const target = draft.layers.find((l) => l.id === layer.id);
+    if (!target) continue;
+    refit(target, newFrame, { width: size[0], height: size[1] });
+    told.push(`"${layer.name}" (${layer.fit})`);
+  }
+  return told;
 }

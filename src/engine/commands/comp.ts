@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineCommand, DESTRUCTIVE_EDIT, EDIT, IDEMPOTENT_EDIT } from '../catalog.js';
 import { EngineError } from '../errors.js';
 import { MAX_SIDE, type Composition } from '../model.js';
+import { refitForFrame } from '../layer-fit.js';
 import { checkRenderItem } from '../render-item-rules.js';
 import { compositions, draftComp, findComp, newId, uniqueName } from '../resolve.js';
 import { color, ColorInput, CompRef, RequiredCompRef } from './params.js';
@@ -82,7 +83,8 @@ export const compSetSettings = defineCommand({
   id: 'comp.setSettings',
   title: 'Composition Settings',
   category: 'Composition',
-  description: 'Changes name, size, frame rate, duration or background colour of a composition.',
+  description:
+    'Changes name, size, frame rate, duration or background colour of a composition. A new size fits again each layer still showing its layer.fit (a vertical version of a comp: comp.duplicate, then a new size here).',
   example: { comp: 'Main', duration: 8, backgroundColor: '#101820' },
   params: z.strictObject({
     comp: CompRef.optional(),
@@ -99,6 +101,7 @@ export const compSetSettings = defineCommand({
   run(ctx, p) {
     const comp = findComp(ctx.doc, p.comp);
     const bg = p.backgroundColor === undefined ? undefined : color(p.backgroundColor, 'backgroundColor');
+    let refitted: string[] = [];
     ctx.update((d) => {
       const c = draftComp(d, comp.id);
       if (p.name !== undefined) c.name = p.name;
@@ -107,7 +110,10 @@ export const compSetSettings = defineCommand({
       if (p.frameRate !== undefined) c.frameRate = p.frameRate;
       if (p.duration !== undefined) c.duration = p.duration;
       if (bg !== undefined) c.backgroundColor = bg;
+      refitted = refitForFrame(ctx.doc, comp, c);
     });
+    if (refitted.length)
+      ctx.warn(`Fitted to the new size again, by the mode layer.fit gave each: ${refitted.join(', ')}.`);
     const c = findComp(ctx.doc, comp.id);
     // A project must always reopen: its queue items are held to renderQueue.add's rules, so a change that would
     // put a queued item of this comp outside them (frames past the new end, frames too large) is refused.

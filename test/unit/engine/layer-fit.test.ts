@@ -171,4 +171,33 @@ describe('layer.fit', () => {
     // The project itself is untouched.
     expect(layer().transform.scale.value).toEqual([50, 50]);
   });
+
+  it('a new composition size fits again the layers still showing their fit (a vertical version of a comp)', async () => {
+    const { engine, id, layer } = await vertical();
+    await run(engine, 'layer.fit', { comp: 'Cut', layer: id, mode: 'cover' });
+    const { id: copy } = await run<{ id: string }>(engine, 'comp.duplicate', { comp: 'Cut', name: 'Square' });
+    const { id: other } = await run<{ id: string }>(engine, 'layer.addPrecomp', {
+      comp: 'Square',
+      source: 'Wide',
+    });
+    // Fitted, then scaled by hand: theirs.
+    await run(engine, 'layer.fit', { comp: 'Square', layer: other, mode: 'contain' });
+    await run(engine, 'property.set', {
+      comp: 'Square',
+      layer: other,
+      property: 'transform.scale',
+      value: [30, 30],
+    });
+    const copied = engine.document.items.find((i): i is Composition => i.id === copy)!.layers.at(-1)!;
+    const r = await engine.execute('comp.setSettings', { comp: 'Square', width: 1080, height: 1080 });
+    expect(r.ok && r.warnings?.join(' ')).toContain('(cover)');
+    // The copy of the fitted layer covers 1080x1080 by height; the one scaled by hand keeps its scale.
+    expect(layer(copied.id).transform.scale.value).toEqual([100, 100]);
+    expect(layer(copied.id).transform.position.value).toEqual([540, 540]);
+    expect(layer(other).transform.scale.value).toEqual([30, 30]);
+    // The original composition is untouched.
+    expect(layer(id).transform.scale.value).toEqual([177.777778, 177.777778]);
+    await run(engine, 'edit.undo');
+    expect(layer(copied.id).transform.scale.value).toEqual([177.777778, 177.777778]);
+  });
 });
