@@ -87,6 +87,7 @@ export function createSession(options: SessionOptions = {}): Session {
         },
       }),
     liveDocument: () => engine.document,
+    liveOpening: () => engine.opening,
   });
   const engine: Engine = new Engine({
     commands: [

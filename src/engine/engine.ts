@@ -90,7 +90,13 @@ export const DEFAULT_EDIT_WAIT_MS = 15_000;
 interface OpenGroup {
   readonly handle: EditGroup;
   readonly release: () => void;
-  readonly start: HistoryMark & { doc: Project; path: string | null; digest: string | null; saved: Project };
+  readonly start: HistoryMark & {
+    doc: Project;
+    path: string | null;
+    digest: string | null;
+    saved: Project;
+    opening: number;
+  };
   /** Index in the undo history where the group's own steps begin (0 once it replaced the project). */
   depth: number;
   replaced: boolean;
@@ -170,6 +176,7 @@ export class Engine {
   #group: OpenGroup | null = null;
   #groupSeq = 0;
   #revision = 0;
+  #opening = 0;
   readonly #pacer = new Pacer();
 
   constructor(options: EngineOptions) {
@@ -189,6 +196,16 @@ export class Engine {
   /** Increases by one at every document change (an edit, undo, redo, a replaced project, a rollback). */
   get revision(): number {
     return this.#revision;
+  }
+
+  /**
+   * Which project is open: increases by one each time it is replaced (project.new, project.open, project.close),
+   * and comes back with a rolled-back group's project. What is kept about a document outside it (the render
+   * queue's item statuses) belongs to one opening: ids start again at 1 in every project, so another project's
+   * rq_3 is not this one's.
+   */
+  get opening(): number {
+    return this.#opening;
   }
 
   get view(): SessionView {
@@ -408,6 +425,7 @@ export class Engine {
       path: this.#path,
       digest: this.#digest,
       saved: this.#saved,
+      opening: this.#opening,
     };
     this.#group = {
       handle,
@@ -439,6 +457,7 @@ export class Engine {
       this.#path = open.start.path;
       this.#digest = open.start.digest;
       this.#saved = open.start.saved;
+      this.#opening = open.start.opening;
       this.#history.restore(open.start.undo, open.start.redo);
       this.#emit(`${group.label} (rolled back)`);
     } else {
@@ -529,6 +548,7 @@ export class Engine {
           engine.#group.depth = 0;
         }
         engine.#doc = next;
+        engine.#opening++;
         engine.#path = path;
         engine.#digest = path === null ? null : (digest ?? null);
         engine.#saved = next;

@@ -238,6 +238,14 @@ async function importAny(
   // Only an image's name is a pattern: a missing clip%d.mp4 is a clip that is not there (no_such_file), where
   // it was refused as "not an image sequence", told to drop a `sequence` it had not been given.
   const ext = extname(path).toLowerCase();
+  // An agent building an edit imports its own project file: ffprobe read a large one as TED captions (JSON)
+  // and a small one as "Invalid data", and the remedy (import a video) left it guessing what it had done.
+  if (ext === '.ecproj')
+    throw new EngineError(
+      'unsupported_format',
+      `"${basename(path)}" is an EffectCraft project file, not footage.`,
+      'Open it with project.open (it replaces the open project), or import the media files its compositions show.',
+    );
   const imageName = STILL_EXTENSIONS.has(ext) || OTHER_IMAGE_EXTENSIONS.has(ext);
   if (options.sequence || (imageName && isSequencePattern(path) && !(await ctx.ports.exists(path))))
     return importSequence(ctx, path, options.frameRate ?? DEFAULT_SEQUENCE_RATE);

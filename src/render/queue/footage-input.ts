@@ -75,7 +75,14 @@ export async function footageInput(
       files.push([item.path, file.childPath]);
       // Checked here, once, while the workers start: each worker's first decoder waited for its own ffprobe
       // (~60 ms before a render's first frame).
-      if (ffprobe) checks.push(checkUnchanged(ffprobe, file.childPath, item));
+      if (ffprobe) {
+        const check = checkUnchanged(ffprobe, file.childPath, item);
+        // Handled at once: when a later file cannot be opened this function throws before `checked` exists, the
+        // item's cleanup closes the descriptor under this probe, and its failure was an unhandled rejection that
+        // ended the process (the MCP server with its unsaved document) after the render had reported the file.
+        check.catch(() => undefined);
+        checks.push(check);
+      }
       continue;
     }
     if (item.media?.kind === 'sequence') {

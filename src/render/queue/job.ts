@@ -119,7 +119,9 @@ export async function runJob(env: JobEnv): Promise<JobItemOutcome[]> {
       });
       continue;
     }
-    let total = 0;
+    // Its frames until its progress says otherwise: an item that fails before its first frame (a footage file
+    // gone) was listed 0/0, where it had read 0/N while queued.
+    let total = framesOf(env.doc, item);
     let reached = 0;
     let manifest: string | null = null;
     const outcome = await renderItem(item, {

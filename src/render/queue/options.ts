@@ -13,6 +13,12 @@ import { siblingModuleUrl, workerEntryUrl } from '../../node-io/worker-url.js';
 export interface RenderQueueServiceOptions {
   /** The engine's live document, read when a job reports (items removed mid-render count as failed). */
   liveDocument: () => Project;
+  /**
+   * Which project the engine has open (Engine.opening; default: always the same). Statuses are of the opening
+   * a job started in, and a job whose project was replaced (closed, another opened) finds none of its items
+   * queued any more: they end as removed items do.
+   */
+  liveOpening?: () => number;
   /** Module URL exporting createFrameRenderer (default: the compositor beside this module, built or source). */
   rendererModule?: string;
   /** Upper bound on worker threads (default: one per core). */

@@ -59,6 +59,8 @@ export class RenderQueueService {
   /** Registered exporters; the built-in ones are added under them when a job starts (see #run). */
   readonly #exporters: ExporterRegistry = new Map();
   readonly #status = new Map<string, ItemStatus>();
+  /** The project opening `#status` belongs to: that of the last job started (see RenderQueueServiceOptions). */
+  #statusOpening = 0;
   readonly #listeners = new Set<(p: JobProgress) => void>();
   #job: { controller: AbortController; done: Promise<JobResult>; doc: Project } | null = null;
   /** The running job's item ids, in order: where an item that ends stands in its job (see #setStatus). */
@@ -68,8 +70,14 @@ export class RenderQueueService {
     this.#options = options;
   }
 
-  /** Live status of a queue item (undefined: never rendered in this session, i.e. queued). */
-  readonly statusOf = (itemId: string): ItemStatus | undefined => this.#status.get(itemId);
+  /**
+   * Live status of a queue item (undefined: never rendered in this project, i.e. queued). Ids start again in
+   * every project: another project's rq_3, rendered before this one was opened, is not this one's.
+   */
+  readonly statusOf = (itemId: string): ItemStatus | undefined =>
+    this.#opening() === this.#statusOpening ? this.#status.get(itemId) : undefined;
+
+  readonly #opening = (): number => this.#options.liveOpening?.() ?? 0;
 
   get running(): boolean {
     return this.#job !== null;
@@ -121,6 +129,8 @@ export class RenderQueueService {
     const resume = options.resume ?? false;
     // Decided once here: the exporters only read skipExisting.
     const planned = resume ? items.map((i) => ({ ...i, skipExisting: true })) : items;
+    if (this.#statusOpening !== this.#opening()) this.#status.clear();
+    this.#statusOpening = this.#opening();
     for (const item of items)
       this.#status.set(item.id, {
         status: 'queued',
@@ -222,7 +232,10 @@ export class RenderQueueService {
     });
   }
 
-  readonly #isQueued = (id: string) => this.#options.liveDocument().renderQueue.some((q) => q.id === id);
+  /** Whether an item of the running job is still in the queue: of its project, which may have been replaced since. */
+  readonly #isQueued = (id: string) => this.#liveQueue().some((q) => q.id === id);
+  readonly #liveQueue = (): readonly RenderQueueItem[] =>
+    this.#opening() === this.#statusOpening ? this.#options.liveDocument().renderQueue : [];
   readonly #setStatus = (id: string, s: ItemStatus) => {
     this.#status.set(id, s);
     // Progress events come from frames; an item that fails before its first, or stops, would otherwise end
@@ -243,7 +256,7 @@ export class RenderQueueService {
   async #report(outcomes: JobItemOutcome[], detail: ReportDetail): Promise<JobResult> {
     // Loaded with the job machinery (see #run), by then already in memory.
     const { reportItem } = await import('./job.js');
-    const live = new Set(this.#options.liveDocument().renderQueue.map((q) => q.id));
+    const live = new Set(this.#liveQueue().map((q) => q.id));
     const kept = outcomes.filter((o) => live.has(o.id));
     const removed = outcomes.filter((o) => !live.has(o.id)).map((o) => o.id);
     const result: JobResult = {

@@ -55,4 +55,13 @@ describe('an import ffprobe refuses', () => {
     expect(error?.message).toContain('[pcm_s16le] Too many channels: 1000');
     expect(error?.message).not.toMatch(/@ 0x/);
   });
+
+  itWithFfmpeg('names a project file imported as footage, and project.open as the remedy', async () => {
+    const error = await importError(
+      'edit.ecproj',
+      Buffer.from('{"format":"effectcraft-project","version":1}'),
+    );
+    expect(error?.message).toContain('is an EffectCraft project file, not footage');
+    expect(error?.remediation).toContain('project.open');
+  });
 });

@@ -148,3 +148,21 @@ describe('edit order', () => {
     await running;
   });
 });
+
+describe('project openings', () => {
+  it('counts each replaced project, and a rolled-back group brings its project’s opening back', async () => {
+    const engine = newEngine();
+    expect(engine.opening).toBe(0);
+    await run(engine, 'comp.new', comp('edit'));
+    expect(engine.opening).toBe(0);
+    await run(engine, 'project.new', {});
+    expect(engine.opening).toBe(1);
+    await run(engine, 'project.close', {});
+    expect(engine.opening).toBe(2);
+    const group = await open(engine, 'Replace');
+    await run(engine, 'project.new', { name: 'Other' }, { group });
+    expect(engine.opening).toBe(3);
+    await engine.endGroup(group, false);
+    expect(engine.opening).toBe(2);
+  });
+});
