@@ -239,13 +239,26 @@ async function importAny(
   // it was refused as "not an image sequence", told to drop a `sequence` it had not been given.
   const ext = extname(path).toLowerCase();
   // An agent building an edit imports its own project file: ffprobe read a large one as TED captions (JSON)
-  // and a small one as "Invalid data", and the remedy (import a video) left it guessing what it had done.
+  // and a small one as "Invalid data", and the remedy (import a video) left it guessing what it had done. Only
+  // a file that does not import as media is told so: ffprobe reads by content, and a clip named .ecproj is a clip.
   if (ext === '.ecproj')
-    throw new EngineError(
-      'unsupported_format',
-      `"${basename(path)}" is an EffectCraft project file, not footage.`,
-      'Open it with project.open (it replaces the open project), or import the media files its compositions show.',
-    );
+    return importByContent(ctx, path, options, ext).catch((err: unknown) => {
+      if (!(err instanceof EngineError) || err.code !== 'unsupported_format') throw err;
+      throw new EngineError(
+        'unsupported_format',
+        `"${basename(path)}" is an EffectCraft project file, not footage.`,
+        'Open it with project.open (it replaces the open project), or import the media files its compositions show.',
+      );
+    });
+  return importByContent(ctx, path, options, ext);
+}
+
+async function importByContent(
+  ctx: Probing,
+  path: string,
+  options: { sequence: boolean; frameRate: number | undefined },
+  ext: string,
+): Promise<Imported> {
   const imageName = STILL_EXTENSIONS.has(ext) || OTHER_IMAGE_EXTENSIONS.has(ext);
   if (options.sequence || (imageName && isSequencePattern(path) && !(await ctx.ports.exists(path))))
     return importSequence(ctx, path, options.frameRate ?? DEFAULT_SEQUENCE_RATE);
